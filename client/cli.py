@@ -1,0 +1,54 @@
+"""The ``tablier`` command: one entry point, one subcommand per job.
+
+Every subcommand lives in its own module under :mod:`client.commands` and exposes
+``register(subparsers)``. Those modules import only :mod:`argparse`-level code at import
+time, so ``tablier --help`` stays fast; Textual, websockets and the engines are imported
+inside the function that runs the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Order here is the order ``tablier --help`` lists the commands in.
+COMMAND_MODULES: tuple[str, ...] = (
+    "client.commands.engine",
+)
+
+DESCRIPTION = """\
+Tablier: Jeu de l'oie and Jacquet, played from the terminal — locally, against the
+computer, or remotely through a small relay, with dice no one can predict or bias and a
+match log anyone can verify. With no command, opens the lobby.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tablier",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run = getattr(args, "run", None)
+    if run is None:
+        lobby = getattr(args, "default_run", None)
+        if lobby is None:
+            parser.print_help()
+            return 0
+        return int(lobby(args) or 0)
+    return int(run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

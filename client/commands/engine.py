@@ -1,0 +1,24 @@
+"""``tablier engine``: the scriptable rules engines (a stable contract for other programs)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Any
+
+GAME_MODULES = ("client.commands.engine_goose", "client.commands.engine_jacquet")
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "engine",
+        help="query the rules engines from scripts (JSON in, JSON out)",
+        description=(
+            "Drive the deterministic rules engines from scripts. Every command prints JSON; "
+            "with --batch it reads one JSON request per line on standard input. Invalid input "
+            "exits with status 2 and a one-line error."
+        ),
+    )
+    games = parser.add_subparsers(title="games", metavar="GAME", required=True)
+    for name in GAME_MODULES:
+        importlib.import_module(name).register(games)

@@ -1,0 +1,56 @@
+"""A Goose match's options (RULES 1.2, 1.6): recorded in every match header and log.
+
+>>> GooseOptions(players=4).canonical()
+('goose-options', 4, 'daumont', 4, 1)
+>>> GooseOptions(players=1)
+Traceback (most recent call last):
+...
+engine.errors.InvalidOptionsError: the Goose is played by 2 to 15 players, not 1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal, get_args
+
+from engine.errors import InvalidOptionsError
+
+Rules = Literal["daumont", "1792"]
+"""``daumont``: a player who is met pays the fee and takes the arriver's start square;
+``1792``: squares may be shared and meeting does nothing (RULES 1.6)."""
+
+RULE_SETS: Final[tuple[Rules, ...]] = get_args(Rules)
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 15
+
+
+@dataclass(frozen=True, slots=True)
+class GooseOptions:
+    """Number of players, rule set, ante each player puts in, and fee each hazard costs."""
+
+    players: int
+    rules: Rules = "daumont"
+    ante: int = 4
+    fee: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("players", "ante", "fee"):
+            value = getattr(self, name)
+            if type(value) is not int:
+                raise InvalidOptionsError(f"{name} must be a whole number, not {value!r}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise InvalidOptionsError(
+                f"the Goose is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                f"not {self.players}"
+            )
+        if self.rules not in RULE_SETS:
+            raise InvalidOptionsError(
+                f"unknown rule set {self.rules!r}: choose one of {', '.join(RULE_SETS)}"
+            )
+        if self.ante < 0:
+            raise InvalidOptionsError(f"the ante cannot be negative ({self.ante})")
+        if self.fee < 0:
+            raise InvalidOptionsError(f"the fee cannot be negative ({self.fee})")
+
+    def canonical(self) -> tuple[str, int, str, int, int]:
+        return ("goose-options", self.players, self.rules, self.ante, self.fee)

@@ -16,7 +16,10 @@ from collections.abc import Sequence
 # Order here is the order ``tablier --help`` lists the commands in.
 COMMAND_MODULES: tuple[str, ...] = (
     "client.commands.engine",
+    "client.commands.play",
 )
+
+LOBBY = "client.commands.play"  # what bare ``tablier`` opens
 
 DESCRIPTION = """\
 Tablier: Jeu de l'oie and Jacquet, played from the terminal — locally, against the
@@ -31,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.set_defaults(default_run=lambda args: importlib.import_module(LOBBY).run_lobby(args))
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)

@@ -1,0 +1,114 @@
+"""The Tablier app: one Textual application whose bottom screen is always the lobby.
+
+Games are screens pushed on top of the lobby (see docs/client-architecture.md): the app builds
+the local game controller for a :class:`~client.setup.GameSetup`, picks the game's screen, and
+handles what every screen shares — help, quitting with confirmation, the end-of-game choices
+and the command palette's entries for the current screen's keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from client.local_game import LocalGame
+from client.screens.confirm import ConfirmScreen
+from client.screens.end import EndChoice
+from client.screens.game import GameScreen
+from client.screens.help import HelpScreen
+from client.screens.lobby import LobbyScreen
+from client.setup import GameSetup, SessionSettings
+
+
+class TablierApp(App[None]):
+    """Lobby at the bottom, at most one game screen above it, modal dialogs on top."""
+
+    TITLE = "Tablier"
+    SUB_TITLE = "Jeu de l'oie · Jacquet"
+    CSS_PATH = "app.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("f1", "help", "Help", tooltip="Rules of this game and every key"),
+    ]
+
+    def __init__(
+        self, start: GameSetup | None = None, settings: SessionSettings | None = None
+    ) -> None:
+        super().__init__()
+        self.settings = settings or SessionSettings()
+        self._start = start
+
+    def get_default_screen(self) -> Screen[None]:
+        return LobbyScreen()
+
+    def on_mount(self) -> None:
+        if self._start is not None:
+            self.start_game(self._start)
+
+    def start_game(self, setup: GameSetup) -> None:
+        """Start a new local game for *setup* and show it, replacing any finished game."""
+        game = LocalGame.start(setup, self.settings)
+        if isinstance(self.screen, GameScreen):
+            self.pop_screen()
+        self.push_screen(self._screen_for(game))
+
+    def _screen_for(self, game: LocalGame) -> GameScreen:
+        animation = self.settings.animation
+        if game.setup.game == "goose":
+            from client.screens.goose import GooseScreen
+
+            return GooseScreen(game, animation=animation)
+        from client.screens.jacquet import JacquetScreen
+
+        return JacquetScreen(game, animation=animation)
+
+    def handle_end_choice(self, setup: GameSetup, choice: EndChoice | None) -> None:
+        """What the end-of-game screen's buttons do: play again, back to the lobby, or quit."""
+        if choice == "again":
+            self.start_game(setup)
+        elif choice == "lobby":
+            self.return_to_lobby()
+        elif choice == "quit":
+            self.exit()
+
+    def return_to_lobby(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    async def action_quit(self) -> None:
+        """Quit at once, unless a game is in progress: then ask first."""
+        screen = self.screen
+        if isinstance(screen, GameScreen) and screen.in_progress:
+            self.push_screen(
+                ConfirmScreen(
+                    "Quit Tablier in the middle of this game?",
+                    detail=screen.quit_detail(),
+                    confirm_label="Quit",
+                ),
+                lambda confirmed: self.exit() if confirmed else None,
+            )
+            return
+        self.exit()
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss()
+            return
+        self.push_screen(HelpScreen.for_screen(self.screen))
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """The palette offers every key of the current screen, then Textual's own commands."""
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if active.enabled and binding.description and active.node is screen:
+                yield SystemCommand(
+                    binding.description,
+                    binding.tooltip or f"key: {binding.key_display or binding.key}",
+                    partial(screen.run_action, binding.action),
+                )
+        yield from super().get_system_commands(screen)

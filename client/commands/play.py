@@ -1,0 +1,166 @@
+"""``tablier play goose|jacquet``: start a local game straight away (and the bare lobby)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from client.setup import (
+    DEFAULT_GOOSE_NAMES,
+    DEFAULT_JACQUET_NAMES,
+    GOOSE_MAX_PLAYERS,
+    GOOSE_MIN_PLAYERS,
+    GOOSE_RULE_SETS,
+    JACQUET_BEAROFF_RULES,
+    JACQUET_LEVELS,
+    GameSetup,
+    GooseSetup,
+    JacquetSetup,
+    SessionSettings,
+    SetupError,
+)
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "play",
+        help="play a local game: hot-seat on this terminal or against the computer",
+        description=(
+            "Start a local game at once, skipping the lobby. Every game writes a match log "
+            "that `tablier verify` accepts."
+        ),
+    )
+    games = parser.add_subparsers(title="games", metavar="GAME", required=True)
+
+    goose = games.add_parser(
+        "goose",
+        help="Jeu de l'oie, 2 to 15 players",
+        description="Jeu de l'oie for 2 to 15 players; any seat may be played by the computer.",
+    )
+    who = goose.add_mutually_exclusive_group()
+    who.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help=f"number of players, {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS}, with default names "
+        "(default 3)",
+    )
+    who.add_argument("--names", metavar="A,B,...", help="the players' names, in seat order")
+    goose.add_argument(
+        "--computer",
+        metavar="SEATS",
+        default="",
+        help="seats the computer plays, numbered from 1 (e.g. 1,3)",
+    )
+    goose.add_argument(
+        "--vs-computer",
+        action="store_true",
+        help="the computer plays every seat but the first",
+    )
+    goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont")
+    goose.add_argument("--ante", type=int, default=4, help="tokens each player puts in the pot")
+    goose.add_argument("--fee", type=int, default=1, help="tokens each hazard costs")
+    _add_session_options(goose)
+    goose.set_defaults(run=_run_goose)
+
+    jacquet = games.add_parser(
+        "jacquet",
+        help="Jacquet, two players",
+        description="Jacquet for two: hot-seat, or against the computer.",
+    )
+    jacquet.add_argument("--names", metavar="WHITE,BLACK", help="the two players' names")
+    jacquet.add_argument("--vs-computer", action="store_true", help="the computer plays black")
+    jacquet.add_argument(
+        "--level", type=int, choices=JACQUET_LEVELS, default=1, help="the computer's strength"
+    )
+    jacquet.add_argument(
+        "--match-to", type=int, default=1, metavar="N", help="points to win the match"
+    )
+    jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon")
+    _add_session_options(jacquet)
+    jacquet.set_defaults(run=_run_jacquet)
+
+
+def _add_session_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-animation", action="store_true", help="show each throw's result at once"
+    )
+    parser.add_argument(
+        "--log",
+        type=Path,
+        metavar="PATH",
+        help="where to write the match log (default: Tablier's log folder)",
+    )
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _seats(text: str) -> frozenset[int]:
+    try:
+        return frozenset(int(part) - 1 for part in _split(text))
+    except ValueError:
+        raise SetupError(f"--computer takes seat numbers such as 1,3, not {text!r}") from None
+
+
+def goose_setup(args: argparse.Namespace) -> GooseSetup:
+    if args.names:
+        names = tuple(_split(args.names))
+    else:
+        players = 3 if args.players is None else args.players
+        if not GOOSE_MIN_PLAYERS <= players <= GOOSE_MAX_PLAYERS:
+            raise SetupError(
+                f"the Goose is played by {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} players, "
+                f"not {players}"
+            )
+        names = DEFAULT_GOOSE_NAMES[:players]
+    computer = _seats(args.computer)
+    if args.vs_computer:
+        computer |= frozenset(range(1, len(names)))
+    return GooseSetup(names, computer, rules=args.rules, ante=args.ante, fee=args.fee)
+
+
+def jacquet_setup(args: argparse.Namespace) -> JacquetSetup:
+    names = tuple(_split(args.names)) if args.names else DEFAULT_JACQUET_NAMES
+    if len(names) != 2:
+        raise SetupError(f"--names takes two names, white's and black's, not {args.names!r}")
+    return JacquetSetup(
+        names=(names[0], names[1]),
+        computer_seats=frozenset({1}) if args.vs_computer else frozenset(),
+        level=args.level,
+        match_to=args.match_to,
+        bearoff=args.bearoff,
+    )
+
+
+def _run_goose(args: argparse.Namespace) -> int:
+    return _launch(args, goose_setup)
+
+
+def _run_jacquet(args: argparse.Namespace) -> int:
+    return _launch(args, jacquet_setup)
+
+
+def _launch(args: argparse.Namespace, build: Any) -> int:
+    import sys
+
+    try:
+        setup: GameSetup = build(args)
+    except SetupError as problem:
+        print(f"tablier play: {problem}", file=sys.stderr)
+        return 2
+    return _run_app(setup, SessionSettings(animation=not args.no_animation, log_path=args.log))
+
+
+def run_lobby(args: argparse.Namespace) -> int:
+    """``tablier`` with no command: open the lobby."""
+    return _run_app(None, SessionSettings())
+
+
+def _run_app(setup: GameSetup | None, settings: SessionSettings) -> int:
+    from client.app import TablierApp
+
+    TablierApp(setup, settings).run()
+    return 0

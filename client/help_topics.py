@@ -1,0 +1,55 @@
+# ruff: noqa: RUF001 -- the en dashes and multiplication signs are meant
+"""Rules summaries shown by the help screen (Markdown); the full rules are RULES.md."""
+
+from __future__ import annotations
+
+LOBBY = """\
+# Tablier
+
+Two historical French dice games, played on this terminal (hot-seat or against the computer)
+or with friends over the network.
+
+- **Jeu de l'oie**: 2 to 15 players race round 63 squares; pure luck, a pot to win.
+- **Jacquet**: the French cousin of backgammon for two, with no hitting and the *postillon*.
+
+Choose a game's tab, set the players and options, then press **Play**. Every game writes a
+signed match log that `tablier verify` checks and `tablier replay` plays back.
+"""
+
+GOOSE = """\
+# Jeu de l'oie
+
+**Goal**: land *exactly* on 63, le jardin de l'oie, and take the whole pot. Everyone starts
+off the board and puts the ante in the pot. Press **space** to throw two dice when it is
+your turn; the token moves by their sum.
+
+- **Too far**: pips beyond 63 are counted back from 63 (57 + 9 → 60).
+- **Geese** (5, 9, 14, 18, 23, 27, 32, 36, 41, 45, 50, 54, 59): count the same throw again,
+  in the same direction, as long as you keep landing on geese.
+- **Opening nine**: from the start, 6+3 goes straight to the dice on 26 and 5+4 to 53.
+- **Hazards** cost the fee, paid into the pot:
+  - 6 *le pont* (the bridge): cross to 12.
+  - 19 *l'hôtellerie* (the inn): miss your next turn.
+  - 31 *le puits* (the well) and 52 *la prison*: stay until someone else lands there and
+    takes your place; you go to the square that player started from.
+  - 42 *le labyrinthe*: go back to 30.
+  - 58 *la mort* (death): back to the start.
+- **Meeting** (Daumont rules): land on another player and he pays the fee and goes to the
+  square you came from. Under the 1792 rules squares may be shared.
+- Two players held in the well and the prison block the game: the pot is shared.
+"""
+
+JACQUET = """\
+# Jacquet
+
+Two players, fifteen checkers each, all starting on their own point 1 (the *talon*), moving
+the same way round the board to their last quarter (19–24), then off.
+
+- Each die moves one checker; a double plays four times. A point holding even **one**
+  opposing checker is closed: nothing stops there, and there is no hitting.
+- **The postillon**: until you have a checker in 19–24 (or borne off), only one checker
+  may leave the talon. If it can no longer reach the last quarter, you lose ×4.
+- Use as many dice as you can; if only one can be played, play the higher.
+- Bear off once all fifteen are in 19–24. The winner scores by the loser's rearmost
+  checker: 19–24 ×1, 13–18 ×2, 7–12 ×3, 1–6 ×4.
+"""

@@ -1,0 +1,44 @@
+"""A yes/no question asked before something that cannot be undone (quitting a game)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Dismissed with ``True`` when confirmed, ``False`` otherwise."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, *, detail: str = "", confirm_label: str = "Yes") -> None:
+        super().__init__()
+        self.question = question
+        self.detail = detail
+        self.confirm_label = confirm_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(self.question, id="question")
+            if self.detail:
+                yield Label(self.detail, id="detail")
+            with Horizontal(id="buttons"):
+                yield Button(f"{self.confirm_label} (y)", variant="error", id="yes")
+                yield Button("Keep playing (n)", variant="primary", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, confirmed: bool) -> None:
+        self.dismiss(confirmed)

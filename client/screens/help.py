@@ -1,0 +1,46 @@
+"""The help screen: a rules summary for the current game and every key it answers to."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Label, Markdown
+
+from client import help_topics
+
+
+class HelpScreen(ModalScreen[None]):
+    """Opened with F1 from any screen; the screen tells which rules to show (``HELP_TEXT``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "dismiss", "Close help")]
+
+    def __init__(self, rules: str, keys: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.rules = rules
+        self.keys = keys
+
+    @classmethod
+    def for_screen(cls, screen: Screen[object]) -> HelpScreen:
+        """Help for *screen*: its ``HELP_TEXT`` and the keys active on it right now."""
+        rules = getattr(screen, "HELP_TEXT", help_topics.LOBBY)
+        keys: dict[str, str] = {}
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if binding.description and binding.description not in keys.values():
+                keys[screen.app.get_key_display(binding)] = binding.description
+        keys.setdefault(screen.app.get_key_display(Binding("ctrl+p", "")), "Command palette")
+        return cls(rules, sorted(keys.items(), key=lambda item: item[1]))
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            with VerticalScroll(id="help-body"):
+                yield Markdown(self.rules + "\n" + self._keys_markdown(), id="rules")
+            yield Label("Press Esc or F1 to go back", id="close-hint")
+
+    def _keys_markdown(self) -> str:
+        rows = "\n".join(f"| `{key}` | {description} |" for key, description in self.keys)
+        return f"## Keys\n\n| key | does |\n|---|---|\n{rows}\n"

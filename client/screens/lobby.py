@@ -1,0 +1,243 @@
+"""The lobby: choose a game, its players and options, and start it (or open a recorded match)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Footer,
+    Header,
+    Input,
+    Label,
+    Select,
+    Static,
+    TabbedContent,
+    TabPane,
+)
+
+from client import help_topics
+from client.setup import (
+    DEFAULT_GOOSE_NAMES,
+    DEFAULT_JACQUET_NAMES,
+    GOOSE_MAX_PLAYERS,
+    GOOSE_MIN_PLAYERS,
+    GOOSE_RULE_SETS,
+    JACQUET_BEAROFF_RULES,
+    JACQUET_LEVELS,
+    GooseSetup,
+    JacquetSetup,
+    SetupError,
+)
+
+if TYPE_CHECKING:
+    from client.app import TablierApp
+
+
+def _whole_number(field: Input, what: str) -> int:
+    """The integer typed in *field*, or a :class:`SetupError` naming *what* is wrong."""
+    text = field.value.strip()
+    try:
+        return int(text)
+    except ValueError:
+        raise SetupError(f"the {what} must be a whole number, not {text!r}") from None
+
+
+class SeatRow(Horizontal):
+    """One Goose seat: its number, the player's name, and whether the computer plays it."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(classes="seat-row", id=f"seat-{seat}")
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        yield Label(f"{self.seat + 1:>2}.", classes="seat-number")
+        yield Input(
+            DEFAULT_GOOSE_NAMES[self.seat],
+            placeholder="name",
+            max_length=20,
+            classes="name",
+            compact=True,
+        )
+        yield Checkbox("computer", classes="computer", compact=True)
+
+    @property
+    def name_value(self) -> str:
+        return self.query_one(".name", Input).value.strip()
+
+    @property
+    def computer(self) -> bool:
+        return self.query_one(".computer", Checkbox).value
+
+
+class LobbyScreen(Screen[None]):
+    """The app's bottom screen: every game starts here and every game returns here."""
+
+    HELP_TEXT = help_topics.LOBBY
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "show_tab('goose')", "Goose"),
+        Binding("f3", "show_tab('jacquet')", "Jacquet"),
+        Binding("f5", "play", "Play", tooltip="Start the game of the open tab"),
+        Binding("ctrl+q", "app.quit", "Quit", priority=True),
+    ]
+
+    @property
+    def tablier(self) -> TablierApp:
+        return cast("TablierApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="⚅")
+        with TabbedContent(id="games"):
+            with TabPane("Jeu de l'oie", id="goose"):
+                yield from self._compose_goose()
+            with TabPane("Jacquet", id="jacquet"):
+                yield from self._compose_jacquet()
+        yield Footer()
+
+    def _compose_goose(self) -> ComposeResult:
+        with Horizontal(classes="options"):
+            yield Label("Players", classes="option-label")
+            yield Select(
+                [(str(n), n) for n in range(GOOSE_MIN_PLAYERS, GOOSE_MAX_PLAYERS + 1)],
+                value=3,
+                allow_blank=False,
+                compact=True,
+                id="goose-players",
+            )
+            yield Label("Rules", classes="option-label")
+            yield Select(
+                [(rules, rules) for rules in GOOSE_RULE_SETS],
+                value="daumont",
+                allow_blank=False,
+                compact=True,
+                id="goose-rules",
+            )
+            yield Label("Ante", classes="option-label")
+            yield Input("4", type="integer", id="goose-ante", classes="number", compact=True)
+            yield Label("Fee", classes="option-label")
+            yield Input("1", type="integer", id="goose-fee", classes="number", compact=True)
+        with VerticalScroll(id="seats"):
+            for seat in range(GOOSE_MAX_PLAYERS):
+                yield SeatRow(seat)
+        with Horizontal(classes="actions"):
+            yield Button("Play Jeu de l'oie", variant="success", id="play-goose")
+            yield Static("", id="goose-error", classes="error")
+
+    def _compose_jacquet(self) -> ComposeResult:
+        with Vertical(classes="form"):
+            with Horizontal(classes="options"):
+                yield Label("White", classes="option-label")
+                yield Input(
+                    DEFAULT_JACQUET_NAMES[0], max_length=20, id="jacquet-white", compact=True
+                )
+                yield Label("Black", classes="option-label")
+                yield Input(
+                    DEFAULT_JACQUET_NAMES[1], max_length=20, id="jacquet-black", compact=True
+                )
+            with Horizontal(classes="options"):
+                yield Checkbox(
+                    "Black is the computer", value=True, id="jacquet-computer", compact=True
+                )
+                yield Label("Level", classes="option-label")
+                yield Select(
+                    [(str(level), level) for level in JACQUET_LEVELS],
+                    value=1,
+                    allow_blank=False,
+                    compact=True,
+                    id="jacquet-level",
+                )
+            with Horizontal(classes="options"):
+                yield Label("Match to", classes="option-label")
+                yield Input(
+                    "1", type="integer", id="jacquet-match-to", classes="number", compact=True
+                )
+                yield Label("points   Bear-off", classes="option-label")
+                yield Select(
+                    [(rule, rule) for rule in JACQUET_BEAROFF_RULES],
+                    value="backgammon",
+                    allow_blank=False,
+                    compact=True,
+                    id="jacquet-bearoff",
+                )
+        with Horizontal(classes="actions"):
+            yield Button("Play Jacquet", variant="success", id="play-jacquet")
+            yield Static("", id="jacquet-error", classes="error")
+
+    def on_mount(self) -> None:
+        self._show_seats(3)
+
+    @on(Select.Changed, "#goose-players")
+    def _players_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int):
+            self._show_seats(event.value)
+
+    def _show_seats(self, players: int) -> None:
+        for row in self.query(SeatRow):
+            row.display = row.seat < players
+
+    @on(Checkbox.Changed, "#jacquet-computer")
+    def _computer_changed(self, event: Checkbox.Changed) -> None:
+        self.query_one("#jacquet-level", Select).disabled = not event.value
+
+    def action_show_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+
+    def action_play(self) -> None:
+        if self.query_one(TabbedContent).active == "goose":
+            self._play_goose()
+        else:
+            self._play_jacquet()
+
+    @on(Button.Pressed, "#play-goose")
+    def _play_goose(self) -> None:
+        error = self.query_one("#goose-error", Static)
+        try:
+            setup = self.goose_setup()
+        except SetupError as problem:
+            error.update(str(problem).capitalize())
+            return
+        error.update("")
+        self.tablier.start_game(setup)
+
+    @on(Button.Pressed, "#play-jacquet")
+    def _play_jacquet(self) -> None:
+        error = self.query_one("#jacquet-error", Static)
+        try:
+            setup = self.jacquet_setup()
+        except SetupError as problem:
+            error.update(str(problem).capitalize())
+            return
+        error.update("")
+        self.tablier.start_game(setup)
+
+    def goose_setup(self) -> GooseSetup:
+        """The Goose game the form describes; :class:`SetupError` says what to fix."""
+        players = cast(int, self.query_one("#goose-players", Select).value)
+        rows = [row for row in self.query(SeatRow) if row.seat < players]
+        return GooseSetup(
+            names=tuple(row.name_value for row in rows),
+            computer_seats=frozenset(row.seat for row in rows if row.computer),
+            rules=cast(str, self.query_one("#goose-rules", Select).value),
+            ante=_whole_number(self.query_one("#goose-ante", Input), "ante"),
+            fee=_whole_number(self.query_one("#goose-fee", Input), "fee"),
+        )
+
+    def jacquet_setup(self) -> JacquetSetup:
+        """The Jacquet match the form describes; :class:`SetupError` says what to fix."""
+        computer = self.query_one("#jacquet-computer", Checkbox).value
+        return JacquetSetup(
+            names=(
+                self.query_one("#jacquet-white", Input).value.strip(),
+                self.query_one("#jacquet-black", Input).value.strip(),
+            ),
+            computer_seats=frozenset({1}) if computer else frozenset(),
+            level=cast(int, self.query_one("#jacquet-level", Select).value),
+            match_to=_whole_number(self.query_one("#jacquet-match-to", Input), "match length"),
+            bearoff=cast(str, self.query_one("#jacquet-bearoff", Select).value),
+        )

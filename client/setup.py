@@ -1,0 +1,118 @@
+"""What a local game is started with: plain data shared by the CLI, the lobby and the app.
+
+Nothing here imports Textual or the engines, so ``tablier play`` can parse and validate its
+options before the app loads.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+GOOSE_MIN_PLAYERS = 2
+GOOSE_MAX_PLAYERS = 15
+GOOSE_RULE_SETS: tuple[str, ...] = ("daumont", "1792")
+JACQUET_BEAROFF_RULES: tuple[str, ...] = ("backgammon", "trictrac")
+JACQUET_LEVELS: tuple[int, ...] = (1, 2, 3)
+DEFAULT_GOOSE_NAMES: tuple[str, ...] = (
+    "Alice", "Bruno", "Chloé", "Denis", "Élise", "Fanny", "Gaston", "Hugo",
+    "Inès", "Jules", "Karim", "Léa", "Marc", "Nina", "Oscar",
+)  # fmt: skip
+DEFAULT_JACQUET_NAMES: tuple[str, str] = ("Blanc", "Noir")
+
+
+class SetupError(ValueError):
+    """A game setting a person typed is not usable; the message says why and what to do."""
+
+
+def _check_names(names: tuple[str, ...]) -> None:
+    for seat, name in enumerate(names, start=1):
+        if not name.strip():
+            raise SetupError(f"player {seat} needs a name")
+        if len(name) > 20:
+            raise SetupError(f"the name {name!r} is too long: 20 characters at most")
+    folded = [name.strip().casefold() for name in names]
+    for name in folded:
+        if folded.count(name) > 1:
+            raise SetupError(f"two players are called {name!r}: give each a different name")
+
+
+def _check_computer_seats(seats: frozenset[int], players: int) -> None:
+    for seat in seats:
+        if not 0 <= seat < players:
+            raise SetupError(f"there is no seat {seat + 1}: seats run from 1 to {players}")
+
+
+@dataclass(frozen=True, slots=True)
+class GooseSetup:
+    """A local Jeu de l'oie: one name per seat, which seats the computer throws for."""
+
+    names: tuple[str, ...]
+    computer_seats: frozenset[int] = frozenset()
+    rules: str = "daumont"
+    ante: int = 4
+    fee: int = 1
+    game: Literal["goose"] = "goose"
+
+    def __post_init__(self) -> None:
+        if not GOOSE_MIN_PLAYERS <= len(self.names) <= GOOSE_MAX_PLAYERS:
+            raise SetupError(
+                f"the Goose is played by {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} players, "
+                f"not {len(self.names)}"
+            )
+        _check_names(self.names)
+        _check_computer_seats(self.computer_seats, len(self.names))
+        if self.rules not in GOOSE_RULE_SETS:
+            raise SetupError(f"unknown rule set {self.rules!r}: choose daumont or 1792")
+        if self.ante < 0:
+            raise SetupError(f"the ante cannot be negative ({self.ante})")
+        if self.fee < 0:
+            raise SetupError(f"the fee cannot be negative ({self.fee})")
+
+
+@dataclass(frozen=True, slots=True)
+class JacquetSetup:
+    """A local Jacquet match: white's and black's names, computer seats and its level."""
+
+    names: tuple[str, str] = DEFAULT_JACQUET_NAMES
+    computer_seats: frozenset[int] = frozenset()
+    level: int = 1
+    match_to: int = 1
+    bearoff: str = "backgammon"
+    game: Literal["jacquet"] = "jacquet"
+
+    def __post_init__(self) -> None:
+        if len(self.names) != 2:
+            raise SetupError("Jacquet is played by exactly two players")
+        _check_names(self.names)
+        _check_computer_seats(self.computer_seats, 2)
+        if self.level not in JACQUET_LEVELS:
+            raise SetupError(f"the computer's level is 1, 2 or 3, not {self.level}")
+        if not 1 <= self.match_to <= 99:
+            raise SetupError(f"a match is played to 1 to 99 points, not {self.match_to}")
+        if self.bearoff not in JACQUET_BEAROFF_RULES:
+            raise SetupError(
+                f"unknown bear-off rule {self.bearoff!r}: choose backgammon or trictrac"
+            )
+
+
+GameSetup = GooseSetup | JacquetSetup
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSettings:
+    """How this terminal runs games, whichever game: the same for every game it starts.
+
+    ``rng_factory`` makes the random source each new game's dice are drawn from (tests pass a
+    seeded one so a game is reproducible); ``log_path`` is where game logs are written
+    (``None``: the protocol's default location); ``computer_pause`` is how long a computer
+    seat waits before acting, so people can follow it.
+    """
+
+    animation: bool = True
+    log_path: Path | None = None
+    rng_factory: Callable[[], random.Random] = random.SystemRandom
+    computer_pause: float = 0.6

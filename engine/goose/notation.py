@@ -12,7 +12,7 @@ engine.errors.NotationError: '7-2' is not a throw: a die shows 1 to 6, not 7
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine.errors import NotationError
 
@@ -38,11 +38,26 @@ def format_throw(dice: tuple[int, int]) -> str:
     return f"{dice[0]}-{dice[1]}"
 
 
-def parse_throws(text: str) -> tuple[tuple[int, int], ...]:
-    """Parse comma-separated throws; an empty or blank text is no throws at all."""
-    if not text.strip():
-        return ()
-    return tuple(parse_throw(item) for item in text.split(","))
+def parse_throws(throws: str | Sequence[str]) -> tuple[tuple[int, int], ...]:
+    """Parse comma-separated throws (``"6-3,4-5"``) or a list of single throws
+    (``["6-3", "4-5"]``); blank text is no throws. Errors say which throw is wrong.
+
+    >>> parse_throws(["6-3", "6-0"])
+    Traceback (most recent call last):
+    ...
+    engine.errors.NotationError: throw 2: '6-0' is not a throw: a die shows 1 to 6, not 0
+    """
+    if isinstance(throws, str):
+        throws = throws.split(",") if throws.strip() else []
+    parsed = []
+    for number, text in enumerate(throws, start=1):
+        if not isinstance(text, str):
+            raise NotationError(f"throw {number}: {text!r} is not a throw written like 6-3")
+        try:
+            parsed.append(parse_throw(text))
+        except NotationError as error:
+            raise NotationError(f"throw {number}: {error}") from None
+    return tuple(parsed)
 
 
 def format_throws(throws: Iterable[tuple[int, int]]) -> str:

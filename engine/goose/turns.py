@@ -96,16 +96,57 @@ def count(seat: int, start: int, point: int, events: list[GooseEvent]) -> int:
         square = end
 
 
+class _Table:
+    """The board while one throw is worked out: mutable copies of the state's tuples."""
+
+    __slots__ = ("events", "fee", "paid", "pot", "squares", "state", "status")
+
+    def __init__(self, state: GooseState, events: list[GooseEvent]) -> None:
+        self.state = state
+        self.events = events
+        self.fee = state.options.fee
+        self.squares = list(state.squares)
+        self.status = list(state.status)
+        self.paid = list(state.paid)
+        self.pot = state.pot
+
+    def pay_fee(self, seat: int, reason: PaymentReason) -> None:
+        if self.fee:
+            self.paid[seat] += self.fee
+            self.pot += self.fee
+            self.events.append(Paid(seat, self.fee, reason))
+
+    def outcome(
+        self, payouts: tuple[int, ...] | None = None, result: Result | None = None
+    ) -> Outcome:
+        """The state after this throw: the turn passes on, unless the game just ended."""
+        state = self.state
+        seat = state.to_move
+        over = result is not None
+        return Outcome(
+            GooseState(
+                options=state.options,
+                phase="over" if over else "play",
+                squares=tuple(self.squares),
+                status=tuple(self.status),
+                paid=tuple(self.paid),
+                payouts=state.payouts if payouts is None else payouts,
+                pot=self.pot,
+                to_move=seat if over else (seat + 1) % state.options.players,
+                turn_number=state.turn_number + 1,
+                contenders=(),
+                lot_points=(),
+                winner=seat if result == "win" else None,
+                result=result,
+            ),
+            tuple(self.events),
+        )
+
+
 def take_throw(state: GooseState, dice: tuple[int, int]) -> Outcome:
     """Play *dice* (already validated) for ``state.to_move``, who is free to throw."""
-    options = state.options
     seat = state.to_move
-    fee = options.fee
-    squares = list(state.squares)
-    status = list(state.status)
-    paid = list(state.paid)
-    pot = state.pot
-    start = squares[seat]
+    start = state.squares[seat]
     point = dice[0] + dice[1]
     events: list[GooseEvent] = [Thrown(seat, dice, point)]
 
@@ -115,55 +156,59 @@ def take_throw(state: GooseState, dice: tuple[int, int]) -> Outcome:
         events.append(OpeningNine(seat, dice, end))
     else:
         end = count(seat, start, point, events)
+    table = _Table(state, events)
+    players = state.options.players
 
     if end == board.GOAL:
-        squares[seat] = end
-        events.append(Won(seat, pot))
-        payouts = [0] * options.players
-        payouts[seat] = pot
-        return _next(state, events, squares, status, paid, pot, payouts, seat, "win")
+        table.squares[seat] = end
+        events.append(Won(seat, table.pot))
+        payouts = tuple(table.pot if other == seat else 0 for other in range(players))
+        return table.outcome(payouts, "win")
 
     hazard = _HAZARDS.get(end)
     if hazard is not None:
         make_event, reason = hazard
         events.append(make_event(seat))
-        if fee:
-            paid[seat] += fee
-            pot += fee
-            events.append(Paid(seat, fee, reason))
-        trap = _TRAPS.get(end)
-        if trap is not None:
-            for other, other_status in enumerate(status):
-                if other_status == trap:
-                    status[other] = FREE
-                    squares[other] = start
-                    events.append(Released(other, trap, seat, start))
-            status[seat] = trap
-            events.append(Held(seat, trap, end))
-        elif end == board.INN:
-            status[seat] = "inn"
+        table.pay_fee(seat, reason)
         end = _TRANSFERS.get(end, end)
-    squares[seat] = end
+    table.squares[seat] = end
 
-    if options.rules == "daumont" and end != board.START and end not in _TRAPS:
-        for other, square in enumerate(squares):
-            if square == end and other != seat:
-                left_inn = status[other] == "inn"
-                status[other] = FREE
-                squares[other] = start
-                events.append(Met(seat, other, end, start, left_inn))
-                if fee:
-                    paid[other] += fee
-                    pot += fee
-                    events.append(Paid(other, fee, "met"))
+    trap = _TRAPS.get(end)
+    if trap is not None:
+        _hold(table, seat, trap, start, end)
+        if all(seat_status in _HELD for seat_status in table.status):
+            shares = table.pot // players
+            events.append(Blocked((shares,) * players, table.pot - shares * players))
+            return table.outcome((shares,) * players, "blocked")
+    elif end != board.START:
+        if end == board.INN:
+            table.status[seat] = "inn"
+        if state.options.rules == "daumont":
+            _meet(table, seat, start, end)
+    return table.outcome()
 
-    if all(seat_status in _HELD for seat_status in status):
-        shares = pot // options.players
-        unclaimed = pot - shares * options.players
-        events.append(Blocked((shares,) * options.players, unclaimed))
-        payouts = [shares] * options.players
-        return _next(state, events, squares, status, paid, pot, payouts, None, "blocked")
-    return _next(state, events, squares, status, paid, pot, None, None, None)
+
+def _hold(table: _Table, seat: int, trap: Trap, start: int, end: int) -> None:
+    """RULES 1.5: whoever was held in *trap* is placed on *start*; *seat* is held instead."""
+    for other, other_status in enumerate(table.status):
+        if other_status == trap:
+            table.status[other] = FREE
+            table.squares[other] = start
+            table.events.append(Released(other, trap, seat, start))
+    table.status[seat] = trap
+    table.events.append(Held(seat, trap, end))
+
+
+def _meet(table: _Table, seat: int, start: int, end: int) -> None:
+    """Daumont (RULES 1.6): whoever stands on *end* pays the fee and is placed on *start*,
+    no longer waiting at the inn."""
+    for other, square in enumerate(table.squares):
+        if square == end and other != seat:
+            left_inn = table.status[other] == "inn"
+            table.status[other] = FREE
+            table.squares[other] = start
+            table.events.append(Met(seat, other, end, start, left_inn))
+            table.pay_fee(other, "met")
 
 
 def skip_turn(state: GooseState) -> Outcome:
@@ -192,35 +237,3 @@ def skip_turn(state: GooseState) -> Outcome:
         (MissedTurn(seat, reason),),
     )
 
-
-def _next(
-    state: GooseState,
-    events: list[GooseEvent],
-    squares: list[int],
-    status: list[SeatStatus],
-    paid: list[int],
-    pot: int,
-    payouts: list[int] | None,
-    winner: int | None,
-    result: Result | None,
-) -> Outcome:
-    """The state after a throw: the turn passes to the next seat unless the game ended."""
-    seat = state.to_move
-    return Outcome(
-        GooseState(
-            options=state.options,
-            phase="play" if result is None else "over",
-            squares=tuple(squares),
-            status=tuple(status),
-            paid=tuple(paid),
-            payouts=state.payouts if payouts is None else tuple(payouts),
-            pot=pot,
-            to_move=seat if result is not None else (seat + 1) % state.options.players,
-            turn_number=state.turn_number + 1,
-            contenders=(),
-            lot_points=(),
-            winner=winner,
-            result=result,
-        ),
-        tuple(events),
-    )

@@ -1,0 +1,344 @@
+"""``tablier engine goose``: play a Goose game from given dice, or simulate many (JSON out).
+
+``play`` is a public contract other programs depend on: one JSON line per turn taken or
+missed, then one final line. ``simulate`` draws its dice from a seeded PRNG that lives here,
+never in ``engine/``. Only :mod:`argparse` is imported at import time, so ``tablier --help``
+stays fast; the engine is imported by the functions that run the commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from engine.goose import GooseEvent, GooseOptions, GooseState
+
+RULE_SETS = ("daumont", "1792")
+REQUEST_KEYS = ("rules", "players", "ante", "fee", "dice")
+
+PLAY_EPILOG = """\
+output (one JSON object per line):
+  every turn taken or missed, in order:
+    {"turn": k, "player": seat, "dice": [a, b] or null, "missed": null or "inn"|"well"|"prison",
+     "positions": [square of each seat], "status": ["free"|"inn"|"well"|"prison", ...],
+     "pot": tokens in the pot, "paid": [tokens each seat has put in, ante included],
+     "events": [{"type": "Moved", "seat": 0, "start": 0, "end": 7, ...}, ...]}
+  then the final line:
+    {"result": "win"|"blocked"|"unfinished", "winner": seat or null, "pot": ...,
+     "paid": [...], "payouts": [...], "throws_used": n}
+  Missed turns are reported until a throw is needed; "unfinished" means the throws ran out.
+
+--batch reads one JSON request per line on standard input, e.g.
+  {"rules": "1792", "players": 3, "ante": 4, "fee": 1, "dice": ["6-3", "4-5"]}
+and answers each with one line {"turns": [...], "final": {...}}, or {"error": "..."} for
+a bad request (the batch goes on). Keys a request omits take the command-line values.
+
+example:
+  tablier engine goose play --rules daumont --players 2 --dice 6-3,5-4,3-3
+"""
+
+SIMULATE_EPILOG = """\
+output: one JSON object
+  {"players": N, "games": G, "seed": S, "rules": R, "ante": A, "fee": F, "lots": false,
+   "mean_turns": ..., "max_turns": ..., "blocked_rate": ..., "wins_by_seat": [...],
+   "mean_pot": ...}
+The same arguments always print the same summary.
+
+example:
+  tablier engine goose simulate --players 4 --games 1000 --seed 7
+"""
+
+
+class _OneLineErrorParser(argparse.ArgumentParser):
+    """Report bad arguments as one line naming the problem (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def register(games: Any) -> None:
+    parser: argparse.ArgumentParser = games.add_parser(
+        "goose",
+        help="Jeu de l'oie: play a game from given dice, or simulate random games",
+        description=(
+            "The Jeu de l'oie rules engine (RULES.md section 1), driven from scripts. "
+            "Seats are numbered from 0; squares run from 0 (off the board) to 63."
+        ),
+    )
+    commands = parser.add_subparsers(
+        title="commands", metavar="COMMAND", required=True, parser_class=_OneLineErrorParser
+    )
+
+    play = commands.add_parser(
+        "play",
+        help="play one game from a list of throws, printing every turn as JSON",
+        description=(
+            "Play seats 0..N-1 in seat order, seat 0 first (no lots), consuming the given "
+            "throws in order; a missed turn (inn, well, prison) consumes none."
+        ),
+        epilog=PLAY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_option_arguments(play)
+    play.add_argument(
+        "--dice",
+        metavar="THROWS",
+        help='the throws in order, comma-separated: "6-3,4-5,1-1" (required unless --batch)',
+    )
+    play.add_argument(
+        "--batch",
+        action="store_true",
+        help="read one JSON request per line on standard input and answer each on one line",
+    )
+    play.set_defaults(run=run_play, error_prefix=play.prog)
+
+    simulate = commands.add_parser(
+        "simulate",
+        help="play many random games from a seeded PRNG and print a JSON summary",
+        description=(
+            "Play G games with dice drawn from a PRNG seeded with S (seat 0 first unless "
+            "--lots) and summarise them: mean turns, blocked rate, wins by seat, mean pot."
+        ),
+        epilog=SIMULATE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_option_arguments(simulate)
+    simulate.add_argument(
+        "--games", type=int, required=True, metavar="G", help="how many games to play (≥ 1)"
+    )
+    simulate.add_argument(
+        "--seed", type=int, required=True, metavar="S", help="seed of the dice PRNG"
+    )
+    simulate.add_argument(
+        "--lots",
+        action="store_true",
+        help="decide who plays first by the lots (RULES 1.3) instead of starting with seat 0",
+    )
+    simulate.set_defaults(run=run_simulate, error_prefix=simulate.prog)
+
+
+def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        choices=RULE_SETS,
+        default="daumont",
+        help="rule set: daumont (a player met pays and takes the arriver's start square) "
+        "or 1792 (squares may be shared); default: %(default)s",
+    )
+    parser.add_argument(
+        "--players", type=int, metavar="N", help="number of players, 2 to 15"
+    )
+    parser.add_argument(
+        "--ante",
+        type=int,
+        default=4,
+        help="tokens each player puts in the pot before play (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--fee",
+        type=int,
+        default=1,
+        help="tokens paid for each hazard, and by a met player (default: %(default)s)",
+    )
+
+
+def run_play(args: argparse.Namespace) -> int:
+    import json
+
+    from engine.errors import EngineError
+    from engine.goose import GooseOptions, parse_throws
+
+    if args.batch:
+        if args.dice is not None:
+            return _fail(args, "--dice cannot be used with --batch: each request carries its dice")
+        _answer_batch(args)
+        return 0
+    if args.players is None or args.dice is None:
+        return _fail(args, "--players and --dice are required (or use --batch)")
+    try:
+        options = GooseOptions(
+            players=args.players, rules=args.rules, ante=args.ante, fee=args.fee
+        )
+        throws = parse_throws(args.dice)
+    except EngineError as error:
+        return _fail(args, str(error))
+    for line in _play_lines(options, throws):
+        sys.stdout.write(json.dumps(line) + "\n")
+    return 0
+
+
+def _answer_batch(args: argparse.Namespace) -> None:
+    import json
+
+    from engine.errors import EngineError
+
+    for line in sys.stdin:
+        try:
+            options, throws = _parse_request(line, args)
+        except json.JSONDecodeError as error:
+            answer: dict[str, Any] = {"error": f"the request is not JSON: {error}"}
+        except EngineError as error:
+            answer = {"error": str(error)}
+        else:
+            *turns, final = _play_lines(options, throws)
+            answer = {"turns": turns, "final": final}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+def _parse_request(
+    line: str, defaults: argparse.Namespace
+) -> tuple[GooseOptions, tuple[tuple[int, int], ...]]:
+    """One batch request line → options and throws; keys it omits take *defaults*."""
+    import json
+
+    from engine.errors import InvalidOptionsError
+    from engine.goose import GooseOptions, parse_throws
+
+    request = json.loads(line)
+    if not isinstance(request, dict):
+        raise InvalidOptionsError("a request is a JSON object like {\"players\": 2, ...}")
+    unknown = sorted(set(request) - set(REQUEST_KEYS))
+    if unknown:
+        raise InvalidOptionsError(
+            f"unknown key {unknown[0]!r}: a request has only {', '.join(REQUEST_KEYS)}"
+        )
+    players = request.get("players", defaults.players)
+    if players is None:
+        raise InvalidOptionsError("the request does not say how many players")
+    dice = request.get("dice")
+    if not isinstance(dice, list):
+        raise InvalidOptionsError('"dice" must be a list of throws like ["6-3", "4-5"]')
+    options = GooseOptions(
+        players=players,
+        rules=request.get("rules", defaults.rules),
+        ante=request.get("ante", defaults.ante),
+        fee=request.get("fee", defaults.fee),
+    )
+    return options, parse_throws(dice)
+
+
+def _play_lines(
+    options: GooseOptions, throws: Sequence[tuple[int, int]]
+) -> Iterator[dict[str, Any]]:
+    """The ``play`` output: one object per turn taken or missed, then the final object."""
+    from engine.awaiting import MissTurn, ThrowDice
+    from engine.goose import miss_turn, new_game, throw
+
+    state = new_game(options, first=0)
+    used = 0
+    while True:
+        awaiting = state.awaiting
+        if isinstance(awaiting, MissTurn):
+            outcome = miss_turn(state)
+            dice = None
+        elif isinstance(awaiting, ThrowDice) and used < len(throws):
+            dice = throws[used]
+            used += 1
+            outcome = throw(state, dice)
+        else:
+            break
+        seat = state.to_move
+        state = outcome.state
+        yield {
+            "turn": state.turn_number,
+            "player": seat,
+            "dice": None if dice is None else list(dice),
+            "missed": awaiting.reason if isinstance(awaiting, MissTurn) else None,
+            **_ledger(state),
+            "events": [_event_json(event) for event in outcome.events],
+        }
+    yield {
+        "result": state.result or "unfinished",
+        "winner": state.winner,
+        "pot": state.pot,
+        "paid": list(state.paid),
+        "payouts": list(state.payouts),
+        "throws_used": used,
+    }
+
+
+def _ledger(state: GooseState) -> dict[str, Any]:
+    return {
+        "positions": list(state.squares),
+        "status": list(state.status),
+        "pot": state.pot,
+        "paid": list(state.paid),
+    }
+
+
+def _event_json(event: GooseEvent) -> dict[str, Any]:
+    """An event as a JSON object: its type name, its fields, and a hazard's square and name."""
+    from dataclasses import fields
+
+    from engine.goose import Hazard
+
+    obj: dict[str, Any] = {"type": type(event).__name__}
+    for field in fields(event):
+        value = getattr(event, field.name)
+        obj[field.name] = list(value) if isinstance(value, tuple) else value
+    if isinstance(event, Hazard):
+        obj["square"] = event.SQUARE
+        obj["name"] = event.NAME
+    return obj
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    import json
+    import random
+
+    from engine.errors import EngineError
+    from engine.goose import GooseOptions, new_game, play_out
+
+    if args.players is None:
+        return _fail(args, "--players is required")
+    if args.games < 1:
+        return _fail(args, f"--games must be at least 1, not {args.games}")
+    try:
+        options = GooseOptions(
+            players=args.players, rules=args.rules, ante=args.ante, fee=args.fee
+        )
+    except EngineError as error:
+        return _fail(args, str(error))
+    rng = random.Random(args.seed)
+
+    def dice() -> Iterator[tuple[int, int]]:
+        draw = rng.randint
+        while True:
+            yield (draw(1, 6), draw(1, 6))
+
+    wins = [0] * options.players
+    blocked = total_turns = max_turns = total_pot = 0
+    for _ in range(args.games):
+        state = play_out(new_game(options, first=None if args.lots else 0), dice())
+        if state.winner is not None:
+            wins[state.winner] += 1
+        else:
+            blocked += 1
+        total_turns += state.turn_number
+        max_turns = max(max_turns, state.turn_number)
+        total_pot += state.pot
+    summary = {
+        "players": options.players,
+        "games": args.games,
+        "seed": args.seed,
+        "rules": options.rules,
+        "ante": options.ante,
+        "fee": options.fee,
+        "lots": args.lots,
+        "mean_turns": round(total_turns / args.games, 3),
+        "max_turns": max_turns,
+        "blocked_rate": round(blocked / args.games, 4),
+        "wins_by_seat": wins,
+        "mean_pot": round(total_pot / args.games, 3),
+    }
+    sys.stdout.write(json.dumps(summary) + "\n")
+    return 0
+
+
+def _fail(args: argparse.Namespace, message: str) -> int:
+    sys.stderr.write(f"{args.error_prefix}: error: {message}\n")
+    return 2

@@ -1,0 +1,24 @@
+"""``tablier relay``: run the relay that remote games go through (see docs/self-hosting.md)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from relay.config import DESCRIPTION, add_arguments
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "relay",
+        help="run a relay so friends can play over the network",
+        description=DESCRIPTION,
+    )
+    add_arguments(parser)
+    parser.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from relay.cli import run  # websockets and asyncio load only when the relay runs
+
+    return run(args)

@@ -1,0 +1,62 @@
+"""Running the relay from a terminal: ``tablier relay`` and ``python -m relay``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import Callable
+
+from relay import logs
+from relay.config import RelayConfig, config_from
+from relay.core import Log
+from relay.server import RelayServer
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = config_from(args, os.environ)
+    except ValueError as exc:
+        print(f"tablier relay: {exc}", file=sys.stderr)
+        return 2
+    logs.configure(config.log_json)
+    with asyncio.Runner(loop_factory=_fastest_loop()) as runner:
+        return runner.run(_serve(config))
+
+
+def _fastest_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    try:
+        import uvloop  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
+
+
+async def _serve(config: RelayConfig) -> int:
+    relay = RelayServer(config)
+    try:
+        await relay.start()
+    except OSError as exc:
+        where = f"{config.host}:{config.port}"
+        if config.certfile is not None and not isinstance(exc, ConnectionError):
+            where += f" with certificate {config.certfile} and key {config.keyfile}"
+        print(f"tablier relay: cannot serve on {where}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    loop_name = type(loop).__module__.split(".")[0]
+    _log("listening", url=relay.url, loop=loop_name, json=config.log_json)
+    await stop.wait()
+    _log("stopping", timeout=str(config.shutdown_timeout), json=config.log_json)
+    await relay.close()
+    _log("stopped", json=config.log_json)
+    return 0
+
+
+def _log(event: str, *, json: bool, **details: str) -> None:
+    logs.logger.info(logs.render(Log(None, event, dict(details)), json))

@@ -1,0 +1,176 @@
+"""A small asyncio client for the relay envelope: what the Tablier app and the tests speak.
+
+::
+
+    room = await create_room(url, seats=2)
+    async with await RoomConnection.join(url, room.room_id, room.player_token, "Ada") as ada:
+        await ada.send(b"hello")
+        event = await ada.receive()  # Message(seq=1, seat=0, payload=b"hello"), after presence
+        ...
+        ada = await ada.reconnect()  # same seat, missed events replayed from ada.next_seq
+"""
+
+from __future__ import annotations
+
+import ssl
+from collections.abc import AsyncIterator
+from types import TracebackType
+from typing import Self
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosedOK
+
+from relay.envelope import (
+    Create,
+    Created,
+    Error,
+    Join,
+    Message,
+    Notice,
+    Presence,
+    RelayMessage,
+    Send,
+    Welcome,
+    decode_relay_frame,
+    encode,
+)
+
+Event = Message | Presence | Notice
+
+
+class RelayError(Exception):
+    """The relay refused something; ``code`` is stable, ``text`` is for people."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(f"{text} ({code})")
+        self.code = code
+        self.text = text
+
+
+async def _open(url: str, tls: ssl.SSLContext | None) -> ClientConnection:
+    return await connect(url, compression=None, ssl=tls, open_timeout=10)
+
+
+async def _read(websocket: ClientConnection) -> RelayMessage:
+    message = decode_relay_frame(await websocket.recv(decode=False))
+    if isinstance(message, Error):
+        raise RelayError(message.code, message.text)
+    return message
+
+
+async def create_room(url: str, seats: int, *, tls: ssl.SSLContext | None = None) -> Created:
+    """Ask the relay at ``url`` for a room; the answer holds the id and both tokens."""
+    async with await _open(url, tls) as websocket:
+        await websocket.send(encode(Create(seats)))
+        reply = await _read(websocket)
+    if not isinstance(reply, Created):
+        raise RelayError("unexpected", f"The relay answered a create with {reply!r}.")
+    return reply
+
+
+class RoomConnection:
+    """One joined connection to a room: send payloads, receive its numbered events in order."""
+
+    def __init__(
+        self,
+        url: str,
+        room_id: str,
+        name: str,
+        websocket: ClientConnection,
+        welcome: Welcome,
+        token: str,
+        tls: ssl.SSLContext | None,
+    ) -> None:
+        self.url = url
+        self.room_id = room_id
+        self.name = name
+        self.websocket = websocket
+        self.welcome = welcome
+        # What reconnects as this same member: the seat token for a player.
+        self.token = welcome.seat_token or token
+        self.next_seq = welcome.next_seq
+        self._tls = tls
+
+    @property
+    def seat(self) -> int | None:
+        return self.welcome.seat
+
+    @classmethod
+    async def join(
+        cls,
+        url: str,
+        room_id: str,
+        token: str,
+        name: str,
+        *,
+        resume_from: int | None = None,
+        tls: ssl.SSLContext | None = None,
+    ) -> Self:
+        """Join with the player token (a new seat), the spectator token, or a seat token.
+
+        Raises :class:`RelayError` when the relay refuses.
+        """
+        websocket = await _open(url, tls)
+        try:
+            await websocket.send(encode(Join(room_id, token, name, resume_from)))
+            reply = await _read(websocket)
+        except BaseException:
+            await websocket.close()
+            raise
+        if not isinstance(reply, Welcome):
+            await websocket.close()
+            raise RelayError("unexpected", f"The relay answered a join with {reply!r}.")
+        joined = cls(url, room_id, name, websocket, reply, token, tls)
+        if resume_from is not None and not reply.resync:
+            joined.next_seq = resume_from
+        return joined
+
+    async def send(self, payload: bytes) -> None:
+        await self.websocket.send(encode(Send(payload)))
+
+    async def receive(self) -> Event:
+        """The next event: a stamped payload, a presence change, or a notice from the relay.
+
+        Raises :class:`RelayError` on a refusal and ``ConnectionClosed`` when the connection ends.
+        """
+        message = await _read(self.websocket)
+        if isinstance(message, Message | Presence):
+            self.next_seq = message.seq + 1
+            return message
+        if isinstance(message, Notice):
+            return message
+        raise RelayError("unexpected", f"The relay sent {message!r} in the middle of a room.")
+
+    async def reconnect(self) -> RoomConnection:
+        """A fresh connection as the same member, replaying every event not yet received."""
+        await self.websocket.close()
+        return await RoomConnection.join(
+            self.url,
+            self.room_id,
+            self.token,
+            self.name,
+            resume_from=self.next_seq,
+            tls=self._tls,
+        )
+
+    async def close(self) -> None:
+        await self.websocket.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def __aiter__(self) -> AsyncIterator[Event]:
+        """Events until the relay closes the connection normally."""
+        try:
+            while True:
+                yield await self.receive()
+        except ConnectionClosedOK:
+            return

@@ -1,0 +1,166 @@
+"""The relay's settings: one frozen record, filled from defaults, ``TABLIER_RELAY_*`` and flags.
+
+Every limit is an option so a self-hoster can tune it, and every default is the safe choice.
+This module imports only the standard library, so ``tablier --help`` can build the relay's
+options without loading websockets.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+ENV_PREFIX = "TABLIER_RELAY_"
+DESCRIPTION = (
+    "Run a Tablier relay: it forwards the messages of each game room between its players "
+    "and spectators, without reading them. Every option can also be set with a "
+    "TABLIER_RELAY_<OPTION> environment variable (e.g. TABLIER_RELAY_PORT=9000); flags win."
+)
+MAX_SEATS_PER_ROOM = 15
+
+
+@dataclass(frozen=True, slots=True)
+class RelayConfig:
+    """Everything a relay needs to run; embedders pass ``RelayConfig(port=0)`` for any port."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    certfile: str | None = None
+    keyfile: str | None = None
+    max_frame: int = 16 * 1024
+    rate: float = 20.0
+    burst: int = 40
+    max_connections_per_ip: int = 32
+    max_rooms: int = 1000
+    max_seats: int = MAX_SEATS_PER_ROOM
+    max_spectators: int = 16
+    backlog: int = 1024
+    seat_grace: float = 300.0
+    room_idle: float = 900.0
+    handshake_timeout: float = 10.0
+    ping_interval: float = 20.0
+    ping_timeout: float = 20.0
+    join_failures_per_minute: int = 10
+    shutdown_timeout: float = 5.0
+    log_json: bool = False
+
+    def __post_init__(self) -> None:
+        problems = [text for check, text in _checks(self) if not check]
+        if problems:
+            raise ValueError("invalid relay settings: " + "; ".join(problems))
+        if (self.certfile is None) != (self.keyfile is None):
+            raise ValueError("invalid relay settings: --certfile and --keyfile go together")
+
+    @property
+    def tls(self) -> bool:
+        return self.certfile is not None
+
+
+def _checks(c: RelayConfig) -> list[tuple[bool, str]]:
+    return [
+        (0 <= c.port <= 65535, f"port must be 0..65535, not {c.port}"),
+        (256 <= c.max_frame <= 1024 * 1024, "max frame must be 256 B..1 MiB"),
+        (c.rate > 0 and c.burst >= 1, "rate must be positive and burst at least 1"),
+        (c.max_connections_per_ip >= 1, "max connections per IP must be at least 1"),
+        (c.max_rooms >= 1, "max rooms must be at least 1"),
+        (1 <= c.max_seats <= MAX_SEATS_PER_ROOM, f"max seats must be 1..{MAX_SEATS_PER_ROOM}"),
+        (c.max_spectators >= 0, "max spectators cannot be negative"),
+        (c.backlog >= 1, "backlog must hold at least 1 message"),
+        (c.seat_grace > 0 and c.room_idle > 0, "seat grace and room idle must be positive"),
+        (c.handshake_timeout > 0, "handshake timeout must be positive"),
+        (c.ping_interval > 0 and c.ping_timeout > 0, "ping interval and timeout must be positive"),
+        (c.join_failures_per_minute >= 1, "join failures per minute must be at least 1"),
+        (c.shutdown_timeout > 0, "shutdown timeout must be positive"),
+    ]
+
+
+# What each setting means, as ``--help`` and docs/self-hosting.md say it.
+HELP: dict[str, str] = {
+    "host": "address to bind (default loopback; 0.0.0.0 for every interface)",
+    "port": "TCP port (0 picks a free one)",
+    "certfile": "TLS certificate chain (PEM) to serve wss://",
+    "keyfile": "TLS private key (PEM) matching --certfile",
+    "max_frame": "largest frame accepted, in bytes; bigger ones close with 1009",
+    "rate": "messages per second each connection may send, on average",
+    "burst": "messages a connection may send at once before the rate applies",
+    "max_connections_per_ip": "open connections allowed from one address",
+    "max_rooms": "rooms the relay holds at once",
+    "max_seats": f"most player seats a room may ask for (at most {MAX_SEATS_PER_ROOM})",
+    "max_spectators": "spectators per room",
+    "backlog": "messages each room keeps for clients that resume",
+    "seat_grace": "seconds a disconnected player's seat is held for its token",
+    "room_idle": "seconds a room with nobody connected is kept",
+    "handshake_timeout": "seconds a new connection has to create or join a room",
+    "ping_interval": "seconds between keepalive pings",
+    "ping_timeout": "seconds to wait for a pong before dropping a connection",
+    "join_failures_per_minute": "failed joins (unknown room, wrong token) allowed per address",
+    "shutdown_timeout": "seconds to wait for clients to close on shutdown",
+    "log_json": "log one JSON object per line instead of plain text",
+}
+
+
+def env_name(field: str) -> str:
+    return ENV_PREFIX + field.upper()
+
+
+def _parse_bool(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off", ""}:
+        return False
+    raise ValueError(f"expected yes/no, got {text!r}")
+
+
+def _parser_for(default: object) -> Callable[[str], Any]:
+    if isinstance(default, bool):
+        return _parse_bool
+    if isinstance(default, int):
+        return int
+    if isinstance(default, float):
+        return float
+    return str
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add one ``--flag`` per setting; its default comes from the environment when set."""
+    for field in fields(RelayConfig):
+        default = field.default
+        flag = "--" + field.name.replace("_", "-")
+        help_text = f"{HELP[field.name]} [env {env_name(field.name)}]"
+        if isinstance(default, bool):
+            parser.add_argument(flag, action="store_true", default=None, help=help_text)
+            continue
+        shown = "" if default is None else f" (default {default})"
+        parser.add_argument(
+            flag,
+            type=_parser_for(default),
+            default=None,
+            metavar=field.name.split("_")[-1].upper(),
+            help=help_text + shown,
+        )
+
+
+def config_from(args: argparse.Namespace, environ: Mapping[str, str]) -> RelayConfig:
+    """Flags win over ``TABLIER_RELAY_*`` variables, which win over the defaults.
+
+    Raises ValueError with a sentence naming the offending variable or setting.
+    """
+    values: dict[str, Any] = {}
+    for field in fields(RelayConfig):
+        flag_value = getattr(args, field.name, None)
+        if flag_value is not None:
+            values[field.name] = flag_value
+            continue
+        raw = environ.get(env_name(field.name))
+        if raw is None:
+            continue
+        try:
+            values[field.name] = _parser_for(field.default)(raw)
+        except ValueError:
+            raise ValueError(
+                f"{env_name(field.name)}={raw!r} is not a valid {HELP[field.name]!r}"
+            ) from None
+    return replace(RelayConfig(), **values)

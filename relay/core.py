@@ -1,0 +1,403 @@
+"""The relay's sans-I/O core: connection events and frames in, frames and closes out.
+
+:class:`RelayCore` holds every room and connection and decides everything: who may join,
+what gets stamped and forwarded, what is refused and why, what expires. It never touches a
+socket or a clock; the websockets shell (:mod:`relay.server`) feeds it events with the time
+and carries out the :data:`Output` it returns, in order.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections import Counter
+from dataclasses import dataclass, field
+
+from relay.config import RelayConfig
+from relay.envelope import (
+    MAX_NAME_CHARS,
+    Create,
+    Created,
+    EnvelopeError,
+    Error,
+    ErrorCode,
+    Join,
+    Notice,
+    NoticeCode,
+    Presence,
+    PresenceEvent,
+    Send,
+    Welcome,
+    decode_client_frame,
+    encode,
+    encode_message,
+)
+from relay.limits import TokenBucket
+from relay.rooms import ConnId, Room, Seat, new_room_id, new_token, token_hash
+
+CLOSE_UNSUPPORTED_DATA = 1003
+CLOSE_POLICY_VIOLATION = 1008
+CLOSE_TRY_AGAIN_LATER = 1013
+
+
+@dataclass(frozen=True, slots=True)
+class Transmit:
+    """Send these bytes, as one binary frame, to each of these connections."""
+
+    to: tuple[ConnId, ...]
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    conn: ConnId
+    code: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    """Something an operator should see: one line per connection event or refusal."""
+
+    conn: ConnId | None  # None for room events with no connection behind them
+    event: str
+    details: dict[str, str | int]
+
+
+Output = Transmit | Close | Log
+
+# Refusals: the websocket close that follows each (None: the connection stays open) and the
+# sentence sent when the caller has nothing more specific to say.
+_REFUSALS: dict[ErrorCode, tuple[int | None, str]] = {
+    ErrorCode.BAD_ENVELOPE: (CLOSE_POLICY_VIOLATION, "That frame is not a relay envelope."),
+    ErrorCode.TEXT_FRAME: (
+        CLOSE_UNSUPPORTED_DATA,
+        "The relay reads binary msgpack envelopes, not text frames.",
+    ),
+    ErrorCode.UNSUPPORTED_VERSION: (CLOSE_POLICY_VIOLATION, "Unsupported envelope version."),
+    ErrorCode.FRAME_TOO_LARGE: (1009, "That frame is larger than this relay accepts."),
+    ErrorCode.RATE_LIMITED: (
+        CLOSE_POLICY_VIOLATION,
+        "You sent messages faster than this relay allows, so it closed the connection.",
+    ),
+    ErrorCode.HANDSHAKE_TIMEOUT: (
+        CLOSE_POLICY_VIOLATION,
+        "The connection neither created nor joined a room in time.",
+    ),
+    ErrorCode.TOO_MANY_CONNECTIONS: (
+        CLOSE_TRY_AGAIN_LATER,
+        "Too many connections from your address; close some and try again.",
+    ),
+    ErrorCode.TOO_MANY_ROOMS: (
+        CLOSE_TRY_AGAIN_LATER,
+        "This relay holds as many rooms as it may; try again later or use another relay.",
+    ),
+    ErrorCode.TOO_MANY_FAILURES: (
+        CLOSE_POLICY_VIOLATION,
+        "Too many failed joins from your address; wait a minute and check your invite.",
+    ),
+    ErrorCode.BAD_SEATS: (CLOSE_POLICY_VIOLATION, "A room needs between 1 and {max} seats."),
+    ErrorCode.BAD_NAME: (
+        CLOSE_POLICY_VIOLATION,
+        f"A display name is 1 to {MAX_NAME_CHARS} printable characters.",
+    ),
+    ErrorCode.BAD_RESUME: (
+        CLOSE_POLICY_VIOLATION,
+        "You asked to resume from a sequence number this room has not reached.",
+    ),
+    ErrorCode.UNKNOWN_ROOM: (
+        CLOSE_POLICY_VIOLATION,
+        "There is no such room on this relay: it may have expired, or the invite is mistyped.",
+    ),
+    ErrorCode.BAD_TOKEN: (
+        CLOSE_POLICY_VIOLATION,
+        "That token does not open this room; check the invite.",
+    ),
+    ErrorCode.SEAT_EXPIRED: (
+        CLOSE_POLICY_VIOLATION,
+        "Your seat was given up after you were away too long; join again with the invite.",
+    ),
+    ErrorCode.ROOM_FULL: (CLOSE_POLICY_VIOLATION, "Every seat in this room is taken."),
+    ErrorCode.SPECTATORS_FULL: (
+        CLOSE_POLICY_VIOLATION,
+        "This room has as many spectators as it allows.",
+    ),
+    ErrorCode.NOT_JOINED: (
+        CLOSE_POLICY_VIOLATION,
+        "Join a room before sending messages.",
+    ),
+    ErrorCode.ALREADY_JOINED: (
+        CLOSE_POLICY_VIOLATION,
+        "This connection is already in a room; open another connection for another room.",
+    ),
+    ErrorCode.SPECTATOR_CANNOT_SEND: (
+        None,
+        "Spectators can watch but not send; your message was not forwarded.",
+    ),
+    ErrorCode.REPLACED: (
+        CLOSE_POLICY_VIOLATION,
+        "Your seat was reclaimed by a newer connection with your token.",
+    ),
+}
+
+
+@dataclass(slots=True)
+class Session:
+    """One websocket connection: in the lobby until it joins a room as a player or spectator."""
+
+    conn: ConnId
+    ip: str
+    opened_at: float
+    bucket: TokenBucket
+    room: Room | None = None
+    seat: Seat | None = None
+    closing: bool = False
+
+
+@dataclass(slots=True)
+class Stats:
+    connections_total: int = 0
+    messages_forwarded: int = 0
+    bytes_forwarded: int = 0
+    refusals: Counter[str] = field(default_factory=Counter)
+
+
+class RelayCore:
+    def __init__(self, config: RelayConfig) -> None:
+        self.config = config
+        self.rooms: dict[str, Room] = {}
+        self.sessions: dict[ConnId, Session] = {}
+        self.stats = Stats()
+        self._per_ip: Counter[str] = Counter()
+        self._failures: dict[str, TokenBucket] = {}
+
+    # --- events from the shell -----------------------------------------------------------
+
+    def open(self, conn: ConnId, ip: str, now: float) -> list[Output]:
+        """A websocket connection completed its HTTP handshake."""
+        session = Session(conn, ip, now, TokenBucket(self.config.rate, self.config.burst, now))
+        self.sessions[conn] = session
+        self._per_ip[ip] += 1
+        self.stats.connections_total += 1
+        out: list[Output] = [Log(conn, "open", {"ip": ip})]
+        if self._per_ip[ip] > self.config.max_connections_per_ip:
+            out += self._refuse(session, ErrorCode.TOO_MANY_CONNECTIONS)
+        return out
+
+    def receive(self, conn: ConnId, data: bytes, now: float) -> list[Output]:
+        """A binary frame arrived."""
+        session = self.sessions.get(conn)
+        if session is None or session.closing:
+            return []
+        if not session.bucket.take(now):
+            return self._refuse(session, ErrorCode.RATE_LIMITED)
+        try:
+            message = decode_client_frame(data, self.config.max_frame)
+        except EnvelopeError as exc:
+            return self._refuse(session, exc.code, exc.text)
+        if isinstance(message, Send):
+            return self._forward(session, message.payload)
+        if isinstance(message, Join):
+            return self._join(session, message, now)
+        return self._create(session, message, now)
+
+    def receive_text(self, conn: ConnId) -> list[Output]:
+        session = self.sessions.get(conn)
+        if session is None or session.closing:
+            return []
+        return self._refuse(session, ErrorCode.TEXT_FRAME)
+
+    def refused_by_transport(self, conn: ConnId, code: ErrorCode) -> list[Output]:
+        """The websocket layer already closed the connection (an oversized frame)."""
+        self.stats.refusals[code] += 1
+        return [Log(conn, "refused", {"code": code})]
+
+    def closed(self, conn: ConnId, now: float) -> list[Output]:
+        """The connection is gone, whoever closed it."""
+        session = self.sessions.pop(conn, None)
+        if session is None:
+            return []
+        self._per_ip[session.ip] -= 1
+        if self._per_ip[session.ip] <= 0:
+            del self._per_ip[session.ip]
+        out: list[Output] = [Log(conn, "close", {})]
+        room, seat = session.room, session.seat
+        if room is None:
+            return out
+        if seat is None:
+            room.spectators.discard(conn)
+        else:
+            seat.conn = None
+            seat.left_at = now
+        room.refresh_audience(now)
+        if seat is not None:
+            out += self._presence(room, seat, PresenceEvent.LEFT)
+        return out
+
+    def tick(self, now: float) -> list[Output]:
+        """Expire what has waited too long: handshakes, seats, idle rooms, failure records."""
+        out: list[Output] = []
+        deadline = now - self.config.handshake_timeout
+        for session in list(self.sessions.values()):
+            if session.room is None and not session.closing and session.opened_at <= deadline:
+                out += self._refuse(session, ErrorCode.HANDSHAKE_TIMEOUT)
+        for room in list(self.rooms.values()):
+            out += self._expire_room(room, now)
+        for ip, bucket in list(self._failures.items()):
+            if bucket.full(now):
+                del self._failures[ip]
+        return out
+
+    def shutdown(self) -> list[Output]:
+        """Tell everyone the relay is going away, so clients reconnect later or elsewhere."""
+        notice = Notice(
+            NoticeCode.RELAY_RESTARTING,
+            "The relay is restarting; reconnect in a moment to resume where you were.",
+        )
+        return [Transmit(tuple(self.sessions), encode(notice))]
+
+    # --- what clients ask ----------------------------------------------------------------
+
+    def _forward(self, session: Session, payload: bytes) -> list[Output]:
+        room, seat = session.room, session.seat
+        if room is None:
+            return self._refuse(session, ErrorCode.NOT_JOINED)
+        if seat is None:
+            return self._refuse(session, ErrorCode.SPECTATOR_CANNOT_SEND)
+        index = seat.index
+        frame = room.stamp(lambda seq: encode_message(seq, index, payload))
+        audience = room.audience
+        self.stats.messages_forwarded += len(audience)
+        self.stats.bytes_forwarded += len(frame) * len(audience)
+        return [Transmit(audience, frame)]
+
+    def _create(self, session: Session, message: Create, now: float) -> list[Output]:
+        if session.room is not None:
+            return self._refuse(session, ErrorCode.ALREADY_JOINED)
+        if not 1 <= message.seats <= self.config.max_seats:
+            text = _REFUSALS[ErrorCode.BAD_SEATS][1].format(max=self.config.max_seats)
+            return self._refuse(session, ErrorCode.BAD_SEATS, text)
+        if len(self.rooms) >= self.config.max_rooms:
+            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS)
+        room_id, player_token, spectator_token = new_room_id(), new_token(), new_token()
+        self.rooms[room_id] = Room(
+            room_id,
+            token_hash(player_token),
+            token_hash(spectator_token),
+            message.seats,
+            self.config.backlog,
+            now,
+        )
+        created = Created(room_id, player_token, spectator_token)
+        return [
+            Log(session.conn, "created", {"room": room_id[:8], "seats": message.seats}),
+            Transmit((session.conn,), encode(created)),
+        ]
+
+    def _join(self, session: Session, message: Join, now: float) -> list[Output]:
+        if session.room is not None:
+            return self._refuse(session, ErrorCode.ALREADY_JOINED)
+        failures = self._failures.get(session.ip)
+        if failures is not None and not failures.ready(now):
+            return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
+        room = self.rooms.get(message.room_id)
+        if room is None:
+            return self._failed_join(session, ErrorCode.UNKNOWN_ROOM, now)
+        name = message.name.strip()
+        if not (1 <= len(name) <= MAX_NAME_CHARS and name.isprintable()):
+            return self._refuse(session, ErrorCode.BAD_NAME)
+        if message.resume_from is not None and message.resume_from > room.next_seq:
+            return self._refuse(session, ErrorCode.BAD_RESUME)
+
+        # The roster and next_seq the newcomer gets describe the room just before its own
+        # arrival, which reaches it (and everyone) as the presence event numbered next_seq.
+        roster, next_seq = room.roster(), room.next_seq
+        digest = token_hash(message.token)
+        out: list[Output] = []
+        seat_token: str | None = None
+        event: PresenceEvent | None = None
+        if hmac.compare_digest(digest, room.player_hash):
+            if room.free_seat() is None:
+                return self._refuse(session, ErrorCode.ROOM_FULL)
+            seat_token = new_token()
+            seat: Seat | None = room.take_seat(name, token_hash(seat_token), session.conn)
+            event = PresenceEvent.JOINED
+        elif hmac.compare_digest(digest, room.spectator_hash):
+            if len(room.spectators) >= self.config.max_spectators:
+                return self._refuse(session, ErrorCode.SPECTATORS_FULL)
+            seat = None
+            room.spectators.add(session.conn)
+        elif (seat := room.seat_by_token.get(digest)) is not None:
+            seat_token = message.token
+            if seat.conn is not None:
+                out += self._replace(seat.conn)
+            seat.conn = session.conn
+            event = PresenceEvent.RECONNECTED
+        elif digest in room.expired_tokens:
+            return self._refuse(session, ErrorCode.SEAT_EXPIRED)
+        else:
+            return self._failed_join(session, ErrorCode.BAD_TOKEN, now)
+
+        session.room, session.seat = room, seat
+        replay = None if message.resume_from is None else room.backlog_since(message.resume_from)
+        welcome = Welcome(
+            seat=None if seat is None else seat.index,
+            seat_token=seat_token,
+            seats=room.capacity,
+            next_seq=next_seq,
+            resync=message.resume_from is not None and replay is None,
+            members=roster,
+        )
+        role = "spectator" if seat is None else f"seat {seat.index}"
+        out.append(Log(session.conn, "joined", {"room": room.id[:8], "as": role}))
+        out.append(Transmit((session.conn,), encode(welcome)))
+        out.extend(Transmit((session.conn,), frame) for frame in replay or ())
+        room.refresh_audience(now)
+        if seat is not None and event is not None:
+            out += self._presence(room, seat, event)
+        return out
+
+    def _failed_join(self, session: Session, code: ErrorCode, now: float) -> list[Output]:
+        """Count failures per address, so guessing room ids or tokens stays hopeless."""
+        rate = self.config.join_failures_per_minute
+        bucket = self._failures.setdefault(session.ip, TokenBucket(rate / 60.0, rate, now))
+        bucket.take(now)
+        return self._refuse(session, code)
+
+    def _replace(self, old_conn: ConnId) -> list[Output]:
+        """A player reconnected while its old connection still looked alive: drop the old one."""
+        old = self.sessions[old_conn]
+        out = self._refuse(old, ErrorCode.REPLACED)
+        old.room = old.seat = None
+        return out
+
+    # --- expiry --------------------------------------------------------------------------
+
+    def _expire_room(self, room: Room, now: float) -> list[Output]:
+        out: list[Output] = []
+        for seat in room.disconnected_seats():
+            if seat.left_at + self.config.seat_grace <= now:
+                out += self._presence(room, seat, PresenceEvent.SEAT_EXPIRED)
+                room.expire_seat(seat)
+        if room.empty_since is not None and room.empty_since + self.config.room_idle <= now:
+            del self.rooms[room.id]
+            out.append(Log(None, "room_expired", {"room": room.id[:8]}))
+        return out
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _presence(self, room: Room, seat: Seat, event: PresenceEvent) -> list[Output]:
+        index, name = seat.index, seat.name
+        frame = room.stamp(lambda seq: encode(Presence(seq, index, event, name)))
+        return [Transmit(room.audience, frame)] if room.audience else []
+
+    def _refuse(self, session: Session, code: ErrorCode, text: str | None = None) -> list[Output]:
+        close_code, default_text = _REFUSALS[code]
+        self.stats.refusals[code] += 1
+        out: list[Output] = [
+            Log(session.conn, "refused", {"code": code, "ip": session.ip}),
+            Transmit((session.conn,), encode(Error(code, text or default_text))),
+        ]
+        if close_code is not None:
+            session.closing = True
+            out.append(Close(session.conn, close_code, code))
+        return out

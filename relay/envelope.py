@@ -1,0 +1,348 @@
+"""The relay envelope: the only thing the relay understands (docs/relay-protocol.md).
+
+Every frame is one binary websocket message holding one msgpack array
+``[version, kind, *fields]``. Game payloads travel inside as opaque ``bin`` values.
+
+This module is pure (no I/O): the relay decodes what clients send with
+:func:`decode_client_frame`, and clients decode what the relay sends with
+:func:`decode_relay_frame`. Both refuse any byte string that is not exactly a valid envelope
+with :class:`EnvelopeError`, and never with anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+
+VERSION = 1
+MAX_NAME_CHARS = 32
+MAX_ID_CHARS = 64  # room ids and tokens are 22 and 43 characters; leave room, refuse junk
+# An envelope is a short flat array; its only nested array is a room's roster (≤ 15 entries).
+_MAX_ARRAY_LEN = 16
+
+
+class Kind(IntEnum):
+    """The second element of every frame: which message this is."""
+
+    CREATE = 1  # client → relay
+    CREATED = 2  # relay → client
+    JOIN = 3  # client → relay
+    WELCOME = 4  # relay → client
+    SEND = 5  # client → relay
+    MESSAGE = 6  # relay → every member: a payload stamped with seq and seat
+    PRESENCE = 7  # relay → every member: a seat's arrival or departure, also sequenced
+    ERROR = 8  # relay → client: a refusal
+    NOTICE = 9  # relay → client: news that is not a refusal ("relay restarting")
+
+
+class PresenceEvent(IntEnum):
+    JOINED = 0
+    LEFT = 1
+    RECONNECTED = 2
+    SEAT_EXPIRED = 3
+
+
+class ErrorCode(StrEnum):
+    """Stable refusal codes; clients switch on these, people read the accompanying text."""
+
+    BAD_ENVELOPE = "bad_envelope"
+    TEXT_FRAME = "text_frame"
+    UNSUPPORTED_VERSION = "unsupported_version"
+    FRAME_TOO_LARGE = "frame_too_large"
+    RATE_LIMITED = "rate_limited"
+    HANDSHAKE_TIMEOUT = "handshake_timeout"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    TOO_MANY_ROOMS = "too_many_rooms"
+    TOO_MANY_FAILURES = "too_many_failures"
+    BAD_SEATS = "bad_seats"
+    BAD_NAME = "bad_name"
+    BAD_RESUME = "bad_resume"
+    UNKNOWN_ROOM = "unknown_room"
+    BAD_TOKEN = "bad_token"
+    SEAT_EXPIRED = "seat_expired"
+    ROOM_FULL = "room_full"
+    SPECTATORS_FULL = "spectators_full"
+    NOT_JOINED = "not_joined"
+    ALREADY_JOINED = "already_joined"
+    SPECTATOR_CANNOT_SEND = "spectator_cannot_send"
+    REPLACED = "replaced"
+
+
+class NoticeCode(StrEnum):
+    RELAY_RESTARTING = "relay_restarting"
+
+
+class EnvelopeError(ValueError):
+    """A frame that is not a valid envelope; ``code`` says which refusal to answer with."""
+
+    def __init__(self, code: ErrorCode, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+
+
+# --- messages a client sends -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    """Ask for a new room with this many player seats."""
+
+    seats: int
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Enter a room with the player token, the spectator token or one's own seat token.
+
+    ``resume_from`` asks the relay to first replay the room's events from that sequence
+    number on (everything this client has not seen yet).
+    """
+
+    room_id: str
+    token: str
+    name: str
+    resume_from: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    payload: bytes
+
+
+# --- messages the relay sends ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    room_id: str
+    player_token: str
+    spectator_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    seat: int
+    name: str
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The answer to a join.
+
+    ``seat`` and ``seat_token`` are None for spectators. ``seat_token`` is this player's own
+    secret for reclaiming the seat after a disconnection. ``next_seq`` is the sequence number
+    of the first live event; any replayed events (seq < next_seq) arrive before it. ``resync``
+    is true when ``resume_from`` reached further back than the backlog keeps.
+    """
+
+    seat: int | None
+    seat_token: str | None
+    seats: int
+    next_seq: int
+    resync: bool
+    members: tuple[Member, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    seq: int
+    seat: int
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    seq: int
+    seat: int
+    event: PresenceEvent
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    code: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    code: str
+    text: str
+
+
+ClientMessage = Create | Join | Send
+RelayMessage = Created | Welcome | Message | Presence | Error | Notice
+
+
+# --- encoding ----------------------------------------------------------------------------
+
+
+def _pack(fields: list[Any]) -> bytes:
+    packed: bytes = msgpack.packb(fields, use_bin_type=True)
+    return packed
+
+
+def encode(message: ClientMessage | RelayMessage) -> bytes:
+    match message:
+        case Create(seats):
+            return _pack([VERSION, Kind.CREATE, seats])
+        case Join(room_id, token, name, resume_from):
+            return _pack([VERSION, Kind.JOIN, room_id, token, name, resume_from])
+        case Send(payload):
+            return _pack([VERSION, Kind.SEND, payload])
+        case Created(room_id, player_token, spectator_token):
+            return _pack([VERSION, Kind.CREATED, room_id, player_token, spectator_token])
+        case Welcome(seat, seat_token, seats, next_seq, resync, members):
+            roster = [[m.seat, m.name, m.connected] for m in members]
+            return _pack([VERSION, Kind.WELCOME, seat, seat_token, seats, next_seq, resync, roster])
+        case Message(seq, seat, payload):
+            return encode_message(seq, seat, payload)
+        case Presence(seq, seat, event, name):
+            return _pack([VERSION, Kind.PRESENCE, seq, seat, event, name])
+        case Error(code, text):
+            return _pack([VERSION, Kind.ERROR, code, text])
+        case Notice(code, text):
+            return _pack([VERSION, Kind.NOTICE, code, text])
+    raise TypeError(f"not an envelope message: {message!r}")
+
+
+def encode_message(seq: int, seat: int, payload: bytes) -> bytes:
+    """The relay's hot path: stamp a payload without building a dataclass first."""
+    return _pack([VERSION, Kind.MESSAGE, seq, seat, payload])
+
+
+# --- decoding ----------------------------------------------------------------------------
+
+
+def _unpack(data: bytes, max_frame: int) -> list[Any]:
+    if len(data) > max_frame:
+        raise EnvelopeError(
+            ErrorCode.FRAME_TOO_LARGE, f"A frame may hold at most {max_frame} bytes."
+        )
+    try:
+        value = msgpack.unpackb(
+            data,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_str_len=max_frame,
+            max_bin_len=max_frame,
+            max_array_len=_MAX_ARRAY_LEN,
+            max_map_len=0,
+            max_ext_len=0,
+        )
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise EnvelopeError(
+            ErrorCode.BAD_ENVELOPE, "That frame is not a msgpack relay envelope."
+        ) from exc
+    if not isinstance(value, list) or len(value) < 2:
+        raise EnvelopeError(
+            ErrorCode.BAD_ENVELOPE, "An envelope is a msgpack array [version, kind, ...]."
+        )
+    if not _is_int(value[0]) or not _is_int(value[1]):
+        raise EnvelopeError(
+            ErrorCode.BAD_ENVELOPE, "An envelope starts with two integers: version and kind."
+        )
+    if value[0] != VERSION:
+        raise EnvelopeError(
+            ErrorCode.UNSUPPORTED_VERSION,
+            f"This relay speaks envelope version {VERSION}; please update your client.",
+        )
+    return value
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _shape_error(kind_name: str) -> EnvelopeError:
+    return EnvelopeError(
+        ErrorCode.BAD_ENVELOPE,
+        f"A {kind_name} envelope has the wrong fields (see docs/relay-protocol.md).",
+    )
+
+
+def _check(fields: list[Any], kind_name: str, *types: type | tuple[type, ...]) -> None:
+    """Fields after [version, kind] must match ``types`` exactly (``type(None)`` = nil)."""
+    rest = fields[2:]
+    if len(rest) != len(types):
+        raise _shape_error(kind_name)
+    for value, expected in zip(rest, types, strict=True):
+        allowed = expected if isinstance(expected, tuple) else (expected,)
+        if type(value) not in allowed:  # exact: a bool is not an int here
+            raise _shape_error(kind_name)
+
+
+_NONE = type(None)
+
+
+def decode_client_frame(data: bytes, max_frame: int = 1024 * 1024) -> ClientMessage:
+    """What the relay reads. Raises :class:`EnvelopeError` for anything but a valid message."""
+    fields = _unpack(data, max_frame)
+    kind = fields[1]
+    if kind == Kind.SEND:
+        _check(fields, "send", bytes)
+        return Send(fields[2])
+    if kind == Kind.JOIN:
+        _check(fields, "join", str, str, str, (int, _NONE))
+        room_id, token, name, resume_from = fields[2:]
+        if len(room_id) > MAX_ID_CHARS or len(token) > MAX_ID_CHARS:
+            raise _shape_error("join")
+        if resume_from is not None and resume_from < 0:
+            raise EnvelopeError(ErrorCode.BAD_RESUME, "resume_from cannot be negative.")
+        return Join(room_id, token, name, resume_from)
+    if kind == Kind.CREATE:
+        _check(fields, "create", int)
+        return Create(fields[2])
+    raise EnvelopeError(
+        ErrorCode.BAD_ENVELOPE, "Clients may send only create, join and send envelopes."
+    )
+
+
+def decode_relay_frame(data: bytes, max_frame: int = 1024 * 1024) -> RelayMessage:
+    """What a client reads. Raises :class:`EnvelopeError` for anything but a valid message."""
+    fields = _unpack(data, max_frame)
+    kind = fields[1]
+    if kind == Kind.MESSAGE:
+        _check(fields, "message", int, int, bytes)
+        return Message(*fields[2:])
+    if kind == Kind.PRESENCE:
+        _check(fields, "presence", int, int, int, str)
+        seq, seat, event, name = fields[2:]
+        if event not in PresenceEvent.__members__.values():
+            raise _shape_error("presence")
+        return Presence(seq, seat, PresenceEvent(event), name)
+    if kind == Kind.WELCOME:
+        _check(fields, "welcome", (int, _NONE), (str, _NONE), int, int, bool, list)
+        seat, seat_token, seats, next_seq, resync, roster = fields[2:]
+        return Welcome(seat, seat_token, seats, next_seq, resync, _decode_roster(roster))
+    if kind == Kind.CREATED:
+        _check(fields, "created", str, str, str)
+        return Created(*fields[2:])
+    if kind == Kind.ERROR:
+        _check(fields, "error", str, str)
+        return Error(*fields[2:])
+    if kind == Kind.NOTICE:
+        _check(fields, "notice", str, str)
+        return Notice(*fields[2:])
+    raise _shape_error("relay")
+
+
+def _decode_roster(roster: list[Any]) -> tuple[Member, ...]:
+    members = []
+    for entry in roster:
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 3
+            and _is_int(entry[0])
+            and type(entry[1]) is str
+            and type(entry[2]) is bool
+        ):
+            raise _shape_error("welcome")
+        members.append(Member(*entry))
+    return tuple(members)

@@ -1,0 +1,38 @@
+"""Token buckets: the relay's rate limits, with time passed in so they are testable."""
+
+from __future__ import annotations
+
+
+class TokenBucket:
+    """Allows ``burst`` events at once, then ``rate`` per second on average."""
+
+    __slots__ = ("_burst", "_rate", "_stamp", "_tokens")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._tokens = burst
+        self._stamp = now
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one; False means over the limit."""
+        self._refill(now)
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+    def ready(self, now: float) -> bool:
+        """True if :meth:`take` would succeed, without spending anything."""
+        self._refill(now)
+        return self._tokens >= 1.0
+
+    def full(self, now: float) -> bool:
+        """True once the bucket has refilled completely: its owner has been quiet."""
+        self._refill(now)
+        return self._tokens >= self._burst
+
+    def _refill(self, now: float) -> None:
+        elapsed = max(0.0, now - self._stamp)
+        self._tokens = min(self._burst, self._tokens + elapsed * self._rate)
+        self._stamp = now

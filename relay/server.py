@@ -1,0 +1,192 @@
+"""The asyncio websockets shell around :class:`relay.core.RelayCore`.
+
+It owns sockets, the clock and timers; every decision is the core's. Embed it with::
+
+    async with RelayServer(RelayConfig(port=0)) as relay:
+        print(relay.url)  # ws://127.0.0.1:<port>/
+        ...
+
+``GET /healthz`` and ``GET /metrics`` are answered on the same port as the websockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import ssl
+from collections.abc import Coroutine
+from http import HTTPStatus
+from types import TracebackType
+from typing import Any, Self
+
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
+from websockets.http11 import Request, Response
+
+from relay import logs, metrics
+from relay.config import RelayConfig
+from relay.core import Close, Log, Output, RelayCore, Transmit
+from relay.envelope import ErrorCode
+
+RESTART_REASON = "relay restarting"
+
+
+class RelayServer:
+    def __init__(self, config: RelayConfig | None = None) -> None:
+        self.config = config or RelayConfig()
+        self.core = RelayCore(self.config)
+        self._server: Server | None = None
+        self._connections: dict[int, ServerConnection] = {}
+        self._ids = itertools.count(1)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+
+    # --- lifecycle -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        config = self.config
+        self._server = await serve(
+            self._handle,
+            config.host,
+            config.port,
+            process_request=self._answer_http,
+            compression=None,  # no permessage-deflate: no decompression bombs
+            max_size=config.max_frame,
+            open_timeout=config.handshake_timeout,
+            ping_interval=config.ping_interval,
+            ping_timeout=config.ping_timeout,
+            close_timeout=config.shutdown_timeout,
+            server_header="tablier-relay",
+            ssl=self._tls_context(),
+        )
+        self._ticker = asyncio.create_task(self._tick_forever())
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Stop accepting, tell every client the relay is restarting, close within the bound."""
+        server = self._server
+        if server is None:
+            return
+        self._server = None
+        if self._ticker is not None:
+            self._ticker.cancel()
+        self._carry_out(self.core.shutdown())
+        server.close(code=CloseCode.SERVICE_RESTART, reason=RESTART_REASON)
+        try:
+            async with asyncio.timeout(self.config.shutdown_timeout):
+                await server.wait_closed()
+        except TimeoutError:
+            # Clients that ignore the close, or never finished their HTTP handshake.
+            for connection in self._connections.values():
+                connection.transport.abort()
+            for task in server.handler_tasks:
+                task.cancel()
+            await server.wait_closed()
+
+    async def wait_closed(self) -> None:
+        """Serve until :meth:`close` is called (from a signal handler, say)."""
+        server = self._server
+        if server is not None:
+            await server.wait_closed()
+
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            raise RuntimeError("the relay is not running")
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    @property
+    def url(self) -> str:
+        scheme = "wss" if self.config.tls else "ws"
+        host = f"[{self.config.host}]" if ":" in self.config.host else self.config.host
+        return f"{scheme}://{host}:{self.port}/"
+
+    def _tls_context(self) -> ssl.SSLContext | None:
+        if self.config.certfile is None:
+            return None
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(self.config.certfile, self.config.keyfile)
+        return context
+
+    # --- connections ---------------------------------------------------------------------
+
+    async def _handle(self, websocket: ServerConnection) -> None:
+        conn = next(self._ids)
+        loop = asyncio.get_running_loop()
+        core = self.core
+        self._connections[conn] = websocket
+        peer = websocket.remote_address
+        try:
+            self._carry_out(core.open(conn, str(peer[0]) if peer else "local", loop.time()))
+            async for frame in websocket:
+                if isinstance(frame, bytes):
+                    self._carry_out(core.receive(conn, frame, loop.time()))
+                else:
+                    self._carry_out(core.receive_text(conn))
+        except ConnectionClosed as exc:
+            if exc.sent is not None and exc.sent.code == CloseCode.MESSAGE_TOO_BIG:
+                self._carry_out(core.refused_by_transport(conn, ErrorCode.FRAME_TOO_LARGE))
+        finally:
+            del self._connections[conn]
+            self._carry_out(core.closed(conn, loop.time()))
+
+    def _carry_out(self, outputs: list[Output]) -> None:
+        connections = self._connections
+        for output in outputs:
+            if isinstance(output, Transmit):
+                targets = [connections[c] for c in output.to if c in connections]
+                broadcast(targets, output.data)
+            elif isinstance(output, Close):
+                websocket = connections.get(output.conn)
+                if websocket is not None:
+                    self._spawn(websocket.close(output.code, output.reason))
+            elif isinstance(output, Log):
+                logs.logger.info(logs.render(output, self.config.log_json))
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tick_forever(self) -> None:
+        config = self.config
+        # Often enough that every timeout fires within a quarter of its length.
+        interval = max(
+            0.05, min(1.0, config.handshake_timeout, config.seat_grace, config.room_idle) / 4
+        )
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(interval)
+            self._carry_out(self.core.tick(loop.time()))
+
+    # --- plain HTTP on the same port -----------------------------------------------------
+
+    def _answer_http(self, websocket: ServerConnection, request: Request) -> Response | None:
+        path = request.path.partition("?")[0]
+        if path == "/":
+            return None  # the websocket handshake proceeds
+        if path == "/healthz":
+            return websocket.respond(HTTPStatus.OK, "ok\n")
+        if path == "/metrics":
+            response = websocket.respond(HTTPStatus.OK, metrics.render(self.core))
+            del response.headers["Content-Type"]
+            response.headers["Content-Type"] = metrics.CONTENT_TYPE
+            return response
+        return websocket.respond(
+            HTTPStatus.NOT_FOUND,
+            "Not found. This relay serves websockets on / and plain HTTP on /healthz and "
+            "/metrics.\n",
+        )

@@ -1,0 +1,170 @@
+"""The computer player's compact Jacquet board and its fast successor generator.
+
+The search visits tens of thousands of positions a move, so it works on plain tuples
+instead of :class:`engine.jacquet.Position` objects. A *side* is a 26-tuple of checker
+counts on that side's own track: index 1-24 are its points, index 25 counts the checkers
+borne off, index 0 is always 0. A board is the pair ``(mover, other)``.
+
+The successor generator follows RULES.md §2 (postillon rule checked before each die,
+forced maximum dice, the higher-die rule, both bear-off options) and is checked against
+the engine's ``legal_plays`` — the one source of truth — by ``tests/bot``. The search only
+uses it below the root; the play it returns always comes from ``legal_plays`` itself.
+
+>>> start = initial_side()
+>>> sorted(p for p in range(1, 25) if start[p])
+[1]
+>>> [s[7] for s in successors(start, start, (6, 6))]  # opening 6-6: 1/7 and nothing more
+[1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+Side = tuple[int, ...]
+"""Checker counts on a side's own track: ``side[p]`` for p in 1-24, ``side[25]`` borne off."""
+
+OFF = 25
+HOME = range(19, 25)
+
+OPPOSITE: tuple[int, ...] = (0, *(p + 12 if p <= 12 else p - 12 for p in range(1, 25)))
+"""``OPPOSITE[p]``: the other side's number for my point ``p`` (RULES 2.1; an involution)."""
+
+
+def initial_side() -> Side:
+    """Fifteen checkers on the talon (point 1)."""
+    return (0, 15, *([0] * 24))
+
+
+def closed_points(other: Side) -> tuple[bool, ...]:
+    """``closed[p]`` for p in 0-24: whether ``other`` holds my point ``p`` (index 0 unused)."""
+    return (False, *(other[OPPOSITE[p]] > 0 for p in range(1, 25)))
+
+
+def under_postillon_rule(side: Side) -> bool:
+    """RULES 2.4: no checker in 19-24 and none borne off, so only one checker may move."""
+    return side[OFF] == 0 and not any(side[19:25])
+
+
+def postillon_point(side: Side) -> int:
+    """The point of the checker that left the talon (1 while all are still there)."""
+    for point in range(24, 1, -1):
+        if side[point]:
+            return point
+    return 1
+
+
+def postillon_blocked(side: Side, other: Side) -> bool:
+    """RULES 2.4's block: under the postillon rule and no open path of single-die steps home.
+
+    >>> other = (0, 0, *([0] * 12), 1, 1, 1, 1, 1, 1, *([0] * 5), 0)  # his 14-19 = my 2-7
+    >>> postillon_blocked(initial_side(), other)
+    True
+    """
+    if not under_postillon_rule(side):
+        return False
+    closed = closed_points(other)
+    start = postillon_point(side)
+    seen = [False] * 25
+    stack = [start]
+    while stack:
+        point = stack.pop()
+        for target in range(point + 1, min(point + 6, 24) + 1):
+            if closed[target] or seen[target]:
+                continue
+            if target >= 19:
+                return False
+            seen[target] = True
+            stack.append(target)
+    return True
+
+
+def _single_steps(side: Side, die: int, closed: Sequence[bool]) -> list[tuple[Side, int]]:
+    """Every side reachable by moving one checker ``die`` points, with 1 if it was an
+    *excess* bear-off (a die larger than the checker's distance to off), else 0."""
+    if under_postillon_rule(side):
+        froms: Sequence[int] = (postillon_point(side),)
+    else:
+        froms = [p for p in range(1, 25) if side[p]]
+    results: list[tuple[Side, int]] = []
+    all_home = not any(side[1:19])
+    for point in froms:
+        target = point + die
+        if target <= 24:
+            if closed[target]:
+                continue
+            excess = 0
+        elif not all_home or (target > OFF and point != froms[0]):
+            # Off only when all are home; an excess die only from the lowest occupied point
+            # (froms is ascending, so froms[0] is that point).
+            continue
+        else:
+            target = OFF
+            excess = 1 if point + die > OFF else 0
+        counts = list(side)
+        counts[point] -= 1
+        counts[target] += 1
+        results.append((tuple(counts), excess))
+    return results
+
+
+def successors(
+    side: Side, other: Side, dice: tuple[int, int], bearoff: str = "backgammon"
+) -> list[Side]:
+    """The distinct sides ``side`` can reach with ``dice`` against ``other`` (RULES 2.3-2.6).
+
+    A pass yields ``[side]``. The order is deterministic (first reached first).
+
+    >>> len(successors(initial_side(), initial_side(), (6, 5)))  # 1/7 7/12 = 1/6 6/12
+    1
+    """
+    closed = closed_points(other)
+    high, low = max(dice), min(dice)
+    orders = [(high,) * 4] if high == low else [(high, low), (low, high)]
+    # best[state] = fewest excess bear-offs reaching it; layers[i] = states after i dice.
+    depth_best: dict[int, dict[Side, int]] = {}
+    first_die_used: dict[Side, int] = {}
+    for order in orders:
+        frontier: dict[Side, int] = {side: 0}
+        for depth, die in enumerate(order, start=1):
+            nxt: dict[Side, int] = {}
+            for state, excess in frontier.items():
+                for child, extra in _single_steps(state, die, closed):
+                    total = excess + extra
+                    if nxt.get(child, total + 1) > total:
+                        nxt[child] = total
+            if not nxt:
+                break
+            layer = depth_best.setdefault(depth, {})
+            for child, total in nxt.items():
+                if layer.get(child, total + 1) > total:
+                    layer[child] = total
+                if depth == 1:
+                    first_die_used.setdefault(child, die)
+            frontier = nxt
+    if not depth_best:
+        return [side]
+    deepest = max(depth_best)
+    chosen = depth_best[deepest]
+    if deepest == 1 and high != low:
+        # Only one die playable: the higher one if it can be played at all (RULES 2.5).
+        higher = {s: e for s, e in chosen.items() if first_die_used[s] == high}
+        if higher:
+            chosen = higher
+    if bearoff == "trictrac":
+        fewest = min(chosen.values())
+        return [s for s, e in chosen.items() if e == fewest]
+    return list(chosen)
+
+
+def apply_moves(side: Side, moves: Sequence[tuple[int, int]]) -> Side:
+    """``side`` after the ``(from, to)`` moves of a play (``to`` = 25 for off).
+
+    >>> apply_moves(initial_side(), [(1, 7), (7, 12)])[12]
+    1
+    """
+    counts = list(side)
+    for start, end in moves:
+        counts[start] -= 1
+        counts[min(end, OFF)] += 1
+    return tuple(counts)

@@ -1,0 +1,148 @@
+"""Static evaluation of a Jacquet position: expected points for the side to move.
+
+All arithmetic is on ints (milli-points, pips) so that every machine ranks plays the same
+way. The model, in the game's own terms (RULES.md §2):
+
+* **Race.** Each side's *effective pip count* is its pip count plus the pips it will lose
+  to the position: checkers facing a run of closed points (a six-point *bouchage* traps
+  them), tall stacks, a side still under the postillon rule (one checker moves, dice are
+  lost), deep checkers that waste pips bearing off. The difference, with the tempo of
+  being on roll, gives a win chance (a clamped linear fit, like race formulas in tables
+  games).
+* **x1-x4.** If the leader wins, the loser's rearmost checker sets the multiplier; each band
+  the loser cannot leave in the pips he has left before the leader finishes adds a point
+  (RULES 2.7) — so a losing side that leaves checkers back is penalised, and a winning side
+  likes to keep the other's stragglers back.
+* **Blocked postillon.** A side still under the postillon rule risks losing x4 (RULES 2.4);
+  the risk grows with the points of its last quarter the other side holds and with the
+  distance its postillon still has to go. An actual block is a lost game.
+
+>>> from engine.bot.board import initial_side
+>>> evaluate(initial_side(), initial_side()) > 0  # the tempo of being on roll
+True
+"""
+
+from __future__ import annotations
+
+from engine.bot.board import OFF, OPPOSITE, Side, postillon_blocked, postillon_point
+from engine.bot.weights import TUNED, Weights
+
+WIN = 1000
+"""Milli-points of a single (x1) win."""
+
+
+def multiplier(loser: Side) -> int:
+    """RULES 2.7: 1-4 points by the loser's rearmost checker on his own track.
+
+    >>> from engine.bot.board import initial_side
+    >>> multiplier(initial_side())
+    4
+    """
+    for point in range(1, 19):
+        if loser[point]:
+            return 4 - (point - 1) // 6
+    return 1
+
+
+class _SideFacts:
+    """What the evaluation needs to know about one side, gathered in one pass."""
+
+    __slots__ = ("eff", "home_held", "need", "pips", "postillon", "postillon_gap")
+
+    def __init__(self, side: Side, other: Side, weights: Weights, quick: bool) -> None:
+        pips = 0
+        trapped = 0
+        stacked = 0
+        deep = 0
+        need7 = need13 = need19 = 0
+        run_pips = weights.run_pips
+        for point in range(1, 25):
+            count = side[point]
+            if not count:
+                continue
+            pips += (25 - point) * count
+            if point <= 18:
+                need19 += (19 - point) * count
+                if point <= 12:
+                    need13 += (13 - point) * count
+                    if point <= 6:
+                        need7 += (7 - point) * count
+            if quick:
+                continue
+            # Consecutive closed points straight ahead: the checker's prison.
+            run = 0
+            target = point + 1
+            while run < 6 and target <= 24 and other[OPPOSITE[target]]:
+                run += 1
+                target += 1
+            trapped += count * run_pips[run]
+            if point > 1 and count > 3:
+                stacked += count - 3
+            if point >= 22:
+                deep += count * (point - 21)
+        self.pips = pips
+        self.need = (need19, need13, need7)
+        self.postillon = side[OFF] == 0 and not any(side[19:25])
+        # The other side's checkers on his 7-12 close my 19-24.
+        self.home_held = sum(1 for q in range(7, 13) if other[q])
+        self.eff = pips + trapped + stacked * weights.stack + deep * weights.deep
+        self.postillon_gap = 0
+        if self.postillon:
+            self.postillon_gap = 19 - postillon_point(side)
+            self.eff += weights.postillon + self.postillon_gap * weights.postillon_far
+
+
+def _escape_risk(need: tuple[int, int, int], available: int, weights: Weights) -> int:
+    """Milli-points the loser adds to a loss for the bands he likely cannot leave in time."""
+    extra = 0
+    for pips_needed in need:
+        if pips_needed:
+            extra += min(WIN, max(0, WIN // 2 + (pips_needed - available) * weights.gammon_slope))
+    return extra
+
+
+def _block_risk(me: _SideFacts, other: _SideFacts, weights: Weights) -> int:
+    """Milli-probability that ``me``'s postillon ends up blocked (a x4 loss)."""
+    if not me.postillon:
+        return 0
+    held = me.home_held
+    if other.postillon:
+        # His checkers are all on his talon but one: at most his postillon sits in my home.
+        return held * weights.block_while_racing
+    base = weights.block_base[held] if held < 6 else 900
+    return min(900, base + held * me.postillon_gap * weights.block_far // 10)
+
+
+def evaluate(mover: Side, other: Side, weights: Weights = TUNED, *, quick: bool = False) -> int:
+    """Expected milli-points for ``mover`` (to play next) against ``other``.
+
+    ``quick`` skips the structural terms (traps, stacks, x2-x4 escape): the level-1 player.
+
+    >>> from engine.bot.board import initial_side
+    >>> other = initial_side()
+    >>> won = (0, *([0] * 24), 15)
+    >>> evaluate(other, won)  # the other side has borne off all 15: a quadruple loss
+    -4000
+    """
+    if other[OFF] == 15:
+        return -WIN * multiplier(mover)
+    if postillon_blocked(mover, other):
+        return -4 * WIN
+    me = _SideFacts(mover, other, weights, quick)
+    him = _SideFacts(other, mover, weights, quick)
+    if postillon_blocked(other, mover):
+        # Checked when his turn begins; I move first and will keep the door shut if I can.
+        my_block, his_block = 0, 950
+    else:
+        my_block, his_block = _block_risk(me, him, weights), _block_risk(him, me, weights)
+    lead = him.eff - me.eff + weights.tempo
+    scale = (me.eff + him.eff) // 2 + weights.race_offset
+    win = min(990, max(10, WIN // 2 + lead * weights.race_slope // scale))
+    if quick:
+        my_gain = his_gain = WIN
+    else:
+        my_gain = WIN + _escape_risk(him.need, me.eff, weights)
+        his_gain = WIN + _escape_risk(me.need, him.eff, weights)
+    equity = (win * my_gain - (WIN - win) * his_gain) // WIN
+    at_stake = WIN - my_block - his_block
+    return (equity * at_stake) // WIN + 4 * (his_block - my_block)

@@ -3,7 +3,7 @@
 Everything callers need is importable from here; see docs/engine-api.md.
 """
 
-from engine.jacquet.bearoff import BEAROFF_RULES, BearOff
+from engine.jacquet.bearoff import BEAROFF_RULES, BearOff, check_bearoff
 from engine.jacquet.events import (
     GameWon,
     JacquetEvent,
@@ -32,7 +32,14 @@ from engine.jacquet.legal import (
     legal_plays,
 )
 from engine.jacquet.move import OFF, Move, Play
-from engine.jacquet.notation import format_dice, format_play, parse_dice, parse_play
+from engine.jacquet.notation import (
+    format_dice,
+    format_move,
+    format_play,
+    parse_dice,
+    parse_move,
+    parse_play,
+)
 from engine.jacquet.position import BLACK, SIDE_NAMES, WHITE, Position, to_physical
 
 __all__ = [
@@ -58,13 +65,16 @@ __all__ = [
     "Rolled",
     "apply_play",
     "blocked_postillon",
+    "check_bearoff",
     "explain_illegal",
     "format_dice",
+    "format_move",
     "format_play",
     "legal_play_results",
     "legal_plays",
     "new_match",
     "parse_dice",
+    "parse_move",
     "parse_play",
     "play",
     "position_from_json",

@@ -119,7 +119,10 @@ def _why_step_illegal(board: int, move: Move, die: int, closed: int, mover: int)
 
 
 def _why_not_best(
-    legal_example: Play, used: tuple[int, ...], dice: tuple[int, int], high_playable: bool,
+    legal_example: Play,
+    used: tuple[int, ...],
+    dice: tuple[int, int],
+    high_playable: bool,
     bearoff: BearOff,
 ) -> str:
     """The play is made of legal steps but is not one RULES 2.5 allows."""

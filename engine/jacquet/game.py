@@ -175,9 +175,7 @@ def play(state: JacquetState, chosen: Play) -> Outcome:
     if reason is not None:
         raise IllegalMoveError(reason)
     seat = position.turn
-    events: tuple[JacquetEvent, ...] = tuple(
-        Moved(seat, move, move.is_bear_off) for move in chosen
-    )
+    events: tuple[JacquetEvent, ...] = tuple(Moved(seat, move, move.is_bear_off) for move in chosen)
     after = apply_play(position, chosen)
     moved = replace(state, position=after, dice=None)
     if after.borne_off(seat) == CHECKERS:

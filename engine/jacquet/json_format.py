@@ -24,9 +24,7 @@ def position_to_json(position: Position) -> dict[str, Any]:
     obj: dict[str, Any] = {"turn": SIDE_NAMES[position.turn]}
     for side, name in enumerate(SIDE_NAMES):
         obj[name] = {
-            str(point): count
-            for point, count in enumerate(position.points(side), start=1)
-            if count
+            str(point): count for point, count in enumerate(position.points(side), start=1) if count
         }
     return obj
 
@@ -45,18 +43,18 @@ def position_from_json(obj: object) -> Position:
         raise InvalidPositionError(f"the position has no {missing[0]!r}")
     turn = obj["turn"]
     if turn not in SIDE_NAMES:
-        raise InvalidPositionError(f"turn must be \"white\" or \"black\", not {turn!r}")
+        raise InvalidPositionError(f'turn must be "white" or "black", not {turn!r}')
     white, black = (_side_points(name, obj[name]) for name in SIDE_NAMES)
     return Position.from_points(SIDE_NAMES.index(turn), white, black)
 
 
 def _side_points(name: str, value: object) -> dict[int, int]:
     if not isinstance(value, dict):
-        raise InvalidPositionError(f"{name} must map points to counts, like {{\"1\": 15}}")
+        raise InvalidPositionError(f'{name} must map points to counts, like {{"1": 15}}')
     points: dict[int, int] = {}
     for key, count in value.items():
         if not (isinstance(key, str) and key.isascii() and key.isdigit() and key[0] != "0"):
-            raise InvalidPositionError(f"{name} has point {key!r}; points are \"1\" to \"24\"")
+            raise InvalidPositionError(f'{name} has point {key!r}; points are "1" to "24"')
         if isinstance(count, bool) or not isinstance(count, int):
             raise InvalidPositionError(
                 f"{name}'s point {key} holds {count!r}; a count is a whole number"

@@ -150,9 +150,7 @@ def legal_play_results(
         reached = {after: entry for after, entry in reached.items() if entry[1] == fewest}
     opponent = boards[1 - mover]
     if mover == 0:
-        return tuple(
-            (play, Position(1, (after, opponent))) for after, (play, _) in reached.items()
-        )
+        return tuple((play, Position(1, (after, opponent))) for after, (play, _) in reached.items())
     return tuple((play, Position(0, (opponent, after))) for after, (play, _) in reached.items())
 
 

@@ -29,9 +29,7 @@ class Move:
             raise IllegalMoveError(f"a move starts on a point 1-24, not {self.from_point}")
         if self.to_point == OFF:
             if self.from_point < 19:
-                raise IllegalMoveError(
-                    f"no die bears off from {self.from_point}; only from 19-24"
-                )
+                raise IllegalMoveError(f"no die bears off from {self.from_point}; only from 19-24")
         elif not 1 <= self.to_point - self.from_point <= 6 or self.to_point > 24:
             raise IllegalMoveError(
                 f"{self.from_point}/{self.to_point} is not one die's move (1 to 6 points forward)"

@@ -104,9 +104,7 @@ class Position:
         return cls(turn, (start, start))
 
     @classmethod
-    def from_points(
-        cls, turn: int, white: dict[int, int], black: dict[int, int]
-    ) -> Position:
+    def from_points(cls, turn: int, white: dict[int, int], black: dict[int, int]) -> Position:
         """A validated position from ``{point: count}`` maps on each side's own track.
 
         >>> Position.from_points(BLACK, {1: 14, 12: 1}, {1: 15}).count(WHITE, 12)

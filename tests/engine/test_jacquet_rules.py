@@ -18,9 +18,7 @@ from engine.jacquet import (
 )
 
 
-def plays(
-    position: Position, dice: tuple[int, int], bearoff: BearOff = "backgammon"
-) -> list[str]:
+def plays(position: Position, dice: tuple[int, int], bearoff: BearOff = "backgammon") -> list[str]:
     return [format_play(play) for play in legal_plays(position, dice, bearoff)]
 
 
@@ -64,9 +62,7 @@ def test_postillon_takes_both_dice_until_home() -> None:
 
 def test_postillon_rule_is_checked_before_each_die() -> None:
     position = Position.from_points(WHITE, {1: 14, 17: 1}, {1: 15})
-    expected = {
-        resulting(position, text) for text in ("17/19 1/6", "17/22 1/3", "17/19 19/24")
-    }
+    expected = {resulting(position, text) for text in ("17/19 1/6", "17/22 1/3", "17/19 19/24")}
     assert {resulting(position, text) for text in plays(position, (5, 2))} == expected
     assert len(plays(position, (5, 2))) == 3
 

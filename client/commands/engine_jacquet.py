@@ -1,0 +1,207 @@
+"""``tablier engine jacquet``: the Jacquet rules engine from scripts (JSON in, JSON out).
+
+``moves`` is a public contract other programs depend on. Only :mod:`argparse` is imported
+at import time, so ``tablier --help`` stays fast; the engine is imported by the function
+that runs the command.
+
+More subcommands plug in beside ``moves``: list their modules in :data:`SUBCOMMAND_MODULES`;
+each exposes ``register(commands)`` and adds its parser to the ``commands`` group it is given
+(``parser_class`` there reports bad arguments on one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from engine.jacquet import BearOff, Position
+
+SUBCOMMAND_MODULES: tuple[str, ...] = ()
+"""Modules adding ``tablier engine jacquet <command>`` (e.g. the computer player's)."""
+
+BEAROFF_RULES = ("backgammon", "trictrac")
+
+MOVES_EPILOG = """\
+position (JSON): points on each side's own track (1-24); absent points are empty;
+borne-off checkers are 15 minus the checkers on the board:
+  {"turn": "white", "white": {"1": 14, "12": 1}, "black": {"1": 15}}
+
+output (one JSON object):
+  {"plays": [{"moves": ["1/7", "7/12"], "position": {...}}, ...]}
+  one play per distinct resulting position, in the order the engine generates them; each
+  "position" is the position after the play, with the turn passed to the opponent. A pass is
+  one play with "moves": []. When the player to move has a blocked postillon (RULES 2.4):
+  {"plays": [], "winner": "white"|"black", "points": 4}
+
+--batch reads one JSON request per line on standard input:
+  {"position": {...}, "dice": "6-5", "bearoff": "trictrac"}      ("bearoff" is optional)
+and answers each with one line as above, or {"error": "..."} for a bad request (the batch
+goes on).
+
+example:
+  tablier engine jacquet moves --dice 6-5 \\
+    --position '{"turn": "white", "white": {"1": 15}, "black": {"1": 15}}'
+"""
+
+
+class _OneLineErrorParser(argparse.ArgumentParser):
+    """Report bad arguments as one line naming the problem (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def register(games: Any) -> None:
+    parser: argparse.ArgumentParser = games.add_parser(
+        "jacquet",
+        help="Jacquet: list the legal plays of a position",
+        description=(
+            "The Jacquet rules engine (RULES.md section 2), driven from scripts. Points are "
+            "numbered on each player's own track: 1 is his talon, 19-24 his last quarter."
+        ),
+    )
+    commands = parser.add_subparsers(
+        title="commands", metavar="COMMAND", required=True, parser_class=_OneLineErrorParser
+    )
+    moves = commands.add_parser(
+        "moves",
+        help="every legal play of a throw, with the position each leads to",
+        description=(
+            "List the legal plays for the player to move: one per distinct resulting "
+            "position, each using as many dice as the rules require."
+        ),
+        epilog=MOVES_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    moves.add_argument("--position", metavar="JSON", help="the position (required unless --batch)")
+    moves.add_argument(
+        "--dice", metavar="A-B", help='the throw, e.g. "6-5" (required unless --batch)'
+    )
+    moves.add_argument(
+        "--bearoff",
+        choices=BEAROFF_RULES,
+        default="backgammon",
+        help="bear-off rule, RULES 2.6 (default: %(default)s)",
+    )
+    moves.add_argument(
+        "--batch", action="store_true", help="read one JSON request per line on standard input"
+    )
+    moves.set_defaults(run=run_moves, error_prefix=moves.prog)
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(name).register(commands)
+
+
+def run_moves(args: argparse.Namespace) -> int:
+    import json
+
+    from engine.errors import EngineError
+
+    if args.batch:
+        if args.position is not None or args.dice is not None:
+            return _fail(args, "--position and --dice cannot be used with --batch")
+        try:
+            _answer_batch(args.bearoff)
+        except BrokenPipeError:
+            return _reader_left()
+        return 0
+    if args.position is None or args.dice is None:
+        return _fail(args, "--position and --dice are required (or use --batch)")
+    try:
+        answer = moves_answer(_load_position(args.position), args.dice, args.bearoff)
+    except json.JSONDecodeError as error:
+        return _fail(args, f"the position is not valid JSON: {error}")
+    except EngineError as error:
+        return _fail(args, str(error))
+    try:
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _reader_left()
+    return 0
+
+
+def moves_answer(position: Position, dice_text: str, bearoff: BearOff) -> dict[str, Any]:
+    """The JSON answer for one request (raises :class:`engine.errors.EngineError`)."""
+    from engine.errors import InvalidPositionError
+    from engine.jacquet import (
+        SIDE_NAMES,
+        blocked_postillon,
+        format_move,
+        legal_play_results,
+        parse_dice,
+        position_to_json,
+    )
+
+    dice = parse_dice(dice_text)
+    for side, name in enumerate(SIDE_NAMES):
+        if position.borne_off(side) == 15:
+            raise InvalidPositionError(f"the game is over: {name} has borne off all 15 checkers")
+    if blocked_postillon(position):
+        return {"plays": [], "winner": SIDE_NAMES[1 - position.turn], "points": 4}
+    return {
+        "plays": [
+            {"moves": [format_move(move) for move in play], "position": position_to_json(after)}
+            for play, after in legal_play_results(position, dice, bearoff)
+        ]
+    }
+
+
+def _answer_batch(default_bearoff: BearOff) -> None:
+    import json
+
+    from engine.errors import EngineError
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            answer = _answer_request(json.loads(line), default_bearoff)
+        except json.JSONDecodeError as error:
+            answer = {"error": f"the request is not valid JSON: {error}"}
+        except EngineError as error:
+            answer = {"error": str(error)}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+def _answer_request(request: object, default_bearoff: BearOff) -> dict[str, Any]:
+    from engine.errors import InvalidOptionsError, NotationError
+    from engine.jacquet import check_bearoff, position_from_json
+
+    if not isinstance(request, dict):
+        raise InvalidOptionsError('a request is a JSON object: {"position": ..., "dice": "6-5"}')
+    unknown = sorted(str(key) for key in request if key not in ("position", "dice", "bearoff"))
+    if unknown:
+        raise InvalidOptionsError(f"unknown request key {unknown[0]!r}")
+    if "position" not in request:
+        raise InvalidOptionsError("the request has no 'position'")
+    dice = request.get("dice")
+    if not isinstance(dice, str):
+        raise NotationError(f'"dice" must be a throw like "6-5", not {dice!r}')
+    bearoff = check_bearoff(str(request.get("bearoff", default_bearoff)))
+    return moves_answer(position_from_json(request["position"]), dice, bearoff)
+
+
+def _load_position(text: str) -> Position:
+    import json
+
+    from engine.jacquet import position_from_json
+
+    return position_from_json(json.loads(text))
+
+
+def _reader_left() -> int:
+    """The reader of our output went away (``| head``): stop quietly, as Unix tools do."""
+    import os
+
+    # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1
+
+
+def _fail(args: argparse.Namespace, message: str) -> int:
+    sys.stderr.write(f"{args.error_prefix}: error: {message}\n")
+    return 2

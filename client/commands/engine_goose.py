@@ -128,9 +128,7 @@ def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
         help="rule set: daumont (a player met pays and takes the arriver's start square) "
         "or 1792 (squares may be shared); default: %(default)s",
     )
-    parser.add_argument(
-        "--players", type=int, metavar="N", help="number of players, 2 to 15"
-    )
+    parser.add_argument("--players", type=int, metavar="N", help="number of players, 2 to 15")
     parser.add_argument(
         "--ante",
         type=int,
@@ -154,19 +152,24 @@ def run_play(args: argparse.Namespace) -> int:
     if args.batch:
         if args.dice is not None:
             return _fail(args, "--dice cannot be used with --batch: each request carries its dice")
-        _answer_batch(args)
+        try:
+            _answer_batch(args)
+        except BrokenPipeError:
+            return _reader_left()
         return 0
     if args.players is None or args.dice is None:
         return _fail(args, "--players and --dice are required (or use --batch)")
     try:
-        options = GooseOptions(
-            players=args.players, rules=args.rules, ante=args.ante, fee=args.fee
-        )
+        options = GooseOptions(players=args.players, rules=args.rules, ante=args.ante, fee=args.fee)
         throws = parse_throws(args.dice)
     except EngineError as error:
         return _fail(args, str(error))
-    for line in _play_lines(options, throws):
-        sys.stdout.write(json.dumps(line) + "\n")
+    try:
+        for line in _play_lines(options, throws):
+            sys.stdout.write(json.dumps(line) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _reader_left()
     return 0
 
 
@@ -200,7 +203,7 @@ def _parse_request(
 
     request = json.loads(line)
     if not isinstance(request, dict):
-        raise InvalidOptionsError("a request is a JSON object like {\"players\": 2, ...}")
+        raise InvalidOptionsError('a request is a JSON object like {"players": 2, ...}')
     unknown = sorted(set(request) - set(REQUEST_KEYS))
     if unknown:
         raise InvalidOptionsError(
@@ -298,9 +301,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         return _fail(args, f"--games must be at least 1, not {args.games}")
     try:
-        options = GooseOptions(
-            players=args.players, rules=args.rules, ante=args.ante, fee=args.fee
-        )
+        options = GooseOptions(players=args.players, rules=args.rules, ante=args.ante, fee=args.fee)
     except EngineError as error:
         return _fail(args, str(error))
     rng = random.Random(args.seed)
@@ -337,6 +338,15 @@ def run_simulate(args: argparse.Namespace) -> int:
     }
     sys.stdout.write(json.dumps(summary) + "\n")
     return 0
+
+
+def _reader_left() -> int:
+    """The reader of our output went away (``| head``): stop quietly, as Unix tools do."""
+    import os
+
+    # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1
 
 
 def _fail(args: argparse.Namespace, message: str) -> int:

@@ -40,8 +40,7 @@ class GooseOptions:
                 raise InvalidOptionsError(f"{name} must be a whole number, not {value!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise InvalidOptionsError(
-                f"the Goose is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                f"not {self.players}"
+                f"the Goose is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}"
             )
         if self.rules not in RULE_SETS:
             raise InvalidOptionsError(

@@ -236,4 +236,3 @@ def skip_turn(state: GooseState) -> Outcome:
         ),
         (MissedTurn(seat, reason),),
     )
-

@@ -1,0 +1,298 @@
+"""The sans-I/O core on its own: frames and a clock in, frames and closes out, no sockets."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import replace
+
+import pytest
+
+from relay.config import RelayConfig
+from relay.core import Close, Output, RelayCore, Transmit
+from relay.envelope import (
+    Create,
+    Created,
+    Error,
+    ErrorCode,
+    Join,
+    Message,
+    Presence,
+    PresenceEvent,
+    RelayMessage,
+    Send,
+    Welcome,
+    decode_relay_frame,
+    encode,
+)
+
+CONFIG = RelayConfig(seat_grace=10.0, room_idle=60.0, handshake_timeout=5.0, backlog=8)
+
+
+class Harness:
+    """Drives a core and sorts what it emits into per-connection inboxes."""
+
+    def __init__(self, config: RelayConfig = CONFIG) -> None:
+        self.core = RelayCore(config)
+        self.now = 0.0
+        self.inbox: dict[int, list[RelayMessage]] = {}
+        self.closed: dict[int, int] = {}
+        self._next = 0
+
+    def apply(self, outputs: list[Output]) -> None:
+        for output in outputs:
+            if isinstance(output, Transmit):
+                for conn in output.to:
+                    self.inbox[conn].append(decode_relay_frame(output.data))
+            elif isinstance(output, Close):
+                self.closed[output.conn] = output.code
+
+    def connect(self, ip: str = "10.0.0.1") -> int:
+        self._next += 1
+        self.inbox[self._next] = []
+        self.apply(self.core.open(self._next, ip, self.now))
+        return self._next
+
+    def send(self, conn: int, message: Create | Join | Send) -> None:
+        self.apply(self.core.receive(conn, encode(message), self.now))
+
+    def drop(self, conn: int) -> None:
+        self.apply(self.core.closed(conn, self.now))
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        self.apply(self.core.tick(self.now))
+
+    def take(self, conn: int) -> list[RelayMessage]:
+        messages, self.inbox[conn] = self.inbox[conn], []
+        return messages
+
+    def room(self, seats: int = 2) -> Created:
+        conn = self.connect()
+        self.send(conn, Create(seats))
+        (created,) = self.take(conn)
+        assert isinstance(created, Created)
+        return created
+
+    def join(self, room: Created, token: str, name: str, resume_from: int | None = None) -> int:
+        conn = self.connect()
+        self.send(conn, Join(room.room_id, token, name, resume_from))
+        return conn
+
+    def error_code(self, conn: int) -> str:
+        *_, last = self.take(conn)
+        assert isinstance(last, Error), last
+        return last.code
+
+
+def welcome(messages: list[RelayMessage]) -> Welcome:
+    assert isinstance(messages[0], Welcome), messages
+    return messages[0]
+
+
+def test_every_member_sees_one_numbered_stream_including_its_own_messages() -> None:
+    h = Harness()
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")
+    bob = h.join(room, room.player_token, "Bob")
+    eve = h.join(room, room.spectator_token, "Eve")
+    h.send(ada, Send(b"one"))
+    h.send(bob, Send(b"two"))
+    h.send(ada, Send(b"three"))
+    expected_tail = [Message(2, 0, b"one"), Message(3, 1, b"two"), Message(4, 0, b"three")]
+    ada_stream = h.take(ada)
+    assert welcome(ada_stream).seat == 0
+    assert ada_stream[1:] == [
+        Presence(0, 0, PresenceEvent.JOINED, "Ada"),
+        Presence(1, 1, PresenceEvent.JOINED, "Bob"),
+        *expected_tail,
+    ]
+    assert h.take(bob)[2:] == expected_tail
+    eve_stream = h.take(eve)
+    assert welcome(eve_stream).seat is None and welcome(eve_stream).next_seq == 2
+    assert eve_stream[1:] == expected_tail
+
+
+def test_the_relay_keeps_only_hashes_of_tokens() -> None:
+    h = Harness()
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")
+    seat_token = welcome(h.take(ada)).seat_token
+    assert seat_token is not None
+    memory = pickle.dumps(h.core.rooms)
+    for token in (room.player_token, room.spectator_token, seat_token):
+        assert token.encode() not in memory
+
+
+def test_spectators_cannot_send_but_stay_connected() -> None:
+    h = Harness()
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")
+    eve = h.join(room, room.spectator_token, "Eve")
+    h.take(ada)
+    h.send(eve, Send(b"cheat"))
+    assert h.error_code(eve) == ErrorCode.SPECTATOR_CANNOT_SEND
+    assert eve not in h.closed
+    assert h.take(ada) == []
+
+
+def test_resume_replays_exactly_the_missed_events_then_goes_live() -> None:
+    h = Harness()
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")
+    bob = h.join(room, room.player_token, "Bob")
+    bob_token = welcome(h.take(bob)).seat_token
+    assert bob_token is not None
+    h.drop(bob)  # seq 2: Bob left
+    h.send(ada, Send(b"while you were away"))  # seq 3
+    bob = h.join(room, bob_token, "Bob", resume_from=2)
+    h.send(ada, Send(b"welcome back"))
+    stream = h.take(bob)
+    assert welcome(stream).seat == 1 and welcome(stream).next_seq == 4
+    assert stream[1:] == [
+        Presence(2, 1, PresenceEvent.LEFT, "Bob"),
+        Message(3, 0, b"while you were away"),
+        Presence(4, 1, PresenceEvent.RECONNECTED, "Bob"),
+        Message(5, 0, b"welcome back"),
+    ]
+
+
+def test_resume_from_beyond_the_backlog_asks_for_a_resync() -> None:
+    h = Harness(replace(CONFIG, backlog=4))
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")
+    for i in range(10):
+        h.send(ada, Send(bytes([i])))
+    # Seq 0 is Ada's arrival, 1..10 her messages; a backlog of 4 still holds 7..10.
+    eve = h.join(room, room.spectator_token, "Eve", resume_from=7)
+    assert [m.seq for m in h.take(eve)[1:]] == [7, 8, 9, 10]  # type: ignore[union-attr]
+    late = h.join(room, room.spectator_token, "Late", resume_from=6)
+    stream = h.take(late)
+    assert welcome(stream).resync and welcome(stream).next_seq == 11 and len(stream) == 1
+    future = h.join(room, room.spectator_token, "Eve", resume_from=12)
+    assert h.error_code(future) == ErrorCode.BAD_RESUME
+
+
+def test_a_seat_is_held_for_its_token_then_expires() -> None:
+    h = Harness()
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")
+    bob = h.join(room, room.player_token, "Bob")
+    ada_token, bob_token = welcome(h.take(ada)).seat_token, welcome(h.take(bob)).seat_token
+    assert ada_token and bob_token
+    h.drop(ada)
+    # While Ada's seat is held, the invite finds the room full and Bob's token is Bob's seat.
+    assert h.error_code(h.join(room, room.player_token, "Mallory")) == ErrorCode.ROOM_FULL
+    h.advance(9.0)
+    assert h.take(bob)[-1] == Presence(2, 0, PresenceEvent.LEFT, "Ada")
+    h.advance(1.5)
+    assert h.take(bob) == [Presence(3, 0, PresenceEvent.SEAT_EXPIRED, "Ada")]
+    assert h.error_code(h.join(room, ada_token, "Ada")) == ErrorCode.SEAT_EXPIRED
+    newcomer = h.join(room, room.player_token, "Cyd")
+    assert welcome(h.take(newcomer)).seat == 0  # the freed seat, under a new token
+
+
+def test_a_newer_connection_with_the_seat_token_replaces_the_old_one() -> None:
+    h = Harness()
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")
+    token = welcome(h.take(ada)).seat_token
+    assert token is not None
+    again = h.join(room, token, "Ada")
+    assert h.error_code(ada) == ErrorCode.REPLACED and h.closed[ada] == 1008
+    assert h.take(again)[1:] == [Presence(1, 0, PresenceEvent.RECONNECTED, "Ada")]
+    h.drop(ada)  # the old socket finally closing does not free the seat
+    h.send(again, Send(b"still here"))
+    assert h.take(again) == [Message(2, 0, b"still here")]
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        (Join("no-such-room", "x", "Ada"), ErrorCode.UNKNOWN_ROOM),
+        (Send(b"x"), ErrorCode.NOT_JOINED),
+        (Create(16), ErrorCode.BAD_SEATS),
+        (Create(0), ErrorCode.BAD_SEATS),
+    ],
+)
+def test_lobby_mistakes_are_refused_and_closed(message: Join | Send | Create, code: str) -> None:
+    h = Harness()
+    conn = h.connect()
+    h.send(conn, message)
+    assert h.error_code(conn) == code
+    assert h.closed[conn] == 1008
+
+
+def test_join_refusals() -> None:
+    h = Harness(replace(CONFIG, max_spectators=1))
+    room = h.room(seats=1)
+    assert h.error_code(h.join(room, "forged", "Ada")) == ErrorCode.BAD_TOKEN
+    assert h.error_code(h.join(room, room.player_token, "\x1b[2J")) == ErrorCode.BAD_NAME
+    assert h.error_code(h.join(room, room.player_token, " " * 3)) == ErrorCode.BAD_NAME
+    ada = h.join(room, room.player_token, "Ada")
+    h.send(ada, Join(room.room_id, room.player_token, "Ada"))
+    assert h.error_code(ada) == ErrorCode.ALREADY_JOINED
+    assert h.error_code(h.join(room, room.player_token, "Bob")) == ErrorCode.ROOM_FULL
+    h.join(room, room.spectator_token, "Eve")
+    assert h.error_code(h.join(room, room.spectator_token, "Fay")) == ErrorCode.SPECTATORS_FULL
+
+
+def test_failed_joins_from_one_address_are_throttled() -> None:
+    h = Harness(replace(CONFIG, join_failures_per_minute=3))
+    room = h.room()
+    for _ in range(3):
+        assert h.error_code(h.join(room, "guess", "Ada")) == ErrorCode.BAD_TOKEN
+    # Even the right token is turned away now: the guess is never evaluated.
+    assert h.error_code(h.join(room, room.player_token, "Ada")) == ErrorCode.TOO_MANY_FAILURES
+    other = h.connect(ip="10.0.0.2")
+    h.send(other, Join(room.room_id, room.player_token, "Bob"))
+    assert isinstance(h.take(other)[0], Welcome)
+    h.advance(20.0)  # one failure's worth of budget back (3 per minute)
+    assert isinstance(h.take(h.join(room, room.player_token, "Ada"))[0], Welcome)
+
+
+def test_flooding_past_the_rate_limit_is_refused_then_closed() -> None:
+    h = Harness(replace(CONFIG, rate=10.0, burst=5))
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")  # the join spends one token
+    h.take(ada)
+    for i in range(10):
+        h.send(ada, Send(bytes([i])))
+    stream = h.take(ada)
+    assert [m.payload for m in stream[:4]] == [b"\x00", b"\x01", b"\x02", b"\x03"]  # type: ignore[union-attr]
+    assert stream[4] == Error(ErrorCode.RATE_LIMITED, stream[4].text)  # type: ignore[union-attr]
+    assert len(stream) == 5 and h.closed[ada] == 1008
+
+
+def test_a_connection_that_never_joins_is_closed_after_the_handshake_timeout() -> None:
+    h = Harness()
+    idle = h.connect()
+    h.advance(4.0)
+    assert idle not in h.closed
+    h.advance(1.5)
+    assert h.error_code(idle) == ErrorCode.HANDSHAKE_TIMEOUT and h.closed[idle] == 1008
+
+
+def test_connections_per_address_and_rooms_are_capped() -> None:
+    h = Harness(replace(CONFIG, max_connections_per_ip=2, max_rooms=1))
+    first, second = h.connect(), h.connect()
+    third = h.connect()
+    assert h.error_code(third) == ErrorCode.TOO_MANY_CONNECTIONS and h.closed[third] == 1013
+    h.drop(third)
+    h.drop(second)
+    assert h.take(h.connect()) == []  # a slot was freed
+    h.send(first, Create(2))
+    elsewhere = h.connect(ip="10.0.0.9")
+    h.send(elsewhere, Create(2))
+    assert h.error_code(elsewhere) == ErrorCode.TOO_MANY_ROOMS and h.closed[elsewhere] == 1013
+
+
+def test_an_empty_room_expires_after_the_idle_time() -> None:
+    h = Harness()
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")
+    h.drop(ada)
+    h.advance(59.0)
+    assert room.room_id in h.core.rooms
+    h.advance(2.0)
+    assert room.room_id not in h.core.rooms
+    assert h.error_code(h.join(room, room.player_token, "Ada")) == ErrorCode.UNKNOWN_ROOM

@@ -1,0 +1,142 @@
+"""The envelope codec: every message round-trips, and no byte string can crash the decoders."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from relay.envelope import (
+    VERSION,
+    Create,
+    Created,
+    EnvelopeError,
+    Error,
+    ErrorCode,
+    Join,
+    Kind,
+    Member,
+    Message,
+    Notice,
+    Presence,
+    PresenceEvent,
+    Send,
+    Welcome,
+    decode_client_frame,
+    decode_relay_frame,
+    encode,
+)
+
+CLIENT_MESSAGES = [
+    Create(seats=15),
+    Join("r" * 22, "t" * 43, "Ada", None),
+    Join("r" * 22, "t" * 43, "Zoé", 1023),
+    Send(b""),
+    Send(bytes(range(256))),
+]
+RELAY_MESSAGES = [
+    Created("r" * 22, "p" * 43, "s" * 43),
+    Welcome(0, "k" * 43, 2, 7, False, (Member(0, "Ada", True), Member(1, "Bob", False))),
+    Welcome(None, None, 15, 0, True, ()),
+    Message(2**40, 14, b"\x00payload"),
+    Presence(3, 1, PresenceEvent.SEAT_EXPIRED, "Bob"),
+    Error(ErrorCode.ROOM_FULL, "Every seat in this room is taken."),
+    Notice("relay_restarting", "The relay is restarting."),
+]
+
+
+@pytest.mark.parametrize("message", CLIENT_MESSAGES, ids=repr)
+def test_client_messages_round_trip(message: Create | Join | Send) -> None:
+    assert decode_client_frame(encode(message)) == message
+
+
+@pytest.mark.parametrize("message", RELAY_MESSAGES, ids=repr)
+def test_relay_messages_round_trip(message: object) -> None:
+    assert decode_relay_frame(encode(message)) == message  # type: ignore[arg-type]
+
+
+def test_a_stamped_message_is_compact() -> None:
+    # Array header, version, kind, seq (3 bytes at 1000), seat and bin header: 9 bytes.
+    assert len(encode(Message(1000, 3, b"x" * 100))) == 109
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ([VERSION + 1, Kind.SEND, b"x"], ErrorCode.UNSUPPORTED_VERSION),
+        (["1", Kind.SEND, b"x"], ErrorCode.BAD_ENVELOPE),
+        ([True, Kind.SEND, b"x"], ErrorCode.BAD_ENVELOPE),
+        ([VERSION, Kind.SEND, "text, not bin"], ErrorCode.BAD_ENVELOPE),
+        ([VERSION, Kind.SEND, b"x", b"extra"], ErrorCode.BAD_ENVELOPE),
+        ([VERSION, Kind.CREATE, True], ErrorCode.BAD_ENVELOPE),
+        ([VERSION, Kind.JOIN, "room", "token", "name", -1], ErrorCode.BAD_RESUME),
+        ([VERSION, Kind.JOIN, "r" * 65, "token", "name", None], ErrorCode.BAD_ENVELOPE),
+        ([VERSION, Kind.MESSAGE, 1, 1, b"x"], ErrorCode.BAD_ENVELOPE),  # relay-only kind
+        ([VERSION, 99], ErrorCode.BAD_ENVELOPE),
+        ({"v": 1}, ErrorCode.BAD_ENVELOPE),
+        (7, ErrorCode.BAD_ENVELOPE),
+    ],
+)
+def test_wrong_shapes_are_refused_with_a_code(fields: object, code: ErrorCode) -> None:
+    with pytest.raises(EnvelopeError) as refused:
+        decode_client_frame(msgpack.packb(fields))
+    assert refused.value.code == code
+    assert refused.value.text.endswith(".")
+
+
+def test_huge_declared_lengths_are_refused_without_allocating() -> None:
+    started = time.perf_counter()
+    for header in (b"\xdd\xff\xff\xff\xff", b"\xdf\xff\xff\xff\xff", b"\xc6\xff\xff\xff\xff"):
+        with pytest.raises(EnvelopeError):
+            decode_client_frame(header + b"\x00" * 16)
+    assert time.perf_counter() - started < 0.1
+
+
+def test_deep_nesting_is_refused() -> None:
+    deep = b"\x91" * 100_000 + b"\x00"  # 100,000 arrays of one element, nested
+    with pytest.raises(EnvelopeError):
+        decode_client_frame(deep)
+    with pytest.raises(EnvelopeError):
+        decode_relay_frame(deep)
+
+
+def test_oversized_frames_are_refused_before_decoding() -> None:
+    with pytest.raises(EnvelopeError) as refused:
+        decode_client_frame(encode(Send(b"x" * 2000)), max_frame=1024)
+    assert refused.value.code == ErrorCode.FRAME_TOO_LARGE
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=256))
+def test_any_bytes_decode_or_raise_envelope_error(data: bytes) -> None:
+    for decode in (decode_client_frame, decode_relay_frame):
+        with contextlib.suppress(EnvelopeError):
+            decode(data)
+
+
+msgpack_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats()
+    | st.text(max_size=20)
+    | st.binary(max_size=20),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(msgpack_values, max_size=8), st.sampled_from([*Kind, 0, 10]))
+def test_any_msgpack_array_decodes_or_raises_envelope_error(rest: list[object], kind: int) -> None:
+    data = msgpack.packb([VERSION, int(kind), *rest])
+    for decode in (decode_client_frame, decode_relay_frame):
+        try:
+            message = decode(data)
+        except EnvelopeError:
+            continue
+        assert encode(message) == data  # only exact, canonical shapes get through

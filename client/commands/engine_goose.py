@@ -76,13 +76,13 @@ def register(games: Any) -> None:
         "play",
         help="play one game from a list of throws, printing every turn as JSON",
         description=(
-            "Play seats 0..N-1 in seat order, seat 0 first (no lots), consuming the given "
+            "Play seats 0..N-1 in seat order, seat 0 first (no lots), consuming the given\n"
             "throws in order; a missed turn (inn, well, prison) consumes none."
         ),
         epilog=PLAY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _add_option_arguments(play)
+    _add_option_arguments(play, players_help="number of players, 2 to 15 (required unless --batch)")
     play.add_argument(
         "--dice",
         metavar="THROWS",
@@ -99,13 +99,13 @@ def register(games: Any) -> None:
         "simulate",
         help="play many random games from a seeded PRNG and print a JSON summary",
         description=(
-            "Play G games with dice drawn from a PRNG seeded with S (seat 0 first unless "
+            "Play G games with dice drawn from a PRNG seeded with S (seat 0 first unless\n"
             "--lots) and summarise them: mean turns, blocked rate, wins by seat, mean pot."
         ),
         epilog=SIMULATE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _add_option_arguments(simulate)
+    _add_option_arguments(simulate, players_help="number of players, 2 to 15", required=True)
     simulate.add_argument(
         "--games", type=int, required=True, metavar="G", help="how many games to play (≥ 1)"
     )
@@ -120,7 +120,9 @@ def register(games: Any) -> None:
     simulate.set_defaults(run=run_simulate, error_prefix=simulate.prog)
 
 
-def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_option_arguments(
+    parser: argparse.ArgumentParser, *, players_help: str, required: bool = False
+) -> None:
     parser.add_argument(
         "--rules",
         choices=RULE_SETS,
@@ -128,7 +130,7 @@ def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
         help="rule set: daumont (a player met pays and takes the arriver's start square) "
         "or 1792 (squares may be shared); default: %(default)s",
     )
-    parser.add_argument("--players", type=int, metavar="N", help="number of players, 2 to 15")
+    parser.add_argument("--players", type=int, metavar="N", required=required, help=players_help)
     parser.add_argument(
         "--ante",
         type=int,
@@ -296,8 +298,6 @@ def run_simulate(args: argparse.Namespace) -> int:
     from engine.errors import EngineError
     from engine.goose import GooseOptions, new_game, play_out
 
-    if args.players is None:
-        return _fail(args, "--players is required")
     if args.games < 1:
         return _fail(args, f"--games must be at least 1, not {args.games}")
     try:

@@ -1,0 +1,66 @@
+"""Hash chains: each seat's pre-committed supply of dice shares (see docs/fair-dice.md).
+
+A chain starts from a random seed ``x0`` and hashes it forward: ``x(i+1) = SHA-256(x(i))``.
+The seat publishes the last element, the *tip*, at setup. Links are then revealed backwards,
+one per throw; anyone checks a link by hashing it once and comparing with the previous link.
+Nobody can produce the next link early (it is a SHA-256 preimage), and its owner cannot
+change it (it is fixed by the tip).
+
+>>> from protocol.identity import seeded_source
+>>> chain = HashChain.generate(seeded_source("doc"))
+>>> len(chain), link_follows(chain.link(0), chain.tip), link_follows(chain.link(1), chain.link(0))
+(1024, True, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Final
+
+from protocol.errors import LocalProtocolError
+from protocol.identity import RandomSource, _take
+
+CHAIN_LINKS: Final = 1024
+"""Links per chain: a seat renews its commitment when it reveals the last one."""
+
+LINK_BYTES: Final = 32
+
+
+@dataclass(frozen=True, slots=True)
+class HashChain:
+    """A seat's private chain; ``hashes[-1]`` is the public tip, ``hashes[0]`` the seed."""
+
+    hashes: tuple[bytes, ...]
+
+    @classmethod
+    def generate(cls, random_source: RandomSource, length: int = CHAIN_LINKS) -> HashChain:
+        """A fresh chain of *length* revealable links from 32 bytes of *random_source*."""
+        if length < CHAIN_LINKS:
+            raise LocalProtocolError(f"a chain needs at least {CHAIN_LINKS} links, not {length}")
+        current = _take(random_source, LINK_BYTES)
+        hashes = [current]
+        for _ in range(length):
+            current = hashlib.sha256(current).digest()
+            hashes.append(current)
+        return cls(tuple(hashes))
+
+    @property
+    def tip(self) -> bytes:
+        """The commitment published at setup (or in a renewal)."""
+        return self.hashes[-1]
+
+    def __len__(self) -> int:
+        """How many links can be revealed."""
+        return len(self.hashes) - 1
+
+    def link(self, index: int) -> bytes:
+        """The *index*-th link to reveal (0 is revealed first; it hashes to the tip)."""
+        if not 0 <= index < len(self):
+            raise LocalProtocolError(f"link {index} is beyond this chain of {len(self)}")
+        return self.hashes[len(self) - 1 - index]
+
+
+def link_follows(link: bytes, previous: bytes) -> bool:
+    """Whether *link* is the preimage of *previous* (the tip, or the last revealed link)."""
+    return len(link) == LINK_BYTES and hashlib.sha256(link).digest() == previous

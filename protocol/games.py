@@ -1,0 +1,152 @@
+"""The two games as the protocol drives them: options, a fresh state, and transitions.
+
+This is the only module that knows the engines' names; everything else in
+:mod:`protocol` asks a :class:`Game` for what it needs.
+
+>>> game = GAMES["goose"]
+>>> state = game.new_state(game.options(3, {"rules": "1792"}))
+>>> state.options.rules, state.awaiting
+('1792', ThrowDice(seat=0, count=2))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.canonical import state_hash
+from engine.errors import EngineError
+
+OptionValue = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """A new engine state and the engine events that led to it."""
+
+    state: Any
+    events: tuple[Any, ...]
+
+
+class Game:
+    """What the protocol needs of a game; :data:`GAMES` holds the two."""
+
+    name: str = ""
+    min_seats: int = 2
+    max_seats: int = 2
+    option_types: Mapping[str, type] = {}
+    has_plays: bool = False
+
+    def options(self, seats: int, options: Mapping[str, OptionValue]) -> Any:
+        """Engine options for *seats* players; ValueError (in plain words) when invalid."""
+        if not self.min_seats <= seats <= self.max_seats:
+            span = (
+                f"{self.min_seats}"
+                if self.min_seats == self.max_seats
+                else f"{self.min_seats} to {self.max_seats}"
+            )
+            raise ValueError(f"{self.name} is played by {span} players, not {seats}")
+        for key, value in options.items():
+            expected = self.option_types.get(key)
+            if expected is None:
+                known = ", ".join(sorted(self.option_types))
+                raise ValueError(f"{self.name} has no option {key!r} (options: {known})")
+            if type(value) is not expected:
+                raise ValueError(f"option {key} must be a {expected.__name__}, not {value!r}")
+        return self._options(seats, dict(options))
+
+    def _options(self, seats: int, options: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def new_state(self, options: Any) -> Any:
+        raise NotImplementedError
+
+    def throw(self, state: Any, dice: tuple[int, ...]) -> Transition:
+        raise NotImplementedError
+
+    def miss_turn(self, state: Any) -> Transition:
+        raise NotImplementedError(f"{self.name} has no missed turns")
+
+    def play(self, state: Any, notation: str) -> Transition:
+        """Apply the play written *notation*; EngineError when illegal or unreadable."""
+        raise NotImplementedError(f"{self.name} has no plays")
+
+    def format_play(self, play: Any) -> str:
+        raise NotImplementedError(f"{self.name} has no plays")
+
+
+class GooseGame(Game):
+    name = "goose"
+    max_seats = 15
+    option_types: Mapping[str, type] = {"rules": str, "ante": int, "fee": int}
+
+    def _options(self, seats: int, options: dict[str, Any]) -> Any:
+        from engine.goose import GooseOptions
+
+        return GooseOptions(players=seats, **options)
+
+    def new_state(self, options: Any) -> Any:
+        from engine.goose import new_game
+
+        return new_game(options)
+
+    def throw(self, state: Any, dice: tuple[int, ...]) -> Transition:
+        from engine.goose import throw
+
+        outcome = throw(state, dice)
+        return Transition(outcome.state, outcome.events)
+
+    def miss_turn(self, state: Any) -> Transition:
+        from engine.goose import miss_turn
+
+        outcome = miss_turn(state)
+        return Transition(outcome.state, outcome.events)
+
+
+class JacquetGame(Game):
+    name = "jacquet"
+    option_types: Mapping[str, type] = {"match_to": int, "bearoff": str}
+    has_plays = True
+
+    def _options(self, seats: int, options: dict[str, Any]) -> Any:
+        from engine.jacquet import JacquetOptions
+
+        return JacquetOptions(**options)
+
+    def new_state(self, options: Any) -> Any:
+        from engine.jacquet import new_match
+
+        return new_match(options)
+
+    def throw(self, state: Any, dice: tuple[int, ...]) -> Transition:
+        from engine.jacquet import throw
+
+        first, second = dice
+        outcome = throw(state, (first, second))
+        return Transition(outcome.state, outcome.events)
+
+    def play(self, state: Any, notation: str) -> Transition:
+        from engine.jacquet import parse_play, play
+
+        outcome = play(state, parse_play(notation))
+        return Transition(outcome.state, outcome.events)
+
+    def format_play(self, play: Any) -> str:
+        from engine.jacquet import format_play
+
+        return str(format_play(play))
+
+
+GAMES: Final[dict[str, Game]] = {"goose": GooseGame(), "jacquet": JacquetGame()}
+
+
+def game_named(name: str) -> Game:
+    """The game called *name*; ValueError listing the games otherwise."""
+    try:
+        return GAMES[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown game {name!r}: choose goose or jacquet") from None
+
+
+__all__ = ["GAMES", "EngineError", "Game", "Transition", "game_named", "state_hash"]

@@ -1,0 +1,156 @@
+"""Ed25519 identities: a player's signing key, fresh per match or kept in the config dir.
+
+The protocol never draws random numbers itself: key creation takes the caller's
+``random_source`` (``secrets.token_bytes`` in real use; :func:`seeded_source` makes a
+deterministic one for tests, demos and ``tablier selfplay --seed``).
+
+>>> alice = Identity.generate(seeded_source("demo"))
+>>> signature = alice.sign(b"1/7 7/12")
+>>> verify_signature(alice.public_key, signature, b"1/7 7/12")
+True
+>>> verify_signature(alice.public_key, signature, b"1/7 7/13")
+False
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Final
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from protocol.errors import LocalProtocolError
+
+RandomSource = Callable[[int], bytes]
+"""``random_source(n)`` returns *n* unpredictable bytes (e.g. :func:`secrets.token_bytes`)."""
+
+KEY_BYTES: Final = 32
+SIGNATURE_BYTES: Final = 64
+IDENTITY_FILE: Final = "identity.ed25519"
+
+
+class Identity:
+    """A private Ed25519 key; ``public_key`` (32 raw bytes) is what the other seats know."""
+
+    __slots__ = ("_private", "public_key")
+
+    def __init__(self, private_bytes: bytes) -> None:
+        if len(private_bytes) != KEY_BYTES:
+            raise LocalProtocolError(
+                f"an Ed25519 key is {KEY_BYTES} bytes, not {len(private_bytes)}"
+            )
+        self._private = Ed25519PrivateKey.from_private_bytes(private_bytes)
+        self.public_key: bytes = self._private.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+
+    @classmethod
+    def generate(cls, random_source: RandomSource) -> Identity:
+        """A new key made from 32 bytes of *random_source*."""
+        return cls(_take(random_source, KEY_BYTES))
+
+    def private_bytes(self) -> bytes:
+        """The raw 32-byte private key (what :func:`load_or_create_identity` stores)."""
+        return self._private.private_bytes(
+            serialization.Encoding.Raw,
+            serialization.PrivateFormat.Raw,
+            serialization.NoEncryption(),
+        )
+
+    def sign(self, data: bytes) -> bytes:
+        """The 64-byte Ed25519 signature of *data*."""
+        return self._private.sign(data)
+
+    def __repr__(self) -> str:
+        return f"Identity(public_key={self.public_key.hex()[:16]}…)"
+
+
+@lru_cache(maxsize=256)
+def public_key_object(public_key: bytes) -> Ed25519PublicKey:
+    """The parsed key (cached: parsing costs more than the hash in a verification)."""
+    return Ed25519PublicKey.from_public_bytes(public_key)
+
+
+def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
+    """Whether *signature* is *public_key*'s signature of *data* (never raises)."""
+    try:
+        public_key_object(public_key).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def load_or_create_identity(
+    random_source: RandomSource, config_dir: Path | None = None
+) -> Identity:
+    """The persistent identity in ``config_dir`` (default: the XDG config dir), made if absent.
+
+    The key is stored raw (32 bytes, mode 0600) in ``identity.ed25519``; a file of another size
+    is refused with an error naming it rather than silently replaced.
+    """
+    directory = config_dir if config_dir is not None else default_config_dir()
+    path = directory / IDENTITY_FILE
+    if path.exists():
+        data = path.read_bytes()
+        if len(data) != KEY_BYTES:
+            raise LocalProtocolError(
+                f"{path} is not a Tablier identity ({len(data)} bytes, expected {KEY_BYTES}); "
+                "move it away to create a new one"
+            )
+        return Identity(data)
+    identity = Identity.generate(random_source)
+    directory.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(identity.private_bytes())
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+    return identity
+
+
+def default_config_dir() -> Path:
+    """``~/.config/tablier`` on Linux (platformdirs' user config dir)."""
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("tablier"))
+
+
+def seeded_source(seed: str | bytes | int) -> RandomSource:
+    """A deterministic byte source (SHA-256 in counter mode) for tests and demos.
+
+    >>> source = seeded_source(7)
+    >>> len(source(40)), seeded_source(7)(40) == seeded_source(7)(40)
+    (40, True)
+    """
+    if isinstance(seed, int):
+        seed = str(seed)
+    key = hashlib.sha256(
+        b"tablier-seeded-source\0" + (seed.encode() if isinstance(seed, str) else seed)
+    )
+    state = {"counter": 0}
+
+    def source(count: int) -> bytes:
+        out = bytearray()
+        while len(out) < count:
+            block = key.copy()
+            block.update(state["counter"].to_bytes(8, "big"))
+            state["counter"] += 1
+            out += block.digest()
+        return bytes(out[:count])
+
+    return source
+
+
+def _take(random_source: RandomSource, count: int) -> bytes:
+    data = random_source(count)
+    if not isinstance(data, bytes) or len(data) != count:
+        raise LocalProtocolError(f"the random source must return {count} bytes")
+    return data

@@ -1,0 +1,207 @@
+"""Match logs: the header and every signed record, as an append-only msgpack stream.
+
+Layout (docs/log-format.md): one msgpack array ``["tablier-log", 1, setup, match id]``, then
+one msgpack ``bin`` per record holding the record's wire bytes exactly as signed. Each record
+is flushed and fsynced as it is written, so a crash loses at most the record being written;
+:func:`read_log` reports a truncated or garbled tail and keeps every record before it.
+
+>>> import tempfile, pathlib
+>>> from protocol.local import LocalMatch
+>>> from protocol.identity import seeded_source
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "doc.tablier"
+>>> match = LocalMatch.create("goose", {}, names=("Ann", "Bob"), now=0, log_path=path,
+...                           random_source=seeded_source("log-doc"))
+>>> _ = match.throw(match.awaiting.seat, now=5)
+>>> match.close()
+>>> contents = read_log(path)
+>>> len(contents.records), contents.problem, path.read_bytes() == match.log_bytes()
+(2, None, True)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, BinaryIO, Final
+
+import msgpack  # type: ignore[import-untyped]
+
+from protocol.codec import MAX_ARRAY_LEN, MAX_MAP_LEN, MAX_MESSAGE_BYTES, MAX_STR_LEN, pack
+from protocol.errors import CorruptLog, LocalProtocolError, NotALog, ProtocolError
+from protocol.setup import MatchSetup
+
+LOG_FORMAT: Final = "tablier-log"
+LOG_VERSION: Final = 1
+LOG_SUFFIX: Final = ".tablier"
+MAX_LOG_BYTES: Final = 256 * 1024 * 1024
+
+
+def encode_header(setup: MatchSetup) -> bytes:
+    """The first object of a log."""
+    return pack([LOG_FORMAT, LOG_VERSION, setup.fields(), setup.match_id])
+
+
+def encode_record(record: bytes) -> bytes:
+    """One record as stored: a msgpack bin holding its wire bytes."""
+    return pack(record)
+
+
+def encode_log(setup: MatchSetup, records: Sequence[bytes]) -> bytes:
+    """A whole log in memory (what :class:`LogWriter` leaves on disk)."""
+    return encode_header(setup) + b"".join(encode_record(record) for record in records)
+
+
+class LogWriter:
+    """Append-only writer: header at creation, then one fsynced write per record."""
+
+    def __init__(self, path: Path, setup: MatchSetup) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._file: BinaryIO | None = open(path, "xb")  # noqa: SIM115 - kept open
+        except FileExistsError:
+            raise LocalProtocolError(f"{path} already exists; a log is never overwritten") from None
+        self.path = path
+        self._write(encode_header(setup))
+
+    def append(self, record: bytes) -> None:
+        """Write one record and make it durable before returning."""
+        self._write(encode_record(record))
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def _write(self, data: bytes) -> None:
+        if self._file is None:
+            raise LocalProtocolError(f"the log {self.path} is closed")
+        self._file.write(data)
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def __enter__(self) -> LogWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True, slots=True)
+class LogContents:
+    """A log as read: the setup, every readable record, and the problem with the tail if any.
+
+    ``offsets[k]`` is the byte offset of record *k* in the file.
+    """
+
+    setup: MatchSetup
+    records: tuple[bytes, ...]
+    offsets: tuple[int, ...]
+    problem: CorruptLog | None
+
+
+def read_log(path: Path) -> LogContents:
+    """Read a log file; :class:`NotALog` when it is not one, ``problem`` for a bad tail."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_LOG_BYTES:
+            raise NotALog(f"{path} is {size} bytes: too large to be a match log")
+        data = path.read_bytes()
+    except OSError as error:
+        raise NotALog(f"cannot read {path}: {error.strerror}") from None
+    return parse_log(data, name=str(path))
+
+
+def parse_log(data: bytes, *, name: str = "the log") -> LogContents:
+    """Like :func:`read_log`, for bytes already in memory."""
+    unpacker = msgpack.Unpacker(
+        raw=False,
+        strict_map_key=True,
+        ext_hook=_refuse_ext,
+        max_buffer_size=max(len(data), 1),
+        max_str_len=MAX_STR_LEN,
+        max_bin_len=MAX_MESSAGE_BYTES,
+        max_array_len=MAX_ARRAY_LEN,
+        max_map_len=MAX_MAP_LEN,
+        max_ext_len=0,
+    )
+    unpacker.feed(data)
+    setup = _read_header(unpacker, name)
+    records: list[bytes] = []
+    offsets: list[int] = []
+    problem: CorruptLog | None = None
+    while True:
+        offset = unpacker.tell()
+        try:
+            item = unpacker.unpack()
+        except msgpack.OutOfData:
+            if offset < len(data):
+                problem = CorruptLog(
+                    f"truncated: the last {len(data) - offset} bytes are an incomplete record",
+                    record=len(records),
+                    offset=offset,
+                )
+            break
+        except Exception:
+            problem = CorruptLog("garbled bytes, not a record", record=len(records), offset=offset)
+            break
+        if type(item) is not bytes:
+            problem = CorruptLog("garbled bytes, not a record", record=len(records), offset=offset)
+            break
+        records.append(item)
+        offsets.append(offset)
+    return LogContents(setup, tuple(records), tuple(offsets), problem)
+
+
+def _read_header(unpacker: msgpack.Unpacker, name: str) -> MatchSetup:
+    try:
+        header = unpacker.unpack()
+    except Exception:
+        raise NotALog(f"{name} is not a Tablier match log") from None
+    if not isinstance(header, list) or len(header) != 4 or header[0] != LOG_FORMAT:
+        raise NotALog(f"{name} is not a Tablier match log")
+    if header[1] != LOG_VERSION:
+        raise CorruptLog(
+            f"log format version {header[1]!r}, expected {LOG_VERSION}", record=None, offset=0
+        )
+    try:
+        setup = MatchSetup.from_fields(header[2])
+    except ProtocolError as error:
+        raise CorruptLog(f"bad header: {error}", record=None, offset=0) from None
+    if header[3] != setup.match_id:
+        raise CorruptLog("bad header: the match id does not match the setup", record=None, offset=0)
+    return setup
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise ValueError("extension types are not allowed in a log")
+
+
+def default_log_path(setup: MatchSetup, data_dir: Path | None = None) -> Path:
+    """``<data dir>/matches/<date>T<time>-<game>-<players>.tablier`` (never an existing file).
+
+    *data_dir* defaults to the XDG data dir (``~/.local/share/tablier``).
+    """
+    if data_dir is None:
+        import platformdirs
+
+        data_dir = Path(platformdirs.user_data_dir("tablier"))
+    moment = datetime.fromtimestamp(setup.proposal.start_time // 1000, tz=UTC)
+    players = "-".join(_slug(name) for name in setup.names)[:80]
+    stem = f"{moment:%Y-%m-%dT%H%M%S}-{setup.game}-{players}"
+    directory = data_dir / "matches"
+    path = directory / f"{stem}{LOG_SUFFIX}"
+    counter = 2
+    while path.exists():
+        path = directory / f"{stem}-{counter}{LOG_SUFFIX}"
+        counter += 1
+    return path
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "player"

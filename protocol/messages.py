@@ -1,0 +1,212 @@
+"""The signed game messages: small frozen dataclasses with a compact msgpack form.
+
+On the wire every game message is one msgpack array::
+
+    [version, kind, seat, n, time, *payload, signature]
+
+``n`` binds the message to its place (the throw index for shares, plays, resignations and
+claims; the seat's own chat counter for chat), ``time`` is the sender's clock in integer
+milliseconds, and ``signature`` is the seat's Ed25519 signature of
+``b"tablier-msg/1\\0" ‖ match id ‖ msgpack(array without the signature)`` — so a message
+cannot be moved to another match, another seat, another throw, or altered in any byte.
+
+>>> share = Share(seat=1, n=0, time=5, link=bytes(32), renew=None, signature=bytes(64))
+>>> decode_message(share.encode()) == share
+True
+>>> decode_message(b"\\x92\\x02\\x01")
+Traceback (most recent call last):
+...
+protocol.errors.VersionMismatch: version 2, expected 1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+from protocol.codec import pack, unpack_untrusted
+from protocol.errors import MalformedMessage, VersionMismatch
+
+PROTOCOL_VERSION: Final = 1
+MESSAGE_DOMAIN: Final = b"tablier-msg/1\0"
+MAX_CHAT_CHARS: Final = 500
+MAX_TIME: Final = 2**63 - 1
+
+
+class SignedMessage:
+    """What every game message has: a seat, an index, a time, a payload and a signature."""
+
+    __slots__ = ()
+    KIND: ClassVar[int]
+    seat: int
+    n: int
+    time: int
+    signature: bytes
+
+    def payload(self) -> list[Any]:
+        """The kind-specific fields, in wire order."""
+        raise NotImplementedError
+
+    def unsigned_fields(self) -> list[Any]:
+        """The array that is signed: everything but the signature."""
+        return [PROTOCOL_VERSION, self.KIND, self.seat, self.n, self.time, *self.payload()]
+
+    def encode(self) -> bytes:
+        """The wire bytes of this message."""
+        return pack([*self.unsigned_fields(), self.signature])
+
+
+@dataclass(frozen=True, slots=True)
+class Share(SignedMessage):
+    """``seat`` reveals its next chain link for throw ``n``; ``renew`` is a new chain tip.
+
+    ``renew`` must accompany the reveal of a chain's last link (and may come earlier); the
+    seat's following links are checked against it.
+    """
+
+    KIND: ClassVar[int] = 1
+    seat: int
+    n: int
+    time: int
+    link: bytes
+    renew: bytes | None
+    signature: bytes
+
+    def payload(self) -> list[Any]:
+        return [self.link, self.renew]
+
+
+@dataclass(frozen=True, slots=True)
+class Play(SignedMessage):
+    """Jacquet: ``seat`` plays ``notation`` with throw ``n``'s dice, reaching ``state_hash``."""
+
+    KIND: ClassVar[int] = 2
+    seat: int
+    n: int
+    time: int
+    notation: str
+    state_hash: bytes
+    signature: bytes
+
+    def payload(self) -> list[Any]:
+        return [self.notation, self.state_hash]
+
+
+@dataclass(frozen=True, slots=True)
+class Chat(SignedMessage):
+    """A chat line; ``n`` counts the seat's chat lines from 0 (so none can be replayed)."""
+
+    KIND: ClassVar[int] = 3
+    seat: int
+    n: int
+    time: int
+    text: str
+    signature: bytes
+
+    def payload(self) -> list[Any]:
+        return [self.text]
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(SignedMessage):
+    """``seat`` resigns the match while throw ``n`` is the next to complete."""
+
+    KIND: ClassVar[int] = 4
+    seat: int
+    n: int
+    time: int
+    signature: bytes
+
+    def payload(self) -> list[Any]:
+        return []
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(SignedMessage):
+    """``seat`` claims that ``accused`` abandoned the match (silent past the time limit)."""
+
+    KIND: ClassVar[int] = 5
+    seat: int
+    n: int
+    time: int
+    accused: int
+    signature: bytes
+
+    def payload(self) -> list[Any]:
+        return [self.accused]
+
+
+GameMessage = Share | Play | Chat | Resign | Claim
+_KINDS: Final[dict[int, type[GameMessage]]] = {
+    cls.KIND: cls for cls in (Share, Play, Chat, Resign, Claim)
+}
+_PAYLOAD_LENGTHS: Final[dict[int, int]] = {1: 2, 2: 2, 3: 1, 4: 0, 5: 1}
+
+
+def signed_data(match_id: bytes, fields: list[Any]) -> bytes:
+    """The exact bytes a seat signs for a message with these *fields* in match *match_id*."""
+    return MESSAGE_DOMAIN + match_id + pack(fields)
+
+
+def check_version(value: Any, what: str = "message") -> None:
+    """Raise :class:`VersionMismatch` (or MalformedMessage) unless *value* is our version."""
+    if type(value) is not int:
+        raise MalformedMessage(f"not a Tablier {what} (no protocol version)")
+    if value != PROTOCOL_VERSION:
+        raise VersionMismatch(f"version {value}, expected {PROTOCOL_VERSION}")
+
+
+def decode_message(data: bytes) -> GameMessage:
+    """Decode untrusted *data* into a game message (shape and types only, not the signature)."""
+    fields = unpack_untrusted(data)
+    if not isinstance(fields, list) or not fields:
+        raise MalformedMessage("not a Tablier message (expected an array)")
+    check_version(fields[0])
+    if len(fields) < 6 or type(fields[1]) is not int or fields[1] not in _KINDS:
+        raise MalformedMessage("not a Tablier game message (unknown kind or too short)")
+    kind = fields[1]
+    if len(fields) != 6 + _PAYLOAD_LENGTHS[kind]:
+        raise MalformedMessage(f"a message of kind {kind} has the wrong number of fields")
+    seat = integer(fields[2], "seat", 0, 255)
+    n = integer(fields[3], "index", 0, MAX_TIME)
+    time = integer(fields[4], "time", 0, MAX_TIME)
+    signature = binary(fields[-1], "signature", 64)
+    payload = fields[5:-1]
+    if kind == Share.KIND:
+        renew = None if payload[1] is None else binary(payload[1], "renewal", 32)
+        return Share(seat, n, time, binary(payload[0], "link", 32), renew, signature)
+    if kind == Play.KIND:
+        notation = text(payload[0], "play", 64, seat=seat)
+        return Play(seat, n, time, notation, binary(payload[1], "state hash", 32), signature)
+    if kind == Chat.KIND:
+        return Chat(
+            seat, n, time, text(payload[0], "chat line", MAX_CHAT_CHARS, seat=seat), signature
+        )
+    if kind == Resign.KIND:
+        return Resign(seat, n, time, signature)
+    return Claim(seat, n, time, integer(payload[0], "accused seat", 0, 255), signature)
+
+
+def integer(value: Any, name: str, low: int, high: int, *, seat: int | None = None) -> int:
+    """*value* if it is an int (not a bool) within [low, high]; else MalformedMessage."""
+    if type(value) is not int or not low <= value <= high:
+        raise MalformedMessage(f"{name} must be a whole number from {low} to {high}", seat=seat)
+    return value
+
+
+def binary(value: Any, name: str, size: int, *, seat: int | None = None) -> bytes:
+    """*value* if it is exactly *size* bytes; else MalformedMessage."""
+    if type(value) is not bytes or len(value) != size:
+        raise MalformedMessage(f"{name} must be {size} bytes", seat=seat)
+    return value
+
+
+def text(
+    value: Any, name: str, max_chars: int, *, seat: int | None = None, allow_empty: bool = False
+) -> str:
+    """*value* if it is printable text of at most *max_chars* (no control characters)."""
+    if type(value) is not str or len(value) > max_chars or (not value and not allow_empty):
+        raise MalformedMessage(f"{name} must be text of 1 to {max_chars} characters", seat=seat)
+    if not value.isprintable():
+        raise MalformedMessage(f"{name} contains control characters", seat=seat)
+    return value

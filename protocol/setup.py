@@ -1,0 +1,299 @@
+"""Match setup: the host's proposal, each player's signed join, and the agreed match id.
+
+1. The host proposes the game, its options, the number of seats, the time limit and the start
+   time (:class:`Proposal`, with a random nonce so no two matches share an id).
+2. Each player answers with a :class:`Join`: name, Ed25519 public key and the tip of a fresh
+   dice chain, signed with that key over the proposal's digest — the binding of a seat to
+   its key and its dice commitment.
+3. The host orders the joins into seats (:class:`MatchSetup`); every client checks every
+   join's signature and derives the same ``match_id = SHA-256(domain ‖ msgpack(setup))``.
+
+>>> from protocol.identity import Identity, seeded_source
+>>> from protocol.chain import HashChain
+>>> source = seeded_source("setup-doc")
+>>> proposal = Proposal.create("jacquet", {"match_to": 3}, seats=2, start_time=0,
+...                            random_source=source)
+>>> players = [Identity.generate(source) for _ in range(2)]
+>>> joins = [Join.create(proposal, key, name, HashChain.generate(source).tip)
+...          for key, name in zip(players, ["Alice", "Bob"])]
+>>> setup = MatchSetup.create(proposal, joins)
+>>> MatchSetup.decode(setup.encode()).match_id == setup.match_id, setup.names
+(True, ('Alice', 'Bob'))
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Final
+
+from protocol.codec import pack, unpack_untrusted
+from protocol.dice import DICE_DERIVATION
+from protocol.errors import BadSignature, LocalProtocolError, MalformedMessage
+from protocol.games import Game, OptionValue, game_named
+from protocol.identity import Identity, RandomSource, _take, verify_signature
+from protocol.messages import MAX_TIME, PROTOCOL_VERSION, binary, check_version, integer, text
+
+PROPOSAL: Final = 10
+JOIN: Final = 11
+SETUP: Final = 12
+DEFAULT_TIME_LIMIT_MS: Final = 5 * 60 * 1000
+MAX_NAME_CHARS: Final = 32
+NONCE_BYTES: Final = 16
+_PROPOSAL_DOMAIN: Final = b"tablier-proposal/1\0"
+_JOIN_DOMAIN: Final = b"tablier-join/1\0"
+_MATCH_DOMAIN: Final = b"tablier-match/1\0"
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What the host offers: game, options (sorted name/value pairs), seats, clock rules."""
+
+    game: str
+    options: tuple[tuple[str, OptionValue], ...]
+    seats: int
+    time_limit_ms: int
+    start_time: int
+    nonce: bytes
+    dice: str = DICE_DERIVATION
+
+    @classmethod
+    def create(
+        cls,
+        game: str,
+        options: Mapping[str, OptionValue],
+        *,
+        seats: int,
+        start_time: int,
+        random_source: RandomSource,
+        time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    ) -> Proposal:
+        """A proposal, checked: LocalProtocolError says what is wrong with the options."""
+        try:
+            game_named(game).options(seats, options)
+        except ValueError as error:
+            raise LocalProtocolError(str(error)) from None
+        for name, value in (("start time", start_time), ("time limit", time_limit_ms)):
+            if type(value) is not int or not 0 <= value <= MAX_TIME:
+                raise LocalProtocolError(f"the {name} must be whole milliseconds, not {value!r}")
+        if time_limit_ms < 1000:
+            raise LocalProtocolError("the time limit must be at least one second")
+        pairs = tuple(sorted(options.items()))
+        return cls(game, pairs, seats, time_limit_ms, start_time, _take(random_source, NONCE_BYTES))
+
+    @property
+    def rules(self) -> Game:
+        return game_named(self.game)
+
+    def engine_options(self) -> Any:
+        """The engine's options object (GooseOptions / JacquetOptions)."""
+        return self.rules.options(self.seats, dict(self.options))
+
+    def fields(self) -> list[Any]:
+        return [
+            PROTOCOL_VERSION,
+            PROPOSAL,
+            self.game,
+            dict(self.options),
+            self.seats,
+            self.time_limit_ms,
+            self.start_time,
+            self.nonce,
+            self.dice,
+        ]
+
+    def encode(self) -> bytes:
+        return pack(self.fields())
+
+    @cached_property
+    def digest(self) -> bytes:
+        """What each join signs: SHA-256 of the proposal's canonical bytes."""
+        return hashlib.sha256(_PROPOSAL_DOMAIN + self.encode()).digest()
+
+    @classmethod
+    def decode(cls, data: bytes) -> Proposal:
+        return cls.from_fields(unpack_untrusted(data))
+
+    @classmethod
+    def from_fields(cls, fields: Any) -> Proposal:
+        _expect(fields, PROPOSAL, 9, "proposal")
+        game = fields[2]
+        if not isinstance(game, str):
+            raise MalformedMessage("the proposal's game must be a name")
+        options = fields[3]
+        if not isinstance(options, dict) or list(options) != sorted(options):
+            raise MalformedMessage("the proposal's options must be a map with sorted names")
+        for value in options.values():
+            if type(value) not in (int, str):
+                raise MalformedMessage("option values are whole numbers or words")
+        proposal = cls(
+            game,
+            tuple(options.items()),
+            integer(fields[4], "seats", 2, 15),
+            integer(fields[5], "time limit", 1000, MAX_TIME),
+            integer(fields[6], "start time", 0, MAX_TIME),
+            binary(fields[7], "nonce", NONCE_BYTES),
+            text(fields[8], "dice derivation", 64),
+        )
+        if proposal.dice != DICE_DERIVATION:
+            raise MalformedMessage(
+                f"unknown dice derivation {proposal.dice!r}, expected {DICE_DERIVATION!r}"
+            )
+        try:
+            proposal.engine_options()
+        except ValueError as error:
+            raise MalformedMessage(f"the proposal is not a valid match: {error}") from None
+        return proposal
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """A player's answer to a proposal, signed with the key it binds to the seat."""
+
+    proposal_digest: bytes
+    name: str
+    public_key: bytes
+    tip: bytes
+    signature: bytes
+
+    @classmethod
+    def create(cls, proposal: Proposal, identity: Identity, name: str, tip: bytes) -> Join:
+        """Sign a join to *proposal* as *name*, committing to the chain whose tip is *tip*."""
+        name = name.strip()
+        if not name or len(name) > MAX_NAME_CHARS or not name.isprintable():
+            raise LocalProtocolError(
+                f"a player's name is 1 to {MAX_NAME_CHARS} printable characters, not {name!r}"
+            )
+        unsigned = cls(proposal.digest, name, identity.public_key, tip, b"")
+        return cls(
+            proposal.digest, name, identity.public_key, tip, identity.sign(unsigned.signed_data())
+        )
+
+    def fields(self) -> list[Any]:
+        return [
+            PROTOCOL_VERSION,
+            JOIN,
+            self.proposal_digest,
+            self.name,
+            self.public_key,
+            self.tip,
+            self.signature,
+        ]
+
+    def signed_data(self) -> bytes:
+        return _JOIN_DOMAIN + pack(self.fields()[:-1])
+
+    def encode(self) -> bytes:
+        return pack(self.fields())
+
+    def check(self, proposal: Proposal, seat: int | None = None) -> None:
+        """Raise unless this join answers *proposal* and is signed by its own key."""
+        if self.proposal_digest != proposal.digest:
+            raise MalformedMessage(f"{self.name} joined a different proposal", seat=seat)
+        if not verify_signature(self.public_key, self.signature, self.signed_data()):
+            raise BadSignature(f"the join of {self.name} is not signed by its key", seat=seat)
+
+    @classmethod
+    def decode(cls, data: bytes) -> Join:
+        return cls.from_fields(unpack_untrusted(data))
+
+    @classmethod
+    def from_fields(cls, fields: Any, seat: int | None = None) -> Join:
+        _expect(fields, JOIN, 7, "join")
+        return cls(
+            binary(fields[2], "proposal digest", 32, seat=seat),
+            text(fields[3], "name", MAX_NAME_CHARS, seat=seat),
+            binary(fields[4], "public key", 32, seat=seat),
+            binary(fields[5], "chain tip", 32, seat=seat),
+            binary(fields[6], "signature", 64, seat=seat),
+        )
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """The agreed match: the proposal and one signed join per seat, in seat order."""
+
+    proposal: Proposal
+    joins: tuple[Join, ...]
+
+    @classmethod
+    def create(cls, proposal: Proposal, joins: Sequence[Join]) -> MatchSetup:
+        """Check and seat *joins* in the order given (RemoteProtocolError names a bad one)."""
+        setup = cls(proposal, tuple(joins))
+        setup.check()
+        return setup
+
+    def check(self) -> None:
+        if len(self.joins) != self.proposal.seats:
+            raise LocalProtocolError(
+                f"the match has {self.proposal.seats} seats but {len(self.joins)} joins"
+            )
+        for seat, join in enumerate(self.joins):
+            join.check(self.proposal, seat)
+        if len(set(self.public_keys)) != len(self.joins):
+            raise MalformedMessage("two seats share one key: every player needs their own")
+
+    @property
+    def game(self) -> str:
+        return self.proposal.game
+
+    @property
+    def seats(self) -> int:
+        return self.proposal.seats
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(join.name for join in self.joins)
+
+    @property
+    def public_keys(self) -> tuple[bytes, ...]:
+        return tuple(join.public_key for join in self.joins)
+
+    @property
+    def tips(self) -> tuple[bytes, ...]:
+        return tuple(join.tip for join in self.joins)
+
+    def fields(self) -> list[Any]:
+        return [
+            PROTOCOL_VERSION,
+            SETUP,
+            self.proposal.fields(),
+            [join.fields() for join in self.joins],
+        ]
+
+    def encode(self) -> bytes:
+        return pack(self.fields())
+
+    @cached_property
+    def match_id(self) -> bytes:
+        """SHA-256 of the whole setup: the same on every client, bound into every signature."""
+        return hashlib.sha256(_MATCH_DOMAIN + self.encode()).digest()
+
+    @classmethod
+    def decode(cls, data: bytes) -> MatchSetup:
+        """Decode and check a setup from untrusted bytes (every join's signature included)."""
+        return cls.from_fields(unpack_untrusted(data))
+
+    @classmethod
+    def from_fields(cls, fields: Any) -> MatchSetup:
+        _expect(fields, SETUP, 4, "match setup")
+        proposal = Proposal.from_fields(fields[2])
+        if not isinstance(fields[3], list):
+            raise MalformedMessage("the match setup's seats must be a list")
+        joins = tuple(Join.from_fields(item, seat) for seat, item in enumerate(fields[3]))
+        setup = cls(proposal, joins)
+        try:
+            setup.check()
+        except LocalProtocolError as error:
+            raise MalformedMessage(error.reason) from None
+        return setup
+
+
+def _expect(fields: Any, kind: int, length: int, what: str) -> None:
+    if not isinstance(fields, list) or not fields:
+        raise MalformedMessage(f"not a Tablier {what} (expected an array)")
+    check_version(fields[0], what)
+    if len(fields) != length or fields[1] != kind:
+        raise MalformedMessage(f"not a Tablier {what}")

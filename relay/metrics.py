@@ -35,13 +35,13 @@ def render(core: RelayCore) -> str:
         _metric(
             "tablier_relay_messages_forwarded_total",
             "counter",
-            "Sequenced frames delivered to room members (one per recipient).",
+            "Payloads delivered to room members (one per recipient).",
             [("", stats.messages_forwarded)],
         ),
         _metric(
             "tablier_relay_bytes_forwarded_total",
             "counter",
-            "Bytes of sequenced frames delivered to room members.",
+            "Bytes of stamped payload frames delivered to room members.",
             [("", stats.bytes_forwarded)],
         ),
         _metric("tablier_relay_refusals_total", "counter", "Refusals sent, by reason.", refusals),

@@ -1,0 +1,164 @@
+"""Hostile clients against a real ``python -m relay`` process.
+
+Each attack is answered with its own refusal, and a game already under way in another room
+carries on untouched afterwards. The relay here allows 8 connections per address, 5 failed
+joins per minute, bursts of 20 messages and 0.5 s to join.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+
+import msgpack
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosedError
+
+from relay.client import RelayError, RoomConnection, create_room
+from relay.envelope import Error, ErrorCode, Join, Message, Send, decode_relay_frame, encode
+from tests.relay.conftest import RelayProcess, two_players
+
+
+@pytest.fixture
+async def game(relay_process: RelayProcess) -> AsyncIterator[tuple[RoomConnection, ...]]:
+    """Two players of another room, seated before the attack starts."""
+    ada, bob, _ = await two_players(relay_process.url)
+    yield ada, bob
+    await ada.close()
+    await bob.close()
+
+
+async def next_message(member: RoomConnection) -> Message:
+    while not isinstance(event := await member.receive(), Message):
+        pass  # presence events of the attack's aftermath
+    return event
+
+
+async def assert_game_goes_on(game: tuple[RoomConnection, ...]) -> None:
+    ada, bob = game
+    await ada.send(b"still playing")
+    seen = await asyncio.wait_for(asyncio.gather(next_message(ada), next_message(bob)), 2)
+    assert seen[0] == seen[1] == Message(seen[0].seq, 0, b"still playing")
+
+
+async def refusal_and_close(websocket: ClientConnection) -> tuple[str, int]:
+    """The error code the relay sent, then the close code it closed with."""
+    reply = decode_relay_frame(await asyncio.wait_for(websocket.recv(decode=False), 2))
+    assert isinstance(reply, Error), reply
+    assert reply.text.endswith(".")
+    with pytest.raises(ConnectionClosedError) as closed:
+        await asyncio.wait_for(websocket.recv(), 2)
+    assert closed.value.rcvd is not None
+    return reply.code, closed.value.rcvd.code
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        (os.urandom(64), ErrorCode.BAD_ENVELOPE),
+        (msgpack.packb({"please": "forward"}), ErrorCode.BAD_ENVELOPE),
+        (msgpack.packb([1, 3, 42, None]), ErrorCode.BAD_ENVELOPE),
+        (b"\x91" * 10_000 + b"\x00", ErrorCode.BAD_ENVELOPE),  # 10,000 nested arrays
+        (b"\xdd\xff\xff\xff\xff", ErrorCode.BAD_ENVELOPE),  # declares 4 billion elements
+        (msgpack.packb([9, 5, b"x"]), ErrorCode.UNSUPPORTED_VERSION),
+    ],
+    ids=["random bytes", "a map", "wrong fields", "deep nesting", "huge array", "version 9"],
+)
+async def test_malformed_frames_are_refused(
+    relay_process: RelayProcess, game: tuple[RoomConnection, ...], frame: bytes, code: str
+) -> None:
+    async with connect(relay_process.url) as websocket:
+        await websocket.send(frame)
+        assert await refusal_and_close(websocket) == (code, 1008)
+    await assert_game_goes_on(game)
+
+
+async def test_text_frames_are_refused(
+    relay_process: RelayProcess, game: tuple[RoomConnection, ...]
+) -> None:
+    async with connect(relay_process.url) as websocket:
+        await websocket.send('{"join": "please"}')
+        assert await refusal_and_close(websocket) == (ErrorCode.TEXT_FRAME, 1003)
+    await assert_game_goes_on(game)
+
+
+async def test_an_oversized_frame_closes_with_1009(
+    relay_process: RelayProcess, game: tuple[RoomConnection, ...]
+) -> None:
+    ada, _ = game
+    # Even a seated player cannot push more than 16 KiB in one frame.
+    await ada.send(b"x" * (17 * 1024))
+    with pytest.raises(ConnectionClosedError) as closed:
+        await asyncio.wait_for(ada.receive(), 2)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    ada = await ada.reconnect()
+    await assert_game_goes_on((ada, game[1]))
+    await ada.close()
+    logged = relay_process.log_lines()
+    assert any(
+        line["event"] == "refused" and line.get("code") == "frame_too_large" for line in logged
+    )
+
+
+async def test_a_flood_past_the_rate_limit_is_refused_then_closed(
+    relay_process: RelayProcess, game: tuple[RoomConnection, ...]
+) -> None:
+    room = await create_room(relay_process.url, seats=1)
+    flooder = await RoomConnection.join(relay_process.url, room.room_id, room.player_token, "F")
+    frame = encode(Send(b"spam"))
+    for _ in range(200):
+        await flooder.websocket.send(frame)
+    seen = []
+    with pytest.raises(RelayError) as refused:
+        while True:
+            seen.append(await asyncio.wait_for(flooder.receive(), 2))
+    assert refused.value.code == ErrorCode.RATE_LIMITED
+    assert len(seen) < 60  # its own arrival and the burst, not the flood
+    with pytest.raises(ConnectionClosedError) as closed:
+        await flooder.receive()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    await assert_game_goes_on(game)
+
+
+async def test_a_connection_that_never_finishes_its_handshakes_is_dropped(
+    relay_process: RelayProcess, game: tuple[RoomConnection, ...]
+) -> None:
+    host, port = relay_process.url.removeprefix("ws://").rstrip("/").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(b"GET / HTTP/1.1\r\nHost: relay\r\n")  # and never the blank line
+    assert await asyncio.wait_for(reader.read(), 3) == b""  # the relay hung up
+    writer.close()
+    async with connect(relay_process.url) as websocket:  # upgraded, but never joins
+        assert await refusal_and_close(websocket) == (ErrorCode.HANDSHAKE_TIMEOUT, 1008)
+    await assert_game_goes_on(game)
+
+
+async def test_too_many_connections_from_one_address(
+    relay_process: RelayProcess, game: tuple[RoomConnection, ...]
+) -> None:
+    extra = [await connect(relay_process.url) for _ in range(6)]  # 2 players + 6 = the cap
+    async with connect(relay_process.url) as refused:
+        assert await refusal_and_close(refused) == (ErrorCode.TOO_MANY_CONNECTIONS, 1013)
+    for websocket in extra:
+        await websocket.close()
+    await assert_game_goes_on(game)
+    await create_room(relay_process.url, seats=2)  # the freed places can be used again
+
+
+async def test_guessing_room_ids_is_throttled(
+    relay_process: RelayProcess, game: tuple[RoomConnection, ...]
+) -> None:
+    real = await create_room(relay_process.url, seats=2)
+    codes = []
+    for _ in range(6):
+        guess = encode(Join(os.urandom(16).hex()[:22], real.player_token, "Guesser"))
+        async with connect(relay_process.url) as websocket:
+            await websocket.send(guess)
+            codes.append(await refusal_and_close(websocket))
+    assert codes == [(ErrorCode.UNKNOWN_ROOM, 1008)] * 5 + [(ErrorCode.TOO_MANY_FAILURES, 1008)]
+    with pytest.raises(RelayError) as refused:  # this address may not even use a real invite
+        await RoomConnection.join(relay_process.url, real.room_id, real.player_token, "Guess")
+    assert refused.value.code == ErrorCode.TOO_MANY_FAILURES
+    await assert_game_goes_on(game)  # seated players are not affected

@@ -23,7 +23,6 @@ from engine.goose.options import GooseOptions
 from engine.goose.state import FREE, GooseState, Outcome
 from engine.goose.turns import skip_turn, take_throw
 
-_FACES = range(1, 7)
 _WHY_MISSED = {
     "inn": "is at the inn (l'hôtellerie) and misses this turn",
     "well": "is held in the well (le puits) until another player's throw ends there",
@@ -119,7 +118,7 @@ def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
         raise IllegalMoveError(f"the Goose is thrown with two dice, not {len(dice)}")
     first, second = dice
     for die in (first, second):
-        if die not in _FACES:
+        if type(die) is not int or not 1 <= die <= 6:
             raise IllegalMoveError(f"a die shows 1 to 6, not {die!r}")
     return (first, second)
 

@@ -98,15 +98,11 @@ def _why_step_illegal(board: int, move: Move, die: int, closed: int, mover: int)
     k, j = move.from_point - 1, move.to_point - 1
     if not board >> (4 * k) & 15:
         return f"you have no checker on {move.from_point}"
-    if under_postillon_rule(board):
-        if k == 0 and board & 15 < CHECKERS:
-            return (
-                "the postillon must reach the last quarter (19-24) before another checker "
-                "leaves the talon"
-            )
-        if j < OFF_INDEX and closed >> j & 1:
-            return f"{move.to_point} is held by {SIDE_NAMES[1 - mover]}"
-        return "only the postillon may move until it reaches the last quarter (19-24)"
+    if under_postillon_rule(board) and k == 0 and board & 15 < CHECKERS:
+        return (
+            "the postillon must reach the last quarter (19-24) before another checker "
+            "leaves the talon"
+        )
     if j < OFF_INDEX:
         return f"{move.to_point} is held by {SIDE_NAMES[1 - mover]}"
     if board & BELOW_HOME_MASK:

@@ -81,6 +81,7 @@ def relay_process() -> Iterator[RelayProcess]:
         "--join-failures-per-minute", "5",
         "--rate", "50",
         "--burst", "20",
+        "--shutdown-timeout", "2",
     )  # fmt: skip
     yield proc
     if proc.process.poll() is None:

@@ -126,11 +126,11 @@ msgpack_values = st.recursive(
     | st.text(max_size=20)
     | st.binary(max_size=20),
     lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=5), inner),
-    max_leaves=20,
+    max_leaves=10,
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(msgpack_values, max_size=8), st.sampled_from([*Kind, 0, 10]))
 def test_any_msgpack_array_decodes_or_raises_envelope_error(rest: list[object], kind: int) -> None:
     data = msgpack.packb([VERSION, int(kind), *rest])

@@ -96,7 +96,7 @@ async def test_an_oversized_frame_closes_with_1009(
     ada = await ada.reconnect()
     await assert_game_goes_on((ada, game[1]))
     await ada.close()
-    logged = relay_process.log_lines()
+    logged = await asyncio.to_thread(relay_process.log_lines)  # the loop must answer closes
     assert any(
         line["event"] == "refused" and line.get("code") == "frame_too_large" for line in logged
     )

@@ -52,7 +52,8 @@ _TRANSFERS: Final[dict[int, int]] = {
     board.DEATH: board.DEATH_EXIT,
 }
 _TRAPS: Final[dict[int, Trap]] = {board.WELL: "well", board.PRISON: "prison"}
-_HELD: Final[tuple[SeatStatus, ...]] = ("well", "prison")
+_HELD: Final[tuple[SeatStatus, ...]] = tuple(_TRAPS.values())
+# Why a seat that is not free misses its turn (its status, typed as a reason).
 _MISS_REASONS: Final[dict[SeatStatus, MissReason]] = {
     "inn": "inn",
     "well": "well",

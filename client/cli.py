@@ -17,6 +17,7 @@ from collections.abc import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "client.commands.engine",
     "client.commands.play",
+    "client.commands.relay",
 )
 
 LOBBY = "client.commands.play"  # what bare ``tablier`` opens

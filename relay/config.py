@@ -101,6 +101,9 @@ HELP: dict[str, str] = {
 }
 
 
+_METAVARS = {"host": "HOST", "certfile": "FILE", "keyfile": "FILE", "rate": "PER_SECOND"}
+
+
 def env_name(field: str) -> str:
     return ENV_PREFIX + field.upper()
 
@@ -138,7 +141,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             flag,
             type=_parser_for(default),
             default=None,
-            metavar=field.name.split("_")[-1].upper(),
+            metavar=_METAVARS.get(field.name) or ("SECONDS" if type(default) is float else "N"),
             help=help_text + shown,
         )
 

@@ -85,13 +85,17 @@ def under_postillon_rule(board: int) -> bool:
     return not board >> HOME_SHIFT
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Position:
     """Whose turn it is and both packed boards (``boards[WHITE]``, ``boards[BLACK]``).
 
     Build one with :meth:`initial`, :meth:`from_points` (validated) or from JSON
     (:func:`engine.jacquet.json_format.position_from_json`); read it with
-    :meth:`points`, :meth:`count`, :meth:`borne_off`.
+    :meth:`points`, :meth:`count`, :meth:`borne_off`. The bare constructor does not
+    validate: the legal-play generator builds positions that are valid by construction.
+
+    >>> Position.from_points(BLACK, {1: 14, 12: 1}, {1: 15})
+    Position(turn=black, white={1: 14, 12: 1}, black={1: 15})
     """
 
     turn: int
@@ -179,6 +183,13 @@ class Position:
     def is_closed(self, side: int, point: int) -> bool:
         """True when the opponent holds *point* of *side*'s track (RULES 2.3)."""
         return bool(closed_mask(self.boards[1 - side]) >> (point - 1) & 1)
+
+    def __repr__(self) -> str:
+        sides = [
+            {point: n for point, n in enumerate(self.points(side), start=1) if n}
+            for side in (WHITE, BLACK)
+        ]
+        return f"Position(turn={SIDE_NAMES[self.turn]}, white={sides[0]}, black={sides[1]})"
 
     def canonical(self) -> Canonical:
         """``("jacquet-position", turn, white's 24 counts, white off, black's ..., off)``."""

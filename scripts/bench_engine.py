@@ -5,8 +5,9 @@
     python scripts/bench_engine.py --json     # {"goose_games_per_s": ..., ...}
 
 Everything random comes from one seeded PRNG here (the engine takes dice as inputs), so
-every run measures the same games and the same corpus of positions. Single process; each
-figure is the best of ``--repeat`` timed runs, to damp the noise of a shared machine.
+every run measures the same games and the same corpus of positions. Single process. Time
+is this process's CPU time (``time.process_time``), so other work on a shared machine does
+not count against the engine; each figure is the best of ``--repeat`` runs.
 """
 
 from __future__ import annotations
@@ -85,9 +86,9 @@ def best_rate(count: int, run: Callable[[], None], repeat: int) -> float:
 
 
 def _timed(run: Callable[[], None]) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     run()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def main() -> int:

@@ -29,14 +29,14 @@ from engine.jacquet.position import (
     CHECKERS,
     HOME_SHIFT,
     OFF_INDEX,
+    POINT_BITS,
     UNIT,
     Position,
     closed_mask,
-    occupied,
+    point_set,
 )
 
-_TRACK_BITS: Final = (1 << 24) - 1
-_HOME_BITS: Final = _TRACK_BITS & ~((1 << 18) - 1)
+_HOME_POINTS: Final = POINT_BITS & ~BELOW_HOME_MASK
 
 # A board reached during generation -> (the first play found to reach it, fewest excess
 # bear-offs of any play reaching it).
@@ -46,30 +46,40 @@ _Reached = dict[int, tuple[Play, int]]
 def successors(board: int, die: int, closed: int) -> list[tuple[int, int]]:
     """Every single-die step ``(k, j)`` (indices: point - 1, 24 = off) *die* allows.
 
-    This is where the rules of one step live — closed points, the postillon rule checked
-    before each die, bearing off — for the generator and for checking a given play alike.
+    *closed* is :func:`~engine.jacquet.position.closed_mask` of the opponent's board. This
+    is where the rules of one step live - closed points, the postillon rule checked before
+    each die, bearing off - for the generator and for checking a given play alike. Steps
+    come lowest source first, a bear-off last.
     """
     if not board >> HOME_SHIFT:
         # The postillon rule: only the checker off the talon moves, or one from the
         # talon while all fifteen are on it. Nothing is home, so no step bears off.
-        if board & 15 == CHECKERS:
-            source = 0
-        else:
-            rest = board & BOARD_MASK & ~15
-            source = ((rest & -rest).bit_length() - 1) >> 2
+        source = 0 if board & 15 == CHECKERS else _second_lowest(board)
         target = source + die
-        return [] if closed >> target & 1 else [(source, target)]
+        return [] if closed >> (4 * target) & 1 else [(source, target)]
+    points = point_set(board)
     steps = []
-    sources = occupied(board)
-    bearing_off = not board & BELOW_HOME_MASK
-    for k in sources:
-        j = k + die
-        if j < OFF_INDEX:
-            if not closed >> j & 1:
-                steps.append((k, j))
-        elif bearing_off and (j == OFF_INDEX or k == sources[0]):
-            steps.append((k, OFF_INDEX))
+    # Shift every occupied point forward by the die at once; keep the open landings.
+    landings = (points << (4 * die)) & ~closed & POINT_BITS
+    while landings:
+        lowest = landings & -landings
+        j = (lowest.bit_length() - 1) >> 2
+        steps.append((j - die, j))
+        landings ^= lowest
+    if points and not board & BELOW_HOME_MASK:
+        exact = OFF_INDEX - die
+        rearmost = ((points & -points).bit_length() - 1) >> 2
+        if points >> (4 * exact) & 1:
+            steps.append((exact, OFF_INDEX))
+        elif rearmost > exact:  # a larger die bears off the rearmost checker
+            steps.append((rearmost, OFF_INDEX))
     return steps
+
+
+def _second_lowest(board: int) -> int:
+    """The index of the only checker off the talon (the postillon)."""
+    rest = board & BOARD_MASK & ~15
+    return ((rest & -rest).bit_length() - 1) >> 2
 
 
 def _advance(reached: _Reached, die: int, closed: int, into: _Reached) -> _Reached:
@@ -189,16 +199,15 @@ def blocked_postillon(position: Position) -> bool:
     board = position.boards[position.turn]
     if board >> HOME_SHIFT:
         return False
-    open_points = ~closed_mask(position.boards[1 - position.turn]) & _TRACK_BITS
-    rest = board & BOARD_MASK & ~15
-    start = 0 if board & 15 == CHECKERS else ((rest & -rest).bit_length() - 1) >> 2
-    reach = 1 << start
+    open_points = ~closed_mask(position.boards[1 - position.turn]) & POINT_BITS
+    start = 0 if board & 15 == CHECKERS else _second_lowest(board)
+    reach = 1 << (4 * start)
     while True:
         grown = reach
         for die in range(1, 7):
-            grown |= (reach << die) & open_points
+            grown |= (reach << (4 * die)) & open_points
         if grown == reach:
-            return not reach & _HOME_BITS
+            return not reach & _HOME_POINTS
         reach = grown
 
 

@@ -61,23 +61,36 @@ def unpack(board: int) -> tuple[int, ...]:
     return tuple((board >> (4 * k)) & 15 for k in range(POINTS))
 
 
+POINT_BITS: Final = sum(1 << (4 * k) for k in range(POINTS))
+"""The lowest bit of each point's nibble: the shape of a *point set* (bit ``4k``: point
+``k + 1``), which lines up with a packed board so that one shift moves every point."""
+
+
+def point_set(board: int) -> int:
+    """The occupied points of a packed board, as a point set."""
+    counts = board & BOARD_MASK
+    return (counts | counts >> 1 | counts >> 2 | counts >> 3) & POINT_BITS
+
+
 def occupied(board: int) -> list[int]:
     """Indices (point - 1) of a packed board's occupied points, lowest first."""
-    rest = board & BOARD_MASK
+    points = point_set(board)
     found = []
-    while rest:
-        k = ((rest & -rest).bit_length() - 1) >> 2
-        found.append(k)
-        rest &= ~(15 << (4 * k))
+    while points:
+        lowest = points & -points
+        found.append((lowest.bit_length() - 1) >> 2)
+        points ^= lowest
     return found
 
 
 def closed_mask(opponent_board: int) -> int:
-    """Bit ``k`` set when the opponent holds point ``k + 1`` of the mover's track."""
-    mask = 0
-    for k in occupied(opponent_board):
-        mask |= 1 << ((k + 12) % 24)
-    return mask
+    """The points the opponent holds, on the mover's track, as a point set.
+
+    The opponent's point ``i + 1`` is the mover's ``(i + 12) % 24 + 1``: turning the board
+    half way round is a shift by twelve nibbles one way or the other.
+    """
+    held = point_set(opponent_board)
+    return ((held << 48) | (held >> 48)) & POINT_BITS
 
 
 def under_postillon_rule(board: int) -> bool:
@@ -182,7 +195,7 @@ class Position:
 
     def is_closed(self, side: int, point: int) -> bool:
         """True when the opponent holds *point* of *side*'s track (RULES 2.3)."""
-        return bool(closed_mask(self.boards[1 - side]) >> (point - 1) & 1)
+        return bool(closed_mask(self.boards[1 - side]) >> (4 * (point - 1)) & 1)
 
     def __repr__(self) -> str:
         sides = [

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
-    from engine.goose import GooseEvent, GooseOptions, GooseState
+    from engine.goose import GooseEvent, GooseOptions
 
 RULE_SETS = ("daumont", "1792")
 REQUEST_KEYS = ("rules", "players", "ante", "fee", "dice")
@@ -149,7 +149,7 @@ def run_play(args: argparse.Namespace) -> int:
     import json
 
     from engine.errors import EngineError
-    from engine.goose import GooseOptions, parse_throws
+    from engine.goose import parse_throws
 
     if args.batch:
         if args.dice is not None:
@@ -162,7 +162,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.players is None or args.dice is None:
         return _fail(args, "--players and --dice are required (or use --batch)")
     try:
-        options = GooseOptions(players=args.players, rules=args.rules, ante=args.ante, fee=args.fee)
+        options = _options(args)
         throws = parse_throws(args.dice)
     except EngineError as error:
         return _fail(args, str(error))
@@ -173,6 +173,12 @@ def run_play(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return _reader_left()
     return 0
+
+
+def _options(args: argparse.Namespace) -> GooseOptions:
+    from engine.goose import GooseOptions
+
+    return GooseOptions(players=args.players, rules=args.rules, ante=args.ante, fee=args.fee)
 
 
 def _answer_batch(args: argparse.Namespace) -> None:
@@ -253,7 +259,10 @@ def _play_lines(
             "player": seat,
             "dice": None if dice is None else list(dice),
             "missed": awaiting.reason if isinstance(awaiting, MissTurn) else None,
-            **_ledger(state),
+            "positions": list(state.squares),
+            "status": list(state.status),
+            "pot": state.pot,
+            "paid": list(state.paid),
             "events": [_event_json(event) for event in outcome.events],
         }
     yield {
@@ -263,15 +272,6 @@ def _play_lines(
         "paid": list(state.paid),
         "payouts": list(state.payouts),
         "throws_used": used,
-    }
-
-
-def _ledger(state: GooseState) -> dict[str, Any]:
-    return {
-        "positions": list(state.squares),
-        "status": list(state.status),
-        "pot": state.pot,
-        "paid": list(state.paid),
     }
 
 
@@ -293,28 +293,22 @@ def _event_json(event: GooseEvent) -> dict[str, Any]:
 
 def run_simulate(args: argparse.Namespace) -> int:
     import json
-    import random
 
     from engine.errors import EngineError
-    from engine.goose import GooseOptions, new_game, play_out
+    from engine.goose import new_game, play_out
 
     if args.games < 1:
         return _fail(args, f"--games must be at least 1, not {args.games}")
     try:
-        options = GooseOptions(players=args.players, rules=args.rules, ante=args.ante, fee=args.fee)
+        options = _options(args)
     except EngineError as error:
         return _fail(args, str(error))
-    rng = random.Random(args.seed)
-
-    def dice() -> Iterator[tuple[int, int]]:
-        draw = rng.randint
-        while True:
-            yield (draw(1, 6), draw(1, 6))
+    dice = _seeded_dice(args.seed)
 
     wins = [0] * options.players
     blocked = total_turns = max_turns = total_pot = 0
     for _ in range(args.games):
-        state = play_out(new_game(options, first=None if args.lots else 0), dice())
+        state = play_out(new_game(options, first=None if args.lots else 0), dice)
         if state.winner is not None:
             wins[state.winner] += 1
         else:
@@ -338,6 +332,15 @@ def run_simulate(args: argparse.Namespace) -> int:
     }
     sys.stdout.write(json.dumps(summary) + "\n")
     return 0
+
+
+def _seeded_dice(seed: int) -> Iterator[tuple[int, int]]:
+    """An endless stream of throws from a PRNG seeded with *seed*: the same seed, the same dice."""
+    import random
+
+    draw = random.Random(seed).randint
+    while True:
+        yield (draw(1, 6), draw(1, 6))
 
 
 def _reader_left() -> int:

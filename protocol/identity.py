@@ -86,6 +86,29 @@ def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
     return True
 
 
+class SignatureMemo:
+    """Signature checks already passed, so a message is checked once per process, not per seat.
+
+    The in-memory sessions of a local match share one: every seat still validates every
+    message, but the Ed25519 verification of one exact (key, signature, bytes) triple — a pure
+    function — is computed once. Only successes are remembered.
+    """
+
+    __slots__ = ("_passed",)
+
+    def __init__(self) -> None:
+        self._passed: set[tuple[bytes, bytes, bytes]] = set()
+
+    def __call__(self, public_key: bytes, signature: bytes, data: bytes) -> bool:
+        key = (public_key, signature, data)
+        if key in self._passed:
+            return True
+        if not verify_signature(public_key, signature, data):
+            return False
+        self._passed.add(key)
+        return True
+
+
 def load_or_create_identity(
     random_source: RandomSource, config_dir: Path | None = None
 ) -> Identity:

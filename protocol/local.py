@@ -28,7 +28,7 @@ from protocol.chain import HashChain
 from protocol.errors import LocalProtocolError
 from protocol.events import MatchEnded
 from protocol.games import OptionValue
-from protocol.identity import Identity, RandomSource
+from protocol.identity import Identity, RandomSource, SignatureMemo
 from protocol.logfile import LogWriter, encode_log
 from protocol.session import MatchSession
 from protocol.setup import DEFAULT_TIME_LIMIT_MS, Join, MatchSetup, Proposal
@@ -79,6 +79,7 @@ class LocalMatch:
         ]
         setup = MatchSetup.create(proposal, joins)
         log = LogWriter(log_path, setup) if log_path is not None else None
+        memo = SignatureMemo()
         sessions = tuple(
             MatchSession(
                 setup,
@@ -87,6 +88,7 @@ class LocalMatch:
                 chain=chains[seat],
                 random_source=random_source,
                 log=log if seat == 0 else None,
+                verify=memo,
             )
             for seat in range(len(names))
         )

@@ -21,8 +21,8 @@ protocol.errors.VersionMismatch: version 2, expected 1
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Final, Protocol
 
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage, VersionMismatch
@@ -210,3 +210,13 @@ def text(
     if not value.isprintable():
         raise MalformedMessage(f"{name} contains control characters", seat=seat)
     return value
+
+
+class _Signer(Protocol):
+    def sign(self, data: bytes) -> bytes: ...
+
+
+def seal(message: GameMessage, signer: _Signer, match_id: bytes) -> GameMessage:
+    """*message* signed by *signer* (an :class:`~protocol.identity.Identity`) for *match_id*."""
+    signature = signer.sign(signed_data(match_id, message.unsigned_fields()))
+    return replace(message, signature=signature)

@@ -26,7 +26,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, Final, Protocol
 
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
@@ -64,6 +63,7 @@ from protocol.messages import (
     Resign,
     Share,
     decode_message,
+    seal,
     signed_data,
 )
 from protocol.setup import MatchSetup
@@ -91,6 +91,7 @@ class MatchSession:
         random_source: RandomSource | None = None,
         log: RecordSink | None = None,
         strict: bool = False,
+        verify: Callable[[bytes, bytes, bytes], bool] = verify_signature,
     ) -> None:
         if seat is not None:
             if not 0 <= seat < setup.seats:
@@ -116,6 +117,14 @@ class MatchSession:
         self._random_source = random_source
         self._log = log
         self._strict = strict
+        self._keys = setup.public_keys
+        self._names = setup.names
+        self._orders = {
+            thrower: (thrower, *(seat for seat in range(setup.seats) if seat != thrower))
+            for thrower in range(setup.seats)
+        }
+        self._verify = verify
+        self._prepared: tuple[str, Any] | None = None
         self._expected: list[bytes] = list(setup.tips)
         self._links: dict[int, bytes] = {}
         self._chats = [0] * setup.seats
@@ -179,10 +188,12 @@ class MatchSession:
             raise LocalProtocolError("it is not your turn to play", seat=self.seat)
         notation = self.game.format_play(play)
         try:
-            after = self.game.play(self.state, notation).state
+            transition = self.game.play(self.state, notation)
         except EngineError as error:
             raise LocalProtocolError(str(error), seat=self.seat) from None
-        message = Play(self._me, self.throw_index - 1, now, notation, state_hash(after), b"")
+        self._prepared = (notation, transition)  # checked once: _try_play reuses it
+        after = state_hash(transition.state)
+        message = Play(self._me, self.throw_index - 1, now, notation, after, b"")
         return self._act(message)
 
     def chat(self, text: str, now: int) -> list[Any]:
@@ -224,13 +235,13 @@ class MatchSession:
                 if self._seen.get(_key(message)) == bytes(data):
                     return [Ignored("our own message, echoed back")]
                 raise BadSignature("a message claims to come from our own seat")
-            if not verify_signature(
-                self.setup.public_keys[message.seat],
+            if not self._verify(
+                self._keys[message.seat],
                 message.signature,
                 signed_data(self.match_id, message.unsigned_fields()),
             ):
                 raise BadSignature(
-                    f"a message claiming to be from {self.setup.names[message.seat]} "
+                    f"a message claiming to be from {self._names[message.seat]} "
                     "is not signed by their key",
                     seat=message.seat,
                 )
@@ -268,9 +279,7 @@ class MatchSession:
 
     def _sign(self, message: GameMessage) -> tuple[GameMessage, bytes]:
         assert self._identity is not None
-        fields = message.unsigned_fields()
-        signature = self._identity.sign(signed_data(self.match_id, fields))
-        signed = replace(message, signature=signature)
+        signed = seal(message, self._identity, self.match_id)
         return signed, signed.encode()
 
     def _act(self, message: GameMessage) -> list[Any]:
@@ -355,7 +364,7 @@ class MatchSession:
                 return False
             self._chats[message.seat] += 1
             self._record(raw)
-            name = self.setup.names[message.seat]
+            name = self._names[message.seat]
             self._events.append(ChatReceived(message.seat, name, message.text, message.time))
             return True
         if isinstance(message, Resign):
@@ -365,7 +374,8 @@ class MatchSession:
         return self._try_claim(message, raw, now)
 
     def _share_order(self, thrower: int) -> tuple[int, ...]:
-        return (thrower, *(seat for seat in range(self.setup.seats) if seat != thrower))
+        """Thrower first, then the other seats in seat order: the order shares are logged."""
+        return self._orders[thrower]
 
     def _try_share(self, share: Share, raw: bytes) -> bool:
         awaiting = self.state.awaiting
@@ -382,7 +392,7 @@ class MatchSession:
             return False
         if not link_follows(share.link, self._expected[share.seat]):
             raise BadShare(
-                f"{self.setup.names[share.seat]}'s dice share for throw {share.n} does not "
+                f"{self._names[share.seat]}'s dice share for throw {share.n} does not "
                 "follow from their committed chain (a forged or replayed share)",
                 seat=share.seat,
             )
@@ -429,7 +439,7 @@ class MatchSession:
 
     def _try_play(self, message: Play, raw: bytes) -> bool:
         awaiting = self.state.awaiting
-        name = self.setup.names[message.seat]
+        name = self._names[message.seat]
         if not self.game.has_plays:
             raise IllegalPlay(
                 f"{name} sent a play, but {self.game.name} has none", seat=message.seat
@@ -442,8 +452,16 @@ class MatchSession:
             )
         if awaiting.seat != message.seat:
             raise IllegalPlay(f"{name} played out of turn", seat=message.seat)
+        prepared, self._prepared = self._prepared, None
         try:
-            transition = self.game.play(self.state, message.notation)
+            if (
+                message.seat == self.seat
+                and prepared is not None
+                and prepared[0] == message.notation
+            ):
+                transition = prepared[1]
+            else:
+                transition = self.game.play(self.state, message.notation)
         except EngineError as error:
             raise IllegalPlay(
                 f"{name} played {message.notation!r}: {error}", seat=message.seat
@@ -460,7 +478,7 @@ class MatchSession:
         return True
 
     def _try_claim(self, claim: Claim, raw: bytes, now: int) -> bool:
-        claimant = self.setup.names[claim.seat]
+        claimant = self._names[claim.seat]
         if claim.accused not in self.awaited_seats() or claim.accused == claim.seat:
             raise IllegalPlay(
                 f"{claimant} claimed seat {claim.accused} abandoned, but the "
@@ -478,7 +496,7 @@ class MatchSession:
         self._record(raw)
         accused = claim.accused
         error = TimedOut(
-            f"{self.setup.names[accused]} did not answer within the time limit", seat=accused
+            f"{self._names[accused]} did not answer within the time limit", seat=accused
         )
         self._end(MatchEnded("abandoned", winner=self._other(accused), seat=accused, error=error))
         return True
@@ -511,7 +529,7 @@ def _equivocation(message: GameMessage, *, replayed: bool) -> ProtocolError:
 
 def _out_of_order(message: GameMessage, session: MatchSession) -> ProtocolError:
     kind = type(message).__name__.lower()
-    waiting = ", ".join(session.setup.names[seat] for seat in session.awaited_seats()) or "nobody"
+    waiting = ", ".join(session._names[seat] for seat in session.awaited_seats()) or "nobody"
     error: Callable[..., ProtocolError] = BadShare if isinstance(message, Share) else IllegalPlay
     return error(
         f"a {kind} out of order (index {message.n}); the match awaits {waiting}", seat=message.seat

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 if TYPE_CHECKING:
     from engine.jacquet import BearOff, Position
 
-SUBCOMMAND_MODULES: tuple[str, ...] = ()
+SUBCOMMAND_MODULES: tuple[str, ...] = ("client.commands.engine_jacquet_bot",)
 """Modules adding ``tablier engine jacquet <command>`` (e.g. the computer player's)."""
 
 BEAROFF_RULES = ("backgammon", "trictrac")

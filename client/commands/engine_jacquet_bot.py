@@ -1,0 +1,177 @@
+"""``tablier engine jacquet bot``: the computer player's choice, from scripts (JSON out).
+
+Plugs into ``tablier engine jacquet`` (listed in its ``SUBCOMMAND_MODULES``) and reuses that
+command's position loading, error reporting and batch conventions. Only :mod:`argparse` is
+imported at import time; the engine and the bot are imported when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.jacquet import BearOff, Position
+
+LEVELS = (1, 2, 3)
+DEFAULT_LEVEL = 3
+
+EPILOG = """\
+output (one JSON object), in the format of one entry of `jacquet moves`:
+  {"moves": ["1/7", "7/12"], "position": {...}}
+  "position" is the position after the play, turn passed on; a pass is "moves": [].
+  When the player to move has a blocked postillon (RULES 2.4) there is nothing to play:
+  {"moves": null, "position": null, "winner": "white"|"black", "points": 4}
+
+levels: 1 quick heuristic, 2 best position by evaluation, 3 two-ply expectimax over the 21
+rolls (strongest; tens of milliseconds a move, bounded by a node budget). The same position,
+dice, level, seed and bear-off rule always give the same play; the seed only breaks ties.
+
+--batch reads one JSON request per line on standard input:
+  {"position": {...}, "dice": "6-5", "level": 3, "seed": 0, "bearoff": "trictrac"}
+("level", "seed" and "bearoff" are optional and default to the command's options) and answers
+each with one line as above, or {"error": "..."} for a bad request (the batch goes on).
+
+example:
+  tablier engine jacquet bot --dice 6-5 --level 3 \\
+    --position '{"turn": "white", "white": {"1": 15}, "black": {"1": 15}}'
+"""
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "bot",
+        help="the computer player's play for a throw",
+        description="Ask the computer player (engine.bot) which legal play it makes.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--position", metavar="JSON", help="the position (required unless --batch)")
+    parser.add_argument(
+        "--dice", metavar="A-B", help='the throw, e.g. "6-5" (required unless --batch)'
+    )
+    parser.add_argument(
+        "--level",
+        type=int,
+        choices=LEVELS,
+        default=DEFAULT_LEVEL,
+        help="strength, 1-3 (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="breaks ties between equal plays (default: 0)"
+    )
+    parser.add_argument(
+        "--bearoff",
+        choices=("backgammon", "trictrac"),
+        default="backgammon",
+        help="bear-off rule, RULES 2.6 (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--batch", action="store_true", help="read one JSON request per line on standard input"
+    )
+    parser.set_defaults(run=run_bot, error_prefix=parser.prog)
+
+
+def run_bot(args: argparse.Namespace) -> int:
+    import json
+
+    from client.commands.engine_jacquet import _fail, _load_position, _reader_left
+    from engine.errors import EngineError
+
+    if args.batch:
+        if args.position is not None or args.dice is not None:
+            return _fail(args, "--position and --dice cannot be used with --batch")
+        try:
+            _answer_batch(args)
+        except BrokenPipeError:
+            return _reader_left()
+        return 0
+    if args.position is None or args.dice is None:
+        return _fail(args, "--position and --dice are required (or use --batch)")
+    try:
+        answer = bot_answer(
+            _load_position(args.position), args.dice, args.level, args.seed, args.bearoff
+        )
+    except json.JSONDecodeError as error:
+        return _fail(args, f"the position is not valid JSON: {error}")
+    except EngineError as error:
+        return _fail(args, str(error))
+    try:
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _reader_left()
+    return 0
+
+
+def bot_answer(
+    position: Position, dice_text: str, level: int, seed: int, bearoff: BearOff
+) -> dict[str, Any]:
+    """The JSON answer for one request (raises :class:`engine.errors.EngineError`)."""
+    from engine.bot import choose_play
+    from engine.errors import InvalidPositionError
+    from engine.jacquet import (
+        SIDE_NAMES,
+        apply_play,
+        blocked_postillon,
+        format_move,
+        parse_dice,
+        position_to_json,
+    )
+
+    dice = parse_dice(dice_text)
+    for side, name in enumerate(SIDE_NAMES):
+        if position.borne_off(side) == 15:
+            raise InvalidPositionError(f"the game is over: {name} has borne off all 15 checkers")
+    if blocked_postillon(position):
+        winner = SIDE_NAMES[1 - position.turn]
+        return {"moves": None, "position": None, "winner": winner, "points": 4}
+    play = choose_play(position, dice, level=level, seed=seed, bearoff=bearoff)
+    return {
+        "moves": [format_move(move) for move in play],
+        "position": position_to_json(apply_play(position, play)),
+    }
+
+
+def _answer_batch(args: argparse.Namespace) -> None:
+    import json
+
+    from engine.errors import EngineError
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            answer = _answer_request(json.loads(line), args)
+        except json.JSONDecodeError as error:
+            answer = {"error": f"the request is not valid JSON: {error}"}
+        except EngineError as error:
+            answer = {"error": str(error)}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+def _answer_request(request: object, args: argparse.Namespace) -> dict[str, Any]:
+    from engine.errors import InvalidOptionsError, NotationError
+    from engine.jacquet import check_bearoff, position_from_json
+
+    if not isinstance(request, dict):
+        raise InvalidOptionsError('a request is a JSON object: {"position": ..., "dice": "6-5"}')
+    known = ("position", "dice", "level", "seed", "bearoff")
+    unknown = sorted(str(key) for key in request if key not in known)
+    if unknown:
+        raise InvalidOptionsError(f"unknown request key {unknown[0]!r}")
+    if "position" not in request:
+        raise InvalidOptionsError("the request has no 'position'")
+    dice = request.get("dice")
+    if not isinstance(dice, str):
+        raise NotationError(f'"dice" must be a throw like "6-5", not {dice!r}')
+    level = request.get("level", args.level)
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise InvalidOptionsError(f'"level" must be 1, 2 or 3, not {level!r}')
+    seed = request.get("seed", args.seed)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidOptionsError(f'"seed" must be a whole number, not {seed!r}')
+    bearoff = check_bearoff(str(request.get("bearoff", args.bearoff)))
+    return bot_answer(position_from_json(request["position"]), dice, level, seed, bearoff)

@@ -18,6 +18,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "client.commands.engine",
     "client.commands.play",
     "client.commands.relay",
+    "client.commands.selfplay",
+    "client.commands.verify",
+    "client.commands.log",
 )
 
 LOBBY = "client.commands.play"  # what bare ``tablier`` opens

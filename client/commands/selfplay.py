@@ -1,0 +1,68 @@
+"""``tablier selfplay``: a complete match between computer seats, written to a log."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "selfplay",
+        help="play a whole match between computer seats and write its log",
+        description=(
+            "Play a complete match between computer-controlled seats through real in-memory "
+            "protocol sessions (real keys, real dice chains, real signed bytes) and write its "
+            "match log. The same --seed and --start-time give the same log, byte for byte."
+        ),
+    )
+    parser.add_argument("game", choices=("goose", "jacquet"))
+    parser.add_argument("--out", required=True, metavar="LOG", help="the log file to write")
+    parser.add_argument("--players", type=int, default=2, metavar="N",
+                        help="goose: number of players, 2-15 (default 2)")
+    parser.add_argument("--rules", choices=("daumont", "1792"), help="goose: rule set")
+    parser.add_argument("--ante", type=int, metavar="TOKENS", help="goose: ante per player")
+    parser.add_argument("--fee", type=int, metavar="TOKENS", help="goose: fee per hazard")
+    parser.add_argument("--match-to", type=int, metavar="POINTS",
+                        help="jacquet: match length in points")
+    parser.add_argument("--bearoff", choices=("backgammon", "trictrac"),
+                        help="jacquet: bear-off rule")
+    parser.add_argument("--seed", default="0", metavar="S",
+                        help="seed for keys, chains and dice (default 0)")
+    parser.add_argument("--start-time", type=int, metavar="MS",
+                        help="match start, ms since the epoch (default: now)")
+    parser.set_defaults(run=run)
+
+
+def game_options(args: argparse.Namespace) -> dict[str, int | str]:
+    """The game options given on the command line (only those that apply to the game)."""
+    names = ("rules", "ante", "fee") if args.game == "goose" else ("match_to", "bearoff")
+    wrong = ("match_to", "bearoff") if args.game == "goose" else ("rules", "ante", "fee")
+    for name in wrong:
+        if getattr(args, name) is not None:
+            raise ValueError(f"--{name.replace('_', '-')} is not an option of {args.game}")
+    if args.game == "jacquet" and args.players != 2:
+        raise ValueError("jacquet is played by 2 players")
+    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+
+
+def run(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from protocol.selfplay import selfplay
+    from protocol.verify import describe_result
+
+    start = args.start_time if args.start_time is not None else time.time_ns() // 1_000_000
+    try:
+        match = selfplay(args.game, game_options(args), players=args.players, seed=args.seed,
+                         start_time=start, log_path=Path(args.out))
+    except ValueError as error:
+        print(f"tablier selfplay: {error}", file=sys.stderr)
+        return 2
+    session = match.sessions[0]
+    result = describe_result(match.ended, match.setup.names, match.state)
+    print(f"{args.out}: {args.game}, {', '.join(match.setup.names)}; {result}; "
+          f"{session.turns} turns, {len(session.records)} records")
+    return 0

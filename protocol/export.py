@@ -1,0 +1,166 @@
+"""Exports of a match log: JSON lines of the decoded records, or a readable transcript.
+
+Both replay the log through a strict spectator session as they go, so what they print is
+what the verified match was; a bad record raises :class:`~protocol.errors.CorruptLog`
+after everything before it has been printed.
+
+>>> from protocol.selfplay import selfplay
+>>> from protocol.logfile import parse_log
+>>> match = selfplay("jacquet", {}, seed="export-doc", start_time=0)
+>>> lines = list(export_text(parse_log(match.log_bytes())))
+>>> lines[0]
+'Jacquet, match to 1 point, bear-off backgammon'
+>>> lines[-1].endswith("wins the match 1-0") or lines[-1]
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from engine import jacquet
+from protocol.events import ChatReceived, DiceRolled, MatchEnded, PlayMade
+from protocol.logfile import LogContents
+from protocol.messages import Chat, Claim, Play, Resign, Share
+from protocol.narrate import narrate, narrate_turns
+from protocol.verify import replay
+
+
+def export_json(contents: LogContents) -> Iterator[str]:
+    """One JSON object per line: the header, then each record with what it caused."""
+    setup = contents.setup
+    proposal = setup.proposal
+    yield json.dumps({
+        "type": "header",
+        "game": setup.game,
+        "options": dict(proposal.options),
+        "players": [
+            {"seat": seat, "name": join.name, "public_key": join.public_key.hex(),
+             "chain_tip": join.tip.hex()}
+            for seat, join in enumerate(setup.joins)
+        ],
+        "match_id": setup.match_id.hex(),
+        "start_time": proposal.start_time,
+        "time_limit_ms": proposal.time_limit_ms,
+        "dice_derivation": proposal.dice,
+    }, ensure_ascii=False)  # fmt: skip
+    names = setup.names
+    for step in replay(contents):
+        message = step.message
+        entry: dict[str, Any] = {
+            "type": type(message).__name__.lower(),
+            "record": step.index,
+            "seat": message.seat,
+            "player": names[message.seat],
+            "n": message.n,
+            "time": message.time,
+        }
+        match message:
+            case Share(link=link, renew=renew):
+                entry["link"] = link.hex()
+                if renew is not None:
+                    entry["renew"] = renew.hex()
+            case Play(notation=notation, state_hash=digest):
+                entry["play"] = notation
+                entry["state_hash"] = digest.hex()
+            case Chat(text=text):
+                entry["text"] = text
+            case Claim(accused=accused):
+                entry["accused"] = accused
+            case Resign():
+                pass
+        for event in step.events:
+            if isinstance(event, DiceRolled):
+                entry["dice"] = list(event.dice)
+        said = [text for text in map(lambda e: narrate(e, names), step.events) if text]
+        if said:
+            entry["narration"] = said
+        entry["signature"] = message.signature.hex()
+        yield json.dumps(entry, ensure_ascii=False)
+
+
+def export_text(contents: LogContents) -> Iterator[str]:
+    """A readable transcript: gnubg-like for Jacquet, one line per throw for Goose."""
+    if contents.setup.game == "jacquet":
+        yield from _jacquet_text(contents)
+    else:
+        yield from _goose_text(contents)
+
+
+def _goose_text(contents: LogContents) -> Iterator[str]:
+    setup = contents.setup
+    options = dict(setup.proposal.options)
+    yield (f"Jeu de l'oie, {setup.seats} players, rules {options.get('rules', 'daumont')}, "
+           f"ante {options.get('ante', 4)}, fee {options.get('fee', 1)}")  # fmt: skip
+    yield "Players: " + ", ".join(f"{seat + 1}. {name}" for seat, name in enumerate(setup.names))
+    for step in replay(contents):
+        yield from narrate_turns(step.events, setup.names)
+
+
+class _JacquetTranscript:
+    """Collects one game's turns into gnubg-like lines: white's column, then black's."""
+
+    WIDTH = 32
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.cells: list[str | None] = [None, None]
+        self.number = 0
+        self.dice: tuple[int, int] | None = None
+
+    def cell(self, seat: int, text: str) -> Iterator[str]:
+        if self.cells[seat] is not None or (seat == 0 and self.cells[1] is not None):
+            yield from self.flush()
+        self.cells[seat] = text
+        if seat == 1:
+            yield from self.flush()
+
+    def flush(self) -> Iterator[str]:
+        if self.cells == [None, None]:
+            return
+        self.number += 1
+        left, right = (cell or "" for cell in self.cells)
+        yield f"{self.number:4d}) {left:<{self.WIDTH}}{right}".rstrip()
+        self.cells = [None, None]
+
+    def event(self, event: Any) -> Iterator[str]:
+        names = self.names
+        match event:
+            case jacquet.OpeningThrown(game=game, white_die=w, black_die=b, starter=starter):
+                if starter is None:
+                    yield f"      opening: {names[0]} {w}, {names[1]} {b}: a tie, again"
+                    return
+                yield ""
+                yield f"Game {game}"
+                white = f"{names[0]} (white)"
+                yield f"      {white:<{self.WIDTH}}{names[1]} (black)"
+                yield f"      opening: {names[0]} {w}, {names[1]} {b}: {names[starter]} starts"
+                self.number = 0
+            case jacquet.Rolled(dice=dice):
+                self.dice = dice
+            case PlayMade(seat=seat, notation=notation):
+                assert self.dice is not None
+                yield from self.cell(seat, f"{self.dice[0]}{self.dice[1]}: {notation}")
+            case jacquet.Passed(seat=seat, dice=(a, b)):
+                yield from self.cell(seat, f"{a}{b}: -")
+            case jacquet.GameWon() | jacquet.PostillonBlocked() | jacquet.MatchWon():
+                yield from self.flush()
+                yield f"      {narrate(event, names)}"
+            case ChatReceived() | MatchEnded(reason="resigned" | "abandoned" | "stopped"):
+                yield from self.flush()
+                yield f"      ({narrate(event, names)})"
+
+
+def _jacquet_text(contents: LogContents) -> Iterator[str]:
+    setup = contents.setup
+    options = dict(setup.proposal.options)
+    points = options.get("match_to", 1)
+    yield (f"Jacquet, match to {points} point{'s' if points != 1 else ''}, "
+           f"bear-off {options.get('bearoff', 'backgammon')}")  # fmt: skip
+    transcript = _JacquetTranscript(setup.names)
+    for step in replay(contents):
+        for event in step.events:
+            yield from transcript.event(event)
+    yield from transcript.flush()

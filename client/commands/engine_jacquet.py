@@ -70,8 +70,8 @@ def register(games: Any) -> None:
         "moves",
         help="every legal play of a throw, with the position each leads to",
         description=(
-            "List the legal plays for the player to move: one per distinct resulting "
-            "position, each using as many dice as the rules require."
+            "List the legal plays for the player to move: one per distinct resulting\n"
+            "position, each using as many dice as the rules require (RULES 2.5)."
         ),
         epilog=MOVES_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

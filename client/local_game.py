@@ -1,29 +1,38 @@
 """A local game as a screen sees it: whose turn, who the computer plays, dice, the log.
 
 :class:`LocalGame` wraps the protocol's in-memory match so the screens never touch dice or
-logs themselves: the screen asks what the game awaits, and calls :meth:`throw`,
-:meth:`miss_turn` or :meth:`play` for the seat whose turn it is. Each call returns a
-:class:`Turn` holding the engine's events, which the screen animates and narrates.
+logs themselves: the screen asks what the game awaits and calls :meth:`LocalGame.throw` or
+:meth:`LocalGame.play` for the seat whose turn it is. Each call returns a :class:`Turn`
+holding the engine's events, which the screen animates and narrates. Missed turns (Goose)
+are applied automatically; their events come with the call that led to them.
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from client.setup import GameSetup, SessionSettings
-from engine.awaiting import Awaiting, ChoosePlay, Finished, MissTurn, ThrowDice
+from engine.awaiting import Awaiting, ChoosePlay, Finished, ThrowDice
+from protocol.events import MatchEnded
+from protocol.local import LocalMatch
+from protocol.logfile import default_log_path
 
 
 class NotYourTurnError(Exception):
-    """An action was asked for a seat, or of a kind, the game is not waiting for."""
+    """An action was asked of a kind, or for a seat, the game is not waiting for."""
 
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One step of the game: who acted, the state before and after, what happened."""
+    """One step of the game: who acted, the states before and after, what happened.
+
+    ``events`` are the engine's events interleaved with the protocol's (dice rolled, shares
+    revealed), in order; missed Goose turns that followed are included.
+    """
 
     seat: int
     before: Any
@@ -31,74 +40,106 @@ class Turn:
     events: tuple[Any, ...]
 
 
-class LocalGame:
-    """One local game on this terminal; every seat is either a person here or the computer."""
+def _options(setup: GameSetup) -> dict[str, int | str]:
+    if setup.game == "goose":
+        return {"rules": setup.rules, "ante": setup.ante, "fee": setup.fee}
+    return {"match_to": setup.match_to, "bearoff": setup.bearoff}
 
-    def __init__(self, setup: GameSetup, settings: SessionSettings, rng: random.Random) -> None:
+
+def _free_path(path: Path) -> Path:
+    """*path*, or *path* with ``-2``, ``-3``… added when a log is already there (logs are
+    never overwritten, and "play again" reuses the path given on the command line)."""
+    candidate, counter = path, 2
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}-{counter}{path.suffix}")
+        counter += 1
+    return candidate
+
+
+class LocalGame:
+    """One local game on this terminal; every seat is a person here or the computer."""
+
+    def __init__(self, setup: GameSetup, settings: SessionSettings) -> None:
         self.setup = setup
         self.settings = settings
-        self._rng = rng
-        self._rules: Any
-        if setup.game == "goose":
-            from engine import goose
-
-            self._rules = goose
-            self.state = goose.new_game(
-                goose.GooseOptions(
-                    players=len(setup.names), rules=setup.rules, ante=setup.ante, fee=setup.fee
-                )
-            )
+        start = settings.clock()
+        if settings.log_path is not None:
+            self.log_path = _free_path(settings.log_path)
         else:
-            from engine import jacquet
-
-            self._rules = jacquet
-            self.state = jacquet.new_match(
-                jacquet.JacquetOptions(match_to=setup.match_to, bearoff=setup.bearoff)
+            # default_log_path names the file from the match's game, names and start time;
+            # LocalMatch builds the match setup itself, so those three are passed as a view.
+            view = SimpleNamespace(
+                game=setup.game, names=setup.names, proposal=SimpleNamespace(start_time=start)
             )
-        self.log_path: Path | None = None
+            self.log_path = default_log_path(view, settings.data_dir)  # type: ignore[arg-type]
+        self.match = LocalMatch.create(
+            setup.game,
+            _options(setup),
+            names=setup.names,
+            random_source=settings.random_source,
+            now=start,
+            log_path=self.log_path,
+        )
 
     @classmethod
     def start(cls, setup: GameSetup, settings: SessionSettings) -> LocalGame:
-        return cls(setup, settings, settings.rng_factory())
+        return cls(setup, settings)
 
     @property
     def names(self) -> tuple[str, ...]:
         return self.setup.names
 
     @property
+    def state(self) -> Any:
+        """The engine state (``GooseState`` or ``JacquetState``)."""
+        return self.match.state
+
+    @property
     def awaiting(self) -> Awaiting:
-        awaiting: Awaiting = self.state.awaiting
-        return awaiting
+        """``ThrowDice``, ``ChoosePlay`` or ``Finished`` (never ``MissTurn``)."""
+        return self.match.awaiting
+
+    @property
+    def ended(self) -> MatchEnded | None:
+        """How the match ended (finished, resigned…), once it has."""
+        return self.match.ended
 
     @property
     def finished(self) -> bool:
-        return isinstance(self.awaiting, Finished)
+        return isinstance(self.awaiting, Finished) or self.ended is not None
 
     def is_computer(self, seat: int) -> bool:
         return seat in self.setup.computer_seats
 
-    def throw(self) -> Turn:
-        """Throw the dice the game is waiting for; raises :class:`NotYourTurnError` if none."""
-        awaiting = self.awaiting
-        if not isinstance(awaiting, ThrowDice):
-            raise NotYourTurnError("the game is not waiting for a throw")
-        dice = tuple(self._rng.randint(1, 6) for _ in range(awaiting.count))
-        return self._advance(awaiting.seat, self._rules.throw(self.state, dice))
+    def is_local_human(self, seat: int) -> bool:
+        """Whether a person at this terminal acts for *seat* (hot-seat: every human seat)."""
+        return not self.is_computer(seat)
 
-    def miss_turn(self) -> Turn:
+    def throw(self) -> Turn:
+        """Throw the dice the game is waiting for; :class:`NotYourTurnError` if it is not."""
         awaiting = self.awaiting
-        if not isinstance(awaiting, MissTurn):
-            raise NotYourTurnError("nobody is missing a turn now")
-        return self._advance(awaiting.seat, self._rules.miss_turn(self.state))
+        if not isinstance(awaiting, ThrowDice) or self.ended is not None:
+            raise NotYourTurnError("the game is not waiting for a throw")
+        return self._turn(
+            awaiting.seat, lambda: self.match.throw(awaiting.seat, self.settings.clock())
+        )
 
     def play(self, play: Any) -> Turn:
-        """Jacquet: play one of the legal plays (the engine refuses an illegal one)."""
+        """Jacquet: play one of the legal plays (an illegal one raises the protocol's error)."""
         awaiting = self.awaiting
-        if not isinstance(awaiting, ChoosePlay):
+        if not isinstance(awaiting, ChoosePlay) or self.ended is not None:
             raise NotYourTurnError("the game is not waiting for a play")
-        return self._advance(awaiting.seat, self._rules.play(self.state, play))
+        return self._turn(
+            awaiting.seat, lambda: self.match.play(awaiting.seat, play, self.settings.clock())
+        )
 
-    def _advance(self, seat: int, outcome: Any) -> Turn:
-        turn = Turn(seat, self.state, outcome.state, tuple(outcome.events))
-        self.state = outcome.state
-        return turn
+    def close(self) -> None:
+        """Close the log file (the log keeps every record accepted so far)."""
+        self.match.close()
+
+    def _turn(self, seat: int, act: Callable[[], list[Any]]) -> Turn:
+        before = self.state
+        events = tuple(act())
+        if self.finished:
+            self.close()
+        return Turn(seat, before, self.state, events)

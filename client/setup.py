@@ -6,7 +6,8 @@ options before the app loads.
 
 from __future__ import annotations
 
-import random
+import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,17 +103,25 @@ class JacquetSetup:
 GameSetup = GooseSetup | JacquetSetup
 
 
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
 @dataclass(frozen=True, slots=True)
 class SessionSettings:
     """How this terminal runs games, whichever game: the same for every game it starts.
 
-    ``rng_factory`` makes the random source each new game's dice are drawn from (tests pass a
-    seeded one so a game is reproducible); ``log_path`` is where game logs are written
-    (``None``: the protocol's default location); ``computer_pause`` is how long a computer
-    seat waits before acting, so people can follow it.
+    ``random_source(n) -> n random bytes`` feeds the protocol's dice (tests pass a seeded one
+    so a game is reproducible); ``log_path`` is where the first game's match log is written
+    (``None``: a new file in the protocol's default folder, under ``data_dir`` when given —
+    tests pass a temporary one); ``computer_pause`` is how many seconds a computer seat
+    waits before acting, so people can follow it; ``clock() -> milliseconds since the epoch``
+    stamps the match and its records (the dice depend on the match, so tests fix it too).
     """
 
     animation: bool = True
     log_path: Path | None = None
-    rng_factory: Callable[[], random.Random] = random.SystemRandom
+    data_dir: Path | None = None
+    random_source: Callable[[int], bytes] = secrets.token_bytes
     computer_pause: float = 0.6
+    clock: Callable[[], int] = wall_clock_ms

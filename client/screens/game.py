@@ -41,6 +41,9 @@ class GameScreen(Screen[None]):
         """Whether leaving now would abandon a game someone is still playing."""
         return not self.game.finished
 
+    def on_unmount(self) -> None:
+        self.game.close()
+
     def quit_detail(self) -> str:
         if self.game.log_path is None:
             return "The game so far is lost."

@@ -101,6 +101,11 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def _compose_goose(self) -> ComposeResult:
+        yield Static(
+            "2 to 15 players race round 63 squares to le jardin de l'oie; the winner takes "
+            "the pot. Tick “computer” for the seats the computer throws for.",
+            classes="intro",
+        )
         with Horizontal(classes="options"):
             yield Label("Players", classes="option-label")
             yield Select(
@@ -130,6 +135,11 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="goose-error", classes="error")
 
     def _compose_jacquet(self) -> ComposeResult:
+        yield Static(
+            "The French cousin of backgammon for two: no hitting, one postillon, and a win "
+            "counts up to four times. Play hot-seat, or against the computer.",
+            classes="intro",
+        )
         with Vertical(classes="form"):
             with Horizontal(classes="options"):
                 yield Label("White", classes="option-label")

@@ -1,0 +1,1 @@
+"""The app's widgets, one module each; each renders from the data it is given."""

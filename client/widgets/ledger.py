@@ -1,0 +1,58 @@
+"""The Goose ledger: the pot, and for every seat its square, its balance and its plight."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widget import Widget
+
+from client.widgets.tokens import Token
+from engine.goose import GooseState
+
+PLIGHTS: dict[str, str] = {
+    "inn": "at the inn: misses a turn",
+    "well": "in the well: held",
+    "prison": "in prison: held",
+}
+
+
+class GooseLedger(Widget):
+    """Who is where, who paid what, who waits and why; ``▶`` marks whose turn it is."""
+
+    def __init__(self, names: tuple[str, ...], tokens: tuple[Token, ...], **kwargs: str) -> None:
+        super().__init__(**kwargs)
+        self.names = names
+        self.tokens = tokens
+        self.state: GooseState | None = None
+        self.squares: tuple[int, ...] = ()
+
+    def show(self, state: GooseState, squares: tuple[int, ...] | None = None) -> None:
+        """Show *state*'s ledger, with tokens on *squares* while a move is being animated."""
+        self.state = state
+        self.squares = state.squares if squares is None else squares
+        self.refresh(layout=True)
+
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return len(self.names) + 2
+
+    def render(self) -> Text:
+        state = self.state
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if state is None:
+            return text
+        text.append(f"Pot {state.pot}", style="bold")
+        text.append(f"   ante {state.options.ante} · fee {state.options.fee}\n", style="dim")
+        to_move = None if state.phase == "over" else state.to_move
+        name_width = max(len(name) for name in self.names)
+        for seat, (name, token) in enumerate(zip(self.names, self.tokens, strict=True)):
+            text.append("▶" if seat == to_move else " ", style="bold")
+            text.append(token.letter, style=token.style)
+            text.append(f" {name:<{name_width}} ", style="bold" if seat == to_move else "")
+            text.append(f"{self.squares[seat]:>2} ")
+            balance = state.payouts[seat] - state.paid[seat]
+            text.append(f"{balance:+3d}", style="green" if balance > 0 else "red")
+            plight = PLIGHTS.get(state.status[seat])
+            if plight:
+                text.append(f" {plight}", style="italic yellow")
+            text.append("\n")
+        text.append("square · balance", style="dim")
+        return text

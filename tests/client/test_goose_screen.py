@@ -1,0 +1,114 @@
+"""The Jeu de l'oie screen driven by keys, as a person plays it (no animation, seeded dice)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from client.app import TablierApp
+from client.screens.confirm import ConfirmScreen
+from client.screens.end import EndScreen
+from client.screens.goose import GooseScreen
+from client.screens.help import HelpScreen
+from client.setup import GooseSetup, SessionSettings
+from client.widgets.goose_board import GooseBoard
+from client.widgets.narrative import NarrativeLog
+from tests.client.conftest import seeded_settings
+
+THREE = ("Alice", "Bruno", "Chloé")
+
+
+def _narrative(screen: GooseScreen) -> str:
+    return "\n".join(line.text for line in screen.query_one(NarrativeLog).lines)
+
+
+async def test_three_players_play_a_whole_game_by_pressing_space(
+    settings: SessionSettings,
+) -> None:
+    app = TablierApp(GooseSetup(THREE), settings)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GooseScreen)
+        throws = 0
+        while not isinstance(app.screen, EndScreen):
+            assert throws < 1000, "the game should have ended"
+            await pilot.press("space")
+            throws += 1
+        game = screen.game
+        assert game.finished
+        state = game.state
+        assert game.names[state.winner] in app.screen.summary.title
+        assert state.squares[state.winner] == 63
+        assert screen.query_one(GooseBoard).squares == state.squares
+        assert "wins" in _narrative(screen)
+        log_line = str(app.screen.query_one("#log-path", Static).render())
+        assert str(game.log_path) in log_line
+
+
+async def test_throw_is_refused_while_the_computer_is_to_play(tmp_path: Path) -> None:
+    # Bruno (seat 1) is the computer and waits a long time before throwing.
+    settings = seeded_settings(tmp_path, computer_pause=30.0)
+    app = TablierApp(GooseSetup(("Alice", "Bruno"), frozenset({1})), settings)
+    async with app.run_test(notifications=True) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GooseScreen)
+        await pilot.press("space")  # Alice throws her lot: now the computer's turn
+        before = screen.game.state
+        assert screen.game.awaiting.seat == 1
+        assert screen.throw_refusal() == "It is Bruno's turn: the computer throws."
+        await pilot.press("space")
+        await pilot.pause()
+        assert screen.game.state is before
+        toasts = [str(toast.render()) for toast in app.screen.query("Toast")]
+        assert any("It is Bruno's turn: the computer throws." in toast for toast in toasts)
+
+
+async def test_computer_seats_finish_a_whole_game_alone(settings: SessionSettings) -> None:
+    setup = GooseSetup(("Anne", "Basile", "Clara", "Dimitri"), frozenset(range(4)))
+    app = TablierApp(setup, settings)
+    async with app.run_test() as pilot:
+        screen = app.screen
+        assert isinstance(screen, GooseScreen)
+        for _ in range(500):
+            if isinstance(app.screen, EndScreen):
+                break
+            await pilot.pause(0.01)
+        assert isinstance(app.screen, EndScreen)
+        assert screen.game.finished
+        assert screen.throw_refusal() == "The game is over."
+
+
+async def test_quitting_mid_game_asks_first(settings: SessionSettings) -> None:
+    app = TablierApp(GooseSetup(THREE), settings)
+    async with app.run_test() as pilot:
+        await pilot.press("space", "space")
+        game_screen = app.screen
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")  # keep playing: nothing lost
+        assert app.screen is game_screen
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")
+        assert app.screen is game_screen
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+    assert app.return_code == 0
+    assert not app.is_running
+
+
+async def test_help_shows_the_rules_and_every_key(settings: SessionSettings) -> None:
+    app = TablierApp(GooseSetup(THREE), settings)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("f1")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        assert "le jardin de l'oie" in help_screen.rules
+        keys = dict((description, key) for key, description in help_screen.keys)
+        assert keys["Throw"] == "space"
+        assert "Skip animation" not in keys  # throws are not animated in this game
+        assert keys["Lobby"] == "esc"
+        await pilot.press("escape")
+        assert isinstance(app.screen, GooseScreen)

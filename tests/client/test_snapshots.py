@@ -1,0 +1,60 @@
+"""What people see, pinned as SVG snapshots: fixed names, seeded dice, no animation, no clock.
+
+Regenerate after an intended change with ``pytest tests/client/test_snapshots.py
+--snapshot-update`` and look at the SVGs before committing them.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from client.app import TablierApp
+from client.screens.end import EndScreen
+from client.setup import GooseSetup
+from tests.client.conftest import seeded_settings
+
+SnapCompare = Callable[..., bool]
+FOUR = GooseSetup(("Alice", "Bruno", "Chloé", "Denis"), frozenset({3}))
+MID_GAME_THROWS = 14
+
+
+def _goose_app(tmp_path: Path, setup: GooseSetup = FOUR) -> TablierApp:
+    return TablierApp(setup, seeded_settings(tmp_path, seed=11))
+
+
+async def _play_until_over(pilot: Pilot[None]) -> None:
+    for _ in range(1000):
+        if isinstance(pilot.app.screen, EndScreen):
+            return
+        await pilot.press("space")
+
+
+def test_lobby(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(TablierApp(settings=seeded_settings(tmp_path)), terminal_size=(80, 24))
+
+
+def test_goose_mid_game_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    presses = ["space"] * MID_GAME_THROWS
+    assert snap_compare(_goose_app(tmp_path), press=presses, terminal_size=(80, 24))
+
+
+def test_goose_mid_game_160x50(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    presses = ["space"] * MID_GAME_THROWS
+    assert snap_compare(_goose_app(tmp_path), press=presses, terminal_size=(160, 50))
+
+
+def test_goose_help(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(_goose_app(tmp_path), press=["f1"], terminal_size=(80, 24))
+
+
+def test_goose_end(snap_compare: SnapCompare) -> None:
+    # The end screen prints the log's path: a fixed one keeps the picture stable.
+    log_path = Path(tempfile.gettempdir()) / "tablier-snapshot" / "alice-bruno.tablier"
+    log_path.unlink(missing_ok=True)
+    settings = seeded_settings(log_path.parent, seed=14, log_path=log_path)  # Alice wins
+    app = TablierApp(GooseSetup(("Alice", "Bruno")), settings)
+    assert snap_compare(app, run_before=_play_until_over, terminal_size=(80, 24))

@@ -276,18 +276,27 @@ class RelayCore:
         if not 1 <= message.seats <= self.config.max_seats:
             text = _REFUSALS[ErrorCode.BAD_SEATS][1].format(max=self.config.max_seats)
             return self._refuse(session, ErrorCode.BAD_SEATS, text)
+        again = message.again
+        if again is not None and (room := self.rooms.get(again.room_id)) is not None:
+            # Another member re-created it first: the same secrets get the same answer.
+            if hmac.compare_digest(room.player_hash, token_hash(again.player_token)) and (
+                hmac.compare_digest(room.spectator_hash, token_hash(again.spectator_token))
+            ):
+                return [Transmit((session.conn,), encode(again))]
+            return self._failed_join(session, ErrorCode.BAD_TOKEN, now)
         if len(self.rooms) >= self.config.max_rooms:
             return self._refuse(session, ErrorCode.TOO_MANY_ROOMS)
-        room_id, player_token, spectator_token = new_room_id(), new_token(), new_token()
+        # A re-created room (one this relay lost in a restart) keeps its old secrets.
+        created = again or Created(new_room_id(), new_token(), new_token())
+        room_id = created.room_id
         self.rooms[room_id] = Room(
             room_id,
-            token_hash(player_token),
-            token_hash(spectator_token),
+            token_hash(created.player_token),
+            token_hash(created.spectator_token),
             message.seats,
             self.config.backlog,
             now,
         )
-        created = Created(room_id, player_token, spectator_token)
         return [
             Log(session.conn, "created", {"room": room_id[:8], "seats": message.seats}),
             Transmit((session.conn,), encode(created)),

@@ -89,9 +89,14 @@ class EnvelopeError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Create:
-    """Ask for a new room with this many player seats."""
+    """Ask for a new room with this many player seats.
+
+    ``again`` re-creates a room a restarted relay no longer has, with the id and both tokens
+    a ``created`` once gave, so the invites already handed out keep working.
+    """
 
     seats: int
+    again: Created | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +194,10 @@ def _pack(fields: list[Any]) -> bytes:
 
 def encode(message: ClientMessage | RelayMessage) -> bytes:
     match message:
-        case Create(seats):
+        case Create(seats, None):
             return _pack([VERSION, Kind.CREATE, seats])
+        case Create(seats, Created(room_id, player_token, spectator_token)):
+            return _pack([VERSION, Kind.CREATE, seats, room_id, player_token, spectator_token])
         case Join(room_id, token, name, resume_from):
             return _pack([VERSION, Kind.JOIN, room_id, token, name, resume_from])
         case Send(payload):
@@ -297,6 +304,12 @@ def decode_client_frame(data: bytes, max_frame: int = 1024 * 1024) -> ClientMess
             raise EnvelopeError(ErrorCode.BAD_RESUME, "resume_from cannot be negative.")
         return Join(room_id, token, name, resume_from)
     if kind == Kind.CREATE:
+        if len(fields) == 6:  # a re-creation: seats, room id, player token, spectator token
+            _check(fields, "create", int, str, str, str)
+            secrets = fields[3:]
+            if not all(16 <= len(value) <= MAX_ID_CHARS for value in secrets):
+                raise _shape_error("create")
+            return Create(fields[2], Created(*secrets))
         _check(fields, "create", int)
         return Create(fields[2])
     raise EnvelopeError(

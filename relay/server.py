@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import ssl
 from collections.abc import Coroutine
 from http import HTTPStatus
@@ -30,6 +31,7 @@ from relay.core import Close, Log, Output, RelayCore, Transmit
 from relay.envelope import ErrorCode
 
 RESTART_REASON = "relay restarting"
+_WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
 
 class RelayServer:
@@ -58,6 +60,7 @@ class RelayServer:
             ping_timeout=config.ping_timeout,
             close_timeout=config.shutdown_timeout,
             server_header="tablier-relay",
+            logger=_WEBSOCKETS_LOGGER,  # looked up once, not once per connection
             ssl=self._tls_context(),
         )
         self._ticker = asyncio.create_task(self._tick_forever())

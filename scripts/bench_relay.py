@@ -1,0 +1,462 @@
+#!/usr/bin/env python3
+"""Benchmark the relay against the thinnest websockets forwarder, side by side.
+
+    python scripts/bench_relay.py            # a table, then the ratios
+    python scripts/bench_relay.py --json     # one JSON object (keys in RATIO_KEYS, + details)
+    python scripts/bench_relay.py --quick    # shorter runs, same scenarios
+
+Three kinds of process: the relay (``python -m relay``), a baseline forwarder (this file with
+``--serve-baseline``: same websockets library and settings, no envelope, no checks, no
+sequencing, no echo to the sender) and this driver. Rooms have two clients playing
+ping-pong with 100-byte payloads. Scenarios, each run on both targets, alternating which
+goes first:
+
+* 1 room, one exchange at a time: round-trip p50/p99.
+* 100 rooms, each exchanging as fast as it can: round-trip p50/p99 and messages per second
+  (pings + pongs completed) at saturation.
+* 1,000 rooms (2,000 clients) on fresh processes, each room sending 2 messages a second
+  (a ping and its pong): round-trip p99, messages lost, and resident memory per idle
+  connection (RSS growth of the server process from start to 2,000 idle clients ÷ 2,000).
+
+The relay runs with its defaults except the per-address, room and rate limits, which would
+otherwise (rightly) refuse one driver opening 2,000 connections from 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from websockets.asyncio.server import ServerConnection, broadcast, serve  # noqa: E402
+
+from relay.config import RelayConfig  # noqa: E402
+from relay.envelope import (  # noqa: E402
+    Create,
+    Created,
+    Join,
+    Message,
+    Send,
+    Welcome,
+    decode_relay_frame,
+    encode,
+)
+
+RATIO_KEYS = (
+    "p50_ratio_1",
+    "p50_ratio_100",
+    "throughput_ratio",
+    "p99_ratio_1000",
+    "lost",
+    "kib_per_idle_connection",
+)
+PAYLOAD_BYTES = 100
+RELAY_FLAGS = (
+    "--max-connections-per-ip", "100000",
+    "--max-rooms", "100000",
+    "--rate", "1000000",
+    "--burst", "1000000",
+)  # fmt: skip
+DEFAULTS = RelayConfig()
+
+
+# --- the baseline forwarder (its own process) --------------------------------------------
+
+
+async def serve_baseline() -> None:
+    """Forward every frame to the other clients on the same path. Nothing else."""
+    rooms: dict[str, set[ServerConnection]] = {}
+
+    async def forward(websocket: ServerConnection) -> None:
+        peers = rooms.setdefault(websocket.request.path, set())  # type: ignore[union-attr]
+        peers.add(websocket)
+        try:
+            async for frame in websocket:
+                broadcast([p for p in peers if p is not websocket], frame)
+        finally:
+            peers.discard(websocket)
+
+    async with serve(
+        forward,
+        "127.0.0.1",
+        0,
+        compression=None,
+        max_size=DEFAULTS.max_frame,
+        ping_interval=DEFAULTS.ping_interval,
+        ping_timeout=DEFAULTS.ping_timeout,
+    ) as server:
+        print(f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}/", flush=True)
+        await asyncio.Future()
+
+
+# --- targets -----------------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    name: str
+    process: subprocess.Popen[bytes]
+    url: str
+    logfile: Any = None
+
+    def rss_kib(self) -> int:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise RuntimeError("no VmRSS")
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU the server process has used: a figure the machine's load barely
+        touches, unlike wall-clock latency."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        if self.logfile is not None:
+            self.logfile.close()
+
+
+def start_relay() -> Target:
+    # The relay logs a line per connection: to a file, so a full pipe never stalls it.
+    log = tempfile.NamedTemporaryFile("w+", prefix="bench-relay-", suffix=".log")  # noqa: SIM115
+    process = subprocess.Popen(
+        [sys.executable, "-m", "relay", "--port", "0", "--log-json", *RELAY_FLAGS],
+        cwd=ROOT,
+        stderr=log,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with open(log.name) as reader:
+            first = reader.readline()
+        if first.endswith("\n"):
+            return Target("relay", process, json.loads(first)["url"], log)
+        time.sleep(0.05)
+    raise RuntimeError("the relay did not start")
+
+
+def start_baseline() -> Target:
+    process = subprocess.Popen(
+        [sys.executable, __file__, "--serve-baseline"], stdout=subprocess.PIPE, cwd=ROOT
+    )
+    assert process.stdout is not None
+    return Target("baseline", process, process.stdout.readline().decode().strip())
+
+
+# --- clients -----------------------------------------------------------------------------
+
+
+class Peer:
+    """One client of a room: send a payload, wait for the next payload from the other side."""
+
+    def __init__(self, websocket: ClientConnection, seat: int | None) -> None:
+        self.websocket = websocket
+        self.seat = seat  # None on the baseline, which has no envelope
+
+    async def send(self, payload: bytes) -> None:
+        await self.websocket.send(payload if self.seat is None else encode(Send(payload)))
+
+    async def receive(self) -> bytes:
+        if self.seat is None:
+            data = await self.websocket.recv(decode=False)
+            return data
+        while True:  # skip presence events and the echo of one's own messages
+            message = decode_relay_frame(await self.websocket.recv(decode=False))
+            if isinstance(message, Message) and message.seat != self.seat:
+                return message.payload
+
+
+async def _connect(url: str) -> ClientConnection:
+    return await connect(url, compression=None, open_timeout=60, ping_interval=None)
+
+
+async def open_room(target: Target, index: int) -> tuple[Peer, Peer]:
+    if target.name == "baseline":
+        path = f"{target.url}room{index}"
+        return Peer(await _connect(path), None), Peer(await _connect(path), None)
+    async with await _connect(target.url) as lobby:
+        await lobby.send(encode(Create(2)))
+        created = decode_relay_frame(await lobby.recv(decode=False))
+    assert isinstance(created, Created)
+    peers = []
+    for name in ("A", "B"):
+        websocket = await _connect(target.url)
+        await websocket.send(encode(Join(created.room_id, created.player_token, name)))
+        welcome = decode_relay_frame(await websocket.recv(decode=False))
+        assert isinstance(welcome, Welcome) and welcome.seat is not None
+        peers.append(Peer(websocket, welcome.seat))
+    return peers[0], peers[1]
+
+
+async def open_rooms(target: Target, count: int) -> list[tuple[Peer, Peer]]:
+    gate = asyncio.Semaphore(32)
+
+    async def one(index: int) -> tuple[Peer, Peer]:
+        async with gate:
+            return await open_room(target, index)
+
+    return await asyncio.gather(*(one(i) for i in range(count)))
+
+
+async def close_rooms(rooms: list[tuple[Peer, Peer]]) -> None:
+    await asyncio.gather(*(p.websocket.close() for room in rooms for p in room))
+
+
+def payload(number: int) -> bytes:
+    return number.to_bytes(8, "big") + b"." * (PAYLOAD_BYTES - 8)
+
+
+async def answer_forever(peer: Peer) -> None:
+    while True:
+        await peer.send(await peer.receive())
+
+
+# --- scenarios ---------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    rtts: list[float] = field(default_factory=list)
+    messages: int = 0
+    seconds: float = 0.0
+    lost: int = 0
+    kib_per_idle_connection: float = 0.0
+    server_cpu: float = 0.0
+
+    def pool(self, other: Result) -> None:
+        self.rtts += other.rtts
+        self.messages += other.messages
+        self.seconds += other.seconds
+        self.lost += other.lost
+        self.server_cpu += other.server_cpu
+        self.kib_per_idle_connection = max(
+            self.kib_per_idle_connection, other.kib_per_idle_connection
+        )
+
+    def cpu_us_per_message(self) -> float:
+        return self.server_cpu / self.messages * 1e6
+
+    def quantile(self, q: float) -> float:
+        ordered = sorted(self.rtts)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # ms
+
+
+async def closed_loop(target: Target, rooms: int, seconds: float) -> Result:
+    """Every room exchanges ping-pong as fast as it can for ``seconds``."""
+    pairs = await open_rooms(target, rooms)
+    responders = [asyncio.create_task(answer_forever(b)) for _, b in pairs]
+    result = Result()
+    cpu_before = target.cpu_seconds()
+    stop_at = time.perf_counter() + seconds
+
+    async def play(a: Peer) -> None:
+        number = 0
+        while (started := time.perf_counter()) < stop_at:
+            await a.send(payload(number))
+            assert (await a.receive())[:8] == payload(number)[:8]
+            result.rtts.append(time.perf_counter() - started)
+            number += 1
+
+    begun = time.perf_counter()
+    await asyncio.gather(*(play(a) for a, _ in pairs))
+    result.seconds = time.perf_counter() - begun
+    result.messages = 2 * len(result.rtts)
+    result.server_cpu = target.cpu_seconds() - cpu_before
+    for task in responders:
+        task.cancel()
+    await close_rooms(pairs)
+    return result
+
+
+async def paced(target: Target, rooms: int, seconds: float) -> Result:
+    """Each room sends one ping a second (plus its pong: 2 messages/s/room), open loop."""
+    before = target.rss_kib()
+    pairs = await open_rooms(target, rooms)
+    await asyncio.sleep(1.0)  # let the server settle before reading its memory
+    result = Result(kib_per_idle_connection=(target.rss_kib() - before) / (2 * rooms))
+    responders = [asyncio.create_task(answer_forever(b)) for _, b in pairs]
+    cpu_before = target.cpu_seconds()
+    sent = 0
+
+    async def play(a: Peer) -> None:
+        nonlocal sent
+        outstanding: dict[int, float] = {}
+
+        async def collect() -> None:
+            while True:
+                number = int.from_bytes((await a.receive())[:8], "big")
+                result.rtts.append(time.perf_counter() - outstanding.pop(number))
+
+        collector = asyncio.create_task(collect())
+        await asyncio.sleep(random.random())  # spread the rooms over the second
+        for number in range(int(seconds)):
+            outstanding[number] = time.perf_counter()
+            await a.send(payload(number))
+            sent += 1
+            await asyncio.sleep(1.0)
+        await asyncio.sleep(2.0)  # drain: a pong not back by now counts as lost
+        collector.cancel()
+        result.lost += len(outstanding)
+
+    await asyncio.gather(*(play(a) for a, _ in pairs))
+    result.messages = 2 * sent
+    result.server_cpu = target.cpu_seconds() - cpu_before
+    for task in responders:
+        task.cancel()
+    await close_rooms(pairs)
+    return result
+
+
+async def alternate(
+    targets: list[Target], rounds: int, run: Callable[[Target], Awaitable[Result]]
+) -> dict[str, Result]:
+    """A/B/B/A...: each round flips which target goes first, pooling samples per target."""
+    pooled = {t.name: Result() for t in targets}
+    for round_number in range(rounds):
+        order = targets if round_number % 2 == 0 else targets[::-1]
+        for target in order:
+            pooled[target.name].pool(await run(target))
+    return pooled
+
+
+async def bench(quick: bool) -> dict[str, Any]:
+    # Many short alternating rounds, so other work on the machine hits both targets alike.
+    if quick:
+        rounds, exchanges_1, saturate_s, rounds_1000, paced_s = 4, 250, 1.0, 1, 5
+    else:
+        rounds, exchanges_1, saturate_s, rounds_1000, paced_s = 8, 500, 2.0, 2, 10
+    targets = [start_relay(), start_baseline()]
+    try:
+        one = await alternate(targets, rounds, lambda t: closed_loop_count(t, exchanges_1))
+        hundred = await alternate(targets, rounds, lambda t: closed_loop(t, 100, saturate_s))
+    finally:
+        for target in targets:
+            target.stop()
+    thousand = {"relay": Result(), "baseline": Result()}
+    starts = [start_baseline, start_relay]
+    for round_number in range(rounds_1000):  # fresh processes: honest memory figures
+        for start in starts if round_number % 2 == 0 else starts[::-1]:
+            target = start()
+            try:
+                thousand[target.name].pool(await paced(target, 1000, paced_s))
+            finally:
+                target.stop()
+
+    details: dict[str, Any] = {}
+    for name in ("relay", "baseline"):
+        details[name] = {
+            "p50_ms_1": round(one[name].quantile(0.5), 3),
+            "p99_ms_1": round(one[name].quantile(0.99), 3),
+            "p50_ms_100": round(hundred[name].quantile(0.5), 3),
+            "p99_ms_100": round(hundred[name].quantile(0.99), 3),
+            "msgs_per_s_100": round(hundred[name].messages / hundred[name].seconds),
+            "server_cpu_us_per_msg_100": round(hundred[name].cpu_us_per_message(), 1),
+            "p50_ms_1000": round(thousand[name].quantile(0.5), 3),
+            "p99_ms_1000": round(thousand[name].quantile(0.99), 3),
+            "messages_1000": thousand[name].messages,
+            "server_cpu_us_per_msg_1000": round(thousand[name].cpu_us_per_message(), 1),
+            "lost_1000": thousand[name].lost,
+            "kib_per_idle_connection": round(thousand[name].kib_per_idle_connection, 1),
+        }
+    relay, base = details["relay"], details["baseline"]
+    return {
+        "p50_ratio_1": round(relay["p50_ms_1"] / base["p50_ms_1"], 2),
+        "p50_ratio_100": round(relay["p50_ms_100"] / base["p50_ms_100"], 2),
+        "throughput_ratio": round(relay["msgs_per_s_100"] / base["msgs_per_s_100"], 2),
+        "p99_ratio_1000": round(relay["p99_ms_1000"] / base["p99_ms_1000"], 2),
+        "lost": relay["lost_1000"] + base["lost_1000"],
+        "kib_per_idle_connection": relay["kib_per_idle_connection"],
+        "details": details,
+        "settings": {
+            "quick": quick,
+            "rounds": rounds,
+            "rounds_1000": rounds_1000,
+            "relay_flags": " ".join(RELAY_FLAGS),
+            "load_average_at_end": os.getloadavg()[0],
+        },
+    }
+
+
+async def closed_loop_count(target: Target, exchanges: int) -> Result:
+    """One room, one exchange at a time, a fixed number of exchanges."""
+    ((a, b),) = await open_rooms(target, 1)
+    responder = asyncio.create_task(answer_forever(b))
+    result = Result()
+    cpu_before = target.cpu_seconds()
+    for number in range(exchanges):
+        started = time.perf_counter()
+        await a.send(payload(number))
+        await a.receive()
+        result.rtts.append(time.perf_counter() - started)
+    result.messages = 2 * exchanges
+    result.server_cpu = target.cpu_seconds() - cpu_before
+    responder.cancel()
+    await close_rooms([(a, b)])
+    return result
+
+
+FLOORS = {
+    "p50_ratio_1": ("≤", 1.5),
+    "p50_ratio_100": ("≤", 1.5),
+    "throughput_ratio": ("≥", 0.7),
+    "p99_ratio_1000": ("≤", 2.0),
+    "lost": ("≤", 0),
+    "kib_per_idle_connection": ("≤", 32),
+}
+
+
+def print_table(report: dict[str, Any]) -> None:
+    relay, base = report["details"]["relay"], report["details"]["baseline"]
+    print(f"{'figure':<26}{'relay':>12}{'baseline':>12}")
+    for key in relay:
+        print(f"{key:<26}{relay[key]:>12}{base[key]:>12}")
+    print()
+    for key in RATIO_KEYS:
+        sign, floor = FLOORS[key]
+        value = report[key]
+        ok = value <= floor if sign == "≤" else value >= floor
+        print(f"{key:<26}{value:>12}   floor {sign} {floor}  {'ok' if ok else 'MISSED'}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quick", action="store_true", help="shorter runs (about a minute)")
+    parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_baseline:
+        asyncio.run(serve_baseline())
+        return 0
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))  # children inherit
+    random.seed(int(os.environ.get("BENCH_SEED", "1")))
+    report = asyncio.run(bench(args.quick))
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_table(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -44,6 +44,7 @@ class RelayConfig:
     ping_timeout: float = 20.0
     join_failures_per_minute: int = 10
     shutdown_timeout: float = 5.0
+    trust_proxy: bool = False
     log_json: bool = False
 
     def __post_init__(self) -> None:
@@ -97,6 +98,7 @@ HELP: dict[str, str] = {
     "ping_timeout": "seconds to wait for a pong before dropping a connection",
     "join_failures_per_minute": "failed joins (unknown room, wrong token) allowed per address",
     "shutdown_timeout": "seconds to wait for clients to close on shutdown",
+    "trust_proxy": "take client addresses from X-Forwarded-For (only behind nginx/Caddy)",
     "log_json": "log one JSON object per line instead of plain text",
 }
 

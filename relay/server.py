@@ -131,9 +131,8 @@ class RelayServer:
         loop = asyncio.get_running_loop()
         core = self.core
         self._connections[conn] = websocket
-        peer = websocket.remote_address
         try:
-            self._carry_out(core.open(conn, str(peer[0]) if peer else "local", loop.time()))
+            self._carry_out(core.open(conn, self._client_address(websocket), loop.time()))
             async for frame in websocket:
                 if isinstance(frame, bytes):
                     self._carry_out(core.receive(conn, frame, loop.time()))
@@ -145,6 +144,16 @@ class RelayServer:
         finally:
             del self._connections[conn]
             self._carry_out(core.closed(conn, loop.time()))
+
+    def _client_address(self, websocket: ServerConnection) -> str:
+        """The address limits are counted against: behind a trusted proxy, the one it saw."""
+        if self.config.trust_proxy and websocket.request is not None:
+            # The last address is the one our own proxy appended; earlier ones are hearsay.
+            forwarded = websocket.request.headers.get_all("X-Forwarded-For")
+            if forwarded and forwarded[-1].strip():
+                return forwarded[-1].rsplit(",", 1)[-1].strip()
+        peer = websocket.remote_address
+        return str(peer[0]) if peer else "local"
 
     def _carry_out(self, outputs: list[Output]) -> None:
         connections = self._connections

@@ -13,10 +13,22 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosedError
 
 from relay.client import RelayError, RoomConnection, create_room
-from relay.envelope import ErrorCode, Message, Notice, Presence, PresenceEvent
+from relay.envelope import (
+    Create,
+    Created,
+    Error,
+    ErrorCode,
+    Message,
+    Notice,
+    Presence,
+    PresenceEvent,
+    decode_relay_frame,
+    encode,
+)
 from relay.server import RelayServer
 from tests.relay.conftest import FAST, two_players
 
@@ -194,3 +206,22 @@ async def test_with_a_certificate_the_relay_serves_wss(tmp_path: Path) -> None:
             await ada.receive()
             await ada.send(b"secret")
             assert await ada.receive() == Message(1, 0, b"secret")
+
+
+@pytest.mark.parametrize("trust_proxy", [False, True])
+async def test_behind_a_trusted_proxy_limits_count_the_forwarded_address(
+    trust_proxy: bool,
+) -> None:
+    config = replace(FAST, max_connections_per_ip=1, trust_proxy=trust_proxy)
+    async with RelayServer(config) as relay:
+        first = await connect(relay.url, additional_headers={"X-Forwarded-For": "203.0.113.1"})
+        # A client's own header comes first; the proxy appends the address it saw.
+        forwarded = {"X-Forwarded-For": "203.0.113.1, 198.51.100.7"}
+        async with connect(relay.url, additional_headers=forwarded) as second:
+            if trust_proxy:  # counted per forwarded address, the second client is alone
+                await second.send(encode(Create(1)))
+                assert isinstance(decode_relay_frame(await second.recv(decode=False)), Created)
+            else:  # counted per peer, it is one connection too many
+                refusal = decode_relay_frame(await second.recv(decode=False))
+                assert refusal == Error(ErrorCode.TOO_MANY_CONNECTIONS, refusal.text)  # type: ignore[union-attr]
+        await first.close()

@@ -155,8 +155,9 @@ class MatchSession:
         if isinstance(awaiting, ChoosePlay):
             return (awaiting.seat,)
         if isinstance(awaiting, ThrowDice):
-            order = self._share_order(awaiting.seat)
-            return order[len(self._links) :]
+            if not self._links:  # nobody may reveal before the thrower
+                return (awaiting.seat,)
+            return self._share_order(awaiting.seat)[len(self._links) :]
         return ()
 
     def data_to_send(self) -> list[bytes]:

@@ -1,0 +1,232 @@
+"""The session's rules beyond plain play: arrival order, renewal, time limits, resign, chat,
+resync, spectators, and the line between local misuse and a peer's fault."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+from engine.awaiting import ChoosePlay, ThrowDice
+from protocol.chain import HashChain
+from protocol.codec import pack
+from protocol.errors import (
+    BadShare,
+    IllegalPlay,
+    LocalProtocolError,
+    MalformedMessage,
+    RemoteProtocolError,
+)
+from protocol.events import ChatReceived, DiceRolled, Ignored, MatchEnded
+from protocol.identity import Identity, seeded_source
+from protocol.logfile import encode_log
+from protocol.messages import Chat, Claim, Share, decode_message, seal
+from protocol.session import MatchSession
+from protocol.setup import Join, MatchSetup, Proposal
+from protocol.verify import verify_bytes
+
+
+def seats(game: str, players: int, *, links: int | None = None, seed: str = "s"):
+    """Sessions built by hand (optionally with short chains, to reach a renewal quickly)."""
+    source = seeded_source(seed)
+    proposal = Proposal.create(game, {}, seats=players, start_time=0, random_source=source,
+                               time_limit_ms=60_000)
+    keys = [Identity.generate(source) for _ in range(players)]
+    chains = [HashChain.generate(source) for _ in range(players)]
+    if links is not None:
+        chains = [HashChain(chain.hashes[: links + 1]) for chain in chains]
+    setup = MatchSetup.create(proposal, [
+        Join.create(proposal, key, f"P{seat}", chain.tip)
+        for seat, (key, chain) in enumerate(zip(keys, chains, strict=True))
+    ])  # fmt: skip
+    sessions = [
+        MatchSession(setup, seat=seat, identity=keys[seat], chain=chains[seat],
+                     random_source=source)
+        for seat in range(players)
+    ]  # fmt: skip
+    return setup, sessions, keys
+
+
+def pump(sessions, now: int = 0, order=None) -> None:
+    """Deliver every outgoing message to every other seat until all is quiet."""
+    queue = deque((seat, data) for seat, s in enumerate(sessions) for data in s.data_to_send())
+    while queue:
+        sender, data = queue.popleft()
+        for receiver in order or range(len(sessions)):
+            if receiver != sender:
+                sessions[receiver].receive_bytes(data, now)
+                queue.extend((receiver, d) for d in sessions[receiver].data_to_send())
+
+
+def play_to_end(sessions, now: int = 0) -> int:
+    while not sessions[0].ended:
+        now += 1000
+        awaiting = sessions[0].awaiting
+        actor = sessions[awaiting.seat]
+        if isinstance(awaiting, ThrowDice):
+            actor.throw(now)
+        else:
+            actor.play(actor.state.legal_plays()[0], now)
+        pump(sessions, now)
+    return now
+
+
+def test_chains_renew_before_running_out_and_the_log_verifies() -> None:
+    setup, sessions, _ = seats("goose", 2, links=3)
+    play_to_end(sessions)
+    shares = [decode_message(r) for r in sessions[0].records]
+    renewals = [s for s in shares if isinstance(s, Share) and s.renew is not None]
+    assert sessions[0].throw_index > 3
+    assert sorted(s.seat for s in renewals) == [0, 1]
+    assert all(s.n == 2 for s in renewals)  # with the third and last link of each chain
+    assert verify_bytes(encode_log(setup, sessions[0].records)).ok
+
+
+def test_shares_arriving_out_of_order_are_logged_in_canonical_order() -> None:
+    _, sessions, _ = seats("goose", 4)
+    sessions[0].throw(1)  # lots: seat 0 throws first
+    thrower_share = sessions[0].data_to_send()
+    # Seat 3 hears the thrower first and reveals; its share reaches seats 1 and 2 before the
+    # thrower's does.
+    sessions[3].receive_bytes(thrower_share[0], 1)
+    early = sessions[3].data_to_send()
+    for seat in (2, 1):
+        assert sessions[seat].receive_bytes(early[0], 1) == []  # held back, nothing accepted
+    pump(sessions, 1, order=[3, 2, 1, 0])
+    sessions[0].receive_bytes(early[0], 1)  # the thrower hears seat 3 before seats 1 and 2
+    for seat in (1, 2):
+        sessions[seat].receive_bytes(thrower_share[0], 1)
+    pump(sessions, 1, order=[3, 2, 1, 0])
+    records = sessions[0].records
+    assert [decode_message(r).seat for r in records] == [0, 1, 2, 3]
+    assert all(s.records == records for s in sessions)
+    assert sessions[0].throw_index == 1
+
+
+def test_abandonment_claim_after_the_time_limit_only() -> None:
+    setup, sessions, _ = seats("jacquet", 2)
+    sessions[0].throw(1_000)
+    pump(sessions, 1_000)
+    awaiting = sessions[0].awaiting
+    silent = awaiting.seat
+    claimant = sessions[1 - silent]
+    assert claimant.awaited_seats() == (silent,)
+    with pytest.raises(LocalProtocolError, match="still has 60 s"):
+        claimant.claim_abandonment(silent, 1_000)
+    with pytest.raises(LocalProtocolError, match="not the one the match is waiting for"):
+        claimant.claim_abandonment(1 - silent, 100_000)
+    events = claimant.claim_abandonment(silent, 61_000)
+    ended = events[-1]
+    assert ended.reason == "abandoned" and ended.seat == silent and ended.winner == 1 - silent
+    assert ended.error.seat == silent
+    pump(sessions, 61_500)
+    seen = sessions[silent].ended
+    assert (seen.reason, seen.seat, seen.winner) == ("abandoned", silent, 1 - silent)
+    report = verify_bytes(encode_log(setup, sessions[0].records))
+    assert report.ok and "abandoned" in report.result
+
+
+def test_a_peer_claiming_too_early_is_at_fault() -> None:
+    setup, sessions, keys = seats("goose", 2)
+    early = seal(Claim(1, 0, 30_000, 0, b""), keys[1], setup.match_id)
+    with pytest.raises(IllegalPlay, match="before the time limit") as caught:
+        sessions[0].receive_bytes(early.encode(), 30_000)
+    assert caught.value.seat == 1
+    _, sessions, keys = seats("goose", 2)
+    future = seal(Claim(1, 0, 10**9, 0, b""), keys[1], setup.match_id)
+    with pytest.raises(IllegalPlay, match="in the future"):
+        MatchSession(setup, seat=None).receive_bytes(future.encode(), 70_000)
+
+
+def test_chat_is_signed_ordered_and_logged() -> None:
+    setup, sessions, keys = seats("goose", 3)
+    sessions[1].chat("bonjour à tous", 5)
+    sessions[2].chat("salut", 6)
+    pump(sessions, 6)
+    assert len(sessions[0].records) == 2
+    session = MatchSession(setup, seat=None)
+    events = [e for r in sessions[0].records for e in session.receive_bytes(r, 7)]
+    assert events == [ChatReceived(1, "P1", "bonjour à tous", 5), ChatReceived(2, "P2", "salut", 6)]
+    with pytest.raises(LocalProtocolError, match="printable"):
+        sessions[0].chat("\x1b[2Jboo", 8)
+    sneaky = pack([1, 3, 1, 1, 9, "\x1b]0;pwned\x07", bytes(64)])
+    with pytest.raises(MalformedMessage, match="control characters"):
+        sessions[0].receive_bytes(sneaky, 9)
+    other = seal(Chat(2, 0, 6, "something else", b""), keys[2], setup.match_id)
+    with pytest.raises(IllegalPlay, match="second, different chat line"):
+        sessions[1].receive_bytes(other.encode(), 9)
+
+
+def test_resync_from_a_peers_transcript() -> None:
+    setup, sessions, _ = seats("goose", 2)
+    behind, ahead = sessions
+    behind.throw(1)
+    ahead.receive_bytes(behind.data_to_send()[0], 1)
+    ahead.data_to_send()  # ahead's reveal is lost on the way: behind never completes the throw
+    assert len(behind.records) == 1 and len(ahead.records) == 2
+    events = behind.receive_transcript(ahead.transcript_from(len(behind.records)), 3)
+    assert any(isinstance(e, DiceRolled) for e in events)
+    assert behind.records == ahead.records and behind.state == ahead.state
+    # A late spectator catches up from record 0; a record tampered in transit is refused.
+    spectator = MatchSession(setup, seat=None)
+    spectator.receive_transcript(ahead.transcript_from(0), 3)
+    assert spectator.state == ahead.state
+    records = list(ahead.records)
+    bad = decode_message(records[-1])
+    records[-1] = Share(bad.seat, bad.n, bad.time, bytes(32), None, bad.signature).encode()
+    with pytest.raises(RemoteProtocolError):
+        MatchSession(setup, seat=None).receive_transcript(pack(records), 3)
+
+
+def test_local_misuse_is_local_and_changes_nothing() -> None:
+    _, sessions, _ = seats("jacquet", 2)
+    with pytest.raises(LocalProtocolError, match="not your throw"):
+        sessions[1].throw(1)
+    sessions[0].throw(1)
+    with pytest.raises(LocalProtocolError, match="not your throw"):
+        sessions[0].throw(1)
+    pump(sessions, 1)
+    while not isinstance(sessions[0].awaiting, ChoosePlay):
+        sessions[sessions[0].awaiting.seat].throw(2)
+        pump(sessions, 2)
+    mover = sessions[0].awaiting.seat
+    from engine.jacquet import parse_play
+
+    with pytest.raises(LocalProtocolError, match="not your turn"):
+        sessions[1 - mover].play(parse_play("1/2"), 3)
+    with pytest.raises(LocalProtocolError):
+        sessions[mover].play(parse_play("24/off"), 3)
+    assert sessions[mover].data_to_send() == [] and sessions[mover].stopped is None
+    with pytest.raises(LocalProtocolError, match="spectator"):
+        MatchSession(sessions[0].setup, seat=None).throw(3)
+
+
+def test_duplicates_from_the_relay_are_ignored_and_own_echo_too() -> None:
+    _, sessions, _ = seats("goose", 2)
+    sessions[0].throw(1)
+    data = sessions[0].data_to_send()[0]
+    sessions[1].receive_bytes(data, 1)
+    assert sessions[1].receive_bytes(data, 1) == [Ignored("a message already received")]
+    assert sessions[0].receive_bytes(data, 1) == [Ignored("our own message, echoed back")]
+
+
+def test_replayed_share_after_the_throw_is_a_bad_share() -> None:
+    setup, sessions, keys = seats("goose", 2)
+    sessions[0].throw(1)
+    pump(sessions, 1)
+    old = decode_message(sessions[0].records[0])
+    again = seal(Share(0, 0, 9, old.link, None, b""), keys[0], setup.match_id)
+    with pytest.raises(BadShare, match="second, different dice share"):
+        sessions[1].receive_bytes(again.encode(), 9)
+
+
+def test_a_match_that_ended_ignores_late_game_messages() -> None:
+    _, sessions, _ = seats("jacquet", 2)
+    sessions[0].resign(1)
+    pump(sessions, 1)
+    assert sessions[1].ended == MatchEnded("resigned", winner=1, seat=0)
+    with pytest.raises(LocalProtocolError, match="over"):
+        sessions[1].throw(2)
+    sessions[1].chat("gg", 3)  # chat still flows after the end
+    pump(sessions, 3)
+    assert isinstance(decode_message(sessions[0].records[-1]), Chat)

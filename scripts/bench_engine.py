@@ -82,7 +82,7 @@ def goose_game(rng: random.Random) -> None:
 def best_rate(count: int, run: Callable[[], None], repeat: int) -> float:
     """Best of *repeat* runs of *run*, as *count* items per second."""
     best = min(_timed(run) for _ in range(repeat))
-    return count / best
+    return count / max(best, 1e-9)  # a coarse CPU clock can report 0 for tiny runs
 
 
 def _timed(run: Callable[[], None]) -> float:

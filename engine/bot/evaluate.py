@@ -54,6 +54,8 @@ class _SideFacts:
         trapped = 0
         stacked = 0
         deep = 0
+        hemmed = 0
+        straggle = 0
         need7 = need13 = need19 = 0
         run_pips = weights.run_pips
         for point in range(1, 25):
@@ -61,6 +63,7 @@ class _SideFacts:
             if not count:
                 continue
             pips += (25 - point) * count
+            straggle += (25 - point) * (25 - point) * count
             if point <= 18:
                 need19 += (19 - point) * count
                 if point <= 12:
@@ -69,13 +72,16 @@ class _SideFacts:
                         need7 += (7 - point) * count
             if quick:
                 continue
-            # Consecutive closed points straight ahead: the checker's prison.
-            run = 0
-            target = point + 1
-            while run < 6 and target <= 24 and other[OPPOSITE[target]]:
-                run += 1
-                target += 1
+            # Closed points within a die's reach: dice this checker cannot use, and the
+            # consecutive run straight ahead, the checker's prison (six: a bouchage).
+            run = closed = 0
+            for target in range(point + 1, min(point + 6, 24) + 1):
+                if other[OPPOSITE[target]]:
+                    closed += 1
+                    if run == target - point - 1:
+                        run += 1
             trapped += count * run_pips[run]
+            hemmed += count * closed
             if point > 1 and count > 3:
                 stacked += count - 3
             if point >= 22:
@@ -85,11 +91,38 @@ class _SideFacts:
         self.postillon = side[OFF] == 0 and not any(side[19:25])
         # The other side's checkers on his 7-12 close my 19-24.
         self.home_held = sum(1 for q in range(7, 13) if other[q])
-        self.eff = pips + trapped + stacked * weights.stack + deep * weights.deep
+        self.eff = pips + straggle * weights.straggle // 1024
+        if not quick:
+            self.eff += (
+                trapped
+                + hemmed * weights.hemmed // 4
+                + stacked * weights.stack
+                + deep * weights.deep
+                + _bear_off_misses(side) * weights.miss
+            )
         self.postillon_gap = 0
         if self.postillon:
             self.postillon_gap = 19 - postillon_point(side)
             self.eff += weights.postillon + self.postillon_gap * weights.postillon_far
+
+
+def _bear_off_misses(side: Side) -> int:
+    """Bearing off: how many die values cannot bear a checker off (their point is empty while
+    checkers stand farther back), so must be spent inside the last quarter.
+
+    >>> _bear_off_misses((0, *([0] * 18), 2, 0, 0, 0, 0, 1, 12))  # on 19 and 24
+    4
+    """
+    if any(side[1:19]):
+        return 0
+    misses = 0
+    behind = False
+    for point in range(19, 25):
+        if side[point]:
+            behind = True
+        elif behind:
+            misses += 1
+    return misses
 
 
 def _escape_risk(need: tuple[int, int, int], available: int, weights: Weights) -> int:
@@ -116,7 +149,8 @@ def _block_risk(me: _SideFacts, other: _SideFacts, weights: Weights) -> int:
 def evaluate(mover: Side, other: Side, weights: Weights = TUNED, *, quick: bool = False) -> int:
     """Expected milli-points for ``mover`` (to play next) against ``other``.
 
-    ``quick`` skips the structural terms (traps, stacks, x2-x4 escape): the level-1 player.
+    ``quick`` skips the structural terms (closed points ahead, stacks, bear-off shape):
+    the level-1 player.
 
     >>> from engine.bot.board import initial_side
     >>> other = initial_side()
@@ -138,11 +172,8 @@ def evaluate(mover: Side, other: Side, weights: Weights = TUNED, *, quick: bool 
     lead = him.eff - me.eff + weights.tempo
     scale = (me.eff + him.eff) // 2 + weights.race_offset
     win = min(990, max(10, WIN // 2 + lead * weights.race_slope // scale))
-    if quick:
-        my_gain = his_gain = WIN
-    else:
-        my_gain = WIN + _escape_risk(him.need, me.eff, weights)
-        his_gain = WIN + _escape_risk(me.need, him.eff, weights)
+    my_gain = WIN + _escape_risk(him.need, me.eff, weights)
+    his_gain = WIN + _escape_risk(me.need, him.eff, weights)
     equity = (win * my_gain - (WIN - win) * his_gain) // WIN
     at_stake = WIN - my_block - his_block
     return (equity * at_stake) // WIN + 4 * (his_block - my_block)

@@ -21,6 +21,13 @@ class Weights:
     race_offset: int = 30
     run_pips: tuple[int, int, int, int, int, int, int] = (0, 1, 2, 4, 7, 12, 30)
     """Pips lost by a checker facing 0-6 consecutive closed points (6: fully primed)."""
+    straggle: int = 8
+    """Pips per 1024 of the sum of squared distances to off: rear checkers cost more than
+    their pips (they are the ones the other side blocks, and they decide x2-x4)."""
+    hemmed: int = 2
+    """Quarter-pips lost per checker and per closed point within six points ahead of it."""
+    miss: int = 2
+    """Pips lost bearing off per die value that cannot bear a checker off."""
     stack: int = 1
     """Pips lost per checker beyond the third on one point (talon excepted)."""
     deep: int = 1

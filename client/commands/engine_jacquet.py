@@ -23,6 +23,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = ("client.commands.engine_jacquet_bot",)
 """Modules adding ``tablier engine jacquet <command>`` (e.g. the computer player's)."""
 
 BEAROFF_RULES = ("backgammon", "trictrac")
+"""``engine.jacquet.BEAROFF_RULES``, repeated so ``--help`` need not import the engine."""
 
 MOVES_EPILOG = """\
 position (JSON): points on each side's own track (1-24); absent points are empty;

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from client.commands import engine_jacquet
+from engine.jacquet import BEAROFF_RULES
+
 TABLIER = str(Path(sys.executable).with_name("tablier"))
 START = '{"turn": "white", "white": {"1": 15}, "black": {"1": 15}}'
 BLOCKED = '{"turn": "white", "white": {"1": 15}, "black": {"1": 9, "14": 1, "15": 1, "16": 1, "17": 1, "18": 1, "19": 1}}'  # noqa: E501
@@ -94,3 +97,7 @@ def test_batch_answers_every_line_and_survives_bad_ones() -> None:
             "position": {"turn": "black", "white": {"1": 15}, "black": {"1": 13, "14": 1, "19": 1}},
         }
     ]
+
+
+def test_cli_offers_exactly_the_engines_bear_off_rules() -> None:
+    assert engine_jacquet.BEAROFF_RULES == BEAROFF_RULES

@@ -58,10 +58,16 @@ async def _read(websocket: ClientConnection) -> RelayMessage:
     return message
 
 
-async def create_room(url: str, seats: int, *, tls: ssl.SSLContext | None = None) -> Created:
-    """Ask the relay at ``url`` for a room; the answer holds the id and both tokens."""
+async def create_room(
+    url: str, seats: int, *, again: Created | None = None, tls: ssl.SSLContext | None = None
+) -> Created:
+    """Ask the relay at ``url`` for a room; the answer holds the id and both tokens.
+
+    ``again`` brings back, under the same id and tokens, a room the relay lost in a restart
+    (or answers alike if another member already did).
+    """
     async with await _open(url, tls) as websocket:
-        await websocket.send(encode(Create(seats)))
+        await websocket.send(encode(Create(seats, again)))
         reply = await _read(websocket)
     if not isinstance(reply, Created):
         raise RelayError("unexpected", f"The relay answered a create with {reply!r}.")

@@ -277,12 +277,15 @@ class RelayCore:
             text = _REFUSALS[ErrorCode.BAD_SEATS][1].format(max=self.config.max_seats)
             return self._refuse(session, ErrorCode.BAD_SEATS, text)
         again = message.again
+        if again is not None and self._throttled(session, now):
+            return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
         if again is not None and (room := self.rooms.get(again.room_id)) is not None:
             # Another member re-created it first: the same secrets get the same answer.
             if hmac.compare_digest(room.player_hash, token_hash(again.player_token)) and (
                 hmac.compare_digest(room.spectator_hash, token_hash(again.spectator_token))
             ):
-                return [Transmit((session.conn,), encode(again))]
+                log = Log(session.conn, "recreated", {"room": room.id[:8], "seats": room.capacity})
+                return [log, Transmit((session.conn,), encode(again))]
             return self._failed_join(session, ErrorCode.BAD_TOKEN, now)
         if len(self.rooms) >= self.config.max_rooms:
             return self._refuse(session, ErrorCode.TOO_MANY_ROOMS)
@@ -297,16 +300,16 @@ class RelayCore:
             self.config.backlog,
             now,
         )
+        event = "created" if again is None else "recreated"
         return [
-            Log(session.conn, "created", {"room": room_id[:8], "seats": message.seats}),
+            Log(session.conn, event, {"room": room_id[:8], "seats": message.seats}),
             Transmit((session.conn,), encode(created)),
         ]
 
     def _join(self, session: Session, message: Join, now: float) -> list[Output]:
         if session.room is not None:
             return self._refuse(session, ErrorCode.ALREADY_JOINED)
-        failures = self._failures.get(session.ip)
-        if failures is not None and not failures.ready(now):
+        if self._throttled(session, now):
             return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
         room = self.rooms.get(message.room_id)
         if room is None:
@@ -364,6 +367,10 @@ class RelayCore:
         if seat is not None and event is not None:
             out += self._presence(room, seat, event)
         return out
+
+    def _throttled(self, session: Session, now: float) -> bool:
+        failures = self._failures.get(session.ip)
+        return failures is not None and not failures.ready(now)
 
     def _failed_join(self, session: Session, code: ErrorCode, now: float) -> list[Output]:
         """Count failures per address, so guessing room ids or tokens stays hopeless."""

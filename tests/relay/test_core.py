@@ -296,3 +296,19 @@ def test_an_empty_room_expires_after_the_idle_time() -> None:
     h.advance(2.0)
     assert room.room_id not in h.core.rooms
     assert h.error_code(h.join(room, room.player_token, "Ada")) == ErrorCode.UNKNOWN_ROOM
+
+
+def test_a_lost_room_is_recreated_under_its_old_secrets_and_guessing_is_throttled() -> None:
+    lost = Harness().room()  # as handed out by a relay that has since restarted
+    h = Harness(replace(CONFIG, join_failures_per_minute=2))
+    for _ in range(2):  # two members race to bring it back: both get the same answer
+        conn = h.connect()
+        h.send(conn, Create(2, lost))
+        assert h.take(conn) == [lost]
+    ada = h.join(lost, lost.player_token, "Ada")
+    assert welcome(h.take(ada)).seat == 0
+    forged = replace(lost, player_token="x" * 43)
+    for code in (ErrorCode.BAD_TOKEN, ErrorCode.BAD_TOKEN, ErrorCode.TOO_MANY_FAILURES):
+        conn = h.connect()
+        h.send(conn, Create(2, forged))
+        assert h.error_code(conn) == code

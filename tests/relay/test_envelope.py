@@ -33,6 +33,7 @@ from relay.envelope import (
 
 CLIENT_MESSAGES = [
     Create(seats=15),
+    Create(2, Created("r" * 22, "p" * 43, "s" * 43)),
     Join("r" * 22, "t" * 43, "Ada", None),
     Join("r" * 22, "t" * 43, "Zoé", 1023),
     Send(b""),
@@ -73,6 +74,7 @@ def test_a_stamped_message_is_compact() -> None:
         ([VERSION, Kind.SEND, "text, not bin"], ErrorCode.BAD_ENVELOPE),
         ([VERSION, Kind.SEND, b"x", b"extra"], ErrorCode.BAD_ENVELOPE),
         ([VERSION, Kind.CREATE, True], ErrorCode.BAD_ENVELOPE),
+        ([VERSION, Kind.CREATE, 2, "short", "p" * 43, "s" * 43], ErrorCode.BAD_ENVELOPE),
         ([VERSION, Kind.JOIN, "room", "token", "name", -1], ErrorCode.BAD_RESUME),
         ([VERSION, Kind.JOIN, "r" * 65, "token", "name", None], ErrorCode.BAD_ENVELOPE),
         ([VERSION, Kind.MESSAGE, 1, 1, b"x"], ErrorCode.BAD_ENVELOPE),  # relay-only kind

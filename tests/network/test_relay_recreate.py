@@ -34,11 +34,10 @@ async def test_a_lost_room_is_recreated_with_its_old_id_and_tokens() -> None:
         # alike, and both tokens open it again.
         assert await _create(second.url, Create(2, room)) == room
         assert await _create(second.url, Create(2, room)) == room
-        async with await RoomConnection.join(
-            second.url, room.room_id, room.player_token, "Ada"
-        ) as ada, await RoomConnection.join(
-            second.url, room.room_id, room.spectator_token, "Eve"
-        ) as eve:
+        async with (
+            await RoomConnection.join(second.url, room.room_id, room.player_token, "Ada") as ada,
+            await RoomConnection.join(second.url, room.room_id, room.spectator_token, "Eve") as eve,
+        ):
             assert (ada.seat, eve.seat) == (0, None)
 
 

@@ -1,0 +1,320 @@
+"""The connection to the relay: join, pump events into the match, reconnect with backoff.
+
+:class:`RelayLink` is one asyncio task (owned by the app, or a test) around a
+:class:`~client.net.match.NetMatch`. It keeps every payload it sent until the relay echoes it
+back (the relay stamps our own messages to us too), so what was sent into a dropped
+connection goes again after reconnecting; the session ignores exact duplicates.
+
+Reconnecting resumes from the next sequence number the relay has not delivered. Three
+things can stand in the way, each handled here:
+
+- the seat's grace period ran out (``seat_expired``): take a seat again with the invite;
+- the relay restarted and lost the room (``unknown_room``): bring the room back under its old
+  id and tokens (a player knows both: the host shares the spectator token in the room);
+- a peer brought the room back first, so our seat token opens nothing (``bad_token``): join
+  it afresh from its first event.
+
+In the last two cases the match asks its peers for what it missed (see :mod:`client.net.match`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from client.net.match import NetMatch
+from relay.client import RelayError, RoomConnection
+from relay.envelope import (
+    Create,
+    Created,
+    EnvelopeError,
+    Error,
+    Message,
+    Notice,
+    Presence,
+    PresenceEvent,
+    decode_relay_frame,
+    encode,
+)
+
+State = Literal["connecting", "connected", "reconnecting", "failed", "closed"]
+
+_PRESENCE = {
+    PresenceEvent.JOINED: "joined",
+    PresenceEvent.LEFT: "left",
+    PresenceEvent.RECONNECTED: "reconnected",
+    PresenceEvent.SEAT_EXPIRED: "expired",
+}
+# Refusals that retrying cannot cure: say so and stop.
+_FATAL = {
+    "bad_name",
+    "room_full",
+    "spectators_full",
+    "bad_envelope",
+    "unsupported_version",
+    "replaced",
+    "bad_seats",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStatus:
+    """What the connection indicator shows. ``retry_at`` is a ``time.monotonic()`` value."""
+
+    state: State
+    attempt: int = 0
+    retry_at: float | None = None
+    detail: str = ""
+
+
+class LinkFailed(Exception):
+    """The relay refused us for good (a mistyped invite, a full room); ``str`` says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Seconds before reconnection attempt ``n``: doubling from ``first`` up to ``most``."""
+
+    first: float = 0.25
+    most: float = 8.0
+    jitter: float = 0.2
+
+    def delay(self, attempt: int) -> float:
+        base = min(self.most, self.first * 2 ** max(0, attempt - 1))
+        return float(base * random.uniform(1 - self.jitter, 1 + self.jitter))
+
+
+class RelayLink:
+    """Carries one :class:`NetMatch`'s traffic through a relay room, across disconnections."""
+
+    def __init__(
+        self,
+        match: NetMatch,
+        url: str,
+        room_id: str,
+        token: str,
+        *,
+        clock: Callable[[], int],
+        seats: int | None = None,
+        backoff: Backoff | None = None,
+        on_status: Callable[[LinkStatus], None] | None = None,
+    ) -> None:
+        self.match = match
+        self.url = url
+        self.room_id = room_id
+        self.invite_token = token
+        self.clock = clock
+        self.seats = seats
+        self.backoff = backoff or Backoff()
+        self.status = LinkStatus("connecting")
+        self.on_status = on_status
+        self.connection: RoomConnection | None = None
+        self._seat_token: str | None = None
+        self._next_seq: int | None = None
+        self._replay_until = 0
+        self._unconfirmed: list[bytes] = []
+        self._queue: asyncio.Queue[bytes] = asyncio.Queue()
+        self._closing = False
+        self._drop = asyncio.Event()
+        self.connected = asyncio.Event()
+        self.reconnections = 0
+
+    # ----------------------------------------------------------------- public
+
+    def flush(self) -> None:
+        """Send what the match queued (call after every change to the match)."""
+        outbox, self.match.outbox = self.match.outbox, []
+        for data in outbox:
+            self._unconfirmed.append(data)
+            if self.connection is not None:
+                self._queue.put_nowait(data)
+
+    async def run(self) -> None:
+        """Stay in the room until :meth:`close`; raise :class:`LinkFailed` on a final refusal."""
+        attempt = 0
+        while not self._closing:
+            try:
+                connection = await self._join()
+            except RelayError as error:
+                if error.code in _FATAL or (
+                    error.code in ("unknown_room", "bad_token") and self._next_seq is None
+                ):
+                    self._set(LinkStatus("failed", detail=error.text))
+                    raise LinkFailed(error.text) from None
+                detail = error.text
+            except (
+                OSError,
+                TimeoutError,
+                InvalidHandshake,
+                ConnectionClosed,
+                EnvelopeError,
+            ) as error:
+                detail = _describe(error)
+            except InvalidURI as error:
+                self._set(LinkStatus("failed", detail=str(error)))
+                raise LinkFailed(f"the relay address is not valid: {error}") from None
+            else:
+                attempt = 0
+                await self._pump(connection)
+                if self._closing:
+                    break
+                self.reconnections += 1
+                detail = "connection lost"
+            attempt += 1
+            delay = self.backoff.delay(attempt)
+            self._set(LinkStatus("reconnecting", attempt, time.monotonic() + delay, detail))
+            await asyncio.sleep(delay)
+        self._set(LinkStatus("closed"))
+
+    def drop(self) -> None:
+        """Close the current connection as if the network failed (reconnects by itself)."""
+        self._drop.set()
+
+    async def close(self) -> None:
+        self._closing = True
+        self._drop.set()
+        if self.connection is not None:
+            await self.connection.close()
+
+    # ----------------------------------------------------------------- joining
+
+    async def _join(self) -> RoomConnection:
+        self._set(LinkStatus("connecting" if self._next_seq is None else "reconnecting",
+                             self.status.attempt, None, "joining the room"))  # fmt: skip
+        token = self._seat_token or self.invite_token
+        try:
+            return await self._enter(token, self._next_seq)
+        except RelayError as error:
+            if error.code == "seat_expired":
+                return await self._enter(self.invite_token, self._next_seq)
+            if error.code == "unknown_room" and self._next_seq is not None:
+                await self._recreate()
+                return await self._enter(self.invite_token, 0, fresh=True)
+            if error.code in ("bad_token", "bad_resume") and self._next_seq is not None:
+                # The room was re-created by a peer after a relay restart: start it afresh.
+                return await self._enter(self.invite_token, 0, fresh=True)
+            raise
+
+    async def _enter(
+        self, token: str, resume_from: int | None, *, fresh: bool = False
+    ) -> RoomConnection:
+        connection = await RoomConnection.join(
+            self.url, self.room_id, token, self.match.name, resume_from=resume_from or 0
+        )
+        welcome = connection.welcome
+        if fresh or token != self._seat_token:
+            self._seat_token = welcome.seat_token
+        roster = [(m.seat, m.name, m.connected) for m in welcome.members]
+        self.match.welcomed(welcome.seat, roster, self.clock())
+        self._replay_until = welcome.next_seq
+        if welcome.resync or fresh:
+            self._next_seq = welcome.next_seq if welcome.resync else 0
+        return connection
+
+    async def _recreate(self) -> None:
+        """Bring back the room a restarted relay lost, under the secrets the invites hold."""
+        spectator = self.match.spectator_token
+        seats = self.seats or self.match.seats
+        if spectator is None or not seats or self.match.role == "spectator":
+            raise RelayError(
+                "unknown_room", "The relay lost the room; waiting for a player to bring it back."
+            )
+        secrets = Created(self.room_id, self.invite_token, spectator)
+        async with connect(self.url, compression=None, open_timeout=10) as websocket:
+            await websocket.send(encode(Create(seats, secrets)))
+            reply = decode_relay_frame(await websocket.recv(decode=False))
+        if isinstance(reply, Error):
+            raise RelayError(reply.code, reply.text)
+
+    # ----------------------------------------------------------------- the stream
+
+    async def _pump(self, connection: RoomConnection) -> None:
+        self.connection = connection
+        self._drop.clear()
+        self._queue = asyncio.Queue()
+        replaying = connection.next_seq < self._replay_until
+        if not replaying:
+            self._caught_up()
+        self._set(LinkStatus("connected"))
+        self.connected.set()
+        writer = asyncio.create_task(self._write(connection))
+        dropper = asyncio.create_task(self._drop.wait())
+        try:
+            while True:
+                reader = asyncio.ensure_future(connection.receive())
+                done, _ = await asyncio.wait(
+                    {reader, dropper, writer}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if reader not in done:
+                    reader.cancel()
+                    with contextlib.suppress(BaseException):
+                        await reader
+                    return
+                event = reader.result()
+                self._next_seq = connection.next_seq
+                self._deliver(event, connection)
+                if replaying and connection.next_seq >= self._replay_until:
+                    replaying = False
+                    self._caught_up()
+        except (ConnectionClosed, RelayError, EnvelopeError, OSError):
+            return
+        finally:
+            self.connected.clear()
+            self.connection = None
+            for task in (writer, dropper):
+                task.cancel()
+                if task.done() and not task.cancelled():
+                    task.exception()  # retrieved: a send into a closed connection
+            with contextlib.suppress(BaseException):
+                await connection.close()
+
+    def _caught_up(self) -> None:
+        """Replay done: resend what never came back, then say where we are."""
+        for data in self._unconfirmed:
+            self._queue.put_nowait(data)
+        self.match.caught_up()
+        self.flush()
+
+    async def _write(self, connection: RoomConnection) -> None:
+        while True:
+            data = await self._queue.get()
+            await connection.send(data)
+
+    def _deliver(self, event: Message | Presence | Notice, connection: RoomConnection) -> None:
+        now = self.clock()
+        if isinstance(event, Message):
+            if (
+                event.seat == connection.seat
+                and self._unconfirmed
+                and self._unconfirmed[0] == event.payload
+            ):
+                self._unconfirmed.pop(0)
+            self.match.receive(event.seat, event.payload, now)
+        elif isinstance(event, Presence):
+            self.match.presence(event.seat, _PRESENCE[event.event], event.name, now)
+        else:
+            self._set(LinkStatus("connected", detail=event.text))
+        self.flush()
+
+    def _set(self, status: LinkStatus) -> None:
+        self.status = status
+        if self.on_status is not None:
+            self.on_status(status)
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, ConnectionRefusedError):
+        return "the relay is not answering"
+    if isinstance(error, ConnectionClosed):
+        return "the relay closed the connection"
+    if isinstance(error, TimeoutError):
+        return "the relay took too long to answer"
+    return str(error) or type(error).__name__

@@ -1,0 +1,144 @@
+"""What the clients of a room say to each other inside the relay's opaque payloads.
+
+Each payload is one msgpack array ``[kind, …]``. Game traffic (``GAME``) carries the
+protocol's signed wire messages untouched; the rest is the meeting of the players before
+the match (``PROPOSAL``, ``JOIN``, ``SETUP``, whose contents the protocol signs and checks)
+and catching up after a disconnection (``HELLO``, ``TRANSCRIPT``), which need no signature:
+every record a transcript carries is itself signed and checked again by the receiver.
+
+>>> decode(encode(Hello(seat=1, have=42)))
+Hello(seat=1, have=42)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+
+from protocol.codec import MAX_MESSAGE_BYTES
+
+GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT = range(6)
+MAX_PAYLOAD = 15 * 1024  # under the relay's 16 KiB frame with room for its envelope
+TRANSCRIPT_CHUNK = 12 * 1024  # records per transcript payload stay under MAX_PAYLOAD
+
+
+class WireError(ValueError):
+    """A payload that is not one of ours (a broken or hostile client sent it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One signed protocol message (share, play, chat, resign, claim)."""
+
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalMsg:
+    """The host's proposal, and the spectator token so any player can re-create the room."""
+
+    data: bytes
+    spectator_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class JoinMsg:
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SetupMsg:
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """After (re)connecting: "I am seat ``seat`` and hold ``have`` records" (catch me up)."""
+
+    seat: int
+    have: int
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """Records ``start``… of the match (a packed list, as ``transcript_from`` makes)."""
+
+    start: int
+    data: bytes
+
+
+Payload = Game | ProposalMsg | JoinMsg | SetupMsg | Hello | Transcript
+
+
+def _pack(value: list[Any]) -> bytes:
+    packed: bytes = msgpack.packb(value, use_bin_type=True)
+    return packed
+
+
+def encode(payload: Payload) -> bytes:
+    match payload:
+        case Game(data):
+            return _pack([GAME, data])
+        case ProposalMsg(data, token):
+            return _pack([PROPOSAL, data, token])
+        case JoinMsg(data):
+            return _pack([JOIN, data])
+        case SetupMsg(data):
+            return _pack([SETUP, data])
+        case Hello(seat, have):
+            return _pack([HELLO, seat, have])
+        case Transcript(start, data):
+            return _pack([TRANSCRIPT, start, data])
+    raise TypeError(f"not a payload: {payload!r}")
+
+
+_SHAPES: dict[int, tuple[type, ...]] = {
+    GAME: (bytes,),
+    PROPOSAL: (bytes, str),
+    JOIN: (bytes,),
+    SETUP: (bytes,),
+    HELLO: (int, int),
+    TRANSCRIPT: (int, bytes),
+}
+_CLASSES: dict[int, type] = {
+    GAME: Game,
+    PROPOSAL: ProposalMsg,
+    JOIN: JoinMsg,
+    SETUP: SetupMsg,
+    HELLO: Hello,
+    TRANSCRIPT: Transcript,
+}
+
+
+def decode(data: bytes) -> Payload:
+    """The payload in *data*; :class:`WireError` for anything else (never another error)."""
+    try:
+        value = msgpack.unpackb(
+            data,
+            raw=False,
+            max_str_len=256,
+            max_bin_len=MAX_PAYLOAD,
+            max_array_len=4,
+            max_map_len=0,
+            max_ext_len=0,
+        )
+    except Exception:  # msgpack raises many types: any of them means "not ours"
+        raise WireError("a payload that is not msgpack") from None
+    if not isinstance(value, list) or not value or type(value[0]) is not int:
+        raise WireError("a payload of an unknown shape")
+    shape = _SHAPES.get(value[0])
+    fields = value[1:]
+    if shape is None or len(fields) != len(shape):
+        raise WireError(f"a payload of unknown kind {value[0]}")
+    if any(type(field) is not kind for field, kind in zip(fields, shape, strict=True)):
+        raise WireError("a payload with fields of the wrong types")
+    if isinstance(fields[-1], int) and not all(0 <= f < 2**31 for f in fields):
+        raise WireError("a payload with a negative or huge number")
+    if value[0] == TRANSCRIPT and not 0 <= fields[0] < 2**31:
+        raise WireError("a transcript starting at an impossible record")
+    if value[0] in (GAME, JOIN, SETUP, PROPOSAL) and len(fields[0]) > MAX_MESSAGE_BYTES:
+        raise WireError("a message larger than the protocol allows")
+    payload: Payload = _CLASSES[value[0]](*fields)
+    return payload

@@ -1,0 +1,72 @@
+"""Computer-driven players for the network tests: they act only through NetworkGame, as the
+screens do (throw, play, next_turn), so the tests exercise the same controller."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from client.net.game import NetworkGame
+from client.net.room import Room, host_room, join_room
+from client.setup import SessionSettings
+from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.bot import choose_play
+from protocol.logfile import read_log
+from protocol.verify import verify_log
+from tests.network.conftest import QUICK
+
+TIMEOUT = 60.0
+
+
+async def meet(
+    url: str,
+    game: str,
+    options: dict[str, int | str],
+    names: Sequence[str],
+    settings: Callable[[str], SessionSettings],
+) -> list[Room]:
+    """The first name hosts, the others join with the invite; returns once all are seated."""
+    host = await host_room(url, game, options, seats=len(names), name=names[0],
+                           settings=settings(names[0]), backoff=QUICK)  # fmt: skip
+    rooms = [host]
+    for name in names[1:]:
+        rooms.append(
+            await join_room(host.invite, name=name, settings=settings(name), backoff=QUICK)
+        )
+    async with asyncio.timeout(TIMEOUT):
+        await asyncio.gather(*(room.wait_started() for room in rooms))
+    return rooms
+
+
+async def autoplay(game: NetworkGame, *, stop_after: int | None = None) -> int:
+    """Play this seat by the level-1 bot and follow everyone else's turns until the end
+    (or until ``stop_after`` turns were shown); returns the number of turns shown."""
+    shown = 0
+    while not isinstance(game.awaiting, Finished) and (stop_after is None or shown < stop_after):
+        awaiting = game.awaiting
+        if isinstance(awaiting, ChoosePlay) and awaiting.seat == game.local_seat:
+            state = game.state
+            game.play(choose_play(state.position, awaiting.dice, bearoff=state.options.bearoff))
+        else:
+            if isinstance(awaiting, ThrowDice) and awaiting.seat == game.local_seat:
+                game.throw()
+            await game.next_turn()
+        shown += 1
+    return shown
+
+
+async def play_out(games: Sequence[NetworkGame]) -> None:
+    async with asyncio.timeout(TIMEOUT):
+        await asyncio.gather(*(autoplay(game) for game in games))
+
+
+def assert_same_verified_logs(paths: Sequence[Path | None]) -> bytes:
+    """Every client's log is byte-identical, and verifies."""
+    assert all(path is not None for path in paths)
+    contents = [Path(path).read_bytes() for path in paths if path is not None]
+    assert all(data == contents[0] for data in contents), "the clients' logs differ"
+    report = verify_log(Path(paths[0]))  # type: ignore[arg-type]
+    assert report.ok, report.error
+    assert read_log(Path(paths[0])).problem is None  # type: ignore[arg-type]
+    return contents[0]

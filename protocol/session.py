@@ -111,6 +111,7 @@ class MatchSession:
         self.throw_index = 0
         self.turns = 0
         self.last_progress = setup.proposal.start_time
+        self.last_message: GameMessage | None = None
         self._identity = identity
         self._chain = chain
         self._revealed = 0
@@ -230,6 +231,7 @@ class MatchSession:
         message: GameMessage | None = None
         try:
             message = decode_message(data)
+            self.last_message = message
             if message.seat >= self.setup.seats:
                 raise MalformedMessage(f"no seat {message.seat} in this match")
             if message.seat == self.seat:

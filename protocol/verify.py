@@ -28,7 +28,7 @@ from typing import Any
 from protocol.errors import CorruptLog, ProtocolError
 from protocol.events import MatchEnded
 from protocol.logfile import LogContents, parse_log, read_log
-from protocol.messages import GameMessage, decode_message
+from protocol.messages import GameMessage
 from protocol.session import MatchSession
 
 
@@ -55,11 +55,12 @@ def replay(contents: LogContents, session: MatchSession | None = None) -> Iterat
     for index, record in enumerate(contents.records):
         try:
             events = session.receive_bytes(record, session.last_progress)
-            message = decode_message(record)
         except ProtocolError as error:
             raise CorruptLog(
                 str(error), record=index, offset=contents.offsets[index], cause=error
             ) from None
+        message = session.last_message
+        assert message is not None
         yield ReplayStep(index, record, message, tuple(events), session.state)
 
 

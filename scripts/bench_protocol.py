@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Verify throughput and log size of real match logs (issue 3's floor: >= 1,000 turns/s).
+
+Generates logs with ``protocol.selfplay`` (real keys, chains and signed bytes), then times
+``protocol.verify.verify_bytes`` on each — every signature, chain link, dice derivation,
+play and state hash checked — best of ``--repeat`` runs, in this one process.
+
+- Goose: no single game lasts 1,000 turns (a 4-player game takes ~40), so the Goose figure
+  verifies consecutive 4-player games (seeds 0, 1, ...) until they total >= 1,000 turns.
+- Jacquet: one long match (``--match-to``, default 15 points: ~1,500 turns, so every seat
+  also renews its 1,024-link dice chain).
+
+A *turn* is one throw (lots and openings included) or one missed Goose turn.
+``--json`` prints one object: ``verify_turns_per_s`` (all turns over all verify time),
+``log_bytes_per_turn``, and the per-game breakdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from protocol.selfplay import selfplay
+from protocol.verify import verify_bytes
+
+FLOOR_TURNS_PER_S = 1_000
+
+
+def goose_logs(min_turns: int, players: int) -> list[tuple[bytes, int]]:
+    logs: list[tuple[bytes, int]] = []
+    total, seed = 0, 0
+    while total < min_turns:
+        match = selfplay("goose", {}, players=players, seed=f"bench-{seed}", start_time=0)
+        logs.append((match.log_bytes(), match.sessions[0].turns))
+        total += match.sessions[0].turns
+        seed += 1
+    return logs
+
+
+def time_verify(logs: list[tuple[bytes, int]], repeat: int) -> float:
+    """Best wall time over *repeat* runs to verify every log (each must be valid)."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for data, turns in logs:
+            report = verify_bytes(data)
+            if not report.ok or report.turns != turns:
+                raise SystemExit(f"bench log failed verification: {report.error}")
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def measure(name: str, logs: list[tuple[bytes, int]], repeat: int) -> dict[str, float | int]:
+    seconds = time_verify(logs, repeat)
+    turns = sum(t for _, t in logs)
+    size = sum(len(d) for d, _ in logs)
+    return {
+        "game": name,
+        "logs": len(logs),
+        "turns": turns,
+        "log_bytes": size,
+        "verify_seconds": round(seconds, 4),
+        "verify_turns_per_s": round(turns / seconds),
+        "log_bytes_per_turn": round(size / turns, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--goose-turns", type=int, default=1_000)
+    parser.add_argument("--goose-players", type=int, default=4)
+    parser.add_argument("--match-to", type=int, default=15)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    jacquet = selfplay("jacquet", {"match_to": args.match_to}, seed="bench", start_time=0)
+    rows = [
+        measure(f"goose ({args.goose_players} players)",
+                goose_logs(args.goose_turns, args.goose_players), args.repeat),
+        measure(f"jacquet (match to {args.match_to})",
+                [(jacquet.log_bytes(), jacquet.sessions[0].turns)], args.repeat),
+    ]  # fmt: skip
+    turns = sum(int(r["turns"]) for r in rows)
+    seconds = sum(float(r["verify_seconds"]) for r in rows)
+    size = sum(int(r["log_bytes"]) for r in rows)
+    result = {
+        "verify_turns_per_s": round(turns / seconds),
+        "log_bytes_per_turn": round(size / turns, 1),
+        "games": rows,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for row in rows:
+            print(f"{row['game']:<26} {row['turns']:>6} turns in {row['logs']:>3} log(s): "
+                  f"verify {row['verify_turns_per_s']:>7,} turns/s, "
+                  f"{row['log_bytes_per_turn']:>6} log bytes/turn")
+        print(f"{'overall':<26} {turns:>6} turns: verify {result['verify_turns_per_s']:>7,} "
+              f"turns/s (floor {FLOOR_TURNS_PER_S:,}), {result['log_bytes_per_turn']} bytes/turn")
+    return 0 if result["verify_turns_per_s"] >= FLOOR_TURNS_PER_S else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -382,7 +382,7 @@ class RelayCore:
     def _replace(self, old_conn: ConnId) -> list[Output]:
         """A player reconnected while its old connection still looked alive: drop the old one."""
         old = self.sessions[old_conn]
-        out = self._refuse(old, ErrorCode.REPLACED)
+        out = [] if old.closing else self._refuse(old, ErrorCode.REPLACED)
         old.room = old.seat = None
         return out
 

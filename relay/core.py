@@ -79,6 +79,7 @@ _REFUSALS: dict[ErrorCode, tuple[int | None, str]] = {
         CLOSE_POLICY_VIOLATION,
         "You sent messages faster than this relay allows, so it closed the connection.",
     ),
+    ErrorCode.TOO_SLOW: (None, "You stopped reading; the relay dropped the connection."),
     ErrorCode.HANDSHAKE_TIMEOUT: (
         CLOSE_POLICY_VIOLATION,
         "The connection neither created nor joined a room in time.",

@@ -53,6 +53,7 @@ class ErrorCode(StrEnum):
     UNSUPPORTED_VERSION = "unsupported_version"
     FRAME_TOO_LARGE = "frame_too_large"
     RATE_LIMITED = "rate_limited"
+    TOO_SLOW = "too_slow"
     HANDSHAKE_TIMEOUT = "handshake_timeout"
     TOO_MANY_CONNECTIONS = "too_many_connections"
     TOO_MANY_ROOMS = "too_many_rooms"

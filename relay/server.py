@@ -31,6 +31,8 @@ from relay.core import Close, Log, Output, RelayCore, Transmit
 from relay.envelope import ErrorCode
 
 RESTART_REASON = "relay restarting"
+# A member with this many full-size frames queued for it in the relay is not reading.
+SLOW_READER_FRAMES = 64
 _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
 
@@ -43,6 +45,7 @@ class RelayServer:
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        self._max_backlog = SLOW_READER_FRAMES * self.config.max_frame
 
     # --- lifecycle -----------------------------------------------------------------------
 
@@ -161,12 +164,26 @@ class RelayServer:
             if isinstance(output, Transmit):
                 targets = [connections[c] for c in output.to if c in connections]
                 broadcast(targets, output.data)
+                for conn in output.to:
+                    target = connections.get(conn)
+                    if (
+                        target is not None
+                        and target.transport.get_write_buffer_size() > self._max_backlog
+                    ):
+                        self._drop_slow_reader(conn, target)
             elif isinstance(output, Close):
                 websocket = connections.get(output.conn)
                 if websocket is not None:
                     self._spawn(websocket.close(output.code, output.reason))
             elif isinstance(output, Log):
                 logs.logger.info(logs.render(output, self.config.log_json))
+
+    def _drop_slow_reader(self, conn: int, websocket: ServerConnection) -> None:
+        """Broadcasting never waits, so a member that stops reading would make the relay queue
+        its room's traffic without bound: past the limit it is cut off (no frame can get
+        through its full buffer anyway)."""
+        self._carry_out(self.core.refused_by_transport(conn, ErrorCode.TOO_SLOW))
+        websocket.transport.abort()
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coroutine)

@@ -229,3 +229,25 @@ async def test_behind_a_trusted_proxy_limits_count_the_forwarded_address(
                 refusal = decode_relay_frame(await second.recv(decode=False))
                 assert refusal == Error(ErrorCode.TOO_MANY_CONNECTIONS, refusal.text)  # type: ignore[union-attr]
         await first.close()
+
+
+async def test_a_member_that_stops_reading_is_cut_off_and_the_room_goes_on() -> None:
+    config = replace(FAST, rate=10_000, burst=10_000)
+    async with RelayServer(config) as relay:
+        ada, bob, spectator_token = await two_players(relay.url)
+        # A watcher that never reads: the relay's queue for it grows until the limit.
+        sleeper = await RoomConnection.join(relay.url, ada.room_id, spectator_token, "Zzz")
+        chunk = b"x" * (15 * 1024)
+        for _ in range(800):
+            await ada.send(chunk)
+            await asyncio.gather(ada.receive(), bob.receive())
+            if relay.core.stats.refusals[ErrorCode.TOO_SLOW]:
+                break
+        assert relay.core.stats.refusals[ErrorCode.TOO_SLOW] == 1
+        with pytest.raises(ConnectionClosedError):
+            while True:
+                await asyncio.wait_for(sleeper.receive(), 2)
+        await ada.send(b"still here")
+        assert (await bob.receive()).payload == b"still here"  # type: ignore[union-attr]
+        for member in (ada, bob, sleeper):
+            await member.close()

@@ -163,6 +163,8 @@ class Stats:
 
 
 class RelayCore:
+    """Every room and connection of one relay, and all the rules."""
+
     def __init__(self, config: RelayConfig) -> None:
         self.config = config
         self.rooms: dict[str, Room] = {}
@@ -208,7 +210,8 @@ class RelayCore:
         return self._refuse(session, ErrorCode.TEXT_FRAME)
 
     def refused_by_transport(self, conn: ConnId, code: ErrorCode) -> list[Output]:
-        """The websocket layer already closed the connection (an oversized frame)."""
+        """The shell refused without the core: the websocket layer closed on an oversized
+        frame, or a member stopped reading and was cut off."""
         self.stats.refusals[code] += 1
         return [Log(conn, "refused", {"code": code})]
 

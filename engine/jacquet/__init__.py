@@ -30,6 +30,7 @@ from engine.jacquet.legal import (
     blocked_postillon,
     legal_play_results,
     legal_plays,
+    must_pass,
 )
 from engine.jacquet.move import OFF, Move, Play
 from engine.jacquet.notation import (
@@ -72,6 +73,7 @@ __all__ = [
     "format_play",
     "legal_play_results",
     "legal_plays",
+    "must_pass",
     "new_match",
     "parse_dice",
     "parse_move",

@@ -41,7 +41,14 @@ from engine.jacquet.events import (
     Rolled,
 )
 from engine.jacquet.explain import explain_illegal
-from engine.jacquet.legal import apply_play, blocked_postillon, check_dice, legal_plays
+from engine.jacquet.legal import (
+    apply_play,
+    blocked_postillon,
+    check_dice,
+    legal_play_results,
+    legal_plays,
+    must_pass,
+)
 from engine.jacquet.move import Play
 from engine.jacquet.notation import format_dice
 from engine.jacquet.position import BLACK, CHECKERS, SIDE_NAMES, WHITE, Position
@@ -160,7 +167,7 @@ def throw(state: JacquetState, dice: tuple[int, int]) -> Outcome:
             f"{SIDE_NAMES[seat]} must first play the {format_dice(state.dice)} already thrown"
         )
     rolled = Rolled(seat, dice)
-    if legal_plays(state.position, dice, state.options.bearoff) == ((),):
+    if must_pass(state.position, dice):
         passed = apply_play(state.position, ())
         return _begin_turn(replace(state, position=passed), (rolled, Passed(seat, dice)))
     return Outcome(replace(state, dice=dice), (rolled,))
@@ -170,13 +177,17 @@ def play(state: JacquetState, chosen: Play) -> Outcome:
     """Play *chosen* for the throw waiting; :class:`IllegalMoveError` says why not."""
     if state.phase != "play" or state.dice is None:
         raise IllegalMoveError("no throw is waiting to be played")
-    position, dice = state.position, state.dice
-    reason = explain_illegal(position, dice, chosen, state.options.bearoff)
-    if reason is not None:
-        raise IllegalMoveError(reason)
+    position, dice, bearoff = state.position, state.dice, state.options.bearoff
+    listed = dict(legal_play_results(position, dice, bearoff))
+    if chosen in listed:
+        after = listed[chosen]
+    else:  # another order of a listed play, or illegal: explain_illegal decides
+        reason = explain_illegal(position, dice, chosen, bearoff)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        after = apply_play(position, chosen)
     seat = position.turn
     events: tuple[JacquetEvent, ...] = tuple(Moved(seat, move, move.is_bear_off) for move in chosen)
-    after = apply_play(position, chosen)
     moved = replace(state, position=after, dice=None)
     if after.borne_off(seat) == CHECKERS:
         multiplier = win_multiplier(after, 1 - seat)

@@ -175,6 +175,18 @@ def legal_plays(
     return tuple(play for play, _after in legal_play_results(position, dice, bearoff))
 
 
+def must_pass(position: Position, dice: tuple[int, int]) -> bool:
+    """True when *dice* allow no move at all: the only legal play is the pass.
+
+    Every play begins with one die's step, so this asks :func:`successors` alone and
+    spares the caller the whole generation.
+    """
+    check_dice(dice)
+    board = position.boards[position.turn]
+    closed = closed_mask(position.boards[1 - position.turn])
+    return not any(successors(board, die, closed) for die in set(dice))
+
+
 def apply_play(position: Position, play: Play) -> Position:
     """The position after *play*, turn passed on. Legality is not checked (only that each
     move starts from one of the mover's checkers): use plays from :func:`legal_plays`.

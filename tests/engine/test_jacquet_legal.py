@@ -23,6 +23,7 @@ from engine.jacquet import (
     format_play,
     legal_play_results,
     legal_plays,
+    must_pass,
     parse_play,
     position_from_json,
     position_to_json,
@@ -213,6 +214,7 @@ def test_listed_plays_are_legal_distinct_and_lead_to_their_position(
     assert len(set(afters)) == len(afters)
     assert len({len(play) for play, _after in results}) == 1
     assert len(results[0][0]) == reference_answer(position, dice, bearoff).most_dice
+    assert must_pass(position, dice) == (results == (((), apply_play(position, ())),))
     for play, after in results:
         assert apply_play(position, play) == after
         assert after.turn == 1 - mover

@@ -5,8 +5,6 @@ rearmost checker, and only when nothing stands below ``25 - d``. Such a bear-off
 *excess* bear-off. Under ``trictrac`` the legal plays are those of ``backgammon`` that use
 the fewest dice as excess bear-offs.
 
->>> is_excess(21, 6), is_excess(19, 6)
-(True, False)
 >>> check_bearoff("trictrac")
 'trictrac'
 """
@@ -29,8 +27,3 @@ def check_bearoff(name: str) -> BearOff:
     raise InvalidOptionsError(
         f"unknown bear-off rule {name!r}; choose {' or '.join(BEAROFF_RULES)}"
     )
-
-
-def is_excess(point: int, die: int) -> bool:
-    """True when *die* is larger than the distance from *point* to off."""
-    return point + die > 25

@@ -29,8 +29,8 @@ OFF = 25
 WHITE_GLYPH = "○"
 BLACK_GLYPH = "●"
 TRAY_WIDTH = 4
-MAX_STACK_ROWS = 10
-_MOVE_CURSOR = Binding.Group("Cursor")
+MAX_STACK_ROWS = 15  # a whole side on one point, so a big terminal never needs a count
+_MOVE_CURSOR = Binding.Group("Cursor", compact=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +59,16 @@ class BoardMarks:
 
 @dataclass(frozen=True, slots=True)
 class BoardGeometry:
-    """Where each point sits for a given widget size; pure, so clicks and drawing agree."""
+    """Where each point sits for a given widget size; pure, so clicks and drawing agree.
+
+    The board is centred across the widget (``left`` columns of margin) and as tall as the
+    stacks need: ``stack_rows`` per half, a label row at each edge and one row between.
+    """
 
     point_width: int
     bar_width: int
     stack_rows: int
-    middle_rows: int
+    left: int
 
     @staticmethod
     def fit(size: Size) -> BoardGeometry:
@@ -72,28 +76,30 @@ class BoardGeometry:
         point_width = max(3, min(7, (size.width - frame - 3) // 12))
         bar_width = max(3, min(5, size.width - frame - 12 * point_width))
         stack_rows = max(3, min(MAX_STACK_ROWS, (size.height - 3) // 2))
-        middle_rows = max(1, size.height - 2 - 2 * stack_rows)
-        return BoardGeometry(point_width, bar_width, stack_rows, middle_rows)
+        width = frame + 12 * point_width + bar_width
+        return BoardGeometry(point_width, bar_width, stack_rows, max(0, (size.width - width) // 2))
 
     @property
     def width(self) -> int:
+        """Columns drawn, margin excluded."""
         return 2 * TRAY_WIDTH + 2 + 12 * self.point_width + self.bar_width
 
     @property
     def height(self) -> int:
-        return 2 + 2 * self.stack_rows + self.middle_rows
+        return 3 + 2 * self.stack_rows
 
     def column_x(self, column: int) -> int:
         """Left edge of visual column 0-11 (the bar sits between columns 5 and 6)."""
-        x = TRAY_WIDTH + 1 + column * self.point_width
+        x = self.left + TRAY_WIDTH + 1 + column * self.point_width
         return x + self.bar_width if column >= 6 else x
 
     def point_at(self, x: int, y: int) -> int | None:
         """The viewer's point (or ``OFF``) drawn at content offset (x, y), if any."""
-        if not 0 <= y < self.height:
+        if not 0 <= y < self.height or y == self.stack_rows + 1:
             return None
-        top = y < self.height // 2
-        if not top and x >= self.width - TRAY_WIDTH:
+        top = y <= self.stack_rows
+        right = self.left + self.width
+        if not top and right - TRAY_WIDTH <= x < right:
             return OFF
         for column in range(12):
             left = self.column_x(column)
@@ -200,8 +206,15 @@ class JacquetBoard(Widget, can_focus=True):
             self.show(marks=_with_cursor(self._marks, point))
             self.post_message(self.PointChosen(point))
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return BoardGeometry.fit(Size(width, container.height)).height
+
     def render_line(self, y: int) -> Strip:
-        styles = tuple(self.get_component_rich_style(name) for name in _STYLE_NAMES)
+        # Checker and highlight styles are partial so they layer over the point's colour.
+        styles = tuple(
+            self.get_component_rich_style(name, partial=name not in _FULL_STYLES)
+            for name in _STYLE_NAMES
+        )
         return _draw_line(y, self._view, self._marks, self.content_size, styles)
 
 
@@ -224,6 +237,15 @@ _STYLE_NAMES = (
 )
 
 
+_FULL_STYLES = {
+    "jacquet-board--frame",
+    "jacquet-board--label",
+    "jacquet-board--point-dark",
+    "jacquet-board--point-light",
+    "jacquet-board--tray",
+}
+
+
 @lru_cache(maxsize=256)
 def _draw_line(
     y: int, view: BoardView, marks: BoardMarks, size: Size, styles: tuple[Style, ...]
@@ -234,10 +256,14 @@ def _draw_line(
     height = geometry.height
     if y >= height:
         return Strip.blank(size.width)
-    top = y < height // 2
+    top = y <= geometry.stack_rows
     # Row inside the half, counted from the board's edge toward the middle.
     depth = y if top else height - 1 - y
-    segments: list[Segment] = []
+    margin = Segment(" " * geometry.left, label)
+    if depth > geometry.stack_rows:
+        between = Segment(" " * geometry.width, frame)
+        return Strip([margin, between]).extend_cell_length(size.width, label)
+    segments: list[Segment] = [margin]
 
     def point_style(point: int, base: Style) -> Style:
         if point == marks.cursor:
@@ -251,7 +277,7 @@ def _draw_line(
         return base
 
     def checker_cell(count: int, glyph: str, width: int) -> str:
-        if count == 0 or depth - 1 >= geometry.stack_rows:
+        if count == 0:
             return " " * width
         if count > geometry.stack_rows and depth == geometry.stack_rows:
             return str(count).center(width)
@@ -288,12 +314,12 @@ def _draw_line(
         _tray_cell(depth, not top, view.off[0], mine_glyph, point_style(OFF, tray + mine_style))
     )
     strip = Strip(segments)
-    return strip.extend_cell_length(size.width)
+    return strip.extend_cell_length(size.width, label)
 
 
 def _tray_cell(depth: int, visible: bool, count: int, glyph: str, style: Style) -> Segment:
     """A tray is drawn only in its owner's half: a label at the edge, then the count."""
     if not visible:
-        return Segment(" " * TRAY_WIDTH)
+        return Segment(" " * TRAY_WIDTH, style)
     text = "off" if depth == 0 else f"{glyph}{count}" if depth == 1 and count else ""
     return Segment(text.center(TRAY_WIDTH), style)

@@ -1,0 +1,97 @@
+"""From engine states to what the Jacquet widgets draw, and the match told in words.
+
+Shared by the live Jacquet screen and the replay, so both show a position the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from client.screens.end import GameSummary
+from client.widgets.jacquet_board import BoardView
+from client.widgets.jacquet_status import JacquetStatusView, SeatLine
+from engine.jacquet import JacquetState, Moved, Position, format_play
+from protocol.events import MatchEnded
+from protocol.narrate import narrate as protocol_narrate
+from protocol.verify import describe_result
+
+
+def to_viewer(point: int) -> int:
+    """The opponent's point *point* in the viewer's numbering (and back: it is symmetric)."""
+    return (point - 1 + 12) % 24 + 1
+
+
+def board_view(position: Position, viewer: int) -> BoardView:
+    theirs = [0] * 24
+    for point, count in enumerate(position.points(1 - viewer), start=1):
+        theirs[to_viewer(point) - 1] = count
+    return BoardView(
+        viewer=viewer,
+        mine=position.points(viewer),
+        theirs=tuple(theirs),
+        off=(position.borne_off(viewer), position.borne_off(1 - viewer)),
+    )
+
+
+def pip_count(position: Position, side: int) -> int:
+    """Points *side* still has to travel to bear everything off."""
+    return sum(count * (25 - point) for point, count in enumerate(position.points(side), 1))
+
+
+def status_view(
+    state: JacquetState,
+    names: Sequence[str],
+    position: Position,
+    dice: tuple[int, ...],
+    spent: tuple[bool, ...],
+) -> JacquetStatusView:
+    seats = tuple(
+        SeatLine(names[side], pip_count(position, side), state.score[side],
+                 position.borne_off(side))
+        for side in (0, 1)
+    )  # fmt: skip
+    to_move = None if state.phase != "play" else state.position.turn
+    return JacquetStatusView(
+        seats=(seats[0], seats[1]),
+        match_to=state.options.match_to,
+        to_move=to_move,
+        dice=dice,
+        spent=spent,
+        game_number=state.game,
+    )
+
+
+def narrate(events: Iterable[object], names: Sequence[str]) -> list[str]:
+    """The protocol's sentences for *events*, with a turn's moves told as one play."""
+    sentences: list[str] = []
+    moves: list[Moved] = []
+
+    def flush() -> None:
+        if moves:
+            play = format_play(tuple(moved.move for moved in moves))
+            sentences.append(f"{names[moves[0].seat]} plays {play}.")
+            moves.clear()
+
+    for event in events:
+        if isinstance(event, Moved):
+            moves.append(event)
+            continue
+        flush()
+        sentence = protocol_narrate(event, names)
+        if sentence is not None:
+            sentences.append(f"{sentence}.")
+    flush()
+    return sentences
+
+
+def game_summary(
+    state: JacquetState, names: Sequence[str], ended: MatchEnded | None, log_path: Path | None
+) -> GameSummary:
+    """What the end-of-game screen says: the protocol's one-line result and the score."""
+    title = describe_result(ended, tuple(names), state)
+    white, black = state.score
+    lines = [f"Final score: {names[0]} {white}, {names[1]} {black}."]
+    if state.options.match_to > 1:
+        lines.append(f"A match to {state.options.match_to} points, over {state.game} games.")
+    return GameSummary(title[0].upper() + title[1:], tuple(lines), log_path)

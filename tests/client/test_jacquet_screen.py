@@ -1,0 +1,159 @@
+"""The Jacquet screen driven like a person would: keys, clicks, refusals, undo, a pass.
+
+The dice are the protocol's, from a seeded random source and a fixed clock. With seed 65 the
+match goes: opening 3-3 (a tie), then white 4, black 3; white 5-6; black 2-1; white 1-1,
+which cannot be played (his postillon is on 12 and 13 is black's talon): a forced pass;
+black 1-2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from client.app import TablierApp
+from client.screens.end import EndScreen
+from client.screens.jacquet import JacquetScreen
+from client.setup import JacquetSetup
+from client.widgets.jacquet_board import BoardGeometry, JacquetBoard, visual_place
+from client.widgets.narrative import NarrativeLog
+from engine.awaiting import ChoosePlay, ThrowDice
+from engine.jacquet import BLACK, WHITE, Move, Position, apply_play
+from tests.client.conftest import seeded_settings
+
+SnapCompare = Callable[..., bool]
+SEED = 65
+
+
+def jacquet_app(tmp_path: Path, **setup: object) -> TablierApp:
+    settings = seeded_settings(tmp_path, seed=SEED)
+    return TablierApp(JacquetSetup(**setup), settings)  # type: ignore[arg-type]
+
+
+def screen_of(app: TablierApp) -> JacquetScreen:
+    assert isinstance(app.screen, JacquetScreen)
+    return app.screen
+
+
+def message(app: TablierApp) -> str:
+    return str(app.screen.query_one("#jacquet-message", Static).render())
+
+
+def narrative(app: TablierApp) -> str:
+    """The side log's text, its wrapped lines joined back together."""
+    lines = app.screen.query_one(NarrativeLog).lines
+    return " ".join(" ".join(line.text.split()) for line in lines)
+
+
+async def move_cursor(pilot: Pilot[None], target: int) -> None:
+    """Walk the board cursor to *target* with the arrow keys, as a person would."""
+    board = pilot.app.screen.query_one(JacquetBoard)
+    top, column = visual_place(board.marks.cursor or 1)
+    goal_top, goal_column = visual_place(target)
+    if top != goal_top:
+        await pilot.press("up" if goal_top else "down")
+    step = "right" if goal_column > column else "left"
+    await pilot.press(*[step] * abs(goal_column - column))
+    assert board.marks.cursor == target
+
+
+async def click_point(pilot: Pilot[None], point: int) -> None:
+    board = pilot.app.screen.query_one(JacquetBoard)
+    geometry = BoardGeometry.fit(board.content_size)
+    top, column = visual_place(point)
+    x = geometry.column_x(column) + 1
+    y = 1 if top else geometry.height - 2
+    await pilot.click(JacquetBoard, offset=(x, y))
+
+
+async def test_turns_entered_by_keys_and_by_clicks_with_undo_refusals_and_a_pass(
+    tmp_path: Path,
+) -> None:
+    app = jacquet_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = screen_of(app)
+        await pilot.press("r", "r", "r")
+        assert "a tie, they throw again" in narrative(app)
+        assert screen.game.awaiting == ChoosePlay(WHITE, (5, 6))
+        assert message(app) == "Blanc: pick a checker to move (dice left: 5 6)."
+
+        # Keys: the cursor starts on the only checker that may move; pick it, walk to 12.
+        await pilot.press("enter")
+        assert message(app).startswith("Blanc: the checker on 1 may go to 6, 7, 12.")
+        assert screen.board.marks.targets == {6, 7, 12}
+        await move_cursor(pilot, 12)
+        await pilot.press("enter")
+        assert message(app).startswith("Blanc: 1/6 6/12 - enter to confirm")
+        await pilot.press("u")  # undo takes back 6/12, leaving 1/6
+        assert screen.board.view.mine[5] == 1 and screen.board.view.mine[11] == 0
+        await move_cursor(pilot, 6)
+        await pilot.press("space")
+        await move_cursor(pilot, 12)
+        await pilot.press("space", "enter")
+        after_white = apply_play(Position.initial(WHITE), (Move(1, 7), Move(7, 12)))
+        assert screen.game.state.position == after_white
+        assert screen.game.awaiting == ThrowDice(BLACK, 2)
+
+        # Hot-seat: the board now faces black; white's play is highlighted in his numbering.
+        assert screen.board.view.viewer == BLACK
+        assert screen.board.marks.recent == {13, 18, 24}  # white's 1/6 6/12, seen by black
+        await pilot.press("r")
+
+        # Clicks: black picks his talon and clicks 4 (two steps), after two refusals.
+        await click_point(pilot, 8)
+        assert message(app) == "you have no checker on 8"
+        await click_point(pilot, 1)
+        await click_point(pilot, 9)
+        assert message(app) == "1 to 9 is 8 points; the dice left are 2 and 1"
+        await click_point(pilot, 4)
+        await pilot.press("enter")
+        assert screen.game.state.position.count(BLACK, 4) == 1
+        assert "Noir plays 1/2 2/4." in narrative(app)
+
+        # White's 1-1 cannot be played: announced, and the turn passes on enter.
+        await pilot.press("r")
+        assert message(app) == "Blanc cannot play 1-1: the turn passes. Press enter."
+        assert screen.board.view.viewer == WHITE  # still facing the player who passed
+        await pilot.press("enter")
+        assert screen.game.awaiting == ThrowDice(BLACK, 2)
+        assert screen.board.view.viewer == BLACK
+
+        # Black's 1-2: his talon may not move while the postillon is out.
+        await pilot.press("r")
+        await click_point(pilot, 1)
+        assert message(app).startswith("no legal move from 1: the postillon must reach")
+        assert screen.game.awaiting == ChoosePlay(BLACK, (1, 2))
+
+
+async def test_the_computer_plays_a_whole_match_against_itself(tmp_path: Path) -> None:
+    app = jacquet_app(tmp_path, computer_seats=frozenset({0, 1}), match_to=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = screen_of(app).game
+        for _ in range(1500):
+            if isinstance(app.screen, EndScreen):
+                break
+            await pilot.pause(0.01)
+        assert isinstance(app.screen, EndScreen)
+        assert game.finished and max(game.state.score) >= 2
+        await pilot.pause()
+
+
+async def _black_picks_his_postillon(pilot: Pilot[None]) -> None:
+    """Tie, white 1/7 7/12, black 1/3 3/4, white passes; black throws 1-2, picks 4."""
+    await pilot.press("r", "r", "r", "enter")
+    await move_cursor(pilot, 12)
+    await pilot.press("enter", "enter", "r")
+    await click_point(pilot, 1)
+    await click_point(pilot, 4)
+    await pilot.press("enter", "r", "enter", "r")
+    await click_point(pilot, 4)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_board_mid_game(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
+    app = jacquet_app(tmp_path)
+    assert snap_compare(app, run_before=_black_picks_his_postillon, terminal_size=size)

@@ -46,6 +46,12 @@ class NetworkGame:
         self.setup = _game_setup(match, self.local_seat if self.computer else None, level)
         self._state: Any = match.session.state
         self._ended: MatchEnded | None = None
+        # Turns played before this screen existed (a late spectator's catch-up): told, not
+        # replayed, so the screen opens on the current position.
+        self.history: tuple[Turn, ...] = tuple(match.turns)
+        match.turns.clear()
+        for turn in self.history:
+            self._show(turn)
         self._turn_ready = asyncio.Event()
         self.chat_listeners: list[Callable[[ChatReceived], None]] = []
         self.offence_listeners: list[Callable[[Offence], None]] = []

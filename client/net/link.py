@@ -27,22 +27,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.net.match import NetMatch
-from relay.client import RelayError, RoomConnection
+from relay.client import RelayError, RoomConnection, create_room
 from relay.envelope import (
-    Create,
     Created,
     EnvelopeError,
-    Error,
     Message,
     Notice,
     Presence,
     PresenceEvent,
-    decode_relay_frame,
-    encode,
 )
 
 State = Literal["connecting", "connected", "reconnecting", "failed", "closed"]
@@ -227,12 +222,9 @@ class RelayLink:
             raise RelayError(
                 "unknown_room", "The relay lost the room; waiting for a player to bring it back."
             )
-        secrets = Created(self.room_id, self.invite_token, spectator)
-        async with connect(self.url, compression=None, open_timeout=10) as websocket:
-            await websocket.send(encode(Create(seats, secrets)))
-            reply = decode_relay_frame(await websocket.recv(decode=False))
-        if isinstance(reply, Error):
-            raise RelayError(reply.code, reply.text)
+        await create_room(
+            self.url, seats, again=Created(self.room_id, self.invite_token, spectator)
+        )
 
     # ----------------------------------------------------------------- the stream
 

@@ -1,0 +1,75 @@
+"""Disconnections, a relay restart and a late spectator: the games go on, logs stay identical."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from client.net.room import join_room
+from client.setup import SessionSettings
+from engine.canonical import state_hash
+from relay.server import RelayServer
+from tests.network.conftest import QUICK, RelayProcess
+from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet, play_out
+
+
+async def test_a_dropped_player_reconnects_resumes_and_the_game_finishes(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
+    ada, bob = (room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"], strict=True))
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(autoplay(ada, stop_after=6), autoplay(bob, stop_after=6))
+            for _ in range(3):  # the connection drops three times, once mid-turn
+                rooms[1].link.drop()
+                await asyncio.gather(autoplay(ada, stop_after=3), autoplay(bob, stop_after=3))
+        await play_out([ada, bob])
+        assert rooms[1].link.reconnections >= 3
+        assert_same_verified_logs([ada.log_path, bob.log_path])
+    finally:
+        await asyncio.gather(*(room.close() for room in rooms))
+
+
+async def test_the_relay_restarts_mid_game_and_both_players_carry_on(
+    relay_process: list[RelayProcess], settings: Callable[[str], SessionSettings]
+) -> None:
+    url = relay_process[0].url
+    rooms = await meet(url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
+    ada, bob = (room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"], strict=True))
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(autoplay(ada, stop_after=8), autoplay(bob, stop_after=8))
+        relay_process.append(relay_process[-1].restart())  # killed: it loses every room
+        await play_out([ada, bob])
+        assert all(room.link.reconnections >= 1 for room in rooms)
+        assert_same_verified_logs([ada.log_path, bob.log_path])
+    finally:
+        await asyncio.gather(*(room.close() for room in rooms))
+
+
+async def test_a_late_spectator_sees_the_current_position_and_the_same_end(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    names = ["Ada", "Bob", "Cy"]
+    rooms = await meet(relay.url, "goose", {"rules": "1792"}, names, settings)
+    games = [room.game(settings(name)) for room, name in zip(rooms, names, strict=True)]
+    spectator_invite = rooms[0].spectator_invite
+    assert spectator_invite is not None
+    watcher = await join_room(spectator_invite, name="Eve", settings=settings("Eve"), backoff=QUICK)
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(*(autoplay(game, stop_after=9) for game in games))
+            await watcher.wait_started()
+            # Caught up on the whole backlog: the watcher's match is where the players' are.
+            session = watcher.match.session
+            assert session is not None
+            while len(session.records) < len(rooms[0].match.session.records):  # type: ignore[union-attr]
+                await asyncio.sleep(0.01)
+        watching = watcher.game(settings("Eve"))
+        assert watching.watching and len(watching.history) >= 1
+        assert state_hash(watching.state) == state_hash(games[0].state)
+        await play_out([*games, watching])
+        assert_same_verified_logs([game.log_path for game in [*games, watching]])
+    finally:
+        await asyncio.gather(*(room.close() for room in [*rooms, watcher]))

@@ -12,8 +12,9 @@ computer player's choice (:func:`engine.bot.choose_play`, level 1). Each action 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from engine.awaiting import ChoosePlay, ThrowDice
 from protocol.games import OptionValue
@@ -24,6 +25,22 @@ DEFAULT_NAMES = (
     "Anne", "Bastien", "Camille", "Denis", "Élise", "Fanny", "Gaspard", "Hélène",
     "Isidore", "Jeanne", "Katell", "Louis", "Margot", "Noé", "Odile",
 )  # fmt: skip
+
+
+Chooser = Callable[[Any, tuple[int, int]], Any]
+"""``choose(jacquet_state, dice) -> Play``: one of ``jacquet_state.legal_plays()``."""
+
+
+def bot_choice(state: Any, dice: tuple[int, int]) -> Any:
+    """The computer player's play (:func:`engine.bot.choose_play`, level 1)."""
+    from engine.bot import choose_play
+
+    return choose_play(state.position, dice, level=1, bearoff=state.options.bearoff)
+
+
+def first_legal(state: Any, dice: tuple[int, int]) -> Any:
+    """The first of the engine's legal plays: a fast, bot-free chooser for tests."""
+    return state.legal_plays()[0]
 
 
 def default_names(count: int) -> tuple[str, ...]:
@@ -42,10 +59,13 @@ def selfplay(
     log_path: Path | None = None,
     step_ms: int = 1_000,
     max_turns: int = 100_000,
+    choose: Chooser | None = None,
 ) -> LocalMatch:
-    """Play a whole match between computer seats and return it (its log closed)."""
-    from engine.bot import choose_play
+    """Play a whole match between computer seats and return it (its log closed).
 
+    *choose* picks each Jacquet play (default: :func:`bot_choice`, the level-1 bot).
+    """
+    choose = choose if choose is not None else bot_choice
     names = tuple(names) if names is not None else default_names(players)
     match = LocalMatch.create(
         game, options, names=names, random_source=seeded_source(seed), now=start_time,
@@ -59,11 +79,7 @@ def selfplay(
             if isinstance(awaiting, ThrowDice):
                 match.throw(awaiting.seat, now)
             elif isinstance(awaiting, ChoosePlay):
-                state = match.state
-                chosen = choose_play(
-                    state.position, awaiting.dice, level=1, bearoff=state.options.bearoff
-                )
-                match.play(awaiting.seat, chosen, now)
+                match.play(awaiting.seat, choose(match.state, awaiting.dice), now)
             else:
                 break
     finally:

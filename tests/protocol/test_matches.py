@@ -13,7 +13,7 @@ from protocol.events import DiceRolled, MatchEnded, PlayMade
 from protocol.games import GAMES
 from protocol.local import LocalMatch
 from protocol.logfile import encode_log, read_log
-from protocol.selfplay import selfplay
+from protocol.selfplay import first_legal, selfplay
 from protocol.verify import replay, verify_bytes, verify_log
 
 
@@ -60,7 +60,7 @@ def test_goose_engine_replay_reaches_the_same_state() -> None:
 @pytest.mark.parametrize("seed", range(8))
 def test_jacquet_games_end_identical_and_verified(seed: int) -> None:
     bearoff = "trictrac" if seed % 2 else "backgammon"
-    match = selfplay("jacquet", {"bearoff": bearoff}, seed=seed, start_time=0)
+    match = selfplay("jacquet", {"bearoff": bearoff}, seed=seed, start_time=0, choose=first_legal)
     assert match.ended is not None and match.ended.reason == "finished"
     assert match.ended.winner == match.state.winner
     assert_consistent(match)

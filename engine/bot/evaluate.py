@@ -98,8 +98,12 @@ class _SideFacts:
                 + hemmed * weights.hemmed // 4
                 + stacked * weights.stack
                 + deep * weights.deep
-                + _bear_off_misses(side) * weights.miss
             )
+        # Each checker off saves the die it would still need; bearing off, some dice may
+        # find no checker to bear off.
+        self.eff -= side[OFF] * weights.on_board
+        if not need19:
+            self.eff += _bear_off_misses(side) * weights.miss
         self.postillon_gap = 0
         if self.postillon:
             self.postillon_gap = 19 - postillon_point(side)
@@ -107,14 +111,12 @@ class _SideFacts:
 
 
 def _bear_off_misses(side: Side) -> int:
-    """Bearing off: how many die values cannot bear a checker off (their point is empty while
-    checkers stand farther back), so must be spent inside the last quarter.
+    """With all checkers home: how many die values cannot bear a checker off (their point
+    is empty while checkers stand farther back), so must be spent inside the last quarter.
 
     >>> _bear_off_misses((0, *([0] * 18), 2, 0, 0, 0, 0, 1, 12))  # on 19 and 24
     4
     """
-    if any(side[1:19]):
-        return 0
     misses = 0
     behind = False
     for point in range(19, 25):
@@ -170,7 +172,8 @@ def evaluate(mover: Side, other: Side, weights: Weights = TUNED, *, quick: bool 
     else:
         my_block, his_block = _block_risk(me, him, weights), _block_risk(him, me, weights)
     lead = him.eff - me.eff + weights.tempo
-    scale = (me.eff + him.eff) // 2 + weights.race_offset
+    # A lead counts for more when little is left to play (the race's variance shrinks).
+    scale = max(20, (max(0, me.eff) + max(0, him.eff)) // 2 + weights.race_offset)
     win = min(990, max(10, WIN // 2 + lead * weights.race_slope // scale))
     my_gain = WIN + _escape_risk(him.need, me.eff, weights)
     his_gain = WIN + _escape_risk(me.need, him.eff, weights)

@@ -26,6 +26,8 @@ class Weights:
     their pips (they are the ones the other side blocks, and they decide x2-x4)."""
     hemmed: int = 2
     """Quarter-pips lost per checker and per closed point within six points ahead of it."""
+    on_board: int = 3
+    """Pips per checker borne off (pips undercount a side that needs fewer dice)."""
     miss: int = 2
     """Pips lost bearing off per die value that cannot bear a checker off."""
     stack: int = 1

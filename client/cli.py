@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "client.commands.selfplay",
     "client.commands.verify",
     "client.commands.log",
+    "client.commands.replay",
 )
 
 LOBBY = "client.commands.play"  # what bare ``tablier`` opens

@@ -1,0 +1,219 @@
+"""Replaying a recorded match: the game's own board, driven by a verified log.
+
+Step forward and back, jump to the start, the end or turn N, or let it play on its own at an
+adjustable speed. The story of the match runs alongside with the current step highlighted;
+moving through it (up/down, home/end, a click) moves the replay too. Nothing can be played:
+the boards are read-only here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Input, OptionList, Static
+
+from client import help_topics
+from client.screens.jacquet_view import board_view, status_view, to_viewer
+from client.screens.replay_log import MatchReplay
+from client.widgets.dice import DiceDisplay
+from client.widgets.goose_board import GooseBoard
+from client.widgets.jacquet_board import OFF, BoardMarks, JacquetBoard
+from client.widgets.jacquet_status import JacquetStatus
+from client.widgets.ledger import GooseLedger
+from client.widgets.tokens import seat_tokens
+from engine import goose
+from engine.jacquet import Moved, Rolled
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""Autoplay speeds, in steps per second."""
+
+_STEP = Binding.Group("Step", compact=True)
+_ENDS = Binding.Group("Ends", compact=True)
+_SPEED = Binding.Group("Speed", compact=True)
+
+
+class ReplayScreen(Screen[None]):
+    """Shows one :class:`MatchReplay`, one frame at a time."""
+
+    CSS_PATH: ClassVar[list[str]] = ["../jacquet.tcss", "../replay.tcss"]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "step(-1)", "back", key_display="←", group=_STEP),
+        Binding("right,l", "step(1)", "forward", key_display="→", group=_STEP),
+        Binding("home,g", "jump_to(0)", "start", key_display="⇱", group=_ENDS),
+        Binding("end,G", "jump_to(-1)", "end", key_display="⇲", group=_ENDS),
+        Binding("t", "ask_turn", "Turn", tooltip="Jump to a turn by its number"),
+        Binding("space,p", "toggle_autoplay", "Play", key_display="␣",
+                tooltip="Play the replay on its own, or pause it"),
+        Binding("minus", "speed(-1)", "slower", key_display="-", group=_SPEED),
+        Binding("plus,equals_sign", "speed(1)", "faster", key_display="+", group=_SPEED),
+        Binding("f", "flip", "Flip", tooltip="Jacquet: see the board from the other side"),
+        Binding("q,escape", "close", "Close", tooltip="Close the replay"),
+    ]  # fmt: skip
+
+    def __init__(self, replay: MatchReplay) -> None:
+        super().__init__()
+        self.replay = replay
+        self.index = 0
+        self.viewer = 0
+        self.speed = SPEEDS.index(1.0)
+        self._autoplay: Timer | None = None
+
+    @property
+    def HELP_TEXT(self) -> str:  # the name the help screen looks up
+        return help_topics.JACQUET if self.replay.game == "jacquet" else help_topics.GOOSE
+
+    @property
+    def frame_state(self) -> Any:
+        return self.replay.frames[self.index].state
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        first = self.replay.frames[0].state
+        names = self.replay.names
+        jacquet = self.replay.game == "jacquet"
+        yield Header(icon="⚅")
+        with Horizontal(id="replay-main"):
+            if jacquet:
+                board = JacquetBoard(board_view(first.position, self.viewer), id="board")
+                board.can_focus = False  # read-only: the keys step through the log
+                yield board
+            else:
+                yield GooseBoard(seat_tokens(names), id="board")
+            with Vertical(id="replay-side"):
+                if jacquet:
+                    yield JacquetStatus(status_view(first, names, first.position, (), ()))
+                else:
+                    yield GooseLedger(names, seat_tokens(names), id="ledger")
+                    yield DiceDisplay(id="dice")
+                yield OptionList(*(frame.story for frame in self.replay.frames), id="story")
+        yield Static(self.replay.warning or "", id="replay-warning")
+        with Horizontal(id="replay-bar"):
+            yield Static(id="replay-position")
+            yield Input(placeholder="turn number, then enter", id="turn-input")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.sub_title = f"Replay · {' · '.join(self.replay.names)}"
+        self.query_one("#turn-input", Input).display = False
+        self.query_one("#replay-warning").display = self.replay.warning is not None
+        if self.replay.warning:
+            self.notify(self.replay.warning, severity="warning", timeout=8)
+        self.show_frame(0)
+
+    # -- showing a frame ------------------------------------------------------------------
+
+    def show_frame(self, index: int) -> None:
+        """Show frame *index* (clamped to the log): board, side panel, story and position."""
+        self.index = max(0, min(index, len(self.replay.frames) - 1))
+        frame = self.replay.frames[self.index]
+        if self.replay.game == "jacquet":
+            self._show_jacquet(frame.state, frame.events)
+        else:
+            self._show_goose(frame.state, frame.events)
+        story = self.query_one("#story", OptionList)
+        story.highlighted = self.index
+        last = len(self.replay.frames) - 1
+        playing = f"playing at {SPEEDS[self.speed]:g} steps/s" if self._autoplay else "paused"
+        self.query_one("#replay-position", Static).update(
+            f"Step {self.index}/{last} · turn {frame.turn}/{self.replay.turns} · {playing}"
+        )
+
+    def _show_jacquet(self, state: Any, events: tuple[Any, ...]) -> None:
+        moved: set[int] = set()
+        dice: tuple[int, ...] = state.dice or ()
+        for event in events:
+            if isinstance(event, Moved):
+                points = {event.move.from_point, event.move.to_point}
+                if event.seat != self.viewer:
+                    points = {to_viewer(point) for point in points if point != OFF}
+                moved |= points
+            elif isinstance(event, Rolled):
+                dice = event.dice
+        if not dice and self.index > 0:
+            # A play: show the dice it used (thrown in the frame before), all spent.
+            dice = self.replay.frames[self.index - 1].state.dice or ()
+        board = self.query_one(JacquetBoard)
+        board.show(board_view(state.position, self.viewer), BoardMarks(recent=frozenset(moved)))
+        spent = tuple(not state.dice for _ in dice)
+        view = status_view(state, self.replay.names, state.position, dice, spent)
+        self.query_one(JacquetStatus).show(view)
+
+    def _show_goose(self, state: Any, events: tuple[Any, ...]) -> None:
+        landed = frozenset(event.end for event in events if isinstance(event, goose.Moved))
+        self.query_one(GooseBoard).show(state.squares, landed)
+        self.query_one(GooseLedger).show(state)
+        thrown = [event.dice for event in events if isinstance(event, goose.Thrown)]
+        self.query_one(DiceDisplay).show(thrown[-1] if thrown else ())
+
+    # -- actions --------------------------------------------------------------------------
+
+    def action_step(self, delta: int) -> None:
+        self.show_frame(self.index + delta)
+
+    def action_jump_to(self, index: int) -> None:
+        self.show_frame(index if index >= 0 else len(self.replay.frames) - 1)
+
+    def action_ask_turn(self) -> None:
+        turn_input = self.query_one("#turn-input", Input)
+        turn_input.display = True
+        turn_input.value = ""
+        turn_input.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        try:
+            index = self.replay.frame_of_turn(int(text))
+        except ValueError as error:
+            reason = str(error) if text.isdigit() else f"{text!r} is not a turn number"
+            self.notify(reason, severity="error")
+            return
+        event.input.display = False
+        self.show_frame(index)
+        self.set_focus(None)
+
+    def action_toggle_autoplay(self) -> None:
+        if self._autoplay is not None:
+            self._autoplay.stop()
+            self._autoplay = None
+        else:
+            if self.index == len(self.replay.frames) - 1:
+                self.index = 0
+            self._autoplay = self.set_interval(1 / SPEEDS[self.speed], self._autoplay_tick)
+        self.show_frame(self.index)
+
+    def _autoplay_tick(self) -> None:
+        if self.index >= len(self.replay.frames) - 1:
+            self.action_toggle_autoplay()
+            return
+        self.show_frame(self.index + 1)
+
+    def action_speed(self, delta: int) -> None:
+        self.speed = max(0, min(len(SPEEDS) - 1, self.speed + delta))
+        if self._autoplay is not None:
+            self._autoplay.stop()
+            self._autoplay = self.set_interval(1 / SPEEDS[self.speed], self._autoplay_tick)
+        self.show_frame(self.index)
+
+    def action_flip(self) -> None:
+        if self.replay.game == "jacquet":
+            self.viewer = 1 - self.viewer
+            self.show_frame(self.index)
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Moving through the story (arrows, home/end, a click) moves the replay with it."""
+        if event.option_index != self.index:
+            self.show_frame(event.option_index)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "flip":
+            return self.replay.game == "jacquet"
+        return True

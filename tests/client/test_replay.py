@@ -1,0 +1,172 @@
+"""``tablier replay``: a log's positions are the engine's, step by step, both ways.
+
+Logs are made by the protocol's in-memory match (seeded, fixed clock) with the level-1 bot
+choosing Jacquet plays, keeping every state the live match went through to compare with.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input, OptionList, Static
+
+from client.cli import main
+from client.screens.jacquet_view import board_view
+from client.screens.replay import ReplayScreen
+from client.screens.replay_app import ReplayApp
+from client.screens.replay_log import ReplayRefused, load_replay
+from client.widgets.goose_board import GooseBoard
+from client.widgets.jacquet_board import JacquetBoard
+from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.bot import choose_play
+from protocol.identity import seeded_source
+from protocol.local import LocalMatch
+from protocol.logfile import read_log
+from tests.client.conftest import FIXED_TIME_MS
+
+JACQUET_THROWS = 12
+
+
+def record_match(path: Path, game: str, names: tuple[str, ...], throws: int) -> list[Any]:
+    """Play *throws* throws (and the plays between them) into a log; return every state."""
+    match = LocalMatch.create(
+        game, {}, names=names, random_source=seeded_source(f"replay-{game}"),
+        now=FIXED_TIME_MS, log_path=path,
+    )  # fmt: skip
+    states = [match.state]
+    while not isinstance(match.awaiting, Finished) and throws:
+        awaiting = match.awaiting
+        if isinstance(awaiting, ThrowDice):
+            match.throw(awaiting.seat, FIXED_TIME_MS)
+            throws -= 1
+        else:
+            assert isinstance(awaiting, ChoosePlay)
+            play = choose_play(match.state.position, awaiting.dice)
+            match.play(awaiting.seat, play, FIXED_TIME_MS)
+        states.append(match.state)
+    match.close()
+    return states
+
+
+@pytest.fixture
+def jacquet_log(tmp_path: Path) -> tuple[Path, list[Any]]:
+    path = tmp_path / "jacquet.tablier"
+    return path, record_match(path, "jacquet", ("Blanc", "Noir"), JACQUET_THROWS)
+
+
+def replay_screen(app: ReplayApp) -> ReplayScreen:
+    assert isinstance(app.screen, ReplayScreen)
+    return app.screen
+
+
+async def test_stepping_forward_and_back_shows_exactly_the_engine_positions(
+    jacquet_log: tuple[Path, list[Any]],
+) -> None:
+    path, states = jacquet_log
+    replay = load_replay(path)
+    assert [frame.state for frame in replay.frames] == states
+    assert replay.warning is None and replay.turns == JACQUET_THROWS
+    app = ReplayApp(replay)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = replay_screen(app)
+        board = screen.query_one(JacquetBoard)
+        for index, state in enumerate(states):
+            assert screen.frame_state == state
+            assert board.view == board_view(state.position, 0)
+            assert screen.query_one("#story", OptionList).highlighted == index
+            await pilot.press("right")
+        assert screen.index == len(states) - 1  # stepping past the end stays there
+        for state in reversed(states):
+            assert board.view == board_view(state.position, 0)
+            await pilot.press("left")
+        assert screen.index == 0
+
+        await pilot.press("end")
+        assert screen.frame_state == states[-1]
+        await pilot.press("t")
+        await pilot.press(*"99", "enter")
+        assert screen.query_one("#turn-input", Input).display  # refused: still asking
+        await pilot.press("backspace", "backspace", "5", "enter")
+        assert screen.replay.frames[screen.index].turn == 5
+        assert screen.replay.frames[screen.index - 1].turn == 4
+        position = str(screen.query_one("#replay-position", Static).render())
+        assert f"turn 5/{JACQUET_THROWS}" in position
+        await pilot.press("f")  # the board seen from black's side
+        assert board.view == board_view(screen.frame_state.position, 1)
+        await pilot.press("home")
+        assert screen.index == 0
+
+
+async def test_autoplay_runs_to_the_end_at_the_chosen_speed(
+    jacquet_log: tuple[Path, list[Any]],
+) -> None:
+    path, states = jacquet_log
+    app = ReplayApp(load_replay(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = replay_screen(app)
+        await pilot.press("end", "left", "left", "left")
+        await pilot.press("plus", "plus", "plus", "space")  # 8 steps a second
+        assert "playing at 8 steps/s" in str(screen.query_one("#replay-position").render())
+        for _ in range(100):
+            if screen.index == len(states) - 1 and "paused" in str(
+                screen.query_one("#replay-position").render()
+            ):
+                break
+            await pilot.pause(0.05)
+        assert screen.frame_state == states[-1]
+
+
+async def test_a_goose_log_replays_on_the_goose_board(tmp_path: Path) -> None:
+    path = tmp_path / "goose.tablier"
+    states = record_match(path, "goose", ("Alice", "Bruno", "Chloé"), 9)
+    replay = load_replay(path)
+    assert [frame.state for frame in replay.frames] == states
+    app = ReplayApp(replay)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = replay_screen(app)
+        await pilot.press("end")
+        assert screen.query_one(GooseBoard).squares == states[-1].squares
+        assert "throws" in replay.frames[-1].story
+
+
+def test_a_tampered_log_is_refused_with_the_reason(
+    jacquet_log: tuple[Path, list[Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _states = jacquet_log
+    contents = read_log(path)
+    data = bytearray(path.read_bytes())
+    data[contents.offsets[6] - 1] ^= 0x01  # the last byte of record 6: its signature
+    path.write_bytes(bytes(data))
+    with pytest.raises(ReplayRefused, match="fails verification at record 6"):
+        load_replay(path)
+    assert main(["replay", str(path)]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("tablier replay: this log fails verification at record 6:")
+
+
+def test_a_file_that_is_not_a_log_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a match log")
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().err.startswith("tablier replay: ")
+
+
+async def test_a_truncated_log_replays_its_good_records_with_a_warning(
+    jacquet_log: tuple[Path, list[Any]],
+) -> None:
+    path, states = jacquet_log
+    path.write_bytes(path.read_bytes()[:-5])
+    replay = load_replay(path)
+    assert replay.warning is not None and "replaying up to its last good record" in replay.warning
+    assert [frame.state for frame in replay.frames] == states[: len(replay.frames)]
+    assert len(replay.frames) >= len(states) - 1
+    app = ReplayApp(replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        warning = app.screen.query_one("#replay-warning", Static)
+        assert warning.display and "damaged" in str(warning.render())
+        await pilot.press("end")
+        assert replay_screen(app).frame_state == replay.frames[-1].state

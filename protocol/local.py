@@ -29,7 +29,7 @@ from protocol.errors import LocalProtocolError
 from protocol.events import MatchEnded
 from protocol.games import OptionValue
 from protocol.identity import Identity, RandomSource, SignatureMemo
-from protocol.logfile import LogWriter, encode_log
+from protocol.logfile import LogWriter, default_log_path, encode_log
 from protocol.session import MatchSession
 from protocol.setup import DEFAULT_TIME_LIMIT_MS, Join, MatchSetup, Proposal
 
@@ -40,6 +40,7 @@ class LocalMatch:
 
     setup: MatchSetup
     sessions: tuple[MatchSession, ...]
+    identities: tuple[Identity, ...]
     log: LogWriter | None = None
 
     @classmethod
@@ -53,12 +54,15 @@ class LocalMatch:
         now: int,
         identities: Sequence[Identity] | None = None,
         log_path: Path | None = None,
+        log_data_dir: Path | None = None,
         time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
     ) -> LocalMatch:
         """Set up a match between *names* (seat order) starting at *now* (ms).
 
-        Each seat gets a fresh key from *random_source* unless *identities* are given; the log
-        is written to *log_path* (append-only, fsync per record) when given.
+        Each seat gets a fresh key from *random_source* unless *identities* are given. The log
+        is written (append-only, fsync per record) to *log_path*, or, with *log_data_dir*, to
+        its default name under ``<log_data_dir>/matches/`` (pass
+        :func:`~protocol.logfile.default_data_dir` for the XDG location); else nowhere.
         """
         proposal = Proposal.create(
             game,
@@ -78,6 +82,8 @@ class LocalMatch:
             for identity, name, chain in zip(identities, names, chains, strict=True)
         ]
         setup = MatchSetup.create(proposal, joins)
+        if log_path is None and log_data_dir is not None:
+            log_path = default_log_path(setup, log_data_dir)
         log = LogWriter(log_path, setup) if log_path is not None else None
         memo = SignatureMemo()
         sessions = tuple(
@@ -92,7 +98,28 @@ class LocalMatch:
             )
             for seat in range(len(names))
         )
-        return cls(setup, sessions, log)
+        return cls(setup, sessions, tuple(identities), log)
+
+    def rematch(
+        self,
+        *,
+        random_source: RandomSource,
+        now: int,
+        log_path: Path | None = None,
+        log_data_dir: Path | None = None,
+    ) -> LocalMatch:
+        """A new match with the same players, keys, game and options (fresh chains, new id)."""
+        proposal = self.setup.proposal
+        return LocalMatch.create(
+            proposal.game, dict(proposal.options), names=self.setup.names,
+            random_source=random_source, now=now, identities=self.identities,
+            log_path=log_path, log_data_dir=log_data_dir, time_limit_ms=proposal.time_limit_ms,
+        )  # fmt: skip
+
+    @property
+    def log_path(self) -> Path | None:
+        """Where the log is being written, if anywhere."""
+        return None if self.log is None else self.log.path
 
     @property
     def state(self) -> Any:

@@ -188,9 +188,7 @@ def default_log_path(setup: MatchSetup, data_dir: Path | None = None) -> Path:
     *data_dir* defaults to the XDG data dir (``~/.local/share/tablier``).
     """
     if data_dir is None:
-        import platformdirs
-
-        data_dir = Path(platformdirs.user_data_dir("tablier"))
+        data_dir = default_data_dir()
     moment = datetime.fromtimestamp(setup.proposal.start_time // 1000, tz=UTC)
     players = "-".join(_slug(name) for name in setup.names)[:80]
     stem = f"{moment:%Y-%m-%dT%H%M%S}-{setup.game}-{players}"
@@ -201,6 +199,13 @@ def default_log_path(setup: MatchSetup, data_dir: Path | None = None) -> Path:
         path = directory / f"{stem}-{counter}{LOG_SUFFIX}"
         counter += 1
     return path
+
+
+def default_data_dir() -> Path:
+    """``~/.local/share/tablier`` on Linux (platformdirs' user data dir)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("tablier"))
 
 
 def _slug(name: str) -> str:

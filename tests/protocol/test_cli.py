@@ -15,7 +15,7 @@ from protocol.logfile import parse_log
 @pytest.fixture(scope="module")
 def jacquet_log(tmp_path_factory):
     path = tmp_path_factory.mktemp("logs") / "jacquet.tablier"
-    assert main(["selfplay", "jacquet", "--match-to", "2", "--seed", "7", "--start-time",
+    assert main(["selfplay", "jacquet", "--match-to", "1", "--seed", "7", "--start-time",
                  "1764500000000", "--out", str(path)]) == 0
     return path
 
@@ -24,7 +24,7 @@ def test_selfplay_then_verify_exits_0_with_a_summary(jacquet_log, capsys) -> Non
     capsys.readouterr()
     assert main(["verify", str(jacquet_log)]) == 0
     out = capsys.readouterr().out
-    assert "game:    jacquet (match_to=2)" in out
+    assert "game:    jacquet (match_to=1)" in out
     assert "players: Anne, Bastien" in out
     assert "wins the match" in out and "valid" in out
 
@@ -73,7 +73,7 @@ def test_export_json_and_text(jacquet_log, capsys) -> None:
     assert all(len(line["dice"]) == 2 for line in lines[1:] if "dice" in line)
     assert main(["log", "export", str(jacquet_log), "--format", "text"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("Jacquet, match to 2 points, bear-off backgammon\n")
+    assert text.startswith("Jacquet, match to 1 point, bear-off backgammon\n")
     assert "\nGame 1\n" in text and "   1) " in text and "wins the match" in text
 
 

@@ -67,7 +67,7 @@ def test_jacquet_games_end_identical_and_verified(seed: int) -> None:
 
 
 def test_jacquet_match_to_five() -> None:
-    match = selfplay("jacquet", {"match_to": 5}, seed="five", start_time=0)
+    match = selfplay("jacquet", {"match_to": 5}, seed="five", start_time=0, choose=first_legal)
     assert max(match.state.score) >= 5
     assert match.state.game > 1
     assert_consistent(match)
@@ -107,3 +107,21 @@ def read_log_bytes(match: LocalMatch):
     from protocol.logfile import parse_log
 
     return parse_log(match.log_bytes())
+
+
+def test_rematch_same_players_new_match_and_default_log_name(tmp_path) -> None:
+    from protocol.identity import seeded_source
+
+    first = selfplay("jacquet", {"match_to": 1, "bearoff": "trictrac"}, seed="r", start_time=0,
+                     choose=first_legal)
+    second = first.rematch(random_source=seeded_source("again"), now=1_764_500_000_000,
+                           log_data_dir=tmp_path)
+    assert second.setup.public_keys == first.setup.public_keys
+    assert second.setup.names == first.setup.names
+    assert second.setup.proposal.options == first.setup.proposal.options
+    assert second.setup.match_id != first.setup.match_id
+    name = "2025-11-30T105320-jacquet-anne-bastien.tablier"
+    assert second.log_path == tmp_path / "matches" / name
+    second.throw(0, 1_764_500_001_000)
+    second.close()
+    assert verify_log(second.log_path).ok

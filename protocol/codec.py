@@ -15,6 +15,7 @@ protocol.errors.MalformedMessage: not a valid message (unreadable bytes)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final, NoReturn
 
 import msgpack  # type: ignore[import-untyped]
@@ -30,6 +31,43 @@ MAX_ARRAY_LEN: Final = 32
 MAX_MAP_LEN: Final = 16
 
 
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The explicit bounds msgpack enforces while decoding (before allocating anything)."""
+
+    max_buffer_size: int
+    max_str_len: int
+    max_bin_len: int
+    max_array_len: int
+    max_map_len: int
+
+    def options(self) -> dict[str, Any]:
+        """Keyword arguments for ``msgpack.Unpacker`` (``unpackb`` takes all but the buffer)."""
+        return {
+            "raw": False,
+            "strict_map_key": True,  # map keys must be strings
+            "ext_hook": _no_ext,  # no extension types...
+            "max_ext_len": 0,  # ...of any length
+            "timestamp": 0,
+            "max_buffer_size": self.max_buffer_size,
+            "max_str_len": self.max_str_len,
+            "max_bin_len": self.max_bin_len,
+            "max_array_len": self.max_array_len,
+            "max_map_len": self.max_map_len,
+        }
+
+
+MAX_TRANSCRIPT_BYTES: Final = 64 * 1024 * 1024
+MESSAGE_LIMITS: Final = Limits(
+    MAX_MESSAGE_BYTES, MAX_STR_LEN, MAX_BIN_LEN, MAX_ARRAY_LEN, MAX_MAP_LEN
+)
+"""One wire message (a setup is the largest)."""
+TRANSCRIPT_LIMITS: Final = Limits(
+    MAX_TRANSCRIPT_BYTES, 0, MAX_MESSAGE_BYTES, MAX_TRANSCRIPT_BYTES, 0
+)
+"""A resync transcript: one array of records (each decoded again with MESSAGE_LIMITS)."""
+
+
 def _no_ext(code: int, data: bytes) -> NoReturn:
     raise MalformedMessage(f"extension type {code} is not allowed")
 
@@ -38,6 +76,12 @@ def pack(value: Any) -> bytes:
     """Encode *value* as msgpack (bin for bytes, str for text, shortest integer forms)."""
     packed: bytes = msgpack.packb(value, use_bin_type=True)
     return packed
+
+
+def _unpackb(data: bytes, limits: Limits) -> Any:
+    options = limits.options()
+    del options["max_buffer_size"]  # unpackb reads one complete buffer, checked by the caller
+    return msgpack.unpackb(data, **options)
 
 
 def unpack_untrusted(data: bytes, *, seat: int | None = None) -> Any:
@@ -49,19 +93,7 @@ def unpack_untrusted(data: bytes, *, seat: int | None = None) -> Any:
             f"message of {len(data)} bytes exceeds the limit of {MAX_MESSAGE_BYTES}", seat=seat
         )
     try:
-        value = msgpack.unpackb(
-            bytes(data),
-            raw=False,
-            use_list=True,
-            strict_map_key=True,
-            ext_hook=_no_ext,
-            max_str_len=MAX_STR_LEN,
-            max_bin_len=MAX_BIN_LEN,
-            max_array_len=MAX_ARRAY_LEN,
-            max_map_len=MAX_MAP_LEN,
-            max_ext_len=0,
-            timestamp=0,
-        )
+        value = _unpackb(bytes(data), MESSAGE_LIMITS)
         canonical = pack(value) == bytes(data)
     except MalformedMessage as error:
         raise MalformedMessage(error.reason, seat=seat) from None
@@ -72,25 +104,12 @@ def unpack_untrusted(data: bytes, *, seat: int | None = None) -> Any:
     return value
 
 
-MAX_TRANSCRIPT_BYTES: Final = 64 * 1024 * 1024
-
-
 def unpack_transcript(data: bytes) -> list[bytes]:
     """Decode a transcript (a msgpack array of records) from untrusted *data*."""
     if not isinstance(data, bytes | bytearray | memoryview) or len(data) > MAX_TRANSCRIPT_BYTES:
         raise MalformedMessage("a transcript must be bytes of at most 64 MiB")
     try:
-        value = msgpack.unpackb(
-            bytes(data),
-            raw=False,
-            strict_map_key=True,
-            ext_hook=_no_ext,
-            max_str_len=0,
-            max_bin_len=MAX_MESSAGE_BYTES,
-            max_array_len=len(data),
-            max_map_len=0,
-            max_ext_len=0,
-        )
+        value = _unpackb(bytes(data), TRANSCRIPT_LIMITS)
     except Exception:
         raise MalformedMessage("not a valid transcript (unreadable bytes)") from None
     if not isinstance(value, list) or not all(type(item) is bytes for item in value):

@@ -26,11 +26,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, Final
+from typing import BinaryIO, Final
 
 import msgpack  # type: ignore[import-untyped]
 
-from protocol.codec import MAX_ARRAY_LEN, MAX_MAP_LEN, MAX_MESSAGE_BYTES, MAX_STR_LEN, pack
+from protocol.codec import (
+    MAX_ARRAY_LEN,
+    MAX_MAP_LEN,
+    MAX_MESSAGE_BYTES,
+    MAX_STR_LEN,
+    Limits,
+    pack,
+)
 from protocol.errors import CorruptLog, LocalProtocolError, NotALog, ProtocolError
 from protocol.setup import MatchSetup
 
@@ -119,17 +126,8 @@ def read_log(path: Path) -> LogContents:
 
 def parse_log(data: bytes, *, name: str = "the log") -> LogContents:
     """Like :func:`read_log`, for bytes already in memory."""
-    unpacker = msgpack.Unpacker(
-        raw=False,
-        strict_map_key=True,
-        ext_hook=_refuse_ext,
-        max_buffer_size=max(len(data), 1),
-        max_str_len=MAX_STR_LEN,
-        max_bin_len=MAX_MESSAGE_BYTES,
-        max_array_len=MAX_ARRAY_LEN,
-        max_map_len=MAX_MAP_LEN,
-        max_ext_len=0,
-    )
+    limits = Limits(max(len(data), 1), MAX_STR_LEN, MAX_MESSAGE_BYTES, MAX_ARRAY_LEN, MAX_MAP_LEN)
+    unpacker = msgpack.Unpacker(**limits.options())
     unpacker.feed(data)
     setup = _read_header(unpacker, name)
     records: list[bytes] = []
@@ -176,10 +174,6 @@ def _read_header(unpacker: msgpack.Unpacker, name: str) -> MatchSetup:
     if header[3] != setup.match_id:
         raise CorruptLog("bad header: the match id does not match the setup", record=None, offset=0)
     return setup
-
-
-def _refuse_ext(code: int, data: bytes) -> Any:
-    raise ValueError("extension types are not allowed in a log")
 
 
 def default_log_path(setup: MatchSetup, data_dir: Path | None = None) -> Path:

@@ -297,12 +297,14 @@ class MatchSession:
 
     def _make_share(self, now: int) -> Share:
         assert self._chain is not None
+        last = self._revealed + 1 == len(self._chain)
+        if last and self._random_source is None:
+            raise LocalProtocolError("renewing the dice chain needs a random source")
         link = self._chain.link(self._revealed)
         self._revealed += 1
         renew = None
-        if self._revealed == len(self._chain):
-            if self._random_source is None:
-                raise LocalProtocolError("renewing the dice chain needs a random source")
+        if last:
+            assert self._random_source is not None
             self._chain = HashChain.generate(self._random_source)
             self._revealed = 0
             renew = self._chain.tip
@@ -317,7 +319,8 @@ class MatchSession:
             self._record(record)
         self.stopped = error
         self.ended = MatchEnded("stopped", seat=error.seat, error=error)
-        self._events.append(self.ended)
+        self._events = []  # the caller gets the error; ``ended`` says the rest
+        self._pending.clear()
 
     def _record(self, raw: bytes) -> None:
         self.records.append(raw)

@@ -33,11 +33,12 @@ from client.screens.jacquet_view import (
     status_view,
     to_viewer,
 )
+from client.setup import JacquetSetup
 from client.widgets.jacquet_board import OFF, BoardMarks, JacquetBoard
 from client.widgets.jacquet_status import JacquetStatus, JacquetStatusView
 from client.widgets.narrative import NarrativeLog
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
-from engine.jacquet import JacquetState, Moved, Passed, Position, apply_play
+from engine.jacquet import JacquetState, Moved, Passed, Play, Position, apply_play
 
 PASS_NOTICE_SECONDS = 2.5
 MOVE_SHOW_SECONDS = 0.5
@@ -57,12 +58,13 @@ class JacquetScreen(GameScreen):
 
     def __init__(self, game: LocalGame, *, animation: bool) -> None:
         super().__init__(game, animation=animation)
-        humans = [seat for seat in (0, 1) if not game.is_computer(seat)]
+        humans = [seat for seat in (0, 1) if game.is_local_human(seat)]
         self._hot_seat = len(humans) == 2
         self._viewer = humans[0] if humans else 0
+        setup = game.setup
+        assert isinstance(setup, JacquetSetup)
         self._computer = ComputerPlayer(
-            level=game.setup.level if game.setup.game == "jacquet" else 1,
-            pause=game.settings.computer_pause if animation else 0.0,
+            level=setup.level, pause=game.settings.computer_pause if animation else 0.0
         )
         self._entry: TurnEntry | None = None
         self._selected: int | None = None
@@ -231,9 +233,7 @@ class JacquetScreen(GameScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         awaiting = self.game.awaiting
-        human_turn = not isinstance(awaiting, Finished) and not self.game.is_computer(
-            awaiting.seat  # type: ignore[union-attr]
-        )
+        human_turn = not isinstance(awaiting, Finished) and self.game.is_local_human(awaiting.seat)
         if action == "throw":
             return (
                 human_turn and isinstance(awaiting, ThrowDice) and not self._pass_notice
@@ -246,7 +246,7 @@ class JacquetScreen(GameScreen):
 
     def action_throw(self) -> None:
         awaiting = self.game.awaiting
-        if not isinstance(awaiting, ThrowDice) or self.game.is_computer(awaiting.seat):
+        if not isinstance(awaiting, ThrowDice) or not self.game.is_local_human(awaiting.seat):
             return
         turn = self.game.throw()
         self._show_turn(turn)
@@ -351,20 +351,17 @@ class JacquetScreen(GameScreen):
             self._redraw()
         self._next()
 
-    async def _show_moves(self, play: tuple[object, ...]) -> None:
+    async def _show_moves(self, play: Play) -> None:
         """Show the computer's moves one at a time, each highlighted, before committing."""
         if not self.animation:
             return
         position = self.state.position
         mover = position.turn
-        for index in range(1, len(play) + 1):
-            partial = play[:index]
-            move = partial[-1]
-            shown = apply_play(position, partial)  # type: ignore[arg-type]
-            shown = Position(mover, shown.boards)
-            points = (move.from_point, move.to_point)  # type: ignore[attr-defined]
+        for index, move in enumerate(play, start=1):
+            shown = Position(mover, apply_play(position, play[:index]).boards)
+            points = {move.from_point, move.to_point}
             if mover != self._viewer:
-                points = tuple(to_viewer(p) for p in points if p != OFF)
+                points = {to_viewer(point) for point in points if point != OFF}
             self._recent = frozenset(points)
             self._redraw(shown)
             await asyncio.sleep(MOVE_SHOW_SECONDS)

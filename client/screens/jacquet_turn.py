@@ -129,7 +129,9 @@ class TurnEntry:
         Each destination maps to the steps that take it there (fewest steps first found).
         """
         paths: dict[int, tuple[Step, ...]] = {}
-        frontier = [(self.board, self.dice_left, source, ())]
+        frontier: list[tuple[int, tuple[int, ...], int, tuple[Step, ...]]] = [
+            (self.board, self.dice_left, source, ())
+        ]
         while frontier:
             board, dice_left, at, path = frontier.pop(0)
             for step, after in self._steps_from(board, dice_left):

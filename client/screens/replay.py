@@ -40,7 +40,7 @@ _SPEED = Binding.Group("Speed", compact=True)
 class ReplayScreen(Screen[None]):
     """Shows one :class:`MatchReplay`, one frame at a time."""
 
-    CSS_PATH: ClassVar[list[str]] = ["../jacquet.tcss", "../replay.tcss"]
+    CSS_PATH = ["../jacquet.tcss", "../replay.tcss"]  # noqa: RUF012 - Textual's own type
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "step(-1)", "back", key_display="←", group=_STEP),
         Binding("right,l", "step(1)", "forward", key_display="→", group=_STEP),

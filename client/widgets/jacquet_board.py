@@ -32,6 +32,20 @@ TRAY_WIDTH = 4
 MAX_STACK_ROWS = 15  # a whole side on one point, so a big terminal never needs a count
 _MOVE_CURSOR = Binding.Group("Cursor", compact=True)
 
+_STYLE_NAMES = (  # the component classes, in the order _draw_line unpacks them
+    "jacquet-board--frame",
+    "jacquet-board--label",
+    "jacquet-board--point-dark",
+    "jacquet-board--point-light",
+    "jacquet-board--white",
+    "jacquet-board--black",
+    "jacquet-board--cursor",
+    "jacquet-board--selected",
+    "jacquet-board--target",
+    "jacquet-board--recent",
+    "jacquet-board--tray",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
@@ -145,19 +159,7 @@ class JacquetBoard(Widget, can_focus=True):
         Binding("down,j", "cursor('down')", "down", key_display="↓", group=_MOVE_CURSOR),
     ]
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "jacquet-board--frame",
-        "jacquet-board--label",
-        "jacquet-board--point-dark",
-        "jacquet-board--point-light",
-        "jacquet-board--white",
-        "jacquet-board--black",
-        "jacquet-board--cursor",
-        "jacquet-board--selected",
-        "jacquet-board--target",
-        "jacquet-board--recent",
-        "jacquet-board--tray",
-    }
+    COMPONENT_CLASSES: ClassVar[set[str]] = set(_STYLE_NAMES)
 
     class PointChosen(Message):
         """The player chose ``point`` (viewer's numbering, ``OFF`` = tray) by key or click."""
@@ -220,21 +222,6 @@ class JacquetBoard(Widget, can_focus=True):
 
 def _with_cursor(marks: BoardMarks, cursor: int) -> BoardMarks:
     return BoardMarks(cursor, marks.selected, marks.targets, marks.recent)
-
-
-_STYLE_NAMES = (
-    "jacquet-board--frame",
-    "jacquet-board--label",
-    "jacquet-board--point-dark",
-    "jacquet-board--point-light",
-    "jacquet-board--white",
-    "jacquet-board--black",
-    "jacquet-board--cursor",
-    "jacquet-board--selected",
-    "jacquet-board--target",
-    "jacquet-board--recent",
-    "jacquet-board--tray",
-)
 
 
 _FULL_STYLES = {

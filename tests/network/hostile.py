@@ -1,0 +1,95 @@
+"""A hostile player for the tests: it meets honestly (real key, real chain, signed join),
+follows the match with its own session, then sends what an honest client never would —
+every message correctly signed, so only the game's own checks can catch it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import replace
+
+from client.net import wire
+from client.net.invite import Invite
+from client.net.match import NetMatch
+from client.setup import SessionSettings
+from engine.awaiting import ChoosePlay, ThrowDice
+from protocol.messages import GameMessage, Play, Share, decode_message, seal
+from relay.client import RoomConnection
+from relay.envelope import Message, Presence
+
+Rewrite = Callable[[GameMessage], GameMessage | None]
+
+
+class Hostile:
+    def __init__(self, invite: Invite, settings: SessionSettings, name: str = "Mallory") -> None:
+        self.invite = invite
+        self.match = NetMatch("player", name, random_source=settings.random_source,
+                              data_dir=settings.data_dir)  # fmt: skip
+        self.connection: RoomConnection | None = None
+        self.rewrite: Rewrite | None = None
+
+    async def enter(self) -> None:
+        invite = self.invite
+        self.connection = await RoomConnection.join(
+            invite.relay_url, invite.room_id, invite.token, self.match.name, resume_from=0
+        )
+        self.match.welcomed(self.connection.seat, [], 0)
+
+    async def follow(self, until: Callable[[], bool]) -> None:
+        """Play along (the session's automatic reveals included) until *until* holds."""
+        assert self.connection is not None
+        while not until():
+            session = self.match.session
+            awaiting = None if session is None else session.awaiting
+            if isinstance(awaiting, ThrowDice) and awaiting.seat == self.match.seat:
+                assert session is not None
+                if not session.awaited_seats() or session.awaited_seats()[0] == session.seat:
+                    self.match.act(lambda s: s.throw(0))
+            await self._send_outbox()
+            event = await self.connection.receive()
+            if isinstance(event, Message):
+                self.match.receive(event.seat, event.payload, 0)
+            elif isinstance(event, Presence):
+                self.match.presence(event.seat, "joined", event.name, 0)
+        await self._send_outbox()
+
+    async def send_game(self, message: GameMessage) -> None:
+        assert self.connection is not None and self.match.session is not None
+        signed = seal(message, self.match.identity, self.match.session.match_id)
+        await self.connection.send(wire.encode(wire.Game(signed.encode())))
+
+    async def _send_outbox(self) -> None:
+        assert self.connection is not None
+        outbox, self.match.outbox = self.match.outbox, []
+        for data in outbox:
+            payload = wire.decode(data)
+            if self.rewrite is not None and isinstance(payload, wire.Game):
+                forged = self.rewrite(decode_message(payload.data))
+                if forged is None:
+                    continue
+                assert self.match.session is not None
+                data = wire.encode(wire.Game(seal(forged, self.match.identity,
+                                                  self.match.session.match_id).encode()))  # fmt: skip
+            await self.connection.send(data)
+
+    # -- the attacks -------------------------------------------------------------------
+
+    def my_play_awaited(self) -> bool:
+        session = self.match.session
+        return (
+            session is not None
+            and isinstance(session.awaiting, ChoosePlay)
+            and session.awaiting.seat == session.seat
+        )
+
+    def play_message(self, notation: str, state_hash: bytes) -> Play:
+        session = self.match.session
+        assert session is not None and session.seat is not None
+        return Play(session.seat, session.throw_index - 1, 1, notation, state_hash, b"")
+
+    @staticmethod
+    def forge_shares(message: GameMessage) -> GameMessage:
+        """Every share this client reveals gets a random link instead of its chain's."""
+        if isinstance(message, Share):
+            return replace(message, link=os.urandom(32))
+        return message

@@ -68,8 +68,8 @@ class Hostile:
                 if forged is None:
                     continue
                 assert self.match.session is not None
-                data = wire.encode(wire.Game(seal(forged, self.match.identity,
-                                                  self.match.session.match_id).encode()))  # fmt: skip
+                signed = seal(forged, self.match.identity, self.match.session.match_id)
+                data = wire.encode(wire.Game(signed.encode()))
             await self.connection.send(data)
 
     # -- the attacks -------------------------------------------------------------------

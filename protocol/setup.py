@@ -297,3 +297,28 @@ def _expect(fields: Any, kind: int, length: int, what: str) -> None:
     check_version(fields[0], what)
     if len(fields) != length or fields[1] != kind:
         raise MalformedMessage(f"not a Tablier {what}")
+
+
+SetupMessage = Proposal | Join | MatchSetup
+
+
+def decode_setup_message(data: bytes) -> SetupMessage:
+    """Decode whichever setup message *data* is (a proposal, a join, or the final setup).
+
+    >>> from protocol.identity import seeded_source
+    >>> proposal = Proposal.create("goose", {}, seats=3, start_time=0,
+    ...                            random_source=seeded_source(0))
+    >>> decode_setup_message(proposal.encode()) == proposal
+    True
+    """
+    fields = unpack_untrusted(data)
+    if not isinstance(fields, list) or len(fields) < 2:
+        raise MalformedMessage("not a Tablier setup message")
+    check_version(fields[0], "setup message")
+    if fields[1] == PROPOSAL:
+        return Proposal.from_fields(fields)
+    if fields[1] == JOIN:
+        return Join.from_fields(fields)
+    if fields[1] == SETUP:
+        return MatchSetup.from_fields(fields)
+    raise MalformedMessage("not a Tablier setup message (unknown kind)")

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from protocol.chain import CHAIN_LINKS, HashChain, link_follows
+from protocol.codec import pack
 from protocol.dice import derive_dice
 from protocol.errors import BadSignature, LocalProtocolError, MalformedMessage, VersionMismatch
 from protocol.identity import Identity, load_or_create_identity, seeded_source
@@ -124,3 +125,15 @@ def test_log_writer_appends_durably_and_never_overwrites(tmp_path) -> None:
     assert default_log_path(setup, tmp_path).name.endswith("-anne-bob-2.tablier")
     contents = read_log(path)
     assert contents.setup.match_id == setup.match_id and contents.records == (b"record one",)
+
+
+def test_setup_messages_decode_by_kind_and_game_messages_do_not() -> None:
+    from protocol.setup import decode_setup_message
+
+    proposal, joins = make_setup()
+    setup = MatchSetup.create(proposal, joins)
+    for message in (proposal, joins[1], setup):
+        assert decode_setup_message(message.encode()) == message
+    share = pack([1, 1, 0, 0, 0, bytes(32), None, bytes(64)])
+    with pytest.raises(MalformedMessage, match="unknown kind"):
+        decode_setup_message(share)

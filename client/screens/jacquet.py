@@ -18,7 +18,7 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container, Horizontal, Vertical
 from textual.widgets import Footer, Header, Static
 
 from client import help_topics
@@ -83,7 +83,8 @@ class JacquetScreen(GameScreen):
     def compose(self) -> ComposeResult:
         yield Header(icon="⚅")
         with Horizontal(id="jacquet-main"):
-            yield JacquetBoard(board_view(self.state.position, self._viewer), id="board")
+            with Container(id="jacquet-table"):
+                yield JacquetBoard(board_view(self.state.position, self._viewer), id="board")
             with Vertical(id="jacquet-side"):
                 yield JacquetStatus(self._status(), id="status")
                 yield Static(id="jacquet-message")

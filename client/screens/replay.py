@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, OptionList, Static
@@ -79,12 +79,13 @@ class ReplayScreen(Screen[None]):
         jacquet = self.replay.game == "jacquet"
         yield Header(icon="⚅")
         with Horizontal(id="replay-main"):
-            if jacquet:
-                board = JacquetBoard(board_view(first.position, self.viewer), id="board")
-                board.can_focus = False  # read-only: the keys step through the log
-                yield board
-            else:
-                yield GooseBoard(seat_tokens(names), id="board")
+            with Container(id="replay-table"):
+                if jacquet:
+                    board = JacquetBoard(board_view(first.position, self.viewer), id="board")
+                    board.can_focus = False  # read-only: the keys step through the log
+                    yield board
+                else:
+                    yield GooseBoard(seat_tokens(names), id="board")
             with Vertical(id="replay-side"):
                 if jacquet:
                     yield JacquetStatus(status_view(first, names, first.position, (), ()))

@@ -44,7 +44,10 @@ _STYLE_NAMES = (  # the component classes, in the order _draw_line unpacks them
     "jacquet-board--target",
     "jacquet-board--recent",
     "jacquet-board--tray",
+    "jacquet-board--talon",
 )
+TALONS = (1, 13)
+"""The viewer's talon (his 1) and the opponent's (the viewer's 13): labelled apart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +241,7 @@ def _draw_line(
     y: int, view: BoardView, marks: BoardMarks, size: Size, styles: tuple[Style, ...]
 ) -> Strip:
     """One drawn line; cached, so only lines whose inputs changed are rebuilt."""
-    (frame, label, dark, light, white, black, cursor, selected, target, recent, tray) = styles
+    frame, label, dark, light, white, black, cursor, selected, target, recent, tray, talon = styles
     geometry = BoardGeometry.fit(size)
     height = geometry.height
     if y >= height:
@@ -285,7 +288,8 @@ def _draw_line(
         point = 12 - column if top else 13 + column
         width = geometry.point_width
         if depth == 0:
-            segments.append(Segment(str(point).center(width), point_style(point, label)))
+            style = label + talon if point in TALONS else label
+            segments.append(Segment(str(point).center(width), point_style(point, style)))
             continue
         base = dark if column % 2 == (0 if top else 1) else light
         mine = view.mine[point - 1]

@@ -6,17 +6,36 @@ import json
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
 
 from client.cli import main
 from protocol.logfile import parse_log
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 @pytest.fixture(scope="module")
 def jacquet_log(tmp_path_factory):
     path = tmp_path_factory.mktemp("logs") / "jacquet.tablier"
-    assert main(["selfplay", "jacquet", "--match-to", "1", "--seed", "7", "--start-time",
-                 "1764500000000", "--out", str(path)]) == 0
+    assert (
+        main(
+            [
+                "selfplay",
+                "jacquet",
+                "--match-to",
+                "1",
+                "--seed",
+                "7",
+                "--start-time",
+                "1764500000000",
+                "--out",
+                str(path),
+            ]
+        )
+        == 0
+    )
     return path
 
 
@@ -32,8 +51,27 @@ def test_selfplay_then_verify_exits_0_with_a_summary(jacquet_log, capsys) -> Non
 def test_selfplay_is_reproducible_and_goose_options_apply(tmp_path, capsys) -> None:
     paths = [tmp_path / f"{n}.tablier" for n in range(2)]
     for path in paths:
-        assert main(["selfplay", "goose", "--players", "5", "--rules", "1792", "--fee", "2",
-                     "--seed", "x", "--start-time", "0", "--out", str(path)]) == 0
+        assert (
+            main(
+                [
+                    "selfplay",
+                    "goose",
+                    "--players",
+                    "5",
+                    "--rules",
+                    "1792",
+                    "--fee",
+                    "2",
+                    "--seed",
+                    "x",
+                    "--start-time",
+                    "0",
+                    "--out",
+                    str(path),
+                ]
+            )
+            == 0
+        )
     assert paths[0].read_bytes() == paths[1].read_bytes()
     setup = parse_log(paths[0].read_bytes()).setup
     assert setup.seats == 5 and dict(setup.proposal.options) == {"fee": 2, "rules": "1792"}
@@ -84,6 +122,29 @@ def test_the_commands_load_the_protocol_only_when_run() -> None:
         "print(sorted(m for m in ('protocol', 'engine', 'cryptography', 'msgpack')"
         " if m in sys.modules))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "[]"
+
+
+def test_bench_reports_the_keys_it_promises() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "bench_protocol.py"),
+            "--json",
+            "--goose-turns",
+            "30",
+            "--match-to",
+            "1",
+            "--repeat",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    result = json.loads(out.stdout)
+    assert result["verify_turns_per_s"] > 0 and result["log_bytes_per_turn"] > 100
+    assert [row["game"] for row in result["games"]] == ["goose (4 players)", "jacquet (match to 1)"]

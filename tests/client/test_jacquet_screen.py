@@ -129,10 +129,31 @@ async def test_turns_entered_by_keys_and_by_clicks_with_undo_refusals_and_a_pass
         assert screen.game.awaiting == ChoosePlay(BLACK, (1, 2))
 
 
+async def test_against_the_computer_the_board_stays_with_the_person(tmp_path: Path) -> None:
+    app = jacquet_app(tmp_path, computer_seats=frozenset({BLACK}))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = screen_of(app)
+        await pilot.press("r", "r", "r", "enter")
+        await move_cursor(pilot, 12)
+        await pilot.press("enter", "enter")  # white: 1/6 6/12, confirmed
+        for _ in range(100):  # the computer throws 2-1 and plays it in its worker
+            if screen.game.awaiting == ThrowDice(WHITE, 2):
+                break
+            await pilot.pause(0.02)
+        assert screen.game.awaiting == ThrowDice(WHITE, 2)
+        assert screen.board.view.viewer == WHITE
+        black_moved = screen.game.state.position.points(BLACK)
+        assert sum(black_moved[1:]) == 1 and black_moved[3] == 1  # his postillon on his 4
+        assert 16 in screen.board.marks.recent  # black's 4 is white's 16, highlighted
+        assert "Noir plays" in narrative(app)
+
+
 async def test_the_computer_plays_a_whole_match_against_itself(tmp_path: Path) -> None:
     app = jacquet_app(tmp_path, computer_seats=frozenset({0, 1}), match_to=2)
     async with app.run_test(size=(80, 24)) as pilot:
-        game = screen_of(app).game
+        # The computer may have finished before the test looks: find the game's screen.
+        (screen,) = (screen for screen in app.screen_stack if isinstance(screen, JacquetScreen))
+        game = screen.game
         for _ in range(1500):
             if isinstance(app.screen, EndScreen):
                 break

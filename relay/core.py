@@ -29,7 +29,9 @@ from relay.envelope import (
     Welcome,
     decode_client_frame,
     encode,
-    encode_message,
+    pack_payload,
+    packed_send_payload,
+    stamp,
 )
 from relay.limits import TokenBucket
 from relay.rooms import ConnId, Room, Seat, new_room_id, new_token, token_hash
@@ -193,12 +195,15 @@ class RelayCore:
             return []
         if not session.bucket.take(now):
             return self._refuse(session, ErrorCode.RATE_LIMITED)
+        packed = packed_send_payload(data) if len(data) <= self.config.max_frame else None
+        if packed is not None:
+            return self._forward(session, packed)
         try:
             message = decode_client_frame(data, self.config.max_frame)
         except EnvelopeError as exc:
             return self._refuse(session, exc.code, exc.text)
         if isinstance(message, Send):
-            return self._forward(session, message.payload)
+            return self._forward(session, pack_payload(message.payload))
         if isinstance(message, Join):
             return self._join(session, message, now)
         return self._create(session, message, now)
@@ -261,14 +266,14 @@ class RelayCore:
 
     # --- what clients ask ----------------------------------------------------------------
 
-    def _forward(self, session: Session, payload: bytes) -> list[Output]:
+    def _forward(self, session: Session, packed_payload: bytes) -> list[Output]:
         room, seat = session.room, session.seat
         if room is None:
             return self._refuse(session, ErrorCode.NOT_JOINED)
         if seat is None:
             return self._refuse(session, ErrorCode.SPECTATOR_CANNOT_SEND)
         index = seat.index
-        frame = room.stamp(lambda seq: encode_message(seq, index, payload))
+        frame = room.stamp(lambda seq: stamp(seq, index, packed_payload))
         audience = room.audience
         self.stats.messages_forwarded += len(audience)
         self.stats.bytes_forwarded += len(frame) * len(audience)

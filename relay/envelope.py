@@ -209,7 +209,7 @@ def encode(message: ClientMessage | RelayMessage) -> bytes:
             roster = [[m.seat, m.name, m.connected] for m in members]
             return _pack([VERSION, Kind.WELCOME, seat, seat_token, seats, next_seq, resync, roster])
         case Message(seq, seat, payload):
-            return encode_message(seq, seat, payload)
+            return stamp(seq, seat, pack_payload(payload))
         case Presence(seq, seat, event, name):
             return _pack([VERSION, Kind.PRESENCE, seq, seat, event, name])
         case Error(code, text):
@@ -219,9 +219,44 @@ def encode(message: ClientMessage | RelayMessage) -> bytes:
     raise TypeError(f"not an envelope message: {message!r}")
 
 
-def encode_message(seq: int, seat: int, payload: bytes) -> bytes:
-    """The relay's hot path: stamp a payload without building a dataclass first."""
-    return _pack([VERSION, Kind.MESSAGE, seq, seat, payload])
+# The relay's hot path: a send envelope comes in, a message envelope goes out around the
+# very same msgpack bin object, which is sliced out and stamped without being unpacked.
+_SEND_HEAD = bytes((0x93, VERSION, Kind.SEND))  # fixarray of 3, version, kind
+_MESSAGE_HEAD = bytes((0x95, VERSION, Kind.MESSAGE))  # fixarray of 5, version, kind
+_BIN_HEADERS = {0xC4: 1, 0xC5: 2, 0xC6: 4}  # bin 8/16/32: bytes of length after the marker
+
+
+def packed_send_payload(data: bytes) -> bytes | None:
+    """The packed payload (bin header and bytes) of a frame that is exactly a send envelope
+    in its canonical form, or None: then decode it with :func:`decode_client_frame`."""
+    width = _BIN_HEADERS.get(data[3]) if len(data) > 4 and data.startswith(_SEND_HEAD) else None
+    if width is None or len(data) < 4 + width:
+        return None
+    size = int.from_bytes(data[4 : 4 + width], "big")
+    return data[3:] if 4 + width + size == len(data) else None
+
+
+def stamp(seq: int, seat: int, packed_payload: bytes) -> bytes:
+    """A message envelope around an already packed payload; see :func:`packed_send_payload`."""
+    return b"".join((_MESSAGE_HEAD, _pack_uint(seq), _pack_uint(seat), packed_payload))
+
+
+_FIXINTS = tuple(bytes((n,)) for n in range(0x80))
+
+
+def _pack_uint(value: int) -> bytes:
+    """msgpack's smallest encoding of a non-negative int, as ``msgpack.packb`` gives it."""
+    if value < 0x80:
+        return _FIXINTS[value]
+    for marker, width in ((0xCC, 1), (0xCD, 2), (0xCE, 4), (0xCF, 8)):
+        if value < 1 << (8 * width):
+            return bytes((marker,)) + value.to_bytes(width, "big")
+    raise OverflowError(f"{value} does not fit a msgpack uint 64")
+
+
+def pack_payload(payload: bytes) -> bytes:
+    packed: bytes = msgpack.packb(payload, use_bin_type=True)
+    return packed
 
 
 # --- decoding ----------------------------------------------------------------------------

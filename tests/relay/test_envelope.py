@@ -29,6 +29,8 @@ from relay.envelope import (
     decode_client_frame,
     decode_relay_frame,
     encode,
+    packed_send_payload,
+    stamp,
 )
 
 CLIENT_MESSAGES = [
@@ -142,3 +144,31 @@ def test_any_msgpack_array_decodes_or_raises_envelope_error(rest: list[object], 
         except EnvelopeError:
             continue
         assert encode(message) == data  # only exact, canonical shapes get through
+
+
+@pytest.mark.parametrize("size", [0, 1, 255, 256, 65535, 65536])
+def test_the_stamping_fast_path_agrees_with_the_codec(size: int) -> None:
+    payload = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    packed = packed_send_payload(encode(Send(payload)))
+    assert packed is not None
+    for seq in (0, 127, 128, 255, 256, 2**16 - 1, 2**16, 2**32 - 1, 2**32, 2**64 - 1):
+        assert stamp(seq, 14, packed) == msgpack.packb([VERSION, Kind.MESSAGE, seq, 14, payload])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from([(0xC4, 1), (0xC5, 2), (0xC6, 4)]), st.integers(0, 40), st.binary(max_size=40)
+)
+def test_the_fast_path_takes_exactly_what_the_codec_reads_as_a_send(
+    marker: tuple[int, int], declared: int, body: bytes
+) -> None:
+    code, width = marker
+    data = bytes((0x93, VERSION, Kind.SEND, code)) + declared.to_bytes(width, "big") + body
+    packed = packed_send_payload(data)
+    if len(body) == declared:
+        assert packed is not None
+        assert decode_client_frame(data) == Send(msgpack.unpackb(packed)) == Send(body)
+    else:
+        assert packed is None
+        with pytest.raises(EnvelopeError):
+            decode_client_frame(data)

@@ -147,3 +147,22 @@ def test_bench_reports_the_keys_it_promises() -> None:
     result = json.loads(out.stdout)
     assert result["verify_turns_per_s"] > 0 and result["log_bytes_per_turn"] > 100
     assert [row["game"] for row in result["games"]] == ["goose (4 players)", "jacquet (match to 1)"]
+
+
+def test_export_of_a_truncated_goose_log_prints_the_good_prefix_then_fails(
+    tmp_path, capsys
+) -> None:
+    path = tmp_path / "goose.tablier"
+    assert main(["selfplay", "goose", "--players", "3", "--seed", "2", "--start-time", "0",
+                 "--out", str(path)]) == 0
+    whole = path.read_bytes()
+    path.write_bytes(whole[:-30])
+    capsys.readouterr()
+    assert main(["log", "export", str(path), "--format", "text"]) == 1
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0] == "Jeu de l'oie, 3 players, rules daumont, ante 4, fee 1"
+    assert lines[1] == "Players: 1. Anne, 2. Bastien, 3. Camille"
+    assert lines[2].startswith("Anne throws ") and "for the lots" in lines[2]
+    assert "truncated" in captured.err
+    assert main(["verify", str(path)]) == 1

@@ -274,7 +274,9 @@ class RelayCore:
             return self._refuse(session, ErrorCode.SPECTATOR_CANNOT_SEND)
         index = seat.index
         frame = room.stamp(lambda seq: stamp(seq, index, packed_payload))
-        audience = room.audience
+        # The sender's own copy (its sequence number) goes last: the others wait on theirs.
+        conn = session.conn
+        audience = (*(c for c in room.audience if c != conn), conn)
         self.stats.messages_forwarded += len(audience)
         self.stats.bytes_forwarded += len(frame) * len(audience)
         return [Transmit(audience, frame)]

@@ -20,7 +20,7 @@ from protocol.local import LocalMatch
 from protocol.logfile import parse_log
 from protocol.messages import decode_message
 from protocol.session import MatchSession
-from protocol.setup import MatchSetup
+from protocol.setup import MatchSetup, decode_setup_message
 from protocol.verify import verify_bytes
 
 FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -76,7 +76,8 @@ edits = st.lists(
 @FUZZ
 @given(st.binary(max_size=300))
 def test_random_bytes_raise_only_protocol_errors(data: bytes) -> None:
-    for decode in (decode_message, MatchSetup.decode, unpack_transcript):
+    for decode in (decode_message, MatchSetup.decode, unpack_transcript, decode_setup_message,
+                   parse_log):
         with contextlib.suppress(ProtocolError):
             decode(data)
 

@@ -2,8 +2,7 @@
 
 Step forward and back, jump to the start, the end or turn N, or let it play on its own at an
 adjustable speed. The story of the match runs alongside with the current step highlighted;
-moving through it (up/down, home/end, a click) moves the replay too. Nothing can be played:
-the boards are read-only here.
+a click on a line jumps there. Nothing can be played: the boards are read-only here.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets import Footer, Header, OptionList, Static
 
 from client import help_topics
 from client.screens.jacquet_view import board_view, status_view, to_viewer
@@ -40,19 +39,24 @@ _SPEED = Binding.Group("Speed", compact=True)
 class ReplayScreen(Screen[None]):
     """Shows one :class:`MatchReplay`, one frame at a time."""
 
+    AUTO_FOCUS = ""  # nothing takes the keys: they all step through the log
     CSS_PATH = ["../jacquet.tcss", "../replay.tcss"]  # noqa: RUF012 - Textual's own type
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "step(-1)", "back", key_display="←", group=_STEP),
         Binding("right,l", "step(1)", "forward", key_display="→", group=_STEP),
         Binding("home,g", "jump_to(0)", "start", key_display="⇱", group=_ENDS),
         Binding("end,G", "jump_to(-1)", "end", key_display="⇲", group=_ENDS),
-        Binding("t", "ask_turn", "Turn", tooltip="Jump to a turn by its number"),
+        Binding("0", "type_digit('0')", "Turn N", key_display="0-9",
+                tooltip="Type a turn's number, then enter to jump there"),
+        *(Binding(digit, f"type_digit('{digit}')", show=False) for digit in "123456789"),
+        Binding("enter", "go_to_turn", "Go", tooltip="Jump to the turn typed"),
+        Binding("backspace", "erase_digit", show=False),
         Binding("space,p", "toggle_autoplay", "Play", key_display="␣",
                 tooltip="Play the replay on its own, or pause it"),
         Binding("minus", "speed(-1)", "slower", key_display="-", group=_SPEED),
         Binding("plus,equals_sign", "speed(1)", "faster", key_display="+", group=_SPEED),
         Binding("f", "flip", "Flip", tooltip="Jacquet: see the board from the other side"),
-        Binding("q,escape", "close", "Close", tooltip="Close the replay"),
+        Binding("q,escape", "close", "Close", tooltip="Close the replay (esc: forget a number)"),
     ]  # fmt: skip
 
     def __init__(self, replay: MatchReplay) -> None:
@@ -62,6 +66,8 @@ class ReplayScreen(Screen[None]):
         self.viewer = 0
         self.speed = SPEEDS.index(1.0)
         self._autoplay: Timer | None = None
+        self._typed_turn = ""
+        self._typing_shown = False
 
     @property
     def HELP_TEXT(self) -> str:  # the name the help screen looks up
@@ -92,16 +98,15 @@ class ReplayScreen(Screen[None]):
                 else:
                     yield GooseLedger(names, seat_tokens(names), id="ledger")
                     yield DiceDisplay(id="dice")
-                yield OptionList(*(frame.story for frame in self.replay.frames), id="story")
+                story = OptionList(*(frame.story for frame in self.replay.frames), id="story")
+                story.can_focus = False  # the screen's keys drive the replay, the list follows
+                yield story
         yield Static(self.replay.warning or "", id="replay-warning")
-        with Horizontal(id="replay-bar"):
-            yield Static(id="replay-position")
-            yield Input(placeholder="turn number, then enter", id="turn-input")
+        yield Static(id="replay-position")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = f"Replay · {' · '.join(self.replay.names)}"
-        self.query_one("#turn-input", Input).display = False
         self.query_one("#replay-warning").display = self.replay.warning is not None
         if self.replay.warning:
             self.notify(self.replay.warning, severity="warning", timeout=8)
@@ -121,9 +126,13 @@ class ReplayScreen(Screen[None]):
         story.highlighted = self.index
         last = len(self.replay.frames) - 1
         playing = f"playing at {SPEEDS[self.speed]:g} steps/s" if self._autoplay else "paused"
-        self.query_one("#replay-position", Static).update(
-            f"Step {self.index}/{last} · turn {frame.turn}/{self.replay.turns} · {playing}"
-        )
+        position = f"Step {self.index}/{last} · turn {frame.turn}/{self.replay.turns} · {playing}"
+        if self._typed_turn:
+            position += f" · go to turn {self._typed_turn}▏ (enter)"
+        if bool(self._typed_turn) != self._typing_shown:
+            self._typing_shown = bool(self._typed_turn)
+            self.refresh_bindings()  # "enter Go" shows only while a number is typed
+        self.query_one("#replay-position", Static).update(position)
 
     def _show_jacquet(self, state: Any, events: tuple[Any, ...]) -> None:
         moved: set[int] = set()
@@ -160,23 +169,22 @@ class ReplayScreen(Screen[None]):
     def action_jump_to(self, index: int) -> None:
         self.show_frame(index if index >= 0 else len(self.replay.frames) - 1)
 
-    def action_ask_turn(self) -> None:
-        turn_input = self.query_one("#turn-input", Input)
-        turn_input.display = True
-        turn_input.value = ""
-        turn_input.focus()
+    def action_type_digit(self, digit: str) -> None:
+        self._typed_turn = (self._typed_turn + digit)[-4:]
+        self.show_frame(self.index)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+    def action_erase_digit(self) -> None:
+        self._typed_turn = self._typed_turn[:-1]
+        self.show_frame(self.index)
+
+    def action_go_to_turn(self) -> None:
+        typed, self._typed_turn = self._typed_turn, ""
         try:
-            index = self.replay.frame_of_turn(int(text))
+            index = self.replay.frame_of_turn(int(typed))
         except ValueError as error:
-            reason = str(error) if text.isdigit() else f"{text!r} is not a turn number"
-            self.notify(reason, severity="error")
-            return
-        event.input.display = False
+            self.notify(str(error), severity="error")
+            index = self.index
         self.show_frame(index)
-        self.set_focus(None)
 
     def action_toggle_autoplay(self) -> None:
         if self._autoplay is not None:
@@ -207,14 +215,19 @@ class ReplayScreen(Screen[None]):
             self.show_frame(self.index)
 
     def action_close(self) -> None:
+        if self._typed_turn:
+            self._typed_turn = ""
+            self.show_frame(self.index)
+            return
         self.dismiss()
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        """Moving through the story (arrows, home/end, a click) moves the replay with it."""
-        if event.option_index != self.index:
-            self.show_frame(event.option_index)
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """A click on a line of the story jumps there."""
+        self.show_frame(event.option_index)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "flip":
             return self.replay.game == "jacquet"
+        if action in ("go_to_turn", "erase_digit"):
+            return bool(self._typed_turn)  # hidden until a number is being typed
         return True

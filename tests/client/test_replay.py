@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from client.cli import main
 from client.screens.jacquet_view import board_view
@@ -85,14 +85,13 @@ async def test_stepping_forward_and_back_shows_exactly_the_engine_positions(
 
         await pilot.press("end")
         assert screen.frame_state == states[-1]
-        await pilot.press("t")
-        await pilot.press(*"99", "enter")
-        assert screen.query_one("#turn-input", Input).display  # refused: still asking
-        await pilot.press("backspace", "backspace", "5", "enter")
-        assert screen.replay.frames[screen.index].turn == 5
-        assert screen.replay.frames[screen.index - 1].turn == 4
+        await pilot.press("9", "9", "enter")  # refused: the log has 12 turns
+        assert screen.frame_state == states[-1]
+        await pilot.press("1", "7", "backspace", "enter")
+        assert screen.replay.frames[screen.index].turn == 1
+        assert screen.replay.frames[screen.index - 1].turn == 0
         position = str(screen.query_one("#replay-position", Static).render())
-        assert f"turn 5/{JACQUET_THROWS}" in position
+        assert f"turn 1/{JACQUET_THROWS}" in position
         await pilot.press("f")  # the board seen from black's side
         assert board.view == board_view(screen.frame_state.position, 1)
         await pilot.press("home")
@@ -170,3 +169,19 @@ async def test_a_truncated_log_replays_its_good_records_with_a_warning(
         assert warning.display and "damaged" in str(warning.render())
         await pilot.press("end")
         assert replay_screen(app).frame_state == replay.frames[-1].state
+
+
+async def test_a_click_on_the_story_jumps_there_and_fast_keys_are_not_undone(
+    jacquet_log: tuple[Path, list[Any]],
+) -> None:
+    path, states = jacquet_log
+    app = ReplayApp(load_replay(path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = replay_screen(app)
+        for _ in range(6):  # as fast as a held key: no pause for the screen between them
+            screen.action_step(1)
+        await pilot.pause()
+        assert screen.index == 6
+        story = screen.query_one("#story", OptionList)
+        await pilot.click(story, offset=(2, 2))  # under the border: the opening throw
+        assert screen.index == 1 and screen.frame_state == states[1]

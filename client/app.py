@@ -10,19 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from client.local_game import LocalGame
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import EndChoice
 from client.screens.game import GameScreen
-from client.screens.help import HelpScreen
 from client.screens.lobby import LobbyScreen
 from client.setup import GameSetup, SessionSettings
+
+if TYPE_CHECKING:
+    from client.local_game import LocalGame
 
 
 class TablierApp(App[None]):
@@ -52,6 +53,8 @@ class TablierApp(App[None]):
 
     def start_game(self, setup: GameSetup) -> None:
         """Start a new local game for *setup* and show it, replacing any finished game."""
+        from client.local_game import LocalGame  # the protocol's crypto loads with a game
+
         game = LocalGame.start(setup, self.settings)
         if isinstance(self.screen, GameScreen):
             self.pop_screen()
@@ -96,6 +99,8 @@ class TablierApp(App[None]):
         self.exit()
 
     def action_help(self) -> None:
+        from client.screens.help import HelpScreen  # Markdown loads when help is first asked
+
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
             return

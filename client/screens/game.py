@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from client.local_game import LocalGame
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import EndChoice, EndScreen, GameSummary
 
 if TYPE_CHECKING:
     from client.app import TablierApp
+    from client.local_game import LocalGame
 
 
 class GameScreen(Screen[None]):

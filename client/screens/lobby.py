@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import (
     Button,
@@ -16,6 +18,7 @@ from textual.widgets import (
     Header,
     Input,
     Label,
+    OptionList,
     Select,
     Static,
     TabbedContent,
@@ -38,6 +41,9 @@ from client.setup import (
 
 if TYPE_CHECKING:
     from client.app import TablierApp
+
+
+DEFAULT_PLAYERS = 3
 
 
 def _whole_number(field: Input, what: str) -> int:
@@ -76,65 +82,10 @@ class SeatRow(Horizontal):
         return self.query_one(".computer", Checkbox).value
 
 
-class LobbyScreen(Screen[None]):
-    """The app's bottom screen: every game starts here and every game returns here."""
-
-    HELP_TEXT = help_topics.LOBBY
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "show_tab('goose')", "Goose"),
-        Binding("f3", "show_tab('jacquet')", "Jacquet"),
-        Binding("f5", "play", "Play", tooltip="Start the game of the open tab"),
-        Binding("ctrl+q", "app.quit", "Quit", priority=True),
-    ]
-
-    @property
-    def tablier(self) -> TablierApp:
-        return cast("TablierApp", self.app)
+class JacquetForm(Vertical):
+    """The Jacquet tab's settings; mounted just after the lobby's first paint (``Lazy``)."""
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="⚅")
-        with TabbedContent(id="games"):
-            with TabPane("Jeu de l'oie", id="goose"):
-                yield from self._compose_goose()
-            with TabPane("Jacquet", id="jacquet"):
-                yield from self._compose_jacquet()
-        yield Footer()
-
-    def _compose_goose(self) -> ComposeResult:
-        yield Static(
-            "2 to 15 players race round 63 squares to le jardin de l'oie; the winner takes "
-            "the pot. Tick “computer” for the seats the computer throws for.",
-            classes="intro",
-        )
-        with Horizontal(classes="options"):
-            yield Label("Players", classes="option-label")
-            yield Select(
-                [(str(n), n) for n in range(GOOSE_MIN_PLAYERS, GOOSE_MAX_PLAYERS + 1)],
-                value=3,
-                allow_blank=False,
-                compact=True,
-                id="goose-players",
-            )
-            yield Label("Rules", classes="option-label")
-            yield Select(
-                [(rules, rules) for rules in GOOSE_RULE_SETS],
-                value="daumont",
-                allow_blank=False,
-                compact=True,
-                id="goose-rules",
-            )
-            yield Label("Ante", classes="option-label")
-            yield Input("4", type="integer", id="goose-ante", classes="number", compact=True)
-            yield Label("Fee", classes="option-label")
-            yield Input("1", type="integer", id="goose-fee", classes="number", compact=True)
-        with VerticalScroll(id="seats"):
-            for seat in range(GOOSE_MAX_PLAYERS):
-                yield SeatRow(seat)
-        with Horizontal(classes="actions"):
-            yield Button("Play Jeu de l'oie", variant="success", id="play-goose")
-            yield Static("", id="goose-error", classes="error")
-
-    def _compose_jacquet(self) -> ComposeResult:
         yield Static(
             "The French cousin of backgammon for two: no hitting, one postillon, and a win "
             "counts up to four times. Play hot-seat, or against the computer.",
@@ -179,8 +130,143 @@ class LobbyScreen(Screen[None]):
             yield Button("Play Jacquet", variant="success", id="play-jacquet")
             yield Static("", id="jacquet-error", classes="error")
 
-    def on_mount(self) -> None:
-        self._show_seats(3)
+
+def recent_logs(data_dir: Path | None, limit: int = 12) -> list[Path]:
+    """The newest match logs in the folder games write to by default, newest first."""
+    from protocol.logfile import LOG_SUFFIX
+
+    if data_dir is None:
+        import platformdirs
+
+        data_dir = Path(platformdirs.user_data_dir("tablier"))
+    folder = data_dir / "matches"
+    if not folder.is_dir():
+        return []
+    logs = sorted(folder.glob(f"*{LOG_SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
+    return logs[:limit]
+
+
+class ReplayForm(Vertical):
+    """Open a match log: type its path, or pick one of the latest games."""
+
+    def __init__(self, data_dir: Path | None, *, id: str) -> None:
+        super().__init__(id=id)
+        self.logs = recent_logs(data_dir)
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            "Step through a recorded match on its own board. The log is verified first.",
+            classes="intro",
+        )
+        with Horizontal(classes="options"):
+            yield Label("Log file", classes="option-label")
+            yield Input(placeholder="path to a .tablier file", id="replay-path", compact=True)
+        if self.logs:
+            yield Label("Latest games (enter opens one):", classes="option-label list-title")
+            yield OptionList(*(log.name for log in self.logs), id="recent-logs")
+        else:
+            yield Label("No recorded games yet.", classes="option-label list-title")
+        with Horizontal(classes="actions"):
+            yield Button("Open", variant="primary", id="open-replay")
+            yield Static("", id="replay-error", classes="error")
+
+    @on(Button.Pressed, "#open-replay")
+    @on(Input.Submitted, "#replay-path")
+    def open_typed(self) -> None:
+        text = self.query_one("#replay-path", Input).value.strip()
+        if not text:
+            self.query_one("#replay-error", Static).update("Type the path of a match log first")
+            return
+        self.open_log(Path(text).expanduser())
+
+    @on(OptionList.OptionSelected, "#recent-logs")
+    def _open_recent(self, event: OptionList.OptionSelected) -> None:
+        self.open_log(self.logs[event.option_index])
+
+    def open_log(self, path: Path) -> None:
+        self.query_one("#replay-error", Static).update(f"Verifying {path.name}…")
+        self.run_worker(lambda: self._load(path), thread=True, exclusive=True, group="replay")
+
+    def _load(self, path: Path) -> None:
+        """In a thread: verifying a long log takes a moment; the lobby stays responsive."""
+        from client.screens.replay import ReplayScreen
+        from client.screens.replay_log import ReplayRefused, load_replay
+
+        try:
+            replay = load_replay(path)
+        except ReplayRefused as refusal:
+            self.app.call_from_thread(self._refused, str(refusal))
+            return
+        self.app.call_from_thread(self._opened, ReplayScreen(replay))
+
+    def _refused(self, reason: str) -> None:
+        self.query_one("#replay-error", Static).update(reason)
+
+    def _opened(self, screen: Screen[None]) -> None:
+        self.query_one("#replay-error", Static).update("")
+        self.app.push_screen(screen)
+
+
+class LobbyScreen(Screen[None]):
+    """The app's bottom screen: every game starts here and every game returns here."""
+
+    HELP_TEXT = help_topics.LOBBY
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "show_tab('goose')", "Goose"),
+        Binding("f3", "show_tab('jacquet')", "Jacquet"),
+        Binding("f4", "show_tab('replay')", "Replay"),
+        Binding("f5", "play", "Play", tooltip="Start the game of the open tab"),
+        Binding("ctrl+q", "app.quit", "Quit", priority=True),
+    ]
+
+    @property
+    def tablier(self) -> TablierApp:
+        return cast("TablierApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="⚅")
+        with TabbedContent(id="games"):
+            with TabPane("Jeu de l'oie", id="goose"):
+                yield from self._compose_goose()
+            with TabPane("Jacquet", id="jacquet"):
+                yield Lazy(JacquetForm(id="jacquet-form"))
+            with TabPane("Recorded match", id="replay"):
+                yield Lazy(ReplayForm(self.tablier.settings.data_dir, id="replay-form"))
+        yield Footer()
+
+    def _compose_goose(self) -> ComposeResult:
+        yield Static(
+            "2 to 15 players race round 63 squares to le jardin de l'oie; the winner takes "
+            "the pot. Tick “computer” for the seats the computer throws for.",
+            classes="intro",
+        )
+        with Horizontal(classes="options"):
+            yield Label("Players", classes="option-label")
+            yield Select(
+                [(str(n), n) for n in range(GOOSE_MIN_PLAYERS, GOOSE_MAX_PLAYERS + 1)],
+                value=DEFAULT_PLAYERS,
+                allow_blank=False,
+                compact=True,
+                id="goose-players",
+            )
+            yield Label("Rules", classes="option-label")
+            yield Select(
+                [(rules, rules) for rules in GOOSE_RULE_SETS],
+                value="daumont",
+                allow_blank=False,
+                compact=True,
+                id="goose-rules",
+            )
+            yield Label("Ante", classes="option-label")
+            yield Input("4", type="integer", id="goose-ante", classes="number", compact=True)
+            yield Label("Fee", classes="option-label")
+            yield Input("1", type="integer", id="goose-fee", classes="number", compact=True)
+        with VerticalScroll(id="seats"):
+            for seat in range(DEFAULT_PLAYERS):
+                yield SeatRow(seat)
+        with Horizontal(classes="actions"):
+            yield Button("Play Jeu de l'oie", variant="success", id="play-goose")
+            yield Static("", id="goose-error", classes="error")
 
     @on(Select.Changed, "#goose-players")
     def _players_changed(self, event: Select.Changed) -> None:
@@ -188,8 +274,14 @@ class LobbyScreen(Screen[None]):
             self._show_seats(event.value)
 
     def _show_seats(self, players: int) -> None:
-        for row in self.query(SeatRow):
+        """Show *players* seat rows; rows are added when first needed and only hidden after,
+        so names typed for a seat come back with it."""
+        rows = list(self.query(SeatRow))
+        for row in rows:
             row.display = row.seat < players
+        new_rows = [SeatRow(seat) for seat in range(len(rows), players)]
+        if new_rows:
+            self.query_one("#seats").mount_all(new_rows)
 
     @on(Checkbox.Changed, "#jacquet-computer")
     def _computer_changed(self, event: Checkbox.Changed) -> None:
@@ -199,10 +291,13 @@ class LobbyScreen(Screen[None]):
         self.query_one(TabbedContent).active = tab
 
     def action_play(self) -> None:
-        if self.query_one(TabbedContent).active == "goose":
+        tab = self.query_one(TabbedContent).active
+        if tab == "goose":
             self._play_goose()
-        else:
+        elif tab == "jacquet":
             self._play_jacquet()
+        else:
+            self.query_one(ReplayForm).open_typed()
 
     @on(Button.Pressed, "#play-goose")
     def _play_goose(self) -> None:

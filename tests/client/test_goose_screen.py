@@ -9,11 +9,12 @@ from textual.widgets import Static
 from client.app import TablierApp
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import EndScreen
-from client.screens.goose import GooseScreen
+from client.screens.goose import STEP_SECONDS, GooseScreen
 from client.screens.help import HelpScreen
 from client.setup import GooseSetup, SessionSettings
 from client.widgets.goose_board import GooseBoard
 from client.widgets.narrative import NarrativeLog
+from protocol.verify import verify_log
 from tests.client.conftest import seeded_settings
 
 THREE = ("Alice", "Bruno", "Chloé")
@@ -44,6 +45,40 @@ async def test_three_players_play_a_whole_game_by_pressing_space(
         assert "wins" in _narrative(screen)
         log_line = str(app.screen.query_one("#log-path", Static).render())
         assert str(game.log_path) in log_line
+    report = verify_log(game.log_path)
+    assert report.ok, report.error
+    assert report.players == THREE
+
+
+async def test_an_animated_throw_walks_its_path_and_can_be_skipped(tmp_path: Path) -> None:
+    settings = seeded_settings(tmp_path, animation=True)
+    app = TablierApp(GooseSetup(THREE), settings)
+    async with app.run_test() as pilot:
+        screen = app.screen
+        assert isinstance(screen, GooseScreen)
+        for _ in range(3):  # the lots: nobody moves
+            await pilot.press("space")
+            await app.workers.wait_for_complete()
+        await pilot.press("space")
+        await pilot.pause(STEP_SECONDS * 2.5)
+        assert screen.busy
+        board = screen.query_one(GooseBoard)
+        assert board.highlight, "the squares counted so far are highlighted"
+        assert board.squares != screen.game.state.squares, "the token is still on its way"
+        await pilot.press("space")  # refused: the throw is still being shown
+        assert screen.throw_refusal() == "Wait until the throw being shown is over (s skips it)."
+        await pilot.press("s")
+        await app.workers.wait_for_complete()
+        assert not screen.busy
+        assert board.squares == screen.game.state.squares
+        assert not board.highlight
+
+
+async def test_command_palette_offers_the_screen_keys(settings: SessionSettings) -> None:
+    app = TablierApp(GooseSetup(THREE), settings)
+    async with app.run_test():
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert {"Throw", "Lobby", "Quit"} <= set(titles)
 
 
 async def test_throw_is_refused_while_the_computer_is_to_play(tmp_path: Path) -> None:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, Select, Static
+from pathlib import Path
+
+from textual.widgets import Input, OptionList, Select, Static
 
 from client.app import TablierApp
+from client.local_game import LocalGame
 from client.screens.goose import GooseScreen
 from client.screens.lobby import LobbyScreen, SeatRow
-from client.setup import SessionSettings
+from client.screens.replay import ReplayScreen
+from client.setup import GooseSetup, SessionSettings
+from tests.client.conftest import seeded_settings
 
 
 async def test_lobby_starts_a_goose_game_with_the_chosen_players(
@@ -17,10 +22,15 @@ async def test_lobby_starts_a_goose_game_with_the_chosen_players(
     async with app.run_test(size=(80, 30)) as pilot:
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
-        lobby.query_one("#goose-players", Select).value = 4
+        players = lobby.query_one("#goose-players", Select)
+        players.value = 4
         await pilot.pause()
-        assert [row.display for row in lobby.query(SeatRow)][:5] == [True] * 4 + [False]
         lobby.query_one("#seat-3 .name", Input).value = "Zoé"
+        players.value = 2
+        await pilot.pause()
+        assert [row.display for row in lobby.query(SeatRow)] == [True, True, False, False]
+        players.value = 4  # the name typed for seat 4 comes back with it
+        await pilot.pause()
         await pilot.click("#seat-1 .computer")
         await pilot.press("f5")
         await pilot.pause()
@@ -47,3 +57,31 @@ async def test_bad_settings_are_explained_and_kept(settings: SessionSettings) ->
         assert error == "The fee cannot be negative (-2)"
         assert app.screen is lobby
         assert lobby.query_one("#goose-fee", Input).value == "-2"
+
+
+async def test_a_recorded_match_opens_in_the_replay_screen(tmp_path: Path) -> None:
+    game = LocalGame.start(GooseSetup(("Ann", "Ben")), seeded_settings(tmp_path))
+    while not game.finished:
+        game.throw()
+    (tmp_path / "broken.tablier").write_bytes(b"not a log")
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.press("f4")
+        await pilot.pause()
+        lobby = app.screen
+        lobby.query_one("#replay-path", Input).value = str(tmp_path / "broken.tablier")
+        await pilot.press("f5")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is lobby
+        assert "broken.tablier" in str(lobby.query_one("#replay-error", Static).render())
+        recent = lobby.query_one("#recent-logs", OptionList)
+        assert recent.option_count == 1
+        recent.focus()
+        await pilot.press("down", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        assert app.screen.replay.game == "goose"
+        await pilot.press("escape")
+        assert app.screen is lobby

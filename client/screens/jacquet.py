@@ -281,7 +281,8 @@ class JacquetScreen(GameScreen):
         if entry is None:
             return
         if not entry.complete:
-            self.board.choose_cursor()
+            if self.board.marks.cursor is not None:
+                self._choose(self.board.marks.cursor)
             return
         self._entry = None
         self._selected = None
@@ -296,10 +297,13 @@ class JacquetScreen(GameScreen):
             self._redraw()
 
     def on_jacquet_board_point_chosen(self, message: JacquetBoard.PointChosen) -> None:
+        self._choose(message.point)
+
+    def _choose(self, point: int) -> None:
+        """A point was picked: select a checker, drop it, move it, or say why not."""
         entry = self._entry
         if entry is None:
             return
-        point = message.point
         if self._selected is None:
             if point in entry.sources():
                 self._select(point)

@@ -165,7 +165,11 @@ class JacquetBoard(Widget, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = set(_STYLE_NAMES)
 
     class PointChosen(Message):
-        """The player chose ``point`` (viewer's numbering, ``OFF`` = tray) by key or click."""
+        """The player clicked ``point`` (viewer's numbering, ``OFF`` = the tray).
+
+        The keys that pick the point under the cursor belong to the screen, which reads
+        :attr:`JacquetBoard.marks` at once rather than through a message.
+        """
 
         def __init__(self, point: int) -> None:
             super().__init__()
@@ -195,11 +199,6 @@ class JacquetBoard(Widget, can_focus=True):
     def action_cursor(self, direction: str) -> None:
         cursor = self._marks.cursor or 1
         self.show(marks=_with_cursor(self._marks, step_cursor(cursor, direction)))
-
-    def choose_cursor(self) -> None:
-        """Report the point under the cursor as chosen (the screen binds the keys)."""
-        if self._marks.cursor is not None:
-            self.post_message(self.PointChosen(self._marks.cursor))
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

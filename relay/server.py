@@ -37,6 +37,8 @@ _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
 
 class RelayServer:
+    """A running relay: websockets on ``config.host:config.port``, rules from the core."""
+
     def __init__(self, config: RelayConfig | None = None) -> None:
         self.config = config or RelayConfig()
         self.core = RelayCore(self.config)
@@ -45,7 +47,7 @@ class RelayServer:
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
-        self._max_backlog = SLOW_READER_FRAMES * self.config.max_frame
+        self._max_queued_bytes = SLOW_READER_FRAMES * self.config.max_frame
 
     # --- lifecycle -----------------------------------------------------------------------
 
@@ -99,12 +101,6 @@ class RelayServer:
                 connection.transport.abort()
             for task in server.handler_tasks:
                 task.cancel()
-            await server.wait_closed()
-
-    async def wait_closed(self) -> None:
-        """Serve until :meth:`close` is called (from a signal handler, say)."""
-        server = self._server
-        if server is not None:
             await server.wait_closed()
 
     @property
@@ -168,7 +164,7 @@ class RelayServer:
                     target = connections.get(conn)
                     if (
                         target is not None
-                        and target.transport.get_write_buffer_size() > self._max_backlog
+                        and target.transport.get_write_buffer_size() > self._max_queued_bytes
                     ):
                         self._drop_slow_reader(conn, target)
             elif isinstance(output, Close):

@@ -6,6 +6,7 @@ import asyncio
 import datetime
 import ipaddress
 import ssl
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -165,6 +166,18 @@ async def test_closing_the_relay_tells_clients_it_is_restarting() -> None:
         with pytest.raises(ConnectionClosedError) as closed:
             await member.receive()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+
+
+async def test_closing_is_bounded_even_by_a_client_that_never_finishes_its_handshake() -> None:
+    relay = RelayServer(replace(FAST, handshake_timeout=30.0, shutdown_timeout=0.5))
+    await relay.start()
+    _, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+    writer.write(b"GET / HTTP/1.1\r\nHost: relay\r\n")  # and never the blank line
+    await asyncio.sleep(0.05)
+    started = time.monotonic()
+    await relay.close()
+    assert time.monotonic() - started < 1.5
+    writer.close()
 
 
 def _self_signed(directory: Path) -> tuple[Path, Path]:

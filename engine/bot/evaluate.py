@@ -5,10 +5,11 @@ way. The model, in the game's own terms (RULES.md §2):
 
 * **Race.** Each side's *effective pip count* is its pip count plus the pips it will lose
   to the position: checkers facing a run of closed points (a six-point *bouchage* traps
-  them), tall stacks, a side still under the postillon rule (one checker moves, dice are
-  lost), deep checkers that waste pips bearing off. The difference, with the tempo of
-  being on roll, gives a win chance (a clamped linear fit, like race formulas in tables
-  games).
+  them) or closed points within a die's reach, stragglers, tall stacks, a side still under
+  the postillon rule (one checker moves, dice are lost). Once all its checkers are home, a
+  side's count is the exact expected length of its bear-off (:mod:`engine.bot.bearoff`).
+  The difference, with the tempo of being on roll, gives a win chance (a clamped linear
+  fit, like race formulas in tables games).
 * **x1-x4.** If the leader wins, the loser's rearmost checker sets the multiplier; each band
   the loser cannot leave in the pips he has left before the leader finishes adds a point
   (RULES 2.7) — so a losing side that leaves checkers back is penalised, and a winning side
@@ -24,11 +25,18 @@ True
 
 from __future__ import annotations
 
+from engine.bot.bearoff import expected_turns
 from engine.bot.board import OFF, OPPOSITE, Side, postillon_blocked, postillon_point
 from engine.bot.weights import TUNED, Weights
 
-WIN = 1000
-"""Milli-points of a single (x1) win."""
+WIN = 1_000_000
+"""Micro-points of a single (x1) win: the evaluation's unit."""
+
+PIP = 8
+"""Effective pip counts are kept in eighths of a pip, so sub-pip differences still rank."""
+
+MILLI = 1000
+"""Weights give chances in thousandths; the evaluation works in millionths."""
 
 
 def multiplier(loser: Side) -> int:
@@ -47,7 +55,7 @@ def multiplier(loser: Side) -> int:
 class _SideFacts:
     """What the evaluation needs to know about one side, gathered in one pass."""
 
-    __slots__ = ("eff", "home_held", "need", "pips", "postillon", "postillon_gap")
+    __slots__ = ("eff", "home_held", "need", "postillon", "postillon_gap")
 
     def __init__(self, side: Side, other: Side, weights: Weights, quick: bool) -> None:
         pips = 0
@@ -86,58 +94,39 @@ class _SideFacts:
                 stacked += count - 3
             if point >= 22:
                 deep += count * (point - 21)
-        self.pips = pips
         self.need = (need19, need13, need7)
         self.postillon = side[OFF] == 0 and not any(side[19:25])
         # The other side's checkers on his 7-12 close my 19-24.
         self.home_held = sum(1 for q in range(7, 13) if other[q])
-        self.eff = pips + straggle * weights.straggle // 1024
+        if need19:
+            eff = PIP * (pips + weights.entry_waste) + straggle * weights.straggle * PIP // 1024
+            if not quick:
+                eff += PIP * (stacked * weights.stack + deep * weights.deep)
+        else:
+            # Bearing off: the exact expected turns, in pips (8.17 pips a turn on average).
+            eff = expected_turns(side[19:25]) * 49 * PIP // 6000
         if not quick:
-            self.eff += (
-                trapped
-                + hemmed * weights.hemmed // 4
-                + stacked * weights.stack
-                + deep * weights.deep
-            )
-        # Each checker off saves the die it would still need; bearing off, some dice may
-        # find no checker to bear off.
-        self.eff -= side[OFF] * weights.on_board
-        if not need19:
-            self.eff += _bear_off_misses(side) * weights.miss
+            eff += PIP * trapped + hemmed * weights.hemmed * PIP // 4
         self.postillon_gap = 0
         if self.postillon:
             self.postillon_gap = 19 - postillon_point(side)
-            self.eff += weights.postillon + self.postillon_gap * weights.postillon_far
-
-
-def _bear_off_misses(side: Side) -> int:
-    """With all checkers home: how many die values cannot bear a checker off (their point
-    is empty while checkers stand farther back), so must be spent inside the last quarter.
-
-    >>> _bear_off_misses((0, *([0] * 18), 2, 0, 0, 0, 0, 1, 12))  # on 19 and 24
-    4
-    """
-    misses = 0
-    behind = False
-    for point in range(19, 25):
-        if side[point]:
-            behind = True
-        elif behind:
-            misses += 1
-    return misses
+            eff += PIP * (weights.postillon + self.postillon_gap * weights.postillon_far)
+        self.eff = eff
 
 
 def _escape_risk(need: tuple[int, int, int], available: int, weights: Weights) -> int:
-    """Milli-points the loser adds to a loss for the bands he likely cannot leave in time."""
+    """Micro-points a loser adds to a loss for the bands he likely cannot leave in time
+    (``available``: the pips he will roll before the winner is off)."""
     extra = 0
     for pips_needed in need:
         if pips_needed:
-            extra += min(WIN, max(0, WIN // 2 + (pips_needed - available) * weights.gammon_slope))
+            ramp = MILLI // 2 + (pips_needed - available) * weights.gammon_slope
+            extra += min(MILLI, max(0, ramp)) * (WIN // MILLI)
     return extra
 
 
 def _block_risk(me: _SideFacts, other: _SideFacts, weights: Weights) -> int:
-    """Milli-probability that ``me``'s postillon ends up blocked (a x4 loss)."""
+    """Milli-chance that ``me``'s postillon ends up blocked (a x4 loss)."""
     if not me.postillon:
         return 0
     held = me.home_held
@@ -149,16 +138,16 @@ def _block_risk(me: _SideFacts, other: _SideFacts, weights: Weights) -> int:
 
 
 def evaluate(mover: Side, other: Side, weights: Weights = TUNED, *, quick: bool = False) -> int:
-    """Expected milli-points for ``mover`` (to play next) against ``other``.
+    """Expected micro-points (:data:`WIN` a single game) for ``mover``, to play next.
 
-    ``quick`` skips the structural terms (closed points ahead, stacks, bear-off shape):
+    ``quick`` skips the structural terms (closed points ahead, stacks, deep checkers):
     the level-1 player.
 
     >>> from engine.bot.board import initial_side
     >>> other = initial_side()
     >>> won = (0, *([0] * 24), 15)
-    >>> evaluate(other, won)  # the other side has borne off all 15: a quadruple loss
-    -4000
+    >>> evaluate(other, won) == -4 * WIN  # the other has borne off all 15: a quadruple loss
+    True
     """
     if other[OFF] == 15:
         return -WIN * multiplier(mover)
@@ -171,12 +160,14 @@ def evaluate(mover: Side, other: Side, weights: Weights = TUNED, *, quick: bool 
         my_block, his_block = 0, 950
     else:
         my_block, his_block = _block_risk(me, him, weights), _block_risk(him, me, weights)
-    lead = him.eff - me.eff + weights.tempo
+    lead = him.eff - me.eff + PIP * weights.tempo
     # A lead counts for more when little is left to play (the race's variance shrinks).
-    scale = max(20, (max(0, me.eff) + max(0, him.eff)) // 2 + weights.race_offset)
-    win = min(990, max(10, WIN // 2 + lead * weights.race_slope // scale))
-    my_gain = WIN + _escape_risk(him.need, me.eff, weights)
-    his_gain = WIN + _escape_risk(me.need, him.eff, weights)
+    scale = max(20 * PIP, (max(0, me.eff) + max(0, him.eff)) // 2 + PIP * weights.race_offset)
+    win = min(990 * MILLI, max(10 * MILLI, WIN // 2 + lead * weights.race_slope * MILLI // scale))
+    my_gain = WIN + _escape_risk(him.need, me.eff // PIP, weights)
+    his_gain = WIN + _escape_risk(me.need, him.eff // PIP, weights)
     equity = (win * my_gain - (WIN - win) * his_gain) // WIN
-    at_stake = WIN - my_block - his_block
-    return (equity * at_stake) // WIN + 4 * (his_block - my_block)
+    at_stake = MILLI - my_block - his_block
+    # The lead also counts a hair on its own (one micro-point per eighth of a pip), so a
+    # decided game (its win chance clamped) is still played as fast as it can be.
+    return (equity * at_stake) // MILLI + 4 * (WIN // MILLI) * (his_block - my_block) + lead

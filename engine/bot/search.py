@@ -35,11 +35,11 @@ ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
 class SearchLimits:
     """How far level 3 may go: the candidates it expands and a node (evaluation) budget."""
 
-    candidates: int = 6
+    candidates: int = 8
     """At most this many plays, the best by level-2 score, are searched two plies deep."""
-    margin: int = 400
-    """...and only those within this many milli-points of the best level-2 score."""
-    nodes: int = 40_000
+    margin: int = WIN // 2
+    """...and only those within this much (micro-points) of the best level-2 score."""
+    nodes: int = 60_000
     """Evaluations allowed in the two-ply search; when spent, the searched plays decide."""
 
 
@@ -108,7 +108,9 @@ def choose_index(
     if level < 3 or len(children) == 1:
         return _tie_break(static, best_static, seed, salt)
     limits = limits or SearchLimits()
-    order = sorted(range(len(children)), key=lambda i: (-static[i], i))
+    # Level 2's choice is searched first: a search cut short falls back on it.
+    first = _tie_break(static, best_static, seed, salt)
+    order = sorted(range(len(children)), key=lambda i: (i != first, -static[i], i))
     shortlist = [i for i in order[: limits.candidates] if static[i] >= best_static - limits.margin]
     budget = [limits.nodes]
     deep: dict[int, int] = {}

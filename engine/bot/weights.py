@@ -26,10 +26,9 @@ class Weights:
     their pips (they are the ones the other side blocks, and they decide x2-x4)."""
     hemmed: int = 2
     """Quarter-pips lost per checker and per closed point within six points ahead of it."""
-    on_board: int = 3
-    """Pips per checker borne off (pips undercount a side that needs fewer dice)."""
-    miss: int = 2
-    """Pips lost bearing off per die value that cannot bear a checker off."""
+    entry_waste: int = 7
+    """Pips a side not yet bearing off will waste bearing off (the table's mean excess over
+    the pip count for 15 checkers just home), so entering the last quarter costs nothing."""
     stack: int = 1
     """Pips lost per checker beyond the third on one point (talon excepted)."""
     deep: int = 1

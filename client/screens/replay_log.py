@@ -79,9 +79,8 @@ def replay_contents(contents: LogContents) -> MatchReplay:
             if step.state == frames[-1].state and not story:
                 continue  # a dice share on its way: nothing to see yet
             frames.append(ReplayFrame(step.state, step.events, story, turn))
-    except CorruptLog as error:
-        number = "the header" if error.record is None else f"record {error.record + 1}"
-        raise ReplayRefused(f"this log fails verification at {number}: {error}") from None
+    except CorruptLog as error:  # its message names the record and what is wrong with it
+        raise ReplayRefused(f"this log fails verification: {error}") from None
     warning = None
     if contents.problem is not None:
         warning = (

@@ -136,13 +136,13 @@ def test_a_tampered_log_is_refused_with_the_reason(
     path, _states = jacquet_log
     contents = read_log(path)
     data = bytearray(path.read_bytes())
-    data[contents.offsets[6] - 1] ^= 0x01  # the last byte of record 6: its signature
+    data[contents.offsets[6] - 1] ^= 0x01  # the last byte of record 5 (from 0): its signature
     path.write_bytes(bytes(data))
-    with pytest.raises(ReplayRefused, match="fails verification at record 6"):
+    with pytest.raises(ReplayRefused, match="fails verification: record 5 "):
         load_replay(path)
     assert main(["replay", str(path)]) == 1
     error = capsys.readouterr().err
-    assert error.startswith("tablier replay: this log fails verification at record 6:")
+    assert error.startswith("tablier replay: this log fails verification: record 5 ")
 
 
 def test_a_file_that_is_not_a_log_is_refused(

@@ -62,6 +62,7 @@ class GooseScreen(GameScreen):
                 yield NarrativeLog(id="narrative")
         with Horizontal(id="status-bar"):
             yield Static("", id="prompt")
+            yield Static("", id="pot")
             yield DiceDisplay(id="dice")
         yield Footer()
 
@@ -77,7 +78,7 @@ class GooseScreen(GameScreen):
         self.sub_title = self._rules_line()
         state = self.game.state
         self.board.show(state.squares)
-        self.query_one(GooseLedger).show(state)
+        self._show_ledger(state)
         self.narrative.tell(
             f"{len(self.game.names)} players put {state.options.ante} each in the pot. "
             "Everybody throws once to decide who starts."
@@ -134,12 +135,13 @@ class GooseScreen(GameScreen):
             self.show_end(self.summary())
             return
         name = self.game.names[awaiting.seat]
-        what = "to decide who starts" if self.game.state.phase == "lots" else "to play"
+        lots = self.game.state.phase == "lots"
         if self.game.is_computer(awaiting.seat):
-            self._show_prompt(f"{name} (computer) throws {what}…")
+            self._show_prompt(f"{name} (computer) throws{' for the lots' if lots else ''}…")
             self.run_worker(self._computer_throw(), group="turn", exclusive=True)
         else:
-            self._show_prompt(f"{name}'s turn: press space to throw {what}.")
+            what = "throw for the lots (who starts)" if lots else "throw"
+            self._show_prompt(f"{name}'s turn: press space to {what}.")
 
     async def _computer_throw(self) -> None:
         await asyncio.sleep(self.game.settings.computer_pause)
@@ -167,7 +169,7 @@ class GooseScreen(GameScreen):
                 if self._skip:
                     break
                 self.board.show(squares_now, highlight)
-                self.query_one(GooseLedger).show(turn.after, squares_now)
+                self._show_ledger(turn.after, squares_now)
                 await asyncio.sleep(seconds / FAST_FACTOR if self._fast else seconds)
         self.busy = False
         self._settle(turn)
@@ -213,8 +215,12 @@ class GooseScreen(GameScreen):
         if thrown:
             self.query_one(DiceDisplay).show(thrown[-1])
         self.board.show(turn.after.squares)
-        self.query_one(GooseLedger).show(turn.after)
+        self._show_ledger(turn.after)
         self._next_turn()
+
+    def _show_ledger(self, state: goose.GooseState, squares: tuple[int, ...] | None = None) -> None:
+        self.query_one(GooseLedger).show(state, squares)
+        self.query_one("#pot", Static).update(f"Pot {state.pot}")
 
     def _show_prompt(self, text: str) -> None:
         self.query_one("#prompt", Static).update(text)

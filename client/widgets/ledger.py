@@ -16,7 +16,9 @@ PLIGHTS: dict[str, str] = {
 
 
 class GooseLedger(Widget):
-    """Who is where, who paid what, who waits and why; ``▶`` marks whose turn it is."""
+    """Who is where, who paid what, who waits and why; ``▶`` marks whose turn it is.
+
+    The pot is shown by the screen's status bar, next to the dice."""
 
     def __init__(self, names: tuple[str, ...], tokens: tuple[Token, ...], **kwargs: str) -> None:
         super().__init__(**kwargs)
@@ -32,27 +34,26 @@ class GooseLedger(Widget):
         self.refresh(layout=True)
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return len(self.names) + 2
+        return len(self.names) + 1
 
     def render(self) -> Text:
         state = self.state
         text = Text(no_wrap=True, overflow="ellipsis")
         if state is None:
             return text
-        text.append(f"Pot {state.pot}", style="bold")
-        text.append(f"   ante {state.options.ante} · fee {state.options.fee}\n", style="dim")
-        to_move = None if state.phase == "over" else state.to_move
         name_width = max(len(name) for name in self.names)
+        text.append(f"   {'player':<{name_width}} square balance\n", style="dim")
+        to_move = None if state.phase == "over" else state.to_move
         for seat, (name, token) in enumerate(zip(self.names, self.tokens, strict=True)):
             text.append("▶" if seat == to_move else " ", style="bold")
             text.append(token.letter, style=token.style)
             text.append(f" {name:<{name_width}} ", style="bold" if seat == to_move else "")
-            text.append(f"{self.squares[seat]:>2} ")
+            text.append(f"{self.squares[seat]:>6} ")
             balance = state.payouts[seat] - state.paid[seat]
-            text.append(f"{balance:+3d}", style="green" if balance > 0 else "red")
+            text.append(f"{balance:+7d}", style="green" if balance > 0 else "red")
             plight = PLIGHTS.get(state.status[seat])
             if plight:
                 text.append(f" {plight}", style="italic yellow")
             text.append("\n")
-        text.append("square · balance", style="dim")
+        text.rstrip()
         return text

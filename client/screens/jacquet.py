@@ -149,7 +149,7 @@ class JacquetScreen(GameScreen):
     def _next(self) -> None:
         """Set the screen up for whatever the match waits for now."""
         awaiting = self.game.awaiting
-        if isinstance(awaiting, Finished):
+        if self.game.finished or isinstance(awaiting, Finished):  # finished, or resigned
             self._redraw()
             self._say("The match is over.")
             game = self.game
@@ -234,7 +234,9 @@ class JacquetScreen(GameScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         awaiting = self.game.awaiting
-        human_turn = not isinstance(awaiting, Finished) and self.game.is_local_human(awaiting.seat)
+        human_turn = not self.game.finished and (
+            not isinstance(awaiting, Finished) and self.game.is_local_human(awaiting.seat)
+        )
         if action == "throw":
             return (
                 human_turn and isinstance(awaiting, ThrowDice) and not self._pass_notice
@@ -339,7 +341,9 @@ class JacquetScreen(GameScreen):
         """Play every consecutive computer action, then hand back to a person (or the end)."""
         while True:
             awaiting = self.game.awaiting
-            if isinstance(awaiting, Finished) or not self.game.is_computer(awaiting.seat):
+            if self.game.finished or isinstance(awaiting, Finished):
+                break
+            if not self.game.is_computer(awaiting.seat):
                 break
             await self._computer.wait_to_act()
             if isinstance(awaiting, ThrowDice):

@@ -292,31 +292,24 @@ class LobbyScreen(Screen[None]):
 
     def action_play(self) -> None:
         tab = self.query_one(TabbedContent).active
-        if tab == "goose":
-            self._play_goose()
-        elif tab == "jacquet":
-            self._play_jacquet()
-        else:
+        if tab == "replay":
             self.query_one(ReplayForm).open_typed()
+        else:
+            self._start(tab)
 
     @on(Button.Pressed, "#play-goose")
-    def _play_goose(self) -> None:
-        error = self.query_one("#goose-error", Static)
-        try:
-            setup = self.goose_setup()
-        except SetupError as problem:
-            error.update(str(problem).capitalize())
-            return
-        error.update("")
-        self.tablier.start_game(setup)
-
     @on(Button.Pressed, "#play-jacquet")
-    def _play_jacquet(self) -> None:
-        error = self.query_one("#jacquet-error", Static)
+    def _play_pressed(self, event: Button.Pressed) -> None:
+        self._start("goose" if event.button.id == "play-goose" else "jacquet")
+
+    def _start(self, game: str) -> None:
+        """Start the game the tab describes, or say under the form what to fix."""
+        error = self.query_one(f"#{game}-error", Static)
         try:
-            setup = self.jacquet_setup()
+            setup = self.goose_setup() if game == "goose" else self.jacquet_setup()
         except SetupError as problem:
-            error.update(str(problem).capitalize())
+            message = str(problem)
+            error.update(message[:1].upper() + message[1:])
             return
         error.update("")
         self.tablier.start_game(setup)

@@ -9,9 +9,10 @@ from textual.widgets import Input, OptionList, Select, Static
 from client.app import TablierApp
 from client.local_game import LocalGame
 from client.screens.goose import GooseScreen
+from client.screens.jacquet import JacquetScreen
 from client.screens.lobby import LobbyScreen, SeatRow
 from client.screens.replay import ReplayScreen
-from client.setup import GooseSetup, SessionSettings
+from client.setup import GooseSetup, JacquetSetup, SessionSettings
 from tests.client.conftest import seeded_settings
 
 
@@ -85,3 +86,18 @@ async def test_a_recorded_match_opens_in_the_replay_screen(tmp_path: Path) -> No
         assert app.screen.replay.game == "goose"
         await pilot.press("escape")
         assert app.screen is lobby
+
+
+async def test_lobby_starts_jacquet_against_the_computer(settings: SessionSettings) -> None:
+    app = TablierApp(settings=settings)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.press("f3")
+        await pilot.pause()
+        lobby = app.screen
+        lobby.query_one("#jacquet-white", Input).value = "Hélène"
+        lobby.query_one("#jacquet-level", Select).value = 2
+        await pilot.press("f5")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, JacquetScreen)
+        assert screen.game.setup == JacquetSetup(("Hélène", "Noir"), frozenset({1}), level=2)

@@ -29,8 +29,8 @@ SnapCompare = Callable[..., bool]
 SEED = 65
 
 
-def jacquet_app(tmp_path: Path, **setup: object) -> TablierApp:
-    settings = seeded_settings(tmp_path, seed=SEED)
+def jacquet_app(tmp_path: Path, *, animation: bool = False, **setup: object) -> TablierApp:
+    settings = seeded_settings(tmp_path, seed=SEED, animation=animation)
     return TablierApp(JacquetSetup(**setup), settings)  # type: ignore[arg-type]
 
 
@@ -146,6 +146,27 @@ async def test_against_the_computer_the_board_stays_with_the_person(tmp_path: Pa
         assert sum(black_moved[1:]) == 1 and black_moved[3] == 1  # his postillon on his 4
         assert 16 in screen.board.marks.recent  # black's 4 is white's 16, highlighted
         assert "Noir plays" in narrative(app)
+
+
+async def test_the_computers_play_is_shown_one_move_at_a_time(tmp_path: Path) -> None:
+    app = jacquet_app(tmp_path, animation=True, computer_seats=frozenset({BLACK}))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = screen_of(app)
+        await pilot.press("r", "r", "r", "enter")
+        await move_cursor(pilot, 12)
+        await pilot.press("enter", "enter")
+        shown: list[tuple[int, ...]] = []  # black's checkers on the board, as drawn
+        for _ in range(200):
+            theirs = screen.board.view.theirs
+            if not shown or shown[-1] != theirs:
+                shown.append(theirs)
+            if screen.game.awaiting == ThrowDice(WHITE, 2):
+                break
+            await pilot.pause(0.02)
+        # Black's 2-1 from his talon (white's 13): one checker out, then on to his 4 (16).
+        halfway = [view for view in shown if view[12] == 14 and view[15] == 0]
+        assert halfway, "the first move should have been shown on its own"
+        assert shown[-1][12] == 14 and shown[-1][15] == 1
 
 
 async def test_the_computer_plays_a_whole_match_against_itself(tmp_path: Path) -> None:

@@ -72,6 +72,7 @@ class JacquetScreen(GameScreen):
         self._pass_notice = False
         self._last_dice: tuple[int, ...] = ()
         self._enabled_keys: tuple[bool | None, ...] = ()
+        self._notice = ""  # what the person to throw next should know (the computer passed)
 
     @property
     def state(self) -> JacquetState:
@@ -169,7 +170,8 @@ class JacquetScreen(GameScreen):
             if self.state.phase == "opening":
                 self._say("Opening throw: each side throws one die, the higher starts. Press r.")
             else:
-                self._say(f"{name}, your turn: press r to throw.")
+                notice, self._notice = self._notice, ""
+                self._say(f"{notice}{name}, your turn: press r to throw.")
             self._redraw()
             return
         self._begin_entry(awaiting.dice)
@@ -229,6 +231,9 @@ class JacquetScreen(GameScreen):
         passed = [event for event in turn.events if isinstance(event, Passed)]
         if passed:
             self._last_dice = passed[0].dice
+            if not self.game.is_local_human(passed[0].seat):  # a person's pass has its notice
+                dice = "-".join(str(die) for die in passed[0].dice)
+                self._notice = f"{self.game.names[passed[0].seat]} could not play {dice}. "
 
     # -- a person's actions ---------------------------------------------------------------
 

@@ -148,6 +148,26 @@ async def test_against_the_computer_the_board_stays_with_the_person(tmp_path: Pa
         assert "Noir plays" in narrative(app)
 
 
+async def test_the_computers_pass_is_told_to_the_person_who_throws_next(tmp_path: Path) -> None:
+    app = jacquet_app(tmp_path, computer_seats=frozenset({WHITE}))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = screen_of(app)
+        for _ in range(100):  # the computer throws the opening (twice) and plays its 5-6
+            if screen.game.awaiting == ThrowDice(BLACK, 2):
+                break
+            await pilot.pause(0.02)
+        assert screen.board.view.viewer == BLACK
+        await pilot.press("r")
+        await click_point(pilot, 1)
+        await click_point(pilot, 4)
+        await pilot.press("enter")  # black 1/2 2/4; white's 1-1 then cannot be played
+        for _ in range(100):
+            if screen.game.awaiting == ThrowDice(BLACK, 2):
+                break
+            await pilot.pause(0.02)
+        assert message(app) == "Blanc could not play 1-1. Noir, your turn: press r to throw."
+
+
 async def test_the_computers_play_is_shown_one_move_at_a_time(tmp_path: Path) -> None:
     app = jacquet_app(tmp_path, animation=True, computer_seats=frozenset({BLACK}))
     async with app.run_test(size=(100, 30)) as pilot:

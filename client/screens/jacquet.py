@@ -38,7 +38,16 @@ from client.widgets.jacquet_board import OFF, BoardMarks, JacquetBoard
 from client.widgets.jacquet_status import JacquetStatus, JacquetStatusView
 from client.widgets.narrative import NarrativeLog
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
-from engine.jacquet import JacquetState, Moved, Passed, Play, Position, apply_play
+from engine.jacquet import (
+    GameWon,
+    JacquetState,
+    Moved,
+    Passed,
+    Play,
+    Position,
+    PostillonBlocked,
+    apply_play,
+)
 
 PASS_NOTICE_SECONDS = 2.5
 MOVE_SHOW_SECONDS = 0.5
@@ -167,10 +176,12 @@ class JacquetScreen(GameScreen):
             self._face(seat)
         name = self.game.names[seat]
         if isinstance(awaiting, ThrowDice):
+            notice, self._notice = self._notice, ""
             if self.state.phase == "opening":
-                self._say("Opening throw: each side throws one die, the higher starts. Press r.")
+                self._say(
+                    f"{notice}Opening throw: each side throws one die, the higher starts. Press r."
+                )
             else:
-                notice, self._notice = self._notice, ""
                 self._say(f"{notice}{name}, your turn: press r to throw.")
             self._redraw()
             return
@@ -218,6 +229,9 @@ class JacquetScreen(GameScreen):
         """Narrate a turn's events and remember what to highlight and which dice to show."""
         for sentence in narrate(turn.events, self.game.names):
             self._tell(sentence)
+        ended = [event for event in turn.events if isinstance(event, GameWon | PostillonBlocked)]
+        if ended:  # the next game's opening prompt starts with how this one ended
+            self._notice = " ".join(narrate(ended, self.game.names)) + " "
         moved: set[int] = set()
         for event in turn.events:
             if isinstance(event, Moved) and event.seat == self._viewer:

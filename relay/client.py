@@ -13,12 +13,10 @@
 from __future__ import annotations
 
 import ssl
-from collections.abc import AsyncIterator
 from types import TracebackType
 from typing import Self
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosedOK
 
 from relay.envelope import (
     Create,
@@ -172,11 +170,3 @@ class RoomConnection:
         traceback: TracebackType | None,
     ) -> None:
         await self.close()
-
-    async def __aiter__(self) -> AsyncIterator[Event]:
-        """Events until the relay closes the connection normally."""
-        try:
-            while True:
-                yield await self.receive()
-        except ConnectionClosedOK:
-            return

@@ -26,7 +26,7 @@ from protocol.local import LocalMatch
 from protocol.logfile import read_log
 from tests.client.conftest import FIXED_TIME_MS
 
-JACQUET_THROWS = 12
+JACQUET_THROWS = 8
 
 
 def record_match(path: Path, game: str, names: tuple[str, ...], throws: int) -> list[Any]:
@@ -85,7 +85,7 @@ async def test_stepping_forward_and_back_shows_exactly_the_engine_positions(
 
         await pilot.press("end")
         assert screen.frame_state == states[-1]
-        await pilot.press("9", "9", "enter")  # refused: the log has 12 turns
+        await pilot.press("9", "9", "enter")  # refused: the log has 8 turns
         assert screen.frame_state == states[-1]
         await pilot.press("1", "7", "backspace", "enter")
         assert screen.replay.frames[screen.index].turn == 1

@@ -128,7 +128,6 @@ class GooseScreen(GameScreen):
 
     def _next_turn(self) -> None:
         """After a throw: end the game, let the computer throw, or wait for a person."""
-        self.refresh_bindings()
         awaiting = self.game.awaiting
         if not isinstance(awaiting, ThrowDice):
             self._show_prompt("The game is over.")
@@ -152,7 +151,6 @@ class GooseScreen(GameScreen):
             self._settle(turn)
             return
         self.busy = True
-        self.refresh_bindings()
         self.run_worker(self._play_back(turn), group="turn", exclusive=True)
 
     async def _play_back(self, turn: Turn) -> None:

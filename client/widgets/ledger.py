@@ -31,7 +31,7 @@ class GooseLedger(Widget):
         """Show *state*'s ledger, with tokens on *squares* while a move is being animated."""
         self.state = state
         self.squares = state.squares if squares is None else squares
-        self.refresh(layout=True)
+        self.refresh()
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
         return len(self.names) + 1

@@ -11,6 +11,7 @@ from client.screens.confirm import ConfirmScreen
 from client.screens.end import EndScreen
 from client.screens.goose import STEP_SECONDS, GooseScreen
 from client.screens.help import HelpScreen
+from client.screens.lobby import LobbyScreen
 from client.setup import GooseSetup, SessionSettings
 from client.widgets.goose_board import GooseBoard
 from client.widgets.narrative import NarrativeLog
@@ -147,3 +148,25 @@ async def test_help_shows_the_rules_and_every_key(settings: SessionSettings) -> 
         assert keys["Lobby"] == "esc"
         await pilot.press("escape")
         assert isinstance(app.screen, GooseScreen)
+
+
+async def test_play_again_starts_a_new_game_with_its_own_log(tmp_path: Path) -> None:
+    log_path = tmp_path / "night.tablier"
+    settings = seeded_settings(tmp_path, seed=14, log_path=log_path)
+    app = TablierApp(GooseSetup(("Alice", "Bruno")), settings)
+    async with app.run_test() as pilot:
+        first = app.screen
+        assert isinstance(first, GooseScreen)
+        while not isinstance(app.screen, EndScreen):
+            await pilot.press("space")
+        await pilot.press("a")
+        second = app.screen
+        assert isinstance(second, GooseScreen)
+        assert second is not first
+        assert not second.game.finished
+        assert first.game.log_path == log_path
+        assert second.game.log_path == tmp_path / "night-2.tablier"
+        assert len(app.screen_stack) == 2  # the lobby, and the one game
+        await pilot.press("escape", "y")  # leave the new game for the lobby
+        assert isinstance(app.screen, LobbyScreen)
+    assert verify_log(log_path).ok

@@ -161,15 +161,18 @@ class GooseBoard(Widget):
 
     @staticmethod
     def _token_line(tokens: list[Token], width: int, style: str) -> Text:
-        """The tokens on a square, spaced when they fit, ``+`` when some do not."""
-        spaced = 2 * len(tokens) - 1 <= width
-        room = len(tokens) if len(tokens) <= width else width - 1
+        """The tokens on a square: wide blocks when the cell allows, else letters, spaced when
+        they fit, with ``+`` when some do not."""
+        count = len(tokens)
+        block = width >= 9 and 4 * count - 1 <= width
+        spaced = 2 * count - 1 <= width
+        room = count if count <= width else width - 1
         line = Text(style=style)
         for token in tokens[:room]:
-            line.append(token.letter, style=token.style)
-            if spaced:
+            line.append(f" {token.letter} " if block else token.letter, style=token.style)
+            if block or spaced:
                 line.append(" ")
-        if room < len(tokens):
+        if room < count:
             line.append("+")
         line.truncate(width, pad=True)
         return line

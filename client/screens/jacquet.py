@@ -30,6 +30,7 @@ from client.screens.jacquet_view import (
     board_view,
     game_summary,
     narrate,
+    seen_points,
     status_view,
     to_viewer,
 )
@@ -232,16 +233,10 @@ class JacquetScreen(GameScreen):
         ended = [event for event in turn.events if isinstance(event, GameWon | PostillonBlocked)]
         if ended:  # the next game's opening prompt starts with how this one ended
             self._notice = " ".join(narrate(ended, self.game.names)) + " "
-        moved: set[int] = set()
-        for event in turn.events:
-            if isinstance(event, Moved) and event.seat == self._viewer:
-                moved.update({event.move.from_point, event.move.to_point})
-            elif isinstance(event, Moved):
-                moved.update(
-                    to_viewer(p) for p in (event.move.from_point, event.move.to_point) if p != OFF
-                )
+        moved = [event for event in turn.events if isinstance(event, Moved)]
         if moved:
-            self._recent = frozenset(moved)
+            mover = moved[0].seat
+            self._recent = seen_points((event.move for event in moved), mover, self._viewer)
         passed = [event for event in turn.events if isinstance(event, Passed)]
         if passed:
             self._last_dice = passed[0].dice
@@ -387,9 +382,6 @@ class JacquetScreen(GameScreen):
         mover = position.turn
         for index, move in enumerate(play, start=1):
             shown = Position(mover, apply_play(position, play[:index]).boards)
-            points = {move.from_point, move.to_point}
-            if mover != self._viewer:
-                points = {to_viewer(point) for point in points if point != OFF}
-            self._recent = frozenset(points)
+            self._recent = seen_points((move,), mover, self._viewer)
             self._redraw(shown)
             await asyncio.sleep(MOVE_SHOW_SECONDS)

@@ -11,7 +11,7 @@ from pathlib import Path
 from client.screens.end import GameSummary
 from client.widgets.jacquet_board import BoardView
 from client.widgets.jacquet_status import JacquetStatusView, SeatLine
-from engine.jacquet import JacquetState, Moved, Position, format_play
+from engine.jacquet import OFF, JacquetState, Move, Moved, Position, format_play
 from protocol.events import MatchEnded
 from protocol.narrate import narrate as protocol_narrate
 from protocol.verify import describe_result
@@ -20,6 +20,18 @@ from protocol.verify import describe_result
 def to_viewer(point: int) -> int:
     """The opponent's point *point* in the viewer's numbering (and back: it is symmetric)."""
     return (point - 1 + 12) % 24 + 1
+
+
+def seen_points(moves: Iterable[Move], mover: int, viewer: int) -> frozenset[int]:
+    """The points *moves* (on *mover*'s track) touch, in *viewer*'s numbering.
+
+    The viewer's own bear-offs mark his tray (``OFF``); the opponent's leave the board past
+    the viewer's 12 and mark nothing more than the point they left.
+    """
+    points = {point for move in moves for point in (move.from_point, move.to_point)}
+    if mover == viewer:
+        return frozenset(points)
+    return frozenset(to_viewer(point) for point in points if point != OFF)
 
 
 def board_view(position: Position, viewer: int) -> BoardView:

@@ -17,11 +17,11 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, OptionList, Static
 
 from client import help_topics
-from client.screens.jacquet_view import board_view, status_view, to_viewer
+from client.screens.jacquet_view import board_view, seen_points, status_view
 from client.screens.replay_log import MatchReplay
 from client.widgets.dice import DiceDisplay
 from client.widgets.goose_board import GooseBoard
-from client.widgets.jacquet_board import OFF, BoardMarks, JacquetBoard
+from client.widgets.jacquet_board import BoardMarks, JacquetBoard
 from client.widgets.jacquet_status import JacquetStatus
 from client.widgets.ledger import GooseLedger
 from client.widgets.tokens import seat_tokens
@@ -135,21 +135,17 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-position", Static).update(position)
 
     def _show_jacquet(self, state: Any, events: tuple[Any, ...]) -> None:
-        moved: set[int] = set()
-        dice: tuple[int, ...] = state.dice or ()
-        for event in events:
-            if isinstance(event, Moved):
-                points = {event.move.from_point, event.move.to_point}
-                if event.seat != self.viewer:
-                    points = {to_viewer(point) for point in points if point != OFF}
-                moved |= points
-            elif isinstance(event, Rolled):
-                dice = event.dice
+        moved = [event for event in events if isinstance(event, Moved)]
+        recent = frozenset[int]()
+        if moved:
+            recent = seen_points((event.move for event in moved), moved[0].seat, self.viewer)
+        rolled = [event.dice for event in events if isinstance(event, Rolled)]
+        dice: tuple[int, ...] = rolled[-1] if rolled else state.dice or ()
         if not dice and self.index > 0:
             # A play: show the dice it used (thrown in the frame before), all spent.
             dice = self.replay.frames[self.index - 1].state.dice or ()
         board = self.query_one(JacquetBoard)
-        board.show(board_view(state.position, self.viewer), BoardMarks(recent=frozenset(moved)))
+        board.show(board_view(state.position, self.viewer), BoardMarks(recent=recent))
         spent = tuple(not state.dice for _ in dice)
         view = status_view(state, self.replay.names, state.position, dice, spent)
         self.query_one(JacquetStatus).show(view)

@@ -39,21 +39,14 @@ class Token:
         return f"bold {self.foreground} on {self.background}"
 
 
-def _initial(name: str) -> str:
-    for char in name.upper():
-        if char.isalpha():
-            return char
-    return ""
-
-
 def seat_tokens(names: tuple[str, ...]) -> tuple[Token, ...]:
-    """One token per seat: the name's initial when no earlier seat has it, else a free letter."""
+    """One token per seat: the name's initial, or when an earlier seat has it the name's next
+    free letter (Alain after Anne is L), or else the first free letter of the alphabet."""
     taken: set[str] = set()
     letters: list[str] = []
     for name in names:
-        letter = _initial(name)
-        if not letter or letter in taken:
-            letter = next(c for c in ascii_uppercase if c not in taken)
+        own = [char for char in name.upper() if char.isalpha()]
+        letter = next(char for char in [*own, *ascii_uppercase] if char not in taken)
         taken.add(letter)
         letters.append(letter)
     return tuple(

@@ -61,7 +61,9 @@ class Share(SignedMessage):
     """``seat`` reveals its next chain link for throw ``n``; ``renew`` is a new chain tip.
 
     ``renew`` must accompany the reveal of a chain's last link (and may come earlier); the
-    seat's following links are checked against it.
+    seat's following links are checked against it. ``state`` is the thrower's hash of the game
+    state he throws from (so every seat checks it holds the same game before each throw, in
+    Goose as in Jacquet); the other seats' shares carry none.
     """
 
     KIND: ClassVar[int] = 1
@@ -71,9 +73,10 @@ class Share(SignedMessage):
     link: bytes
     renew: bytes | None
     signature: bytes
+    state: bytes | None = None
 
     def payload(self) -> list[Any]:
-        return [self.link, self.renew]
+        return [self.link, self.renew, self.state]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +143,7 @@ GameMessage = Share | Play | Chat | Resign | Claim
 _KINDS: Final[dict[int, type[GameMessage]]] = {
     cls.KIND: cls for cls in (Share, Play, Chat, Resign, Claim)
 }
-_PAYLOAD_LENGTHS: Final[dict[int, int]] = {1: 2, 2: 2, 3: 1, 4: 0, 5: 1}
+_PAYLOAD_LENGTHS: Final[dict[int, int]] = {1: 3, 2: 2, 3: 1, 4: 0, 5: 1}
 
 
 def signed_data(match_id: bytes, fields: list[Any]) -> bytes:
@@ -174,7 +177,8 @@ def decode_message(data: bytes) -> GameMessage:
     payload = fields[5:-1]
     if kind == Share.KIND:
         renew = None if payload[1] is None else binary(payload[1], "renewal", 32)
-        return Share(seat, n, time, binary(payload[0], "link", 32), renew, signature)
+        state = None if payload[2] is None else binary(payload[2], "state hash", 32)
+        return Share(seat, n, time, binary(payload[0], "link", 32), renew, signature, state)
     if kind == Play.KIND:
         notation = text(payload[0], "play", 64, seat=seat)
         return Play(seat, n, time, notation, binary(payload[1], "state hash", 32), signature)

@@ -180,7 +180,7 @@ class MatchSession:
         awaiting = self.awaiting
         if not isinstance(awaiting, ThrowDice) or awaiting.seat != self.seat or self._links:
             raise LocalProtocolError("it is not your throw", seat=self.seat)
-        return self._act(self._make_share(now))
+        return self._act(self._make_share(now, state=state_hash(self.state)))
 
     def play(self, play: Any, now: int) -> list[Any]:
         """Jacquet: play *play* (an engine Play) with the dice thrown."""
@@ -295,7 +295,7 @@ class MatchSession:
             raise
         return self._take_events()
 
-    def _make_share(self, now: int) -> Share:
+    def _make_share(self, now: int, *, state: bytes | None = None) -> Share:
         assert self._chain is not None
         last = self._revealed + 1 == len(self._chain)
         if last and self._random_source is None:
@@ -308,7 +308,7 @@ class MatchSession:
             self._chain = HashChain.generate(self._random_source)
             self._revealed = 0
             renew = self._chain.tip
-        return Share(self._me, self.throw_index, now, link, renew, b"")
+        return Share(self._me, self.throw_index, now, link, renew, b"", state)
 
     def _take_events(self) -> list[Any]:
         events, self._events = self._events, []
@@ -396,12 +396,17 @@ class MatchSession:
         order = self._share_order(awaiting.seat)
         if order[len(self._links)] != share.seat:
             return False
+        name = self._names[share.seat]
         if not link_follows(share.link, self._expected[share.seat]):
             raise BadShare(
-                f"{self._names[share.seat]}'s dice share for throw {share.n} does not "
+                f"{name}'s dice share for throw {share.n} does not "
                 "follow from their committed chain (a forged or replayed share)",
                 seat=share.seat,
             )
+        if not self._links and share.state != state_hash(self.state):
+            raise Desync(f"{name} throws from a game state that differs from ours", seat=share.seat)
+        if self._links and share.state is not None:
+            raise MalformedMessage("only the thrower's share states the game", seat=share.seat)
         self._expected[share.seat] = share.renew if share.renew is not None else share.link
         self._links[share.seat] = share.link
         self._record(raw)

@@ -239,3 +239,18 @@ def parse_log_bytes(session) -> bytes:
     from protocol.logfile import encode_log
 
     return encode_log(session.setup, session.records)
+
+
+def test_goose_thrower_from_another_game_state_is_a_desync(make_match) -> None:
+    match, keys = make_match("goose", players=3, seed="goose-desync")
+    match.throw(0, 1)
+    session = match.sessions[2]
+    chain_owner = match.sessions[1]
+    # Seat 1's real next link, but signed with a game state that is not ours.
+    link = chain_owner._chain.link(chain_owner._revealed)
+    lying = seal(Share(1, 1, 2, link, None, b"", b"\x07" * 32), keys[1], match.setup.match_id)
+    with pytest.raises(Desync, match="throws from a game state that differs") as caught:
+        session.receive_bytes(lying.encode(), 2)
+    assert caught.value.seat == 1
+    report = verify_bytes(parse_log_bytes(session))
+    assert not report.ok and "differs from ours" in report.error

@@ -126,6 +126,7 @@ class MatchSession:
         }
         self._verify = verify
         self._prepared: tuple[str, Any] | None = None
+        self._hashed: tuple[Any, bytes] | None = None
         self._expected: list[bytes] = list(setup.tips)
         self._links: dict[int, bytes] = {}
         self._chats = [0] * setup.seats
@@ -180,7 +181,7 @@ class MatchSession:
         awaiting = self.awaiting
         if not isinstance(awaiting, ThrowDice) or awaiting.seat != self.seat or self._links:
             raise LocalProtocolError("it is not your throw", seat=self.seat)
-        return self._act(self._make_share(now, state=state_hash(self.state)))
+        return self._act(self._make_share(now, state=self._hash(self.state)))
 
     def play(self, play: Any, now: int) -> list[Any]:
         """Jacquet: play *play* (an engine Play) with the dice thrown."""
@@ -194,7 +195,7 @@ class MatchSession:
         except EngineError as error:
             raise LocalProtocolError(str(error), seat=self.seat) from None
         self._prepared = (notation, transition)  # checked once: _try_play reuses it
-        after = state_hash(transition.state)
+        after = self._hash(transition.state)
         message = Play(self._me, self.throw_index - 1, now, notation, after, b"")
         return self._act(message)
 
@@ -310,6 +311,13 @@ class MatchSession:
             renew = self._chain.tip
         return Share(self._me, self.throw_index, now, link, renew, b"", state)
 
+    def _hash(self, state: Any) -> bytes:
+        """``state_hash(state)``, remembered for the last state: a Jacquet play's resulting
+        state is hashed once for the play and reused for the next thrower's share."""
+        if self._hashed is None or self._hashed[0] is not state:
+            self._hashed = (state, state_hash(state))
+        return self._hashed[1]
+
     def _take_events(self) -> list[Any]:
         events, self._events = self._events, []
         return events
@@ -403,7 +411,7 @@ class MatchSession:
                 "follow from their committed chain (a forged or replayed share)",
                 seat=share.seat,
             )
-        if not self._links and share.state != state_hash(self.state):
+        if not self._links and share.state != self._hash(self.state):
             raise Desync(f"{name} throws from a game state that differs from ours", seat=share.seat)
         if self._links and share.state is not None:
             raise MalformedMessage("only the thrower's share states the game", seat=share.seat)
@@ -477,7 +485,7 @@ class MatchSession:
             raise IllegalPlay(
                 f"{name} played {message.notation!r}: {error}", seat=message.seat
             ) from None
-        if state_hash(transition.state) != message.state_hash:
+        if self._hash(transition.state) != message.state_hash:
             raise Desync(
                 f"after {name}'s play {message.notation!r} their game state differs from ours",
                 seat=message.seat,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from relay import logs
 from relay.config import RelayConfig, config_from
 from relay.core import Log
-from relay.server import RelayServer
+from relay.server import CertificateError, RelayServer
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,12 +39,10 @@ async def _serve(config: RelayConfig) -> int:
     relay = RelayServer(config)
     try:
         await relay.start()
+    except CertificateError as exc:
+        return _fail(str(exc))
     except OSError as exc:
-        where = f"{config.host}:{config.port}"
-        if config.certfile is not None and not isinstance(exc, ConnectionError):
-            where += f" with certificate {config.certfile} and key {config.keyfile}"
-        print(f"tablier relay: cannot serve on {where}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        return _fail(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -56,6 +54,11 @@ async def _serve(config: RelayConfig) -> int:
     await relay.close()
     _log("stopped", json=config.log_json)
     return 0
+
+
+def _fail(sentence: str) -> int:
+    print(f"tablier relay: {sentence}", file=sys.stderr)
+    return 1
 
 
 def _log(event: str, *, json: bool, **details: str) -> None:

@@ -36,6 +36,10 @@ SLOW_READER_FRAMES = 64
 _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
 
+class CertificateError(Exception):
+    """The TLS certificate or key cannot be used; the message says which and why."""
+
+
 class RelayServer:
     """A running relay: websockets on ``config.host:config.port``, rules from the core."""
 
@@ -120,7 +124,17 @@ class RelayServer:
         if self.config.certfile is None:
             return None
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        context.load_cert_chain(self.config.certfile, self.config.keyfile)
+        try:
+            context.load_cert_chain(self.config.certfile, self.config.keyfile)
+        except ssl.SSLError as exc:
+            raise CertificateError(
+                f"{self.config.certfile} and {self.config.keyfile} are not a PEM certificate "
+                "chain and its matching private key"
+            ) from exc
+        except OSError as exc:
+            raise CertificateError(
+                f"cannot read {self.config.certfile} or {self.config.keyfile}: {exc.strerror}"
+            ) from exc
         return context
 
     # --- connections ---------------------------------------------------------------------

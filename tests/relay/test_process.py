@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import pathlib
 import signal
 import socket
 import subprocess
@@ -85,7 +86,7 @@ def test_a_busy_port_exits_1_with_a_sentence() -> None:
             timeout=20,
         )
     assert result.returncode == 1
-    assert f"cannot serve on 127.0.0.1:{port}" in result.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
 
 
 async def test_environment_limits_apply_to_a_running_relay() -> None:
@@ -117,3 +118,23 @@ async def test_sigterm_tells_clients_the_relay_is_restarting_and_exits_promptly(
     assert events[:2] == ["open", "created"]
     assert events.count("joined") == 2 and events.count("close") == 3
     assert events[events.index("stopping") :] == ["stopping", "close", "close", "stopped"]
+
+
+@pytest.mark.parametrize("content", [None, "not a certificate"])
+def test_an_unusable_certificate_exits_1_with_a_sentence(
+    tmp_path: pathlib.Path, content: str | None
+) -> None:
+    cert = tmp_path / "cert.pem"
+    if content is not None:
+        cert.write_text(content)
+    result = subprocess.run(
+        [sys.executable, "-m", "relay", "--port", "0", "--certfile", str(cert), "--keyfile",
+         str(cert)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )  # fmt: skip
+    assert result.returncode == 1
+    expected = "cannot read" if content is None else "are not a PEM certificate chain"
+    assert expected in result.stderr and str(cert) in result.stderr

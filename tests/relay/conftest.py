@@ -55,10 +55,12 @@ class RelayProcess:
         return [json.loads(line) for line in err.splitlines() if line.startswith("{")]
 
 
-def spawn_relay(*flags: str, env: dict[str, str] | None = None) -> RelayProcess:
+def spawn_relay(
+    *flags: str, env: dict[str, str] | None = None, command: tuple[str, ...] = ("relay",)
+) -> RelayProcess:
     """A real relay process on a free port, logging JSON lines to stderr."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "relay", "--port", "0", "--log-json", *flags],
+        [sys.executable, "-m", *command, "--port", "0", "--log-json", *flags],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,

@@ -89,6 +89,18 @@ def test_a_busy_port_exits_1_with_a_sentence() -> None:
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
 
 
+async def test_tablier_relay_serves_rooms() -> None:
+    relay = spawn_relay(command=("client.cli", "relay"))
+    try:
+        ada, bob, _ = await two_players(relay.url)
+        await ada.send(b"through tablier relay")
+        assert (await bob.receive()).payload == b"through tablier relay"  # type: ignore[union-attr]
+        await ada.close()
+        await bob.close()
+    finally:
+        assert "stopped" in [line["event"] for line in relay.log_lines()]
+
+
 async def test_environment_limits_apply_to_a_running_relay() -> None:
     relay = spawn_relay(env={"TABLIER_RELAY_MAX_ROOMS": "1"})
     try:

@@ -15,9 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.canonical import state_hash
-from engine.errors import EngineError
-
 OptionValue = int | str
 
 
@@ -149,4 +146,4 @@ def game_named(name: str) -> Game:
         raise ValueError(f"unknown game {name!r}: choose goose or jacquet") from None
 
 
-__all__ = ["GAMES", "EngineError", "Game", "Transition", "game_named", "state_hash"]
+__all__ = ["GAMES", "Game", "OptionValue", "Transition", "game_named"]

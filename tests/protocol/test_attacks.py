@@ -7,6 +7,7 @@ wire bytes an honest client sends.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -245,10 +246,11 @@ def test_goose_thrower_from_another_game_state_is_a_desync(make_match) -> None:
     match, keys = make_match("goose", players=3, seed="goose-desync")
     match.throw(0, 1)
     session = match.sessions[2]
-    chain_owner = match.sessions[1]
-    # Seat 1's real next link, but signed with a game state that is not ours.
-    link = chain_owner._chain.link(chain_owner._revealed)
-    lying = seal(Share(1, 1, 2, link, None, b"", b"\x07" * 32), keys[1], match.setup.match_id)
+    # Seat 1 throws for real (its true next link), then re-signs the share claiming another
+    # game state, as a client with a different engine would.
+    match.sessions[1].throw(2)
+    honest = decode_message(match.sessions[1].data_to_send()[0])
+    lying = seal(replace(honest, state=b"\x07" * 32), keys[1], match.setup.match_id)
     with pytest.raises(Desync, match="throws from a game state that differs") as caught:
         session.receive_bytes(lying.encode(), 2)
     assert caught.value.seat == 1

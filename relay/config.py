@@ -37,6 +37,7 @@ class RelayConfig:
     max_seats: int = MAX_SEATS_PER_ROOM
     max_spectators: int = 16
     backlog: int = 1024
+    backlog_bytes: int = 256 * 1024
     seat_grace: float = 300.0
     room_idle: float = 900.0
     handshake_timeout: float = 10.0
@@ -69,6 +70,7 @@ def _checks(c: RelayConfig) -> list[tuple[bool, str]]:
         (1 <= c.max_seats <= MAX_SEATS_PER_ROOM, f"max seats must be 1..{MAX_SEATS_PER_ROOM}"),
         (c.max_spectators >= 0, "max spectators cannot be negative"),
         (c.backlog >= 1, "backlog must hold at least 1 message"),
+        (c.backlog_bytes >= c.max_frame, "backlog bytes must hold at least one full frame"),
         (c.seat_grace > 0 and c.room_idle > 0, "seat grace and room idle must be positive"),
         (c.handshake_timeout > 0, "handshake timeout must be positive"),
         (c.ping_interval > 0 and c.ping_timeout > 0, "ping interval and timeout must be positive"),
@@ -91,6 +93,7 @@ HELP: dict[str, str] = {
     "max_seats": f"most player seats a room may ask for (at most {MAX_SEATS_PER_ROOM})",
     "max_spectators": "spectators per room",
     "backlog": "messages each room keeps for clients that resume",
+    "backlog_bytes": "bytes of messages each room keeps for clients that resume, at most",
     "seat_grace": "seconds a disconnected player's seat is held for its token",
     "room_idle": "seconds a room with nobody connected is kept",
     "handshake_timeout": "seconds a new connection has to create or join a room",

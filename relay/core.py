@@ -309,6 +309,7 @@ class RelayCore:
             token_hash(created.spectator_token),
             message.seats,
             self.config.backlog,
+            self.config.backlog_bytes,
             now,
         )
         event = "created" if again is None else "recreated"

@@ -45,6 +45,7 @@ class Room:
         spectator_hash: bytes,
         capacity: int,
         backlog: int,
+        backlog_bytes: int,
         now: float,
     ) -> None:
         self.id = room_id
@@ -56,7 +57,11 @@ class Room:
         self.expired_tokens: set[bytes] = set()
         self.spectators: set[ConnId] = set()
         self.next_seq = 0
-        self._backlog: deque[bytes] = deque(maxlen=backlog)
+        # The newest events, as many as both bounds allow: a resume reaches back this far.
+        self._backlog: deque[bytes] = deque()
+        self._backlog_count = backlog
+        self._backlog_bytes = backlog_bytes
+        self._backlog_size = 0
         # Everyone connected, players and spectators: the recipients of every event.
         self.audience: tuple[ConnId, ...] = ()
         self.empty_since: float | None = now
@@ -65,6 +70,11 @@ class Room:
         """Give the next sequence number to an event and keep its frame for resumers."""
         frame = frame_for(self.next_seq)
         self._backlog.append(frame)
+        self._backlog_size += len(frame)
+        while len(self._backlog) > self._backlog_count or (
+            self._backlog_size > self._backlog_bytes and len(self._backlog) > 1
+        ):
+            self._backlog_size -= len(self._backlog.popleft())
         self.next_seq += 1
         return frame
 

@@ -172,6 +172,18 @@ def test_resume_from_beyond_the_backlog_asks_for_a_resync() -> None:
     assert h.error_code(future) == ErrorCode.BAD_RESUME
 
 
+def test_the_backlog_is_bounded_in_bytes_too() -> None:
+    h = Harness(replace(CONFIG, backlog=1024, max_frame=1024, backlog_bytes=4096))
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")
+    for _ in range(8):  # seq 1..8, about 1 KiB each: only the last 4 fit in 4 KiB
+        h.send(ada, Send(bytes(1000)))
+    kept = h.join(room, room.spectator_token, "Eve", resume_from=5)
+    assert [m.seq for m in h.take(kept)[1:]] == [5, 6, 7, 8]  # type: ignore[union-attr]
+    evicted = h.join(room, room.spectator_token, "Fay", resume_from=4)
+    assert welcome(h.take(evicted)).resync
+
+
 def test_a_seat_is_held_for_its_token_then_expires() -> None:
     h = Harness()
     room = h.room()

@@ -162,7 +162,8 @@ class GooseScreen(GameScreen):
                 self.query_one(DiceDisplay).show(event.dice)
             clause = narrate(event, self.game.names)
             if clause and not self._skip:
-                self._show_prompt(clause[0].upper() + clause[1:])
+                mover = self.game.names[turn.seat]
+                self._show_prompt(clause if clause.startswith(mover) else f"{mover}: {clause}")
             for squares_now, highlight, seconds in self._frames(event, squares):
                 if self._skip:
                     break

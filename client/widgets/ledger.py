@@ -8,10 +8,11 @@ from textual.widget import Widget
 from client.widgets.tokens import Token
 from engine.goose import GooseState
 
+# Short enough for the 30-column side panel; the help screen explains them.
 PLIGHTS: dict[str, str] = {
-    "inn": "at the inn: misses a turn",
-    "well": "in the well: held",
-    "prison": "in prison: held",
+    "inn": "inn: skips",
+    "well": "held: well",
+    "prison": "held: prison",
 }
 
 
@@ -42,15 +43,15 @@ class GooseLedger(Widget):
         if state is None:
             return text
         name_width = max(len(name) for name in self.names)
-        text.append(f"   {'player':<{name_width}} square balance\n", style="dim")
+        text.append(f"   {'player':<{name_width}}  sq  bal\n", style="dim")
         to_move = None if state.phase == "over" else state.to_move
         for seat, (name, token) in enumerate(zip(self.names, self.tokens, strict=True)):
             text.append("▶" if seat == to_move else " ", style="bold")
             text.append(token.letter, style=token.style)
             text.append(f" {name:<{name_width}} ", style="bold" if seat == to_move else "")
-            text.append(f"{self.squares[seat]:>6} ")
+            text.append(f"{self.squares[seat]:>3} ")
             balance = state.payouts[seat] - state.paid[seat]
-            text.append(f"{balance:+7d}", style="green" if balance > 0 else "red")
+            text.append(f"{balance:+4d}", style="green" if balance > 0 else "red")
             plight = PLIGHTS.get(state.status[seat])
             if plight:
                 text.append(f" {plight}", style="italic yellow")

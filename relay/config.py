@@ -34,6 +34,7 @@ class RelayConfig:
     burst: int = 40
     max_connections_per_ip: int = 32
     max_rooms: int = 1000
+    max_rooms_per_ip: int = 16
     max_seats: int = MAX_SEATS_PER_ROOM
     max_spectators: int = 16
     backlog: int = 1024
@@ -66,7 +67,7 @@ def _checks(c: RelayConfig) -> list[tuple[bool, str]]:
         (256 <= c.max_frame <= 1024 * 1024, "max frame must be 256 B..1 MiB"),
         (c.rate > 0 and c.burst >= 1, "rate must be positive and burst at least 1"),
         (c.max_connections_per_ip >= 1, "max connections per IP must be at least 1"),
-        (c.max_rooms >= 1, "max rooms must be at least 1"),
+        (c.max_rooms >= 1 and c.max_rooms_per_ip >= 1, "max rooms must be at least 1"),
         (1 <= c.max_seats <= MAX_SEATS_PER_ROOM, f"max seats must be 1..{MAX_SEATS_PER_ROOM}"),
         (c.max_spectators >= 0, "max spectators cannot be negative"),
         (c.backlog >= 1, "backlog must hold at least 1 message"),
@@ -90,6 +91,7 @@ HELP: dict[str, str] = {
     "burst": "messages a connection may send at once before the rate applies",
     "max_connections_per_ip": "open connections allowed from one address",
     "max_rooms": "rooms the relay holds at once",
+    "max_rooms_per_ip": "rooms created from one address that the relay holds at once",
     "max_seats": f"most player seats a room may ask for (at most {MAX_SEATS_PER_ROOM})",
     "max_spectators": "spectators per room",
     "backlog": "messages each room keeps for clients that resume",

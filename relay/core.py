@@ -173,6 +173,7 @@ class RelayCore:
         self.sessions: dict[ConnId, Session] = {}
         self.stats = Stats()
         self._per_ip: Counter[str] = Counter()
+        self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
         self._failures: dict[str, TokenBucket] = {}
 
     # --- events from the shell -----------------------------------------------------------
@@ -300,6 +301,12 @@ class RelayCore:
             return self._failed_join(session, ErrorCode.BAD_TOKEN, now)
         if len(self.rooms) >= self.config.max_rooms:
             return self._refuse(session, ErrorCode.TOO_MANY_ROOMS)
+        if self._rooms_per_ip[session.ip] >= self.config.max_rooms_per_ip:
+            text = (
+                f"Your address already holds {self.config.max_rooms_per_ip} rooms on this "
+                "relay; finish a game or wait for an empty room to expire."
+            )
+            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, text)
         # A re-created room (one this relay lost in a restart) keeps its old secrets.
         created = again or Created(new_room_id(), new_token(), new_token())
         room_id = created.room_id
@@ -311,7 +318,9 @@ class RelayCore:
             self.config.backlog,
             self.config.backlog_bytes,
             now,
+            creator=session.ip,
         )
+        self._rooms_per_ip[session.ip] += 1
         event = "created" if again is None else "recreated"
         return [
             Log(session.conn, event, {"room": room_id[:8], "seats": message.seats}),
@@ -408,6 +417,9 @@ class RelayCore:
                 room.expire_seat(seat)
         if room.empty_since is not None and room.empty_since + self.config.room_idle <= now:
             del self.rooms[room.id]
+            self._rooms_per_ip[room.creator] -= 1
+            if self._rooms_per_ip[room.creator] <= 0:
+                del self._rooms_per_ip[room.creator]
             out.append(Log(None, "room_expired", {"room": room.id[:8]}))
         return out
 

@@ -47,8 +47,11 @@ class Room:
         backlog: int,
         backlog_bytes: int,
         now: float,
+        *,
+        creator: str,
     ) -> None:
         self.id = room_id
+        self.creator = creator  # the address it counts against
         self.player_hash = player_hash
         self.spectator_hash = spectator_hash
         self.capacity = capacity

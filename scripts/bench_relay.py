@@ -77,6 +77,7 @@ PAYLOAD_BYTES = 100
 RELAY_FLAGS = (
     "--max-connections-per-ip", "100000",
     "--max-rooms", "100000",
+    "--max-rooms-per-ip", "100000",
     "--rate", "1000000",
     "--burst", "1000000",
 )  # fmt: skip

@@ -298,6 +298,21 @@ def test_connections_per_address_and_rooms_are_capped() -> None:
     assert h.error_code(elsewhere) == ErrorCode.TOO_MANY_ROOMS and h.closed[elsewhere] == 1013
 
 
+def test_one_address_cannot_hold_every_room() -> None:
+    h = Harness(replace(CONFIG, max_rooms_per_ip=2))
+    first = h.room()
+    h.room()
+    refused = h.connect()
+    h.send(refused, Create(2))
+    assert h.error_code(refused) == ErrorCode.TOO_MANY_ROOMS
+    elsewhere = h.connect(ip="10.0.0.2")
+    h.send(elsewhere, Create(2))
+    assert isinstance(h.take(elsewhere)[0], Created)
+    h.advance(61.0)  # nobody joined: the first two rooms expire and free the address's quota
+    assert first.room_id not in h.core.rooms
+    h.room()
+
+
 def test_an_empty_room_expires_after_the_idle_time() -> None:
     h = Harness()
     room = h.room()

@@ -108,14 +108,14 @@ async def test_a_flood_past_the_rate_limit_is_refused_then_closed(
     room = await create_room(relay_process.url, seats=1)
     flooder = await RoomConnection.join(relay_process.url, room.room_id, room.player_token, "F")
     frame = encode(Send(b"spam"))
-    for _ in range(200):
+    for _ in range(400):
         await flooder.websocket.send(frame)
     seen = []
     with pytest.raises(RelayError) as refused:
         while True:
             seen.append(await asyncio.wait_for(flooder.receive(), 2))
     assert refused.value.code == ErrorCode.RATE_LIMITED
-    assert len(seen) < 60  # its own arrival and the burst, not the flood
+    assert len(seen) < 200  # its arrival, the burst and a little rate; never the flood
     with pytest.raises(ConnectionClosedError) as closed:
         await flooder.receive()
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008

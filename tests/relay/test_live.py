@@ -176,7 +176,7 @@ async def test_closing_is_bounded_even_by_a_client_that_never_finishes_its_hands
     await asyncio.sleep(0.05)
     started = time.monotonic()
     await relay.close()
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 3  # not the 30 s its handshake may take
     writer.close()
 
 

@@ -413,6 +413,7 @@ class RelayCore:
         out: list[Output] = []
         for seat in room.disconnected_seats():
             if seat.left_at + self.config.seat_grace <= now:
+                out.append(Log(None, "seat_expired", {"room": room.id[:8], "seat": seat.index}))
                 out += self._presence(room, seat, PresenceEvent.SEAT_EXPIRED)
                 room.expire_seat(seat)
         if room.empty_since is not None and room.empty_since + self.config.room_idle <= now:

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label
+from textual.widgets import Button, Footer, Label
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -33,6 +33,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(id="buttons"):
                 yield Button(f"{self.confirm_label} (y)", variant="error", id="yes")
                 yield Button("Keep playing (n)", variant="primary", id="no")
+        yield Footer()  # the dialog's own keys, not those of the screen below
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()

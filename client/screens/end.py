@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label
+from textual.widgets import Button, Footer, Label
 
 EndChoice = Literal["again", "lobby", "quit"]
 
@@ -50,6 +50,7 @@ class EndScreen(ModalScreen[EndChoice]):
                 yield Button("Play again (a)", variant="success", id="again")
                 yield Button("Lobby (l)", variant="primary", id="lobby")
                 yield Button("Quit (q)", id="quit")
+        yield Footer()  # the dialog's own keys, not those of the screen below
 
     def on_mount(self) -> None:
         self.query_one("#again", Button).focus()

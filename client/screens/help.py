@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Label, Markdown
+from textual.widgets import Footer, Label, Markdown
 
 from client import help_topics
 
@@ -40,6 +40,7 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-body"):
                 yield Markdown(self.rules + "\n" + self._keys_markdown(), id="rules")
             yield Label("Press Esc or F1 to go back", id="close-hint")
+        yield Footer()  # the dialog's own keys, not those of the screen below
 
     def _keys_markdown(self) -> str:
         rows = "\n".join(f"| `{key}` | {description} |" for key, description in self.keys)

@@ -142,8 +142,10 @@ def play_pair(
     dice_seed = mix64(base_seed * 1_000_003 + pair)
     out = PairResult(0, 0, 0, [], [], 0)
     for a_seat in (0, 1):
-        player_a = make_player(a, mix64(dice_seed + 1 + a_seat), weights[0], limits)
-        player_b = make_player(b, mix64(dice_seed + 3 + a_seat), weights[1], limits)
+        # Both sides, in both games, get the same seed: two identical players then play
+        # each other's game exactly, so any difference in points is the players' own.
+        player_a = make_player(a, mix64(dice_seed + 1), weights[0], limits)
+        player_b = make_player(b, mix64(dice_seed + 1), weights[1], limits)
         white, black = (player_a, player_b) if a_seat == 0 else (player_b, player_a)
         game = play_game(white, black, dice_seed)
         out.a_points += game.points[a_seat]

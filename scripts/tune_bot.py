@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sweeps", type=int, default=1)
     parser.add_argument("--games", type=int, default=400, help="paired games per candidate")
-    parser.add_argument("--accept", type=float, default=0.52, help="share needed to accept")
+    parser.add_argument("--accept", type=float, default=0.53, help="share needed to accept")
     parser.add_argument("--level", default="2", choices=("1", "2", "3"))
     parser.add_argument("--seed", type=int, default=1000, help="first sweep's dice seed")
     parser.add_argument("--jobs", type=int, default=2)

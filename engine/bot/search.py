@@ -3,7 +3,9 @@
 The search works on compact sides (:mod:`engine.bot.board`); the caller supplies, in the
 engine's ``legal_plays`` order, the side each legal play leads to, and gets back an index.
 
-* Level 1 scores each play with the quick evaluation (race, postillon, immediate results).
+* Level 1 scores each play with the quick evaluation: the race with stragglers and the
+  exact bear-off, the postillon and its block risk, x1-x4, immediate wins; none of the
+  structural terms (closed points ahead, stacks).
 * Level 2 scores each play with the full evaluation of the position it leads to.
 * Level 3 is expectimax two plies deep: for each candidate, the other side's best reply to
   each of the 21 distinct rolls (weighted 1/36 for doubles, 2/36 otherwise), scored by the
@@ -20,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.bot.board import Side, postillon_blocked, successors
-from engine.bot.evaluate import WIN, evaluate
+from engine.bot.board import OFF, Side, postillon_blocked, successors
+from engine.bot.evaluate import WIN, evaluate, multiplier
 from engine.bot.prng import SplitMix64, mix64
 from engine.bot.weights import TUNED, Weights
 
@@ -45,6 +47,8 @@ class SearchLimits:
 
 def _reply_value(mine: Side, his: Side, bearoff: str, weights: Weights, budget: list[int]) -> int:
     """Sum over the 21 rolls (x weight/36) of my value after his best reply, me to move."""
+    if mine[OFF] == 15:
+        return 36 * WIN * multiplier(his)
     if postillon_blocked(his, mine):
         return 36 * 4 * WIN
     total = 0

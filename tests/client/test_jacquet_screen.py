@@ -8,6 +8,7 @@ black 1-2.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,6 +33,13 @@ SEED = 65
 def jacquet_app(tmp_path: Path, *, animation: bool = False, **setup: object) -> TablierApp:
     settings = seeded_settings(tmp_path, seed=SEED, animation=animation)
     return TablierApp(JacquetSetup(**setup), settings)  # type: ignore[arg-type]
+
+
+async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 30) -> None:
+    """Let the app run until *condition* holds: the computer acts in a worker, in its time."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        await pilot.pause(0.02)
 
 
 def screen_of(app: TablierApp) -> JacquetScreen:
@@ -136,10 +144,8 @@ async def test_against_the_computer_the_board_stays_with_the_person(tmp_path: Pa
         await pilot.press("r", "r", "r", "enter")
         await move_cursor(pilot, 12)
         await pilot.press("enter", "enter")  # white: 1/6 6/12, confirmed
-        for _ in range(100):  # the computer throws 2-1 and plays it in its worker
-            if screen.game.awaiting == ThrowDice(WHITE, 2):
-                break
-            await pilot.pause(0.02)
+        # The computer throws 2-1 and plays it in its worker.
+        await wait_for(pilot, lambda: screen.game.awaiting == ThrowDice(WHITE, 2))
         assert screen.game.awaiting == ThrowDice(WHITE, 2)
         assert screen.board.view.viewer == WHITE
         black_moved = screen.game.state.position.points(BLACK)
@@ -152,19 +158,14 @@ async def test_the_computers_pass_is_told_to_the_person_who_throws_next(tmp_path
     app = jacquet_app(tmp_path, computer_seats=frozenset({WHITE}))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = screen_of(app)
-        for _ in range(100):  # the computer throws the opening (twice) and plays its 5-6
-            if screen.game.awaiting == ThrowDice(BLACK, 2):
-                break
-            await pilot.pause(0.02)
+        # The computer throws the opening (twice) and plays its 5-6.
+        await wait_for(pilot, lambda: screen.game.awaiting == ThrowDice(BLACK, 2))
         assert screen.board.view.viewer == BLACK
         await pilot.press("r")
         await click_point(pilot, 1)
         await click_point(pilot, 4)
         await pilot.press("enter")  # black 1/2 2/4; white's 1-1 then cannot be played
-        for _ in range(100):
-            if screen.game.awaiting == ThrowDice(BLACK, 2):
-                break
-            await pilot.pause(0.02)
+        await wait_for(pilot, lambda: screen.game.awaiting == ThrowDice(BLACK, 2))
         assert message(app) == "Blanc could not play 1-1. Noir, your turn: press r to throw."
 
 
@@ -176,7 +177,8 @@ async def test_the_computers_play_is_shown_one_move_at_a_time(tmp_path: Path) ->
         await move_cursor(pilot, 12)
         await pilot.press("enter", "enter")
         shown: list[tuple[int, ...]] = []  # black's checkers on the board, as drawn
-        for _ in range(200):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
             theirs = screen.board.view.theirs
             if not shown or shown[-1] != theirs:
                 shown.append(theirs)
@@ -195,10 +197,7 @@ async def test_the_computer_plays_a_whole_match_against_itself(tmp_path: Path) -
         # The computer may have finished before the test looks: find the game's screen.
         (screen,) = (screen for screen in app.screen_stack if isinstance(screen, JacquetScreen))
         game = screen.game
-        for _ in range(1500):
-            if isinstance(app.screen, EndScreen):
-                break
-            await pilot.pause(0.01)
+        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen), seconds=120)
         assert isinstance(app.screen, EndScreen)
         assert game.finished and max(game.state.score) >= 2
         await pilot.pause()

@@ -6,6 +6,7 @@ choosing Jacquet plays, keeping every state the live match went through to compa
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,11 @@ def jacquet_log(tmp_path: Path) -> tuple[Path, list[Any]]:
     return path, record_match(path, "jacquet", ("Blanc", "Noir"), JACQUET_THROWS)
 
 
+def position(screen: ReplayScreen) -> str:
+    """The status line under the board: step, turn, playing or paused."""
+    return str(screen.query_one("#replay-position", Static).render())
+
+
 def replay_screen(app: ReplayApp) -> ReplayScreen:
     assert isinstance(app.screen, ReplayScreen)
     return app.screen
@@ -90,8 +96,7 @@ async def test_stepping_forward_and_back_shows_exactly_the_engine_positions(
         await pilot.press("1", "7", "backspace", "enter")
         assert screen.replay.frames[screen.index].turn == 1
         assert screen.replay.frames[screen.index - 1].turn == 0
-        position = str(screen.query_one("#replay-position", Static).render())
-        assert f"turn 1/{JACQUET_THROWS}" in position
+        assert f"turn 1/{JACQUET_THROWS}" in position(screen)
         await pilot.press("f")  # the board seen from black's side
         assert board.view == board_view(screen.frame_state.position, 1)
         await pilot.press("home")
@@ -107,13 +112,11 @@ async def test_autoplay_runs_to_the_end_at_the_chosen_speed(
         screen = replay_screen(app)
         await pilot.press("end", "left", "left", "left")
         await pilot.press("plus", "plus", "plus", "space")  # 8 steps a second
-        assert "playing at 8 steps/s" in str(screen.query_one("#replay-position").render())
-        for _ in range(100):
-            if screen.index == len(states) - 1 and "paused" in str(
-                screen.query_one("#replay-position").render()
-            ):
-                break
+        assert "playing at 8 steps/s" in position(screen)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "paused" not in position(screen):
             await pilot.pause(0.05)
+        assert screen.index == len(states) - 1 and "paused" in position(screen)
         assert screen.frame_state == states[-1]
 
 

@@ -16,21 +16,26 @@ def register(subparsers: Any) -> None:
             "Replay a match log on the game's board: step forward and back, jump to the "
             "start, the end or a turn, or let it play on its own. The log is verified first: "
             "a log that fails verification is refused with the reason; a truncated one is "
-            "replayed up to its last good record, with a warning."
+            "replayed up to its last good record, with a warning. Exits 1 for a log that fails "
+            "verification, 2 for a file that is not a match log."
         ),
     )
     parser.add_argument("log", type=Path, metavar="LOG", help="the match log (.tablier file)")
     parser.set_defaults(run=run)
 
 
+EXIT_INVALID = 1  # the log fails verification (as ``tablier verify``)
+EXIT_NOT_A_LOG = 2  # the file is not a match log at all
+
+
 def run(args: argparse.Namespace) -> int:
-    from client.screens.replay_log import ReplayRefused, load_replay
+    from client.screens.replay_log import NotALogFile, ReplayRefused, load_replay
 
     try:
         replay = load_replay(args.log)
     except ReplayRefused as refusal:
         print(f"tablier replay: {refusal}", file=sys.stderr)
-        return 1
+        return EXIT_NOT_A_LOG if isinstance(refusal, NotALogFile) else EXIT_INVALID
     from client.screens.replay_app import ReplayApp
 
     ReplayApp(replay).run()

@@ -23,7 +23,11 @@ from protocol.verify import replay
 
 
 class ReplayRefused(Exception):
-    """The file cannot be replayed; the message says why, in words a person understands."""
+    """The log cannot be replayed; the message says why, in words a person understands."""
+
+
+class NotALogFile(ReplayRefused):
+    """The file is not a Tablier match log at all (or cannot be read)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +66,7 @@ def load_replay(path: Path) -> MatchReplay:
     try:
         contents = read_log(path)
     except NotALog as error:
-        raise ReplayRefused(str(error)) from None
+        raise NotALogFile(str(error)) from None
     return replay_contents(contents)
 
 

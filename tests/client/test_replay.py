@@ -153,7 +153,7 @@ def test_a_file_that_is_not_a_log_is_refused(
 ) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("not a match log")
-    assert main(["replay", str(path)]) == 1
+    assert main(["replay", str(path)]) == 2
     assert capsys.readouterr().err.startswith("tablier replay: ")
 
 

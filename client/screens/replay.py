@@ -50,7 +50,7 @@ class ReplayScreen(Screen[None]):
                 tooltip="Type a turn's number, then enter to jump there"),
         *(Binding(digit, f"type_digit('{digit}')", show=False) for digit in "123456789"),
         Binding("enter", "go_to_turn", "Go", tooltip="Jump to the turn typed"),
-        Binding("backspace", "erase_digit", show=False),
+        Binding("backspace", "erase_digit", "Erase", tooltip="Take back the last digit typed"),
         Binding("space,p", "toggle_autoplay", "Play", key_display="␣",
                 tooltip="Play the replay on its own, or pause it"),
         Binding("minus", "speed(-1)", "slower", key_display="-", group=_SPEED),

@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Label
 class ConfirmScreen(ModalScreen[bool]):
     """Dismissed with ``True`` when confirmed, ``False`` otherwise."""
 
+    AUTO_FOCUS = "#no"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
@@ -34,9 +35,6 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Button(f"{self.confirm_label} (y)", variant="error", id="yes")
                 yield Button("Keep playing (n)", variant="primary", id="no")
         yield Footer()  # the dialog's own keys, not those of the screen below
-
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

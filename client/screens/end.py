@@ -27,6 +27,7 @@ class GameSummary:
 class EndScreen(ModalScreen[EndChoice]):
     """Dismissed with the player's choice; the app acts on it (``handle_end_choice``)."""
 
+    AUTO_FOCUS = "#again"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('again')", "Play again"),
         Binding("l", "choose('lobby')", "Lobby"),
@@ -51,9 +52,6 @@ class EndScreen(ModalScreen[EndChoice]):
                 yield Button("Lobby (l)", variant="primary", id="lobby")
                 yield Button("Quit (q)", id="quit")
         yield Footer()  # the dialog's own keys, not those of the screen below
-
-    def on_mount(self) -> None:
-        self.query_one("#again", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_choose(str(event.button.id))

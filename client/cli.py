@@ -17,6 +17,9 @@ from collections.abc import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "client.commands.engine",
     "client.commands.play",
+    "client.commands.host",
+    "client.commands.join",
+    "client.commands.watch",
     "client.commands.relay",
     "client.commands.selfplay",
     "client.commands.verify",

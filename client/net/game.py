@@ -11,15 +11,14 @@ already knows, so the screen never sees the match jump ahead of what it has show
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 from client.local_game import NotYourTurnError, Turn
 from client.net.link import LinkStatus, RelayLink
 from client.net.match import NetMatch, Offence
-from client.setup import SessionSettings
+from client.setup import GameSetup, GooseSetup, JacquetSetup, SessionSettings, SetupError
 from engine.awaiting import Awaiting, ChoosePlay, Finished, ThrowDice
 from protocol.errors import LocalProtocolError
 from protocol.events import ChatReceived, MatchEnded
@@ -57,6 +56,8 @@ class NetworkGame:
         self.offence_listeners: list[Callable[[Offence], None]] = []
         self.change_listeners: list[Callable[[], None]] = []
         self._offences_seen = len(match.offences)
+        self.closer: Callable[[], Coroutine[Any, Any, None]] | None = None  # leaves the room
+        self._closing: asyncio.Task[None] | None = None
         match.listeners.append(self._on_change)
         self._on_change()
 
@@ -138,7 +139,10 @@ class NetworkGame:
         self._act(lambda session: session.claim_abandonment(seat, self.settings.clock()))
 
     def close(self) -> None:
+        """Close the log and leave the room (in the background: screens close synchronously)."""
         self.match.close()
+        if self.closer is not None and self._closing is None:
+            self._closing = asyncio.get_running_loop().create_task(self.closer())
 
     # ----------------------------------------------------------------- the connection
 
@@ -185,19 +189,22 @@ class NetworkGame:
             listener()
 
 
-@dataclass(frozen=True, slots=True)
-class NetSetup:
-    """What the screens read of a networked match's setup (its names, game, computer seat)."""
-
-    game: str
-    names: tuple[str, ...]
-    computer_seats: frozenset[int]
-    level: int
-    options: tuple[tuple[str, int | str], ...]
-
-
-def _game_setup(match: NetMatch, computer_seat: int | None, level: int) -> NetSetup:
+def _game_setup(match: NetMatch, computer_seat: int | None, level: int) -> GameSetup:
+    """The screens' view of the match: a local setup with the same names and options."""
     assert match.setup is not None
     computer = frozenset() if computer_seat is None else frozenset({computer_seat})
-    proposal = match.setup.proposal
-    return NetSetup(proposal.game, match.setup.names, computer, level, proposal.options)
+    options: dict[str, Any] = dict(match.setup.proposal.options)
+    names = match.setup.names
+    try:
+        return _setup(match.setup.game, names, computer, level, options)
+    except SetupError:  # names the protocol allows but a local game would not (twins, long)
+        unique = tuple(f"{name[:16]} {seat + 1}" for seat, name in enumerate(names))
+        return _setup(match.setup.game, unique, computer, level, options)
+
+
+def _setup(
+    game: str, names: tuple[str, ...], computer: frozenset[int], level: int, options: Any
+) -> GameSetup:
+    if game == "goose":
+        return GooseSetup(names, computer, **options)
+    return JacquetSetup((names[0], names[1]), computer, level, **options)

@@ -182,8 +182,14 @@ class RelayLink:
     # ----------------------------------------------------------------- joining
 
     async def _join(self) -> RoomConnection:
-        self._set(LinkStatus("connecting" if self._next_seq is None else "reconnecting",
-                             self.status.attempt, None, "joining the room"))  # fmt: skip
+        self._set(
+            LinkStatus(
+                "connecting" if self._next_seq is None else "reconnecting",
+                self.status.attempt,
+                None,
+                "joining the room",
+            )
+        )
         token = self._seat_token or self.invite_token
         try:
             return await self._enter(token, self._next_seq)

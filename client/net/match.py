@@ -374,8 +374,6 @@ class NetMatch:
         events, self._events = tuple(self._events), []
         before, self._shown = self._shown, session.state
         self.turns.append(Turn(seat, before, session.state, events))
-        if session.ended is not None and self._log is not None:
-            self._log.close()
 
     def _remote_error(self, relay_seat: int | None, error: ProtocolError) -> None:
         session = self.session

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from client.net.game import NetworkGame
 from client.net.invite import Invite
@@ -34,6 +35,8 @@ class Room:
     failure: str | None = None
     task: asyncio.Task[None] | None = None
     status_listeners: list[Callable[[LinkStatus], None]] = field(default_factory=list)
+    # Also stopped with the room: an embedded relay, say.
+    closers: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
     _game: NetworkGame | None = None
 
     def start(self) -> None:
@@ -73,6 +76,7 @@ class Room:
             self._game = NetworkGame(
                 self.match, self.link, settings, computer=computer, level=level
             )
+            self._game.closer = self.close
         return self._game
 
     async def close(self) -> None:
@@ -82,6 +86,8 @@ class Room:
             with contextlib.suppress(BaseException):
                 await self.task
         self.match.close()
+        for closer in self.closers:
+            await closer()
 
 
 def _new_match(
@@ -123,8 +129,15 @@ async def host_room(
     created = await create_room(relay_url, seats)
     invite = Invite(relay_url, created.room_id, created.player_token, "player")
     match = _new_match("host", name, settings, identity)
-    link = RelayLink(match, relay_url, created.room_id, created.player_token,
-                     clock=settings.clock, seats=seats, backoff=backoff)  # fmt: skip
+    link = RelayLink(
+        match,
+        relay_url,
+        created.room_id,
+        created.player_token,
+        clock=settings.clock,
+        seats=seats,
+        backoff=backoff,
+    )
     match.propose(proposal, created.spectator_token)
     room = Room(match, link, invite, invite.with_role("watch", created.spectator_token))
     link.flush()
@@ -143,8 +156,9 @@ async def join_room(
     """Enter the room an invite opens, as a player or (a watch invite) a spectator."""
     role: Role = "player" if invite.role == "player" else "spectator"
     match = _new_match(role, name, settings, identity)
-    link = RelayLink(match, invite.relay_url, invite.room_id, invite.token,
-                     clock=settings.clock, backoff=backoff)  # fmt: skip
+    link = RelayLink(
+        match, invite.relay_url, invite.room_id, invite.token, clock=settings.clock, backoff=backoff
+    )
     room = Room(match, link, invite)
     room.start()
     return room

@@ -1,0 +1,114 @@
+"""``tablier host goose|jacquet``: open a room, hand out the invite, play when all have come."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from client.net.launch import add_player_options, parse_listen, player_name, relay_url, run
+from client.setup import (
+    GOOSE_MAX_PLAYERS,
+    GOOSE_MIN_PLAYERS,
+    GOOSE_RULE_SETS,
+    JACQUET_BEAROFF_RULES,
+    GooseSetup,
+    JacquetSetup,
+    SetupError,
+)
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "host",
+        help="host a game for friends on other terminals; shows the invite to send them",
+        description=(
+            "Open a room for a networked game and show its invite (c copies it). Without "
+            "--relay, Tablier runs a relay itself, on loopback unless --listen says otherwise. "
+            "The match starts when every seat is taken."
+        ),
+    )
+    games = parser.add_subparsers(title="games", metavar="GAME", required=True)
+    goose = games.add_parser("goose", help="Jeu de l'oie, 2 to 15 players")
+    goose.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        metavar="N",
+        help=f"seats, {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} (default 2)",
+    )
+    goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont")
+    goose.add_argument("--ante", type=int, default=4, help="tokens each player puts in the pot")
+    goose.add_argument("--fee", type=int, default=1, help="tokens each hazard costs")
+    jacquet = games.add_parser("jacquet", help="Jacquet, two players")
+    jacquet.add_argument(
+        "--match-to", type=int, default=1, metavar="N", help="points to win the match"
+    )
+    jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon")
+    for game, sub in (("goose", goose), ("jacquet", jacquet)):
+        where = sub.add_mutually_exclusive_group()
+        where.add_argument(
+            "--relay",
+            type=relay_url,
+            metavar="URL",
+            help="use this relay (ws://HOST:PORT/) instead of running one",
+        )
+        where.add_argument(
+            "--listen",
+            type=parse_listen,
+            default=("127.0.0.1", 0),
+            metavar="HOST:PORT",
+            help="where the embedded relay listens (default 127.0.0.1 on a free "
+            "port; 0.0.0.0:8765 lets friends on your network in)",
+        )
+        sub.add_argument(
+            "--invite-file",
+            type=Path,
+            metavar="PATH",
+            help="also write the player and spectator invites to this file, "
+            "one a line (for scripts)",
+        )
+        add_player_options(sub)
+        sub.set_defaults(run=lambda args, game=game: run("host", _plan(game), args))
+
+
+def _plan(game: str) -> Any:
+    def build(args: argparse.Namespace) -> Any:
+        from client.screens.room import HostPlan
+
+        name = player_name(args)
+        if game == "goose":
+            if not GOOSE_MIN_PLAYERS <= args.players <= GOOSE_MAX_PLAYERS:
+                raise SetupError(
+                    f"the Goose is played by {GOOSE_MIN_PLAYERS} to "
+                    f"{GOOSE_MAX_PLAYERS} players, not {args.players}"
+                )
+            checked = GooseSetup(
+                tuple(f"P{n}" for n in range(args.players)),
+                rules=args.rules,
+                ante=args.ante,
+                fee=args.fee,
+            )
+            options: dict[str, int | str] = {
+                "rules": checked.rules,
+                "ante": checked.ante,
+                "fee": checked.fee,
+            }
+            seats = args.players
+        else:
+            jacquet = JacquetSetup(match_to=args.match_to, bearoff=args.bearoff)
+            options = {"match_to": jacquet.match_to, "bearoff": jacquet.bearoff}
+            seats = 2
+        return HostPlan(
+            game,
+            options,
+            seats,
+            name,
+            relay_url=args.relay,
+            listen=args.listen,
+            computer=args.computer,
+            level=args.level,
+            invite_file=args.invite_file,
+        )
+
+    return build

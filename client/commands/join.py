@@ -1,0 +1,29 @@
+"""``tablier join INVITE``: take a seat in a friend's room."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from client.net.launch import add_player_options, player_name, run
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "join",
+        help="join a friend's game with the invite they sent you",
+        description="Take a seat in a networked game: paste the tablier://… invite you got.",
+    )
+    parser.add_argument("invite", metavar="INVITE", help="the tablier://… invite")
+    add_player_options(parser)
+    parser.set_defaults(run=lambda args: run("join", _plan, args))
+
+
+def _plan(args: argparse.Namespace) -> Any:
+    from client.net.invite import parse_invite
+    from client.screens.room import JoinPlan
+
+    invite = parse_invite(args.invite)
+    if invite.role != "player":
+        raise ValueError("that is a spectator's invite: use `tablier watch` with it")
+    return JoinPlan(invite, player_name(args), computer=args.computer, level=args.level)

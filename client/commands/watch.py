@@ -1,0 +1,29 @@
+"""``tablier watch INVITE``: follow a networked game (board and chat) without playing."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from client.net.launch import add_player_options, player_name, run
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "watch",
+        help="watch a networked game with a spectator invite",
+        description="Follow a networked game as a spectator: the board and chat, no moves.",
+    )
+    parser.add_argument("invite", metavar="INVITE", help="the tablier://…?watch=… invite")
+    add_player_options(parser, playing=False)
+    parser.set_defaults(run=lambda args: run("watch", _plan, args))
+
+
+def _plan(args: argparse.Namespace) -> Any:
+    from client.net.invite import parse_invite
+    from client.screens.room import JoinPlan
+
+    invite = parse_invite(args.invite)
+    if invite.role != "watch":
+        raise ValueError("that is a player's invite: use `tablier join` with it")
+    return JoinPlan(invite, player_name(args))

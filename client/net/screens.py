@@ -1,0 +1,308 @@
+"""The game screens, networked: the local screens plus chat, the connection line, and turns
+that arrive from the relay.
+
+:class:`NetGooseScreen` and :class:`NetJacquetScreen` subclass the local screens and change
+only what time changes: a remote seat's turn is awaited from :meth:`NetworkGame.next_turn` in
+the screen's ``"turn"`` worker (as a computer seat's would be computed), and this seat's own
+throw is sent first and shown once every share came back. A spectator's keys that would act
+are disabled. The chat panel goes at the bottom of the side panel, the connection line above
+the footer (styles in ``client/net.tcss``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+
+from client.local_game import NotYourTurnError, Turn
+from client.net.game import NetworkGame
+from client.net.match import Offence
+from client.screens.end import EndChoice, EndScreen, GameSummary
+from client.screens.game import GameScreen
+from client.screens.goose import GooseScreen
+from client.screens.jacquet import JacquetScreen
+from client.widgets.chat import ChatPanel
+from client.widgets.connection import ConnectionBar
+from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.jacquet import Passed
+from protocol.events import ChatReceived, MatchEnded
+from protocol.narrate import narrate_turns
+
+if TYPE_CHECKING:
+    from client.app import TablierApp
+
+NET_BINDINGS: list[BindingType] = [
+    Binding("t", "chat", "Chat", tooltip="Type a chat line (enter sends, escape returns)"),
+    Binding("c", "claim", "Claim", tooltip="Claim the match from a player past the time limit"),
+]
+
+
+class NetScreen(GameScreen):
+    """What both networked screens add to their local screen (mixed in first)."""
+
+    game: NetworkGame  # type: ignore[assignment]
+
+    def _side(self) -> Widget:
+        raise NotImplementedError
+
+    def _attach_network(self) -> None:
+        """Mount the chat and the connection line, and listen to the match."""
+        game = self.game
+        self._side().mount(ChatPanel(None if game.watching else self._send_chat, id="chat"))
+        self.mount(ConnectionBar(game, id="connection"), before=self.query_one("Footer"))
+        game.chat_listeners.append(self._chat_line)
+        game.offence_listeners.append(self._offence)
+        for line in game.match.offences:
+            self._offence(line)
+
+    def on_unmount(self) -> None:
+        game = self.game
+        game.chat_listeners.remove(self._chat_line)
+        game.offence_listeners.remove(self._offence)
+        # GameScreen.on_unmount (Textual calls every class's handler) closes the log and,
+        # through NetworkGame.close, leaves the room.
+
+    @property
+    def tablier(self) -> TablierApp:
+        return cast("TablierApp", self.app)
+
+    # -- chat and offences ------------------------------------------------------------------
+
+    def _send_chat(self, text: str) -> str | None:
+        try:
+            self.game.chat(text)
+        except NotYourTurnError as refusal:
+            return str(refusal)
+        return None
+
+    def _chat_line(self, line: ChatReceived) -> None:
+        self.query_one(ChatPanel).add(line.name, line.text, line.time)
+
+    def _offence(self, offence: Offence) -> None:
+        self.notify(
+            f"{offence.who}: {offence.text}",
+            title="Match stopped" if offence.fatal else "Ignored",
+            severity="error" if offence.fatal else "warning",
+            timeout=15,
+        )
+
+    def action_chat(self) -> None:
+        self.query_one(ChatPanel).focus_input()
+
+    def action_focus_board(self) -> None:
+        self.query_one("#board").focus()
+
+    def action_claim(self) -> None:
+        seat = self.game.claimable(int(time.time() * 1000))
+        if seat is None:
+            self.notify("Nobody is past the time limit.", title="Nothing to claim")
+            return
+        self.game.claim_abandonment(seat)
+        self.run_worker(self._await_end(), group="turn", exclusive=True)
+
+    async def _await_end(self) -> None:
+        await self._take_turn()
+
+    async def _take_turn(self) -> None:
+        """The next turn from the relay, shown as the local screen shows one."""
+        raise NotImplementedError
+
+    # -- the end --------------------------------------------------------------------------
+
+    def net_summary(self, summary: GameSummary) -> GameSummary:
+        """The local summary, unless the match ended otherwise than by playing it out."""
+        ended: MatchEnded | None = self.game.ended
+        names = self.game.names
+        if ended is None or ended.reason == "finished":
+            return summary
+        if ended.reason == "stopped":
+            title = "The match was stopped."
+            who = names[ended.seat] if ended.seat is not None else "a peer"
+            lines: tuple[str, ...] = (
+                f"{who}: {ended.error.reason if ended.error else ''}",
+                "Everything accepted before it is in the log.",
+            )
+        elif ended.reason == "resigned":
+            title = f"{names[ended.seat or 0]} resigned."
+            lines = ()
+        else:
+            title = f"{names[ended.seat or 0]} abandoned the match (past the time limit)."
+            lines = ()
+        return GameSummary(title, lines, self.game.log_path)
+
+    def show_end(self, summary: GameSummary) -> None:
+        def chosen(choice: EndChoice | None) -> None:
+            if choice == "again":
+                self.notify("A new match needs a new room: host again from the lobby.")
+                choice = "lobby"
+            self.tablier.handle_end_choice(self.game.setup, choice)
+
+        self.app.push_screen(EndScreen(self.net_summary(summary)), chosen)
+
+    def tell_history(self, tell: Any) -> None:
+        """A late spectator's screen opens on the present; what came before is told."""
+        for sentence in narrate_turns(
+            [e for turn in self.game.history for e in turn.events], self.game.names
+        ):
+            tell(sentence)
+
+
+class NetGooseScreen(NetScreen, GooseScreen):
+    """A networked Jeu de l'oie: the same board, throws arriving from the other terminals."""
+
+    CSS_PATH = ["../screens/goose.tcss", "../net.tcss"]  # type: ignore[assignment]  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [*GooseScreen.BINDINGS, *NET_BINDINGS]
+
+    def __init__(self, game: NetworkGame, *, animation: bool) -> None:
+        super().__init__(game, animation=animation)  # type: ignore[arg-type]
+        self._throwing = False
+
+    def _side(self) -> Widget:
+        return self.query_one("#side")
+
+    def on_mount(self) -> None:
+        # GooseScreen.on_mount runs after this one (Textual calls each class's handler).
+        self._attach_network()
+        self.tell_history(self.narrative.tell)
+
+    def throw_refusal(self) -> str | None:
+        awaiting = self.game.awaiting
+        if self.game.watching:
+            return "You are watching: only the players throw."
+        if isinstance(awaiting, ThrowDice) and self.game.is_remote(awaiting.seat):
+            return f"It is {self.game.names[awaiting.seat]}'s turn: they throw from their terminal."
+        if self._throwing:
+            return "Your dice are on their way: waiting for the other players' shares."
+        return super().throw_refusal()
+
+    def action_throw(self) -> None:
+        refusal = self.throw_refusal()
+        if refusal:
+            self.notify(refusal, title="Not now", severity="warning")
+            return
+        self.game.throw()
+        self._throwing = True
+        self._show_prompt("Throwing: waiting for the other players' dice shares…")
+        self.run_worker(self._take_turn(), group="turn", exclusive=True)
+
+    def _next_turn(self) -> None:
+        awaiting = self.game.awaiting
+        if isinstance(awaiting, ThrowDice) and self.game.is_remote(awaiting.seat):
+            self.refresh_bindings()
+            what = "for the lots" if self.game.state.phase == "lots" else ""
+            self._show_prompt(f"Waiting for {self.game.names[awaiting.seat]} to throw {what}…")
+            self.run_worker(self._take_turn(), group="turn", exclusive=True)
+            return
+        super()._next_turn()
+
+    async def _computer_throw(self) -> None:
+        await asyncio.sleep(self.game.settings.computer_pause)
+        self.game.throw()
+        await self._take_turn()
+
+    async def _take_turn(self) -> None:
+        turn = await self.game.next_turn()
+        self._throwing = False
+        self._show_turn(turn)
+
+
+class NetJacquetScreen(NetScreen, JacquetScreen):
+    """A networked Jacquet: the board faces this seat; the opponent's plays arrive live."""
+
+    CSS_PATH = ["../jacquet.tcss", "../net.tcss"]  # type: ignore[assignment]  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [*JacquetScreen.BINDINGS, *NET_BINDINGS]
+
+    def __init__(self, game: NetworkGame, *, animation: bool) -> None:
+        super().__init__(game, animation=animation)  # type: ignore[arg-type]
+        self._hot_seat = False
+        self._viewer = game.local_seat or 0
+        self._throwing = False
+
+    def _side(self) -> Widget:
+        return self.query_one("#jacquet-side")
+
+    def on_mount(self) -> None:
+        # JacquetScreen.on_mount runs after this one (Textual calls each class's handler).
+        self._attach_network()
+        self.tell_history(self._tell)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("throw", "confirm", "undo") and not self._pass_notice:
+            awaiting = self.game.awaiting
+            if isinstance(awaiting, Finished) or self.game.is_remote(awaiting.seat):
+                return None
+            if action == "throw" and self._throwing:
+                return None
+        return super().check_action(action, parameters)
+
+    def _next(self) -> None:
+        awaiting = self.game.awaiting
+        if not isinstance(awaiting, Finished) and self.game.is_remote(awaiting.seat):
+            name = self.game.names[awaiting.seat]
+            doing = "to throw" if isinstance(awaiting, ThrowDice) else "to play"
+            self._say(f"Waiting for {name} {doing}…")
+            self._redraw()
+            self.run_worker(self._take_turn(), group="turn", exclusive=True)
+            return
+        super()._next()
+
+    def action_throw(self) -> None:
+        awaiting = self.game.awaiting
+        if not isinstance(awaiting, ThrowDice) or not self.game.is_local_human(awaiting.seat):
+            return
+        if self._throwing:
+            return
+        self.game.throw()
+        self._throwing = True
+        self._say("Throwing: waiting for the other player's dice share…")
+        self._refresh_footer()
+        self.run_worker(self._take_turn(), group="turn", exclusive=True)
+
+    async def _take_turn(self) -> None:
+        turn = await self.game.next_turn()
+        own_throw = self._throwing
+        self._throwing = False
+        self._after_turn(turn, announce_pass=own_throw)
+
+    def _after_turn(self, turn: Turn, *, announce_pass: bool) -> None:
+        """Show a turn that came from the relay, then set up whatever comes next."""
+        self._recent = frozenset()
+        self._last_dice = (
+            ()
+            if self.state.phase == "opening" or isinstance(self.game.awaiting, ChoosePlay)
+            else self._last_dice
+        )
+        self._show_turn(turn)
+        if announce_pass and any(isinstance(event, Passed) for event in turn.events):
+            self._announce_pass(turn.seat)
+            return
+        self._redraw()
+        self._next()
+
+    @work(exclusive=True, group="turn")
+    async def _computer_turns(self) -> None:
+        """This seat played by the computer (``--computer``), one action at a time."""
+        awaiting = self.game.awaiting
+        await self._computer.wait_to_act()
+        if isinstance(awaiting, ThrowDice):
+            self.game.throw()
+            self._after_turn(await self.game.next_turn(), announce_pass=False)
+            return
+        assert isinstance(awaiting, ChoosePlay)
+        play = await self._computer.choose_play(self.state)
+        await self._show_moves(play)
+        self._last_dice = ()
+        self._show_turn(self.game.play(play))
+        self._redraw()
+        self._next()
+
+
+def screen_for(game: NetworkGame, *, animation: bool) -> NetScreen:
+    if game.setup.game == "goose":
+        return NetGooseScreen(game, animation=animation)
+    return NetJacquetScreen(game, animation=animation)

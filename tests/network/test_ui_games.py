@@ -1,0 +1,191 @@
+"""The real app on both ends (Pilot, one event loop): rooms, the networked screens, chat,
+whole games played by the computer through the screens' own controller, identical logs."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+from client.net.app import NetworkApp
+from client.net.screens import NetGooseScreen, NetJacquetScreen, NetScreen
+from client.screens.end import EndScreen
+from client.screens.room import HostPlan, JoinPlan, RoomScreen
+from client.setup import SessionSettings
+from client.widgets.chat import ChatPanel
+from relay.server import RelayServer
+from tests.network.players import assert_same_verified_logs
+
+TIMEOUT = 90.0
+SIZE = (80, 24)
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool], what: str) -> None:
+    """Let the app run until *condition* holds (generous: the machine may be loaded)."""
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            while not condition():
+                await pilot.pause(0.02)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+def ended(app: NetworkApp) -> bool:
+    """The end-of-game screen is up and drawn."""
+    return isinstance(app.screen, EndScreen) and bool(app.screen.query("#again"))
+
+
+def room_of(app: NetworkApp) -> RoomScreen:
+    screen = next(s for s in app.screen_stack if isinstance(s, RoomScreen | NetScreen))
+    assert isinstance(screen, RoomScreen)
+    return screen
+
+
+def game_screen(app: NetworkApp) -> NetScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, NetScreen)), None)
+
+
+def playing(app: NetworkApp) -> NetScreen:
+    screen = game_screen(app)
+    assert screen is not None
+    return screen
+
+
+def shows_game(app: NetworkApp) -> Callable[[], bool]:
+    return lambda: game_screen(app) is not None
+
+
+def shows_end(app: NetworkApp) -> Callable[[], bool]:
+    return lambda: ended(app)
+
+
+def chat_text(app: NetworkApp) -> str:
+    screen = game_screen(app)
+    if screen is None:
+        return ""
+    panel = screen.query_one(ChatPanel)
+    return " ".join(line.text for line in panel.query_one("#chat-log").lines)  # type: ignore[attr-defined]
+
+
+async def test_two_apps_play_a_whole_jacquet_match(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    plan = HostPlan(
+        "jacquet",
+        {"match_to": 1, "bearoff": "backgammon"},
+        2,
+        "Ada",
+        relay_url=relay.url,
+        computer=True,
+    )
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        await until(ada, lambda: room_of(host).room is not None, "the host's room")
+        room = room_of(host).room
+        assert room is not None
+        assert "Invite a player" in str(room_of(host).query_one("#room-invites").render())
+        await ada.press("c")  # copies the invite (and says so)
+        guest = NetworkApp(JoinPlan(room.invite, "Bob", computer=True), settings("Bob"))
+        async with guest.run_test(size=SIZE) as bob:
+            await until(ada, lambda: game_screen(host) is not None, "the host's game screen")
+            await until(bob, lambda: game_screen(guest) is not None, "the guest's game screen")
+            screens = [game_screen(host), game_screen(guest)]
+            assert all(isinstance(screen, NetJacquetScreen) for screen in screens)
+            await until(ada, lambda: ended(host), "the host's end screen")
+            await until(bob, lambda: ended(guest), "the guest's end screen")
+            games = [screen.game for screen in screens if screen is not None]
+            assert all(game.ended and game.ended.reason == "finished" for game in games)
+            # The board each side sees is the end position (the same on both).
+            assert games[0].state == games[1].state
+            assert_same_verified_logs([game.log_path for game in games])
+
+
+async def test_three_apps_play_a_whole_goose_game(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    plan = HostPlan(
+        "goose",
+        {"rules": "daumont", "ante": 4, "fee": 1},
+        3,
+        "Ada",
+        relay_url=relay.url,
+        computer=True,
+    )
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        await until(ada, lambda: room_of(host).room is not None, "the host's room")
+        room = room_of(host).room
+        assert room is not None
+        invite = room.invite
+        apps = [host] + [
+            NetworkApp(JoinPlan(invite, name, computer=True), settings(name))
+            for name in ("Bob", "Cy")
+        ]
+        async with apps[1].run_test(size=SIZE) as bob, apps[2].run_test(size=SIZE) as cy:
+            pilots = [ada, bob, cy]
+            for app, pilot in zip(apps, pilots, strict=True):
+                await until(pilot, shows_game(app), "a game screen")
+            assert all(isinstance(game_screen(app), NetGooseScreen) for app in apps)
+            for app, pilot in zip(apps, pilots, strict=True):
+                await until(pilot, shows_end(app), "the end")
+            games = [playing(app).game for app in apps]
+            assert_same_verified_logs([game.log_path for game in games])
+
+
+def says(app: NetworkApp, line: str) -> Callable[[], bool]:
+    return lambda: line in chat_text(app)
+
+
+def told_more(app: NetworkApp, before: str) -> Callable[[], bool]:
+    return lambda: narrative_text(app) != before
+
+
+def narrative_text(app: NetworkApp) -> str:
+    screen = game_screen(app)
+    if screen is None:
+        return ""
+    return " ".join(line.text for line in screen.query_one("#narrative").lines)  # type: ignore[attr-defined]
+
+
+async def test_people_chat_a_watcher_follows_and_cannot_act(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    plan = HostPlan(
+        "jacquet", {"match_to": 1, "bearoff": "backgammon"}, 2, "Ada", relay_url=relay.url
+    )
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        await until(ada, lambda: room_of(host).room is not None, "the host's room")
+        room = room_of(host).room
+        assert room is not None and room.spectator_invite is not None
+        guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
+        watcher = NetworkApp(JoinPlan(room.spectator_invite, "Eve"), settings("Eve"))
+        async with guest.run_test(size=SIZE) as bob, watcher.run_test(size=SIZE) as eve:
+            for app, pilot in ((host, ada), (guest, bob), (watcher, eve)):
+                await until(pilot, shows_game(app), "a game screen")
+            # Nobody has thrown: Bob and Eve wait for Ada, and Eve's keys do nothing.
+            await until(
+                bob,
+                lambda: (
+                    "Waiting for Ada" in str(playing(guest).query_one("#jacquet-message").render())
+                ),
+                "Bob's prompt",
+            )
+            await eve.press("r", "enter", "c")
+            assert playing(watcher).game.awaiting == playing(host).game.awaiting
+
+            await ada.press("t", *"salut", "space", *"Bob", "enter", "escape")
+            for app, pilot in ((guest, bob), (watcher, eve)):
+                await until(pilot, says(app, "Ada: salut Bob"), "the chat")
+            await bob.press("t", *"bonjour", "enter", "escape")
+            await until(ada, lambda: "Bob: bonjour" in chat_text(host), "Bob's answer")
+
+            # Ada throws the opening: the turn reaches every screen, told in its side log.
+            told = {app: narrative_text(app) for app in (host, guest, watcher)}
+            await ada.press("r")
+            for app, pilot in ((host, ada), (guest, bob), (watcher, eve)):
+                await until(pilot, told_more(app, told[app]), "the throw")
+                assert "Ada" in narrative_text(app)
+            states = [playing(app).game.state for app in (host, guest, watcher)]
+            assert states[0] == states[1] == states[2]

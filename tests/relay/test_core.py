@@ -78,6 +78,13 @@ class Harness:
         self.send(conn, Join(room.room_id, token, name, resume_from))
         return conn
 
+    def seat(self, room: Created, name: str) -> tuple[int, str]:
+        """A new player's connection and seat token, its welcome already read."""
+        conn = self.join(room, room.player_token, name)
+        token = welcome(self.take(conn)).seat_token
+        assert token is not None
+        return conn, token
+
     def error_code(self, conn: int) -> str:
         *_, last = self.take(conn)
         assert isinstance(last, Error), last
@@ -115,9 +122,7 @@ def test_every_member_sees_one_numbered_stream_including_its_own_messages() -> N
 def test_the_relay_keeps_only_hashes_of_tokens() -> None:
     h = Harness()
     room = h.room()
-    ada = h.join(room, room.player_token, "Ada")
-    seat_token = welcome(h.take(ada)).seat_token
-    assert seat_token is not None
+    _, seat_token = h.seat(room, "Ada")
     memory = pickle.dumps(h.core.rooms)
     for token in (room.player_token, room.spectator_token, seat_token):
         assert token.encode() not in memory
@@ -139,9 +144,7 @@ def test_resume_replays_exactly_the_missed_events_then_goes_live() -> None:
     h = Harness()
     room = h.room()
     ada = h.join(room, room.player_token, "Ada")
-    bob = h.join(room, room.player_token, "Bob")
-    bob_token = welcome(h.take(bob)).seat_token
-    assert bob_token is not None
+    bob, bob_token = h.seat(room, "Bob")
     h.drop(bob)  # seq 2: Bob left
     h.send(ada, Send(b"while you were away"))  # seq 3
     bob = h.join(room, bob_token, "Bob", resume_from=2)
@@ -187,12 +190,10 @@ def test_the_backlog_is_bounded_in_bytes_too() -> None:
 def test_a_seat_is_held_for_its_token_then_expires() -> None:
     h = Harness()
     room = h.room()
-    ada = h.join(room, room.player_token, "Ada")
-    bob = h.join(room, room.player_token, "Bob")
-    ada_token, bob_token = welcome(h.take(ada)).seat_token, welcome(h.take(bob)).seat_token
-    assert ada_token and bob_token
+    ada, ada_token = h.seat(room, "Ada")
+    bob, _ = h.seat(room, "Bob")
     h.drop(ada)
-    # While Ada's seat is held, the invite finds the room full and Bob's token is Bob's seat.
+    # While Ada's seat is held for her, the invite finds the room full.
     assert h.error_code(h.join(room, room.player_token, "Mallory")) == ErrorCode.ROOM_FULL
     h.advance(9.0)
     assert h.take(bob)[-1] == Presence(2, 0, PresenceEvent.LEFT, "Ada")
@@ -206,9 +207,7 @@ def test_a_seat_is_held_for_its_token_then_expires() -> None:
 def test_a_newer_connection_with_the_seat_token_replaces_the_old_one() -> None:
     h = Harness()
     room = h.room()
-    ada = h.join(room, room.player_token, "Ada")
-    token = welcome(h.take(ada)).seat_token
-    assert token is not None
+    ada, token = h.seat(room, "Ada")
     again = h.join(room, token, "Ada")
     assert h.error_code(ada) == ErrorCode.REPLACED and h.closed[ada] == 1008
     assert h.take(again)[1:] == [Presence(1, 0, PresenceEvent.RECONNECTED, "Ada")]

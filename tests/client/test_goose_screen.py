@@ -9,7 +9,7 @@ from textual.widgets import Static
 from client.app import TablierApp
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import EndScreen
-from client.screens.goose import STEP_SECONDS, GooseScreen
+from client.screens.goose import GooseScreen
 from client.screens.help import HelpScreen
 from client.screens.lobby import LobbyScreen
 from client.setup import GooseSetup, SessionSettings
@@ -60,13 +60,16 @@ async def test_an_animated_throw_walks_its_path_and_can_be_skipped(tmp_path: Pat
         for _ in range(3):  # the lots: nobody moves
             await pilot.press("space")
             await app.workers.wait_for_complete()
-        await pilot.press("space")
-        await pilot.pause(STEP_SECONDS * 2.5)
-        assert screen.busy
+        before = screen.game.state.squares
         board = screen.query_one(GooseBoard)
+        await pilot.press("space")
+        for _ in range(200):  # until the first frame of the walk is drawn
+            if board.highlight:
+                break
+            await pilot.pause(0.01)
         assert board.highlight, "the squares counted so far are highlighted"
-        assert board.squares != screen.game.state.squares, "the token is still on its way"
-        await pilot.press("space")  # refused: the throw is still being shown
+        assert screen.busy
+        assert board.squares != before, "the token is on its way"
         assert screen.throw_refusal() == "Wait until the throw being shown is over (s skips it)."
         await pilot.press("s")
         await app.workers.wait_for_complete()

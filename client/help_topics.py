@@ -12,8 +12,10 @@ or with friends over the network.
 - **Jeu de l'oie**: 2 to 15 players race round 63 squares; pure luck, a pot to win.
 - **Jacquet**: the French cousin of backgammon for two, with no hitting and the *postillon*.
 
-Choose a game's tab, set the players and options, then press **Play**. Every game writes a
-signed match log that `tablier verify` checks and `tablier replay` plays back.
+Choose a game's tab, set the players and options, then press **Play** (F5), or **Host over
+the network** to play them with friends on other machines: Tablier starts a relay here and
+shows the invites to send. **Join** (F6) takes an invite a friend sent you. Every game writes
+a signed match log that `tablier verify` checks and *Recorded match* (F4) plays back.
 """
 
 GOOSE = """\

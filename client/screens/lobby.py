@@ -34,6 +34,7 @@ from client.setup import (
     GOOSE_RULE_SETS,
     JACQUET_BEAROFF_RULES,
     JACQUET_LEVELS,
+    GameSetup,
     GooseSetup,
     JacquetSetup,
     SetupError,
@@ -41,9 +42,27 @@ from client.setup import (
 
 if TYPE_CHECKING:
     from client.app import TablierApp
+    from client.screens.room import HostPlan
 
 
 DEFAULT_PLAYERS = 3
+NETWORK_HELP = (
+    "Play with friends on other machines. To host, set the game up in its tab (your name "
+    "is the first player's) and press “Host over the network”: Tablier starts a relay here "
+    "and shows the invites to send. To join or watch, paste the invite a friend sent you."
+)
+
+
+def host_plan(setup: GameSetup) -> HostPlan:
+    """The network room for *setup*'s game and options; the host takes the first seat."""
+    from client.screens.room import HostPlan
+
+    options: dict[str, int | str]
+    if setup.game == "goose":
+        options = {"rules": setup.rules, "ante": setup.ante, "fee": setup.fee}
+    else:
+        options = {"match_to": setup.match_to, "bearoff": setup.bearoff}
+    return HostPlan(setup.game, options, len(setup.names), setup.names[0])
 
 
 def _whole_number(field: Input, what: str) -> int:
@@ -128,6 +147,7 @@ class JacquetForm(Vertical):
                 )
         with Horizontal(classes="actions"):
             yield Button("Play Jacquet", variant="success", id="play-jacquet")
+            yield Button("Host over the network", id="host-jacquet")
             yield Static("", id="jacquet-error", classes="error")
 
 
@@ -216,6 +236,7 @@ class LobbyScreen(Screen[None]):
         Binding("f3", "show_tab('jacquet')", "Jacquet"),
         Binding("f4", "show_tab('replay')", "Replay"),
         Binding("f5", "play", "Play", tooltip="Start the game of the open tab"),
+        Binding("f6", "join", "Join", tooltip="Join or watch a network game from an invite"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),
     ]
 
@@ -232,6 +253,10 @@ class LobbyScreen(Screen[None]):
                 yield Lazy(JacquetForm(id="jacquet-form"))
             with TabPane("Recorded match", id="replay"):
                 yield Lazy(ReplayForm(self.tablier.settings.data_dir, id="replay-form"))
+            with TabPane("Network", id="network"):
+                yield Static(NETWORK_HELP, classes="intro")
+                with Horizontal(classes="actions"):
+                    yield Button("Join or watch… (F6)", variant="primary", id="join")
         yield Footer()
 
     def _compose_goose(self) -> ComposeResult:
@@ -266,6 +291,7 @@ class LobbyScreen(Screen[None]):
                 yield SeatRow(seat)
         with Horizontal(classes="actions"):
             yield Button("Play Jeu de l'oie", variant="success", id="play-goose")
+            yield Button("Host over the network", id="host-goose")
             yield Static("", id="goose-error", classes="error")
 
     @on(Select.Changed, "#goose-players")
@@ -294,8 +320,26 @@ class LobbyScreen(Screen[None]):
         tab = self.query_one(TabbedContent).active
         if tab == "replay":
             self.query_one(ReplayForm).open_typed()
+        elif tab == "network":
+            self.action_join()
         else:
             self._start(tab)
+
+    @on(Button.Pressed, "#join")
+    def action_join(self) -> None:
+        from client.screens.room import JoinScreen
+
+        self.app.push_screen(JoinScreen(self.tablier.settings))
+
+    @on(Button.Pressed, "#host-goose")
+    @on(Button.Pressed, "#host-jacquet")
+    def _host_pressed(self, event: Button.Pressed) -> None:
+        game = "goose" if event.button.id == "host-goose" else "jacquet"
+        setup = self._checked_setup(game)
+        if setup is not None:
+            from client.screens.room import RoomScreen
+
+            self.app.push_screen(RoomScreen(host_plan(setup), self.tablier.settings))
 
     @on(Button.Pressed, "#play-goose")
     @on(Button.Pressed, "#play-jacquet")
@@ -303,16 +347,22 @@ class LobbyScreen(Screen[None]):
         self._start("goose" if event.button.id == "play-goose" else "jacquet")
 
     def _start(self, game: str) -> None:
-        """Start the game the tab describes, or say under the form what to fix."""
+        """Start the game the tab describes (or say under the form what to fix)."""
+        setup = self._checked_setup(game)
+        if setup is not None:
+            self.tablier.start_game(setup)
+
+    def _checked_setup(self, game: str) -> GameSetup | None:
+        """The tab's setup; ``None`` after saying under the form what to fix."""
         error = self.query_one(f"#{game}-error", Static)
         try:
-            setup = self.goose_setup() if game == "goose" else self.jacquet_setup()
+            setup: GameSetup = self.goose_setup() if game == "goose" else self.jacquet_setup()
         except SetupError as problem:
             message = str(problem)
             error.update(message[:1].upper() + message[1:])
-            return
+            return None
         error.update("")
-        self.tablier.start_game(setup)
+        return setup
 
     def goose_setup(self) -> GooseSetup:
         """The Goose game the form describes; :class:`SetupError` says what to fix."""

@@ -10,8 +10,9 @@ from client.app import TablierApp
 from client.local_game import LocalGame
 from client.screens.goose import GooseScreen
 from client.screens.jacquet import JacquetScreen
-from client.screens.lobby import LobbyScreen, SeatRow
+from client.screens.lobby import LobbyScreen, SeatRow, host_plan
 from client.screens.replay import ReplayScreen
+from client.screens.room import HostPlan, JoinScreen, RoomScreen
 from client.setup import GooseSetup, JacquetSetup, SessionSettings
 from tests.client.conftest import seeded_settings
 
@@ -101,3 +102,25 @@ async def test_lobby_starts_jacquet_against_the_computer(settings: SessionSettin
         screen = app.screen
         assert isinstance(screen, JacquetScreen)
         assert screen.game.setup == JacquetSetup(("Hélène", "Noir"), frozenset({1}), level=2)
+
+
+async def test_hosting_and_joining_start_from_the_lobby(settings: SessionSettings) -> None:
+    app = TablierApp(settings=settings)
+    async with app.run_test(size=(80, 30)) as pilot:
+        lobby = app.screen
+        lobby.query_one("#goose-rules", Select).value = "1792"
+        await pilot.click("#host-goose")
+        room = app.screen
+        assert isinstance(room, RoomScreen)
+        assert room.plan == HostPlan("goose", {"rules": "1792", "ante": 4, "fee": 1}, 3, "Alice")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is lobby
+        await pilot.press("f6")
+        assert isinstance(app.screen, JoinScreen)
+
+
+def test_a_jacquet_host_plan_carries_the_match_options() -> None:
+    setup = JacquetSetup(("Hélène", "Noir"), match_to=5, bearoff="trictrac")
+    plan = host_plan(setup)
+    assert plan == HostPlan("jacquet", {"match_to": 5, "bearoff": "trictrac"}, 2, "Hélène")

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label
 
 EndChoice = Literal["again", "lobby", "quit"]
+END_CHOICES: dict[str, EndChoice] = {"again": "again", "lobby": "lobby", "quit": "quit"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,5 +58,6 @@ class EndScreen(ModalScreen[EndChoice]):
         self.action_choose(str(event.button.id))
 
     def action_choose(self, choice: str) -> None:
-        if choice in ("again", "lobby", "quit"):
-            self.dismiss(choice)  # type: ignore[arg-type]
+        chosen: EndChoice | None = END_CHOICES.get(choice)
+        if chosen is not None:
+            self.dismiss(chosen)

@@ -11,8 +11,8 @@ FACES = "⚀⚁⚂⚃⚄⚅"
 class DiceDisplay(Widget):
     """Shows ``⚅ ⚂  6+3 = 9`` for the last throw, or nothing before the first."""
 
-    def __init__(self, **kwargs: str) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.dice: tuple[int, ...] = ()
 
     def show(self, dice: tuple[int, ...]) -> None:

@@ -21,8 +21,10 @@ class GooseLedger(Widget):
 
     The pot is shown by the screen's status bar, next to the dice."""
 
-    def __init__(self, names: tuple[str, ...], tokens: tuple[Token, ...], **kwargs: str) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self, names: tuple[str, ...], tokens: tuple[Token, ...], *, id: str | None = None
+    ) -> None:
+        super().__init__(id=id)
         self.names = names
         self.tokens = tokens
         self.state: GooseState | None = None

@@ -8,8 +8,8 @@ from textual.widgets import RichLog
 class NarrativeLog(RichLog):
     """Wrapping, auto-scrolling; a screen writes sentences to it with :meth:`tell`."""
 
-    def __init__(self, **kwargs: str) -> None:
-        super().__init__(wrap=True, markup=False, auto_scroll=True, min_width=20, **kwargs)
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(wrap=True, markup=False, auto_scroll=True, min_width=20, id=id)
 
     def tell(self, sentence: str) -> None:
         self.write(sentence)

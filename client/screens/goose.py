@@ -137,7 +137,7 @@ class GooseScreen(GameScreen):
         lots = self.game.state.phase == "lots"
         if self.game.is_computer(awaiting.seat):
             self._show_prompt(f"{name} (computer) throws{' for the lots' if lots else ''}…")
-            self.run_worker(self._computer_throw(), group="turn", exclusive=True)
+            self.run_worker(self._computer_throw(), group="computer", exclusive=True)
         else:
             what = "throw for the lots (who starts)" if lots else "throw"
             self._show_prompt(f"{name}'s turn: press space to {what}.")
@@ -151,7 +151,7 @@ class GooseScreen(GameScreen):
             self._settle(turn)
             return
         self.busy = True
-        self.run_worker(self._play_back(turn), group="turn", exclusive=True)
+        self.run_worker(self._play_back(turn), group="animation", exclusive=True)
 
     async def _play_back(self, turn: Turn) -> None:
         """Walk the tokens through *turn*'s events; the status bar says what each one means."""
@@ -161,8 +161,9 @@ class GooseScreen(GameScreen):
             if isinstance(event, goose.Thrown | goose.LotThrown):
                 self.query_one(DiceDisplay).show(event.dice)
             clause = narrate(event, self.game.names)
-            if clause and not self._skip:
-                mover = self.game.names[turn.seat]
+            seat = getattr(event, "seat", None)
+            if clause and not self._skip and isinstance(seat, int):
+                mover = self.game.names[seat]
                 self._show_prompt(clause if clause.startswith(mover) else f"{mover}: {clause}")
             for squares_now, highlight, seconds in self._frames(event, squares):
                 if self._skip:

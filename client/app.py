@@ -55,7 +55,15 @@ class TablierApp(App[None]):
         """Start a new local game for *setup* and show it, replacing any finished game."""
         from client.local_game import LocalGame  # the protocol's crypto loads with a game
 
-        game = LocalGame.start(setup, self.settings)
+        try:
+            game = LocalGame.start(setup, self.settings)
+        except OSError as problem:  # the log folder cannot be written, the disk is full…
+            self.notify(
+                f"The match log cannot be written: {problem}",
+                title="Cannot start",
+                severity="error",
+            )
+            return
         if isinstance(self.screen, GameScreen):
             self.pop_screen()
         self.push_screen(self._screen_for(game))

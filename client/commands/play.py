@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -143,11 +144,26 @@ def _run_jacquet(args: argparse.Namespace) -> int:
     return _launch(args, jacquet_setup)
 
 
+def check_log_path(path: Path | None) -> None:
+    """Refuse a ``--log`` that cannot be written before the app opens (a new file is needed:
+    logs are never overwritten, so an existing file gets a numbered sibling)."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise SetupError(f"--log {path} is a folder: give the name of the log file to write")
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise SetupError(f"cannot write the match log in {folder}: choose another --log")
+
+
 def _launch(args: argparse.Namespace, build: Any) -> int:
     import sys
 
     try:
         setup: GameSetup = build(args)
+        check_log_path(args.log)
     except SetupError as problem:
         print(f"tablier play: {problem}", file=sys.stderr)
         return 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +65,10 @@ def test_help_answers_fast_without_loading_textual() -> None:
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True)
     assert time.perf_counter() - started < 1.5  # the 0.3 s target, with room for a busy CI
+
+
+def test_a_log_path_that_is_a_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", "goose", "--log", str(tmp_path)]) == 2
+    assert f"--log {tmp_path} is a folder" in capsys.readouterr().err

@@ -98,7 +98,7 @@ HELP: dict[str, str] = {
     "backlog_bytes": "bytes of messages each room keeps for clients that resume, at most",
     "seat_grace": "seconds a disconnected player's seat is held for its token",
     "room_idle": "seconds a room with nobody connected is kept",
-    "handshake_timeout": "seconds a new connection has to create or join a room",
+    "handshake_timeout": "seconds a new connection has to upgrade and join a room",
     "ping_interval": "seconds between keepalive pings",
     "ping_timeout": "seconds to wait for a pong before dropping a connection",
     "join_failures_per_minute": "failed joins (unknown room, wrong token) allowed per address",

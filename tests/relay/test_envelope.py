@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -11,7 +11,7 @@ import asyncio
 import os
 from collections.abc import AsyncIterator
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosedError

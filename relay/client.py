@@ -46,7 +46,8 @@ class RelayError(Exception):
 
 
 async def _open(url: str, tls: ssl.SSLContext | None) -> ClientConnection:
-    return await connect(url, compression=None, ssl=tls, open_timeout=10)
+    # A relay that stopped answering should not hold up a reconnection for long.
+    return await connect(url, compression=None, ssl=tls, open_timeout=10, close_timeout=2)
 
 
 async def _read(websocket: ClientConnection) -> RelayMessage:

@@ -264,3 +264,20 @@ async def test_a_member_that_stops_reading_is_cut_off_and_the_room_goes_on() -> 
         assert (await bob.receive()).payload == b"still here"  # type: ignore[union-attr]
         for member in (ada, bob, sleeper):
             await member.close()
+
+
+async def test_a_silent_connection_is_dropped_by_keepalive_and_its_seat_held() -> None:
+    # The relay gives a failed connection shutdown_timeout to close before cutting it.
+    config = replace(
+        FAST, ping_interval=0.2, ping_timeout=0.2, shutdown_timeout=0.3, seat_grace=30.0
+    )
+    async with RelayServer(config) as relay:
+        ada, bob, _ = await two_players(relay.url)
+        ada.websocket.transport.pause_reading()  # a dead peer: no pong will ever come back
+        left = await asyncio.wait_for(bob.receive(), 3)
+        assert left == Presence(2, 0, PresenceEvent.LEFT, "Ada")
+        ada.websocket.transport.abort()  # her side gives up on the dead connection too
+        ada = await ada.reconnect()  # the seat waited for her token
+        assert ada.seat == 0
+        for member in (ada, bob):
+            await member.close()

@@ -295,11 +295,11 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="goose-error", classes="error")
 
     @on(Select.Changed, "#goose-players")
-    def _players_changed(self, event: Select.Changed) -> None:
+    async def _players_changed(self, event: Select.Changed) -> None:
         if isinstance(event.value, int):
-            self._show_seats(event.value)
+            await self._show_seats(event.value)
 
-    def _show_seats(self, players: int) -> None:
+    async def _show_seats(self, players: int) -> None:
         """Show *players* seat rows; rows are added when first needed and only hidden after,
         so names typed for a seat come back with it."""
         rows = list(self.query(SeatRow))
@@ -307,7 +307,7 @@ class LobbyScreen(Screen[None]):
             row.display = row.seat < players
         new_rows = [SeatRow(seat) for seat in range(len(rows), players)]
         if new_rows:
-            self.query_one("#seats").mount_all(new_rows)
+            await self.query_one("#seats").mount_all(new_rows)
 
     @on(Checkbox.Changed, "#jacquet-computer")
     def _computer_changed(self, event: Checkbox.Changed) -> None:

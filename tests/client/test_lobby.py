@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select, Static
 
 from client.app import TablierApp
@@ -17,6 +18,18 @@ from client.setup import GooseSetup, JacquetSetup, SessionSettings
 from tests.client.conftest import seeded_settings
 
 
+async def _choose_players(pilot: Pilot[None], players: Select[int], count: int) -> None:
+    """Pick *count* players and wait until the seat rows show it (they mount on demand)."""
+    players.value = count
+    lobby = pilot.app.screen
+    for _ in range(100):
+        shown = [row for row in lobby.query(SeatRow) if row.display and row.is_mounted]
+        if len(shown) == count:
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"{count} seat rows never showed")
+
+
 async def test_lobby_starts_a_goose_game_with_the_chosen_players(
     settings: SessionSettings,
 ) -> None:
@@ -25,14 +38,11 @@ async def test_lobby_starts_a_goose_game_with_the_chosen_players(
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
         players = lobby.query_one("#goose-players", Select)
-        players.value = 4
-        await pilot.pause()
+        await _choose_players(pilot, players, 4)
         lobby.query_one("#seat-3 .name", Input).value = "Zoé"
-        players.value = 2
-        await pilot.pause()
+        await _choose_players(pilot, players, 2)
         assert [row.display for row in lobby.query(SeatRow)] == [True, True, False, False]
-        players.value = 4  # the name typed for seat 4 comes back with it
-        await pilot.pause()
+        await _choose_players(pilot, players, 4)  # the name typed for seat 4 comes back
         await pilot.click("#seat-1 .computer")
         await pilot.press("f5")
         await pilot.pause()

@@ -49,6 +49,9 @@ class GooseScreen(GameScreen):
     def __init__(self, game: LocalGame, *, animation: bool) -> None:
         super().__init__(game, animation=animation)
         self.tokens = seat_tokens(game.names)
+        self.name_styles = {
+            name: token.style for name, token in zip(game.names, self.tokens, strict=True)
+        }
         self.busy = False  # a throw is being animated
         self._skip = False
         self._fast = False
@@ -208,7 +211,7 @@ class GooseScreen(GameScreen):
     def _settle(self, turn: Turn) -> None:
         """Tell *turn* in the side log, show the state after it, then move the game on."""
         for sentence in narrate_turns(turn.events, self.game.names):
-            self.narrative.tell(sentence)
+            self.narrative.tell(sentence, self.name_styles)
         thrown = [
             event.dice for event in turn.events if isinstance(event, goose.Thrown | goose.LotThrown)
         ]

@@ -25,11 +25,13 @@ class HelpScreen(ModalScreen[None]):
 
     @classmethod
     def for_screen(cls, screen: Screen[object]) -> HelpScreen:
-        """Help for *screen*: its ``HELP_TEXT`` and the keys active on it right now."""
+        """Help for *screen*: its ``HELP_TEXT`` and the keys it and the app answer to now."""
         rules = getattr(screen, "HELP_TEXT", help_topics.LOBBY)
         keys: dict[str, str] = {}
         for active in screen.active_bindings.values():
             binding = active.binding
+            if active.node not in (screen, screen.app) or not binding.show:
+                continue  # focus moves, copying, a widget's scrolling: not the game's keys
             if binding.description and binding.description not in keys.values():
                 keys[screen.app.get_key_display(binding)] = binding.description
         keys.setdefault(screen.app.get_key_display(Binding("ctrl+p", "")), "Command palette")

@@ -142,7 +142,7 @@ class GooseScreen(GameScreen):
             self._show_prompt(f"{name} (computer) throws{' for the lots' if lots else ''}…")
             self.run_worker(self._computer_throw(), group="computer", exclusive=True)
         else:
-            what = "throw for the lots (who starts)" if lots else "throw"
+            what = "throw for the lots" if lots else "throw"
             self._show_prompt(f"{name}'s turn: press space to {what}.")
 
     async def _computer_throw(self) -> None:

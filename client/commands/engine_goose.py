@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
+
+from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
 
 if TYPE_CHECKING:
     from engine.goose import GooseEvent, GooseOptions
@@ -52,13 +54,6 @@ example:
 """
 
 
-class _OneLineErrorParser(argparse.ArgumentParser):
-    """Report bad arguments as one line naming the problem (exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
 def register(games: Any) -> None:
     parser: argparse.ArgumentParser = games.add_parser(
         "goose",
@@ -69,7 +64,7 @@ def register(games: Any) -> None:
         ),
     )
     commands = parser.add_subparsers(
-        title="commands", metavar="COMMAND", required=True, parser_class=_OneLineErrorParser
+        title="commands", metavar="COMMAND", required=True, parser_class=OneLineErrorParser
     )
 
     play = commands.add_parser(
@@ -153,25 +148,25 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.batch:
         if args.dice is not None:
-            return _fail(args, "--dice cannot be used with --batch: each request carries its dice")
+            return fail(args, "--dice cannot be used with --batch: each request carries its dice")
         try:
-            _answer_batch(args)
+            answer_batch(lambda request: _answer_request(request, args))
         except BrokenPipeError:
-            return _reader_left()
+            return reader_left()
         return 0
     if args.players is None or args.dice is None:
-        return _fail(args, "--players and --dice are required (or use --batch)")
+        return fail(args, "--players and --dice are required (or use --batch)")
     try:
         options = _options(args)
         throws = parse_throws(args.dice)
     except EngineError as error:
-        return _fail(args, str(error))
+        return fail(args, str(error))
     try:
         for line in _play_lines(options, throws):
             sys.stdout.write(json.dumps(line) + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        return _reader_left()
+        return reader_left()
     return 0
 
 
@@ -181,35 +176,19 @@ def _options(args: argparse.Namespace) -> GooseOptions:
     return GooseOptions(players=args.players, rules=args.rules, ante=args.ante, fee=args.fee)
 
 
-def _answer_batch(args: argparse.Namespace) -> None:
-    import json
-
-    from engine.errors import EngineError
-
-    for line in sys.stdin:
-        try:
-            options, throws = _parse_request(line, args)
-        except json.JSONDecodeError as error:
-            answer: dict[str, Any] = {"error": f"the request is not JSON: {error}"}
-        except EngineError as error:
-            answer = {"error": str(error)}
-        else:
-            *turns, final = _play_lines(options, throws)
-            answer = {"turns": turns, "final": final}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
+def _answer_request(request: object, args: argparse.Namespace) -> dict[str, Any]:
+    options, throws = _parse_request(request, args)
+    *turns, final = _play_lines(options, throws)
+    return {"turns": turns, "final": final}
 
 
 def _parse_request(
-    line: str, defaults: argparse.Namespace
+    request: object, defaults: argparse.Namespace
 ) -> tuple[GooseOptions, tuple[tuple[int, int], ...]]:
-    """One batch request line → options and throws; keys it omits take *defaults*."""
-    import json
-
+    """One batch request → options and throws; keys it omits take *defaults*."""
     from engine.errors import InvalidOptionsError
     from engine.goose import GooseOptions, parse_throws
 
-    request = json.loads(line)
     if not isinstance(request, dict):
         raise InvalidOptionsError('a request is a JSON object like {"players": 2, ...}')
     unknown = sorted(set(request) - set(REQUEST_KEYS))
@@ -298,11 +277,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     from engine.goose import new_game, play_out
 
     if args.games < 1:
-        return _fail(args, f"--games must be at least 1, not {args.games}")
+        return fail(args, f"--games must be at least 1, not {args.games}")
     try:
         options = _options(args)
     except EngineError as error:
-        return _fail(args, str(error))
+        return fail(args, str(error))
     dice = _seeded_dice(args.seed)
 
     wins = [0] * options.players
@@ -341,17 +320,3 @@ def _seeded_dice(seed: int) -> Iterator[tuple[int, int]]:
     draw = random.Random(seed).randint
     while True:
         yield (draw(1, 6), draw(1, 6))
-
-
-def _reader_left() -> int:
-    """The reader of our output went away (``| head``): stop quietly, as Unix tools do."""
-    import os
-
-    # Point stdout at /dev/null so the interpreter's final flush does not fail again.
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 1
-
-
-def _fail(args: argparse.Namespace, message: str) -> int:
-    sys.stderr.write(f"{args.error_prefix}: error: {message}\n")
-    return 2

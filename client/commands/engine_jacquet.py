@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
+
+from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
 
 if TYPE_CHECKING:
     from engine.jacquet import BearOff, Position
@@ -48,13 +50,6 @@ example:
 """
 
 
-class _OneLineErrorParser(argparse.ArgumentParser):
-    """Report bad arguments as one line naming the problem (exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
 def register(games: Any) -> None:
     parser: argparse.ArgumentParser = games.add_parser(
         "jacquet",
@@ -65,7 +60,7 @@ def register(games: Any) -> None:
         ),
     )
     commands = parser.add_subparsers(
-        title="commands", metavar="COMMAND", required=True, parser_class=_OneLineErrorParser
+        title="commands", metavar="COMMAND", required=True, parser_class=OneLineErrorParser
     )
     moves = commands.add_parser(
         "moves",
@@ -102,25 +97,25 @@ def run_moves(args: argparse.Namespace) -> int:
 
     if args.batch:
         if args.position is not None or args.dice is not None:
-            return _fail(args, "--position and --dice cannot be used with --batch")
+            return fail(args, "--position and --dice cannot be used with --batch")
         try:
-            _answer_batch(args.bearoff)
+            answer_batch(lambda request: _answer_request(request, args.bearoff))
         except BrokenPipeError:
-            return _reader_left()
+            return reader_left()
         return 0
     if args.position is None or args.dice is None:
-        return _fail(args, "--position and --dice are required (or use --batch)")
+        return fail(args, "--position and --dice are required (or use --batch)")
     try:
-        answer = moves_answer(_load_position(args.position), args.dice, args.bearoff)
+        answer = moves_answer(load_position(args.position), args.dice, args.bearoff)
     except json.JSONDecodeError as error:
-        return _fail(args, f"the position is not valid JSON: {error}")
+        return fail(args, f"the position is not valid JSON: {error}")
     except EngineError as error:
-        return _fail(args, str(error))
+        return fail(args, str(error))
     try:
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        return _reader_left()
+        return reader_left()
     return 0
 
 
@@ -150,24 +145,6 @@ def moves_answer(position: Position, dice_text: str, bearoff: BearOff) -> dict[s
     }
 
 
-def _answer_batch(default_bearoff: BearOff) -> None:
-    import json
-
-    from engine.errors import EngineError
-
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            answer = _answer_request(json.loads(line), default_bearoff)
-        except json.JSONDecodeError as error:
-            answer = {"error": f"the request is not valid JSON: {error}"}
-        except EngineError as error:
-            answer = {"error": str(error)}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-
-
 def _answer_request(request: object, default_bearoff: BearOff) -> dict[str, Any]:
     from engine.errors import InvalidOptionsError, NotationError
     from engine.jacquet import check_bearoff, position_from_json
@@ -186,23 +163,9 @@ def _answer_request(request: object, default_bearoff: BearOff) -> dict[str, Any]
     return moves_answer(position_from_json(request["position"]), dice, bearoff)
 
 
-def _load_position(text: str) -> Position:
+def load_position(text: str) -> Position:
     import json
 
     from engine.jacquet import position_from_json
 
     return position_from_json(json.loads(text))
-
-
-def _reader_left() -> int:
-    """The reader of our output went away (``| head``): stop quietly, as Unix tools do."""
-    import os
-
-    # Point stdout at /dev/null so the interpreter's final flush does not fail again.
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 1
-
-
-def _fail(args: argparse.Namespace, message: str) -> int:
-    sys.stderr.write(f"{args.error_prefix}: error: {message}\n")
-    return 2

@@ -11,6 +11,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from client.commands.engine_jacquet import load_position
+from client.commands.scripting import answer_batch, fail, reader_left
+
 if TYPE_CHECKING:
     from engine.jacquet import BearOff, Position
 
@@ -76,32 +79,31 @@ def register(commands: Any) -> None:
 def run_bot(args: argparse.Namespace) -> int:
     import json
 
-    from client.commands.engine_jacquet import _fail, _load_position, _reader_left
     from engine.errors import EngineError
 
     if args.batch:
         if args.position is not None or args.dice is not None:
-            return _fail(args, "--position and --dice cannot be used with --batch")
+            return fail(args, "--position and --dice cannot be used with --batch")
         try:
-            _answer_batch(args)
+            answer_batch(lambda request: _answer_request(request, args))
         except BrokenPipeError:
-            return _reader_left()
+            return reader_left()
         return 0
     if args.position is None or args.dice is None:
-        return _fail(args, "--position and --dice are required (or use --batch)")
+        return fail(args, "--position and --dice are required (or use --batch)")
     try:
         answer = bot_answer(
-            _load_position(args.position), args.dice, args.level, args.seed, args.bearoff
+            load_position(args.position), args.dice, args.level, args.seed, args.bearoff
         )
     except json.JSONDecodeError as error:
-        return _fail(args, f"the position is not valid JSON: {error}")
+        return fail(args, f"the position is not valid JSON: {error}")
     except EngineError as error:
-        return _fail(args, str(error))
+        return fail(args, str(error))
     try:
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        return _reader_left()
+        return reader_left()
     return 0
 
 
@@ -132,24 +134,6 @@ def bot_answer(
         "moves": [format_move(move) for move in play],
         "position": position_to_json(apply_play(position, play)),
     }
-
-
-def _answer_batch(args: argparse.Namespace) -> None:
-    import json
-
-    from engine.errors import EngineError
-
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            answer = _answer_request(json.loads(line), args)
-        except json.JSONDecodeError as error:
-            answer = {"error": f"the request is not valid JSON: {error}"}
-        except EngineError as error:
-            answer = {"error": str(error)}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
 
 
 def _answer_request(request: object, args: argparse.Namespace) -> dict[str, Any]:

@@ -149,7 +149,7 @@ def test_batch_answers_every_line_and_goes_on_after_a_bad_one() -> None:
     assert len(answers) == len(requests)
     single = play_lines("--players", "2", "--dice", "3-3,5-4,1-1,6-4")
     assert answers[0] == {"turns": single[:-1], "final": single[-1]}
-    assert answers[1]["error"].startswith("the request is not JSON")
+    assert answers[1]["error"].startswith("the request is not valid JSON")
     assert answers[2] == {"error": "throw 2: '9-1' is not a throw: a die shows 1 to 6, not 9"}
     assert "unknown key 'colour'" in answers[3]["error"]
     assert answers[4]["turns"][2]["positions"] == [4, 4, 4]

@@ -1,0 +1,59 @@
+"""What the scriptable JSON commands (``tablier engine ...``) share.
+
+Their contract is the same everywhere: bad arguments are one line naming the problem and
+exit status 2; ``--batch`` answers one JSON line per request line, and a bad request gets
+``{"error": ...}`` while the batch goes on; a reader that goes away (``| head``) ends the
+command quietly, as Unix tools do. Only the standard library is imported here, so the
+``--help`` of every command stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """Report bad arguments as one line naming the problem (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def fail(args: argparse.Namespace, message: str) -> int:
+    """Print ``<command>: error: <message>`` on stderr; return the exit status 2."""
+    sys.stderr.write(f"{args.error_prefix}: error: {message}\n")
+    return 2
+
+
+def reader_left() -> int:
+    """The reader of our output went away: stop quietly (exit status 1)."""
+    import os
+
+    # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1
+
+
+def answer_batch(answer: Callable[[object], dict[str, Any]]) -> None:
+    """Answer every non-blank JSON line on stdin with ``answer(request)``, one line each.
+
+    A line that is not JSON, or whose request the engine refuses (any ``ValueError`` the
+    engine raises), is answered with ``{"error": ...}`` and the batch goes on.
+    """
+    from engine.errors import EngineError
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            reply = answer(json.loads(line))
+        except json.JSONDecodeError as error:
+            reply = {"error": f"the request is not valid JSON: {error}"}
+        except EngineError as error:
+            reply = {"error": str(error)}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()

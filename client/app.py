@@ -116,12 +116,16 @@ class TablierApp(App[None]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette offers every key of the current screen, then Textual's own commands."""
+        offered: set[str] = set()  # one entry per action, however many keys are bound to it
         for active in screen.active_bindings.values():
             binding = active.binding
             if active.enabled and binding.description and active.node is screen:
+                if binding.action in offered:
+                    continue
+                offered.add(binding.action)
                 yield SystemCommand(
                     binding.description,
-                    binding.tooltip or f"key: {binding.key_display or binding.key}",
+                    binding.tooltip or f"key: {self.get_key_display(binding)}",
                     partial(screen.run_action, binding.action),
                 )
         yield from super().get_system_commands(screen)

@@ -80,9 +80,14 @@ async def test_an_animated_throw_walks_its_path_and_can_be_skipped(tmp_path: Pat
 
 async def test_command_palette_offers_the_screen_keys(settings: SessionSettings) -> None:
     app = TablierApp(GooseSetup(THREE), settings)
-    async with app.run_test():
+    async with app.run_test() as pilot:
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert {"Throw", "Lobby", "Quit"} <= set(titles)
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmScreen)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert titles.count("No") == 1  # one entry, though both n and escape answer no
+        assert "Yes" in titles
 
 
 async def test_throw_is_refused_while_the_computer_is_to_play(tmp_path: Path) -> None:

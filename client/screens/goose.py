@@ -172,7 +172,7 @@ class GooseScreen(GameScreen):
                 if self._skip:
                     break
                 self.board.show(squares_now, highlight)
-                self._show_ledger(turn.after, squares_now)
+                self._show_ledger(turn.before, squares_now)  # the mover keeps his ▶ till the end
                 await asyncio.sleep(seconds / FAST_FACTOR if self._fast else seconds)
         self.busy = False
         self._settle(turn)

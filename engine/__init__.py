@@ -1,6 +1,6 @@
 """Tablier's rules engines: pure, deterministic, and free of I/O.
 
-- :mod:`engine.goose` — Jeu de l'oie (2–15 players, the ``daumont`` and ``1792`` rule sets);
+- :mod:`engine.goose` — Jeu de l'oie (2 to 15 players, the ``daumont`` and ``1792`` rule sets);
 - :mod:`engine.jacquet` — Jacquet (two players, a match to N points);
 - :mod:`engine.awaiting` — what a state waits for next (a throw, a play, a missed turn);
 - :mod:`engine.canonical` — canonical bytes and SHA-256 state hashes;

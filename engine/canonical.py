@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from typing import Protocol, TypeAlias
 
-Canonical: TypeAlias = "int | str | bool | None | tuple[Canonical, ...]"
+Canonical: TypeAlias = "int | str | bool | tuple[Canonical, ...] | None"
 
 # One byte tags; integers are 8-byte big-endian two's complement (states hold small ints).
 _NONE = b"N"

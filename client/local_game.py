@@ -12,14 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from client.setup import GameSetup, SessionSettings
 from engine.awaiting import Awaiting, ChoosePlay, Finished, ThrowDice
 from protocol.events import MatchEnded
 from protocol.local import LocalMatch
-from protocol.logfile import default_log_path
+from protocol.logfile import default_data_dir
 
 
 class NotYourTurnError(Exception):
@@ -63,23 +62,18 @@ class LocalGame:
         self.setup = setup
         self.settings = settings
         start = settings.clock()
-        if settings.log_path is not None:
-            self.log_path = _free_path(settings.log_path)
-        else:
-            # default_log_path names the file from the match's game, names and start time;
-            # LocalMatch builds the match setup itself, so those three are passed as a view.
-            view = SimpleNamespace(
-                game=setup.game, names=setup.names, proposal=SimpleNamespace(start_time=start)
-            )
-            self.log_path = default_log_path(view, settings.data_dir)  # type: ignore[arg-type]
         self.match = LocalMatch.create(
             setup.game,
             _options(setup),
             names=setup.names,
             random_source=settings.random_source,
             now=start,
-            log_path=self.log_path,
+            log_path=None if settings.log_path is None else _free_path(settings.log_path),
+            log_data_dir=settings.data_dir or default_data_dir(),
         )
+        # LocalMatch names the file itself when no path was given (date, game, players).
+        assert self.match.log_path is not None
+        self.log_path: Path = self.match.log_path
 
     @classmethod
     def start(cls, setup: GameSetup, settings: SessionSettings) -> LocalGame:

@@ -1,8 +1,9 @@
-"""The evaluation's weights, and the tuned values the computer player uses.
+"""The evaluation's weights, and the values the computer player plays with.
 
 Every weight is an int (pips, or milli-points / milli-probabilities), so evaluation and
-therefore play are identical on every machine. ``scripts/tune_bot.py`` improves them by a
-coordinate search over paired self-play; ``docs/bot.md`` says how :data:`TUNED` was made.
+therefore play are identical on every machine. ``scripts/tune_bot.py`` searches for better
+ones by a coordinate search over paired self-play; ``docs/bot.md`` says how :data:`TUNED`
+was chosen.
 """
 
 from __future__ import annotations
@@ -49,4 +50,5 @@ class Weights:
 
 
 TUNED = Weights()
-"""The weights every level plays with (tuned values: see ``docs/bot.md``)."""
+"""The weights every level plays with: the hand-set values above, which the coordinate
+search of ``scripts/tune_bot.py`` did not beat on fresh dice (``docs/bot.md`` has the log)."""

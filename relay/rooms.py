@@ -67,11 +67,19 @@ class Room:
         self._backlog_size = 0
         # Everyone connected, players and spectators: the recipients of every event.
         self.audience: tuple[ConnId, ...] = ()
+        # The audience with a given sender last, built once per sender and audience change.
+        self._echo_orders: dict[ConnId, tuple[ConnId, ...]] = {}
         self.empty_since: float | None = now
 
     def stamp(self, frame_for: Callable[[int], bytes]) -> bytes:
         """Give the next sequence number to an event and keep its frame for resumers."""
-        frame = frame_for(self.next_seq)
+        return self.record(frame_for(self.next_seq))
+
+    def record(self, frame: bytes) -> bytes:
+        """Keep the frame of the event numbered ``next_seq`` for resumers, and move on.
+
+        :meth:`stamp` is the way in; the relay's hot path calls this directly, having built
+        the frame with ``next_seq`` itself, to save a closure per message."""
         self._backlog.append(frame)
         self._backlog_size += len(frame)
         while len(self._backlog) > self._backlog_count or (
@@ -110,9 +118,18 @@ class Room:
             for seat in sorted(self.seats.values(), key=lambda s: s.index)
         )
 
+    def audience_ending_with(self, sender: ConnId) -> tuple[ConnId, ...]:
+        """The audience with the sender's own copy last: the others need not wait behind it."""
+        order = self._echo_orders.get(sender)
+        if order is None:
+            order = (*(c for c in self.audience if c != sender), sender)
+            self._echo_orders[sender] = order
+        return order
+
     def refresh_audience(self, now: float) -> None:
         players = tuple(seat.conn for seat in self.seats.values() if seat.conn is not None)
         self.audience = players + tuple(self.spectators)
+        self._echo_orders.clear()
         if self.audience:
             self.empty_since = None
         elif self.empty_since is None:

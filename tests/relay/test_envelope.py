@@ -172,3 +172,48 @@ def test_the_fast_path_takes_exactly_what_the_codec_reads_as_a_send(
         assert packed is None
         with pytest.raises(EnvelopeError):
             decode_client_frame(data)
+
+
+@pytest.mark.parametrize("size", [0, 1, 255, 256, 65535, 65536])
+def test_a_send_is_encoded_as_msgpack_would(size: int) -> None:
+    payload = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    assert encode(Send(payload)) == msgpack.packb([VERSION, Kind.SEND, payload])
+
+
+_UINTS = st.sampled_from([b"\x05", b"\xcc\x05", b"\xcd\x01\x00", b"\xce\x00\x01\x00\x00"])
+_BINS = st.sampled_from([(0xC4, 1), (0xC5, 2), (0xC6, 4)])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    _UINTS | st.binary(max_size=9),
+    _UINTS | st.binary(max_size=9),
+    _BINS,
+    st.integers(0, 40),
+    st.binary(max_size=40),
+)
+def test_reading_a_message_without_msgpack_agrees_with_the_codec(
+    seq: bytes, seat: bytes, marker: tuple[int, int], declared: int, body: bytes
+) -> None:
+    """Near misses included (truncated numbers, negative or float markers, wrong lengths):
+    the reader's shortcut for message envelopes answers exactly what msgpack would."""
+    code, width = marker
+    head = bytes((0x95, VERSION, Kind.MESSAGE))
+    data = head + seq + seat + bytes((code,)) + declared.to_bytes(width, "big") + body
+    try:
+        expected: object = decode_relay_frame(data, max_frame=1 << 20)
+    except EnvelopeError as exc:
+        expected = exc.code
+    try:
+        fields = msgpack.unpackb(data)
+        valid = [type(f) for f in fields[2:]] == [int, int, bytes]
+        assert expected == (Message(*fields[2:]) if valid else ErrorCode.BAD_ENVELOPE)
+    except (ValueError, msgpack.UnpackException):
+        assert expected == ErrorCode.BAD_ENVELOPE
+
+
+def test_a_message_frame_over_the_limit_is_refused_before_reading() -> None:
+    data = encode(Message(1, 0, b"x" * 2000))
+    with pytest.raises(EnvelopeError) as refused:
+        decode_relay_frame(data, max_frame=1024)
+    assert refused.value.code == ErrorCode.FRAME_TOO_LARGE

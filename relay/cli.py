@@ -22,11 +22,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablier relay: {exc}", file=sys.stderr)
         return 2
     logs.configure(config.log_json)
-    with asyncio.Runner(loop_factory=_fastest_loop()) as runner:
+    with asyncio.Runner(loop_factory=fastest_loop()) as runner:
         return runner.run(_serve(config))
 
 
-def _fastest_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
+def fastest_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop when it is installed (the ``fast`` extra), else asyncio's own."""
     try:
         import uvloop  # type: ignore[import-not-found, unused-ignore]
     except ImportError:

@@ -185,7 +185,8 @@ class RelayServer:
                 websocket = connections.get(output.conn)
                 if websocket is not None:
                     self._spawn(websocket.close(output.code, output.reason))
-            elif isinstance(output, Log):
+            elif isinstance(output, Log) and logs.logger.isEnabledFor(logging.INFO):
+                # Rendered only for a logger that keeps it (an embedding app may not).
                 logs.logger.info(logs.render(output, self.config.log_json))
 
     def _drop_slow_reader(self, websocket: ServerConnection) -> None:

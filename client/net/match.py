@@ -25,13 +25,14 @@ from typing import Any, Literal
 
 from client.local_game import Turn
 from client.net import wire
+from client.net.durable import DeferredSyncLog
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from protocol.chain import HashChain
 from protocol.codec import pack
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ChatReceived, DiceRolled, Ignored, MatchEnded, PlayMade
 from protocol.identity import Identity, RandomSource
-from protocol.logfile import LogWriter, default_log_path
+from protocol.logfile import default_log_path
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal
 
@@ -98,7 +99,7 @@ class NetMatch:
         self.offences: list[Offence] = []
         self.log_path = log_path
         self._data_dir = data_dir
-        self._log: LogWriter | None = None
+        self._log: DeferredSyncLog | None = None
         self._chain: HashChain | None = None
         self._joined = False
         self._events: list[Any] = []
@@ -279,7 +280,7 @@ class NetMatch:
         seat = keys.index(mine) if mine in keys and self._chain is not None else None
         if self.log_path is None:
             self.log_path = default_log_path(setup, self._data_dir)
-        self._log = LogWriter(self.log_path, setup)
+        self._log = DeferredSyncLog(self.log_path, setup)
         self.session = MatchSession(
             setup,
             seat=seat,

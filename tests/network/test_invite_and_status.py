@@ -1,0 +1,108 @@
+"""Invites a person pastes, room payloads a peer sends, and the connection line's words."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from client.net import wire
+from client.net.invite import Invite, InviteError, parse_invite
+from client.net.link import LinkStatus
+from client.net.room import host_room, join_room
+from client.setup import SessionSettings
+from client.widgets.connection import describe_link, describe_peers
+from relay.server import RelayServer
+from tests.network.conftest import QUICK
+from tests.network.players import TIMEOUT
+
+ROOM, TOKEN = "R" * 22, "T" * 43
+
+
+@pytest.mark.parametrize(
+    ("text", "invite"),
+    [
+        (f"tablier://127.0.0.1:8765/{ROOM}?player={TOKEN}",
+         Invite("ws://127.0.0.1:8765/", ROOM, TOKEN, "player")),
+        (f"  'tabliers://relay.example.org/tablier/{ROOM}?watch={TOKEN}'\n",
+         Invite("wss://relay.example.org/tablier/", ROOM, TOKEN, "watch")),
+        (f"tablier://[::1]:9000/{ROOM}?player={TOKEN}",
+         Invite("ws://[::1]:9000/", ROOM, TOKEN, "player")),
+    ],
+)  # fmt: skip
+def test_invites_round_trip(text: str, invite: Invite) -> None:
+    assert parse_invite(text) == invite
+    assert parse_invite(invite.encode()) == invite
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "empty"),
+        (f"https://127.0.0.1/{ROOM}?player={TOKEN}", "starts with tablier://"),
+        (f"tablier:///{ROOM}?player={TOKEN}", "no relay address"),
+        (f"tablier://h:99999/{ROOM}?player={TOKEN}", "address is not valid"),
+        (f"tablier://h/short?player={TOKEN}", "room is missing or mistyped"),
+        (f"tablier://h/{ROOM}", "no token"),
+        (f"tablier://h/{ROOM}?player={TOKEN}&watch={TOKEN}", "more than one token"),
+        (f"tablier://h/{ROOM}?player=abc", "token is mistyped"),
+    ],
+)
+def test_a_bad_invite_says_what_is_wrong(text: str, problem: str) -> None:
+    with pytest.raises(InviteError, match=problem):
+        parse_invite(text)
+
+
+@given(st.binary(max_size=200))
+def test_room_payloads_from_peers_decode_or_raise_wire_error(data: bytes) -> None:
+    try:
+        payload = wire.decode(data)
+    except wire.WireError:
+        return
+    assert wire.decode(wire.encode(payload)) == payload
+
+
+def test_the_connection_line_says_what_is_going_on() -> None:
+    assert str(describe_link(LinkStatus("connected"))) == "● connected"
+    retry = LinkStatus("reconnecting", 3, time.monotonic() + 4.2, "the relay is not answering")
+    assert str(describe_link(retry)) == (
+        "◌ reconnecting (attempt 3, next try in 0:05): the relay is not answering"
+    )
+    assert "cannot join: Every seat" in str(
+        describe_link(LinkStatus("failed", detail="Every seat in this room is taken."))
+    )
+
+
+async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    ada = await host_room(relay.url, "goose", {}, seats=2, name="Ada", settings=settings("Ada"),
+                          time_limit_ms=1000, backoff=QUICK)  # fmt: skip
+    bob = await join_room(ada.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(ada.wait_started(), bob.wait_started())
+            game = ada.game(settings("Ada"))
+            await bob.close()  # Bob's terminal goes away mid-match
+            while "Bob away, seat held" not in str(describe_peers(ada.match, _now())):
+                await asyncio.sleep(0.02)
+            # The lots: Ada throws hers; Bob never reveals. Past the limit, Ada may claim.
+            if game.awaiting.seat == 0:  # type: ignore[union-attr]
+                game.throw()
+            while game.claimable(_now()) != 1:
+                await asyncio.sleep(0.05)
+            game.claim_abandonment(1)
+            turn = await game.next_turn()
+        assert game.ended is not None and game.ended.reason == "abandoned"
+        assert game.ended.seat == 1 and game.ended.winner == 0
+        assert turn.events[-1] == game.ended
+    finally:
+        await ada.close()
+
+
+def _now() -> int:
+    return int(time.time() * 1000)

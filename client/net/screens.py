@@ -84,6 +84,8 @@ class NetScreen(GameScreen):
         self.query_one(ChatPanel).add(line.name, line.text, line.time)
 
     def _offence(self, offence: Offence) -> None:
+        for bar in self.query(ConnectionBar):
+            bar.refresh_status()
         self.notify(
             f"{offence.who}: {offence.text}",
             title="Match stopped" if offence.fatal else "Ignored",

@@ -14,7 +14,9 @@ from client.screens.end import EndScreen
 from client.screens.room import HostPlan, JoinPlan, RoomScreen
 from client.setup import SessionSettings
 from client.widgets.chat import ChatPanel
+from protocol.verify import verify_log
 from relay.server import RelayServer
+from tests.network.hostile import Hostile
 from tests.network.players import assert_same_verified_logs
 
 TIMEOUT = 90.0
@@ -189,3 +191,34 @@ async def test_people_chat_a_watcher_follows_and_cannot_act(
                 assert "Ada" in narrative_text(app)
             states = [playing(app).game.state for app in (host, guest, watcher)]
             assert states[0] == states[1] == states[2]
+
+
+async def test_a_cheat_is_named_on_screen_and_the_match_stops_with_its_log(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    plan = HostPlan("goose", {"rules": "daumont", "ante": 4, "fee": 1}, 2, "Ada",
+                    relay_url=relay.url)  # fmt: skip
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        await until(ada, lambda: room_of(host).room is not None, "the host's room")
+        room = room_of(host).room
+        assert room is not None
+        mallory = Hostile(room.invite, settings("Mallory"))
+        mallory.rewrite = Hostile.forge_shares
+        await mallory.enter()
+        follower = asyncio.create_task(mallory.follow(lambda: False))
+        try:
+            await until(ada, shows_game(host), "the game screen")
+            await ada.press("space")  # Ada throws for the lots; Mallory's share is forged
+            await until(ada, shows_end(host), "the end of the match")
+        finally:
+            follower.cancel()
+        end = host.screen
+        assert isinstance(end, EndScreen)
+        assert end.summary.title == "The match was stopped."
+        assert end.summary.lines[0].startswith("Mallory: Mallory's dice share")
+        bar = str(playing(host).query_one("#connection").render())
+        assert "match stopped: Mallory" in bar
+        assert end.summary.log_path is not None
+        report = verify_log(end.summary.log_path)
+        assert not report.ok and "Mallory's dice share" in (report.error or "")

@@ -214,7 +214,7 @@ class RelayLink:
         if fresh or token != self._seat_token:
             self._seat_token = welcome.seat_token
         roster = [(m.seat, m.name, m.connected) for m in welcome.members]
-        self.match.welcomed(welcome.seat, roster, self.clock())
+        self.match.welcomed(welcome.seat, roster, self.clock(), fresh=fresh)
         self._replay_until = welcome.next_seq
         if welcome.resync or fresh:
             self._next_seq = welcome.next_seq if welcome.resync else 0

@@ -166,10 +166,18 @@ class NetMatch:
     # ----------------------------------------------------------------- relay events in
 
     def welcomed(
-        self, relay_seat: int | None, roster: list[tuple[int, str, bool]], now: int
+        self,
+        relay_seat: int | None,
+        roster: list[tuple[int, str, bool]],
+        now: int,
+        *,
+        fresh: bool = False,
     ) -> None:
-        """The relay let us in (again): who is there; then ask to be caught up if needed."""
+        """The relay let us in (again): who is there. ``fresh``: a re-created room, whose
+        seats are numbered anew (each player's hello says who is who again)."""
         self.my_relay_seat = relay_seat
+        if fresh:
+            self.seat_of_member.clear()
         self.members = {
             seat: Member(seat, name, connected, now) for seat, name, connected in roster
         }

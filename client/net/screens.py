@@ -46,6 +46,7 @@ class NetScreen(GameScreen):
     """What both networked screens add to their local screen (mixed in first)."""
 
     game: NetworkGame  # type: ignore[assignment]
+    _claimable = False  # someone is past the time limit: the claim key shows
 
     def _side(self) -> Widget:
         raise NotImplementedError
@@ -55,10 +56,24 @@ class NetScreen(GameScreen):
         game = self.game
         self._side().mount(ChatPanel(None if game.watching else self._send_chat, id="chat"))
         self.mount(ConnectionBar(game, id="connection"), before=self.query_one("Footer"))
+        self.set_interval(1.0, self._watch_claims)
         game.chat_listeners.append(self._chat_line)
         game.offence_listeners.append(self._offence)
         for line in game.match.offences:
             self._offence(line)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat":
+            return not self.game.watching or None
+        if action == "claim":  # shown only while someone is past the time limit
+            return self._claimable or None
+        return super().check_action(action, parameters)
+
+    def _watch_claims(self) -> None:
+        claimable = self.game.claimable(int(time.time() * 1000)) is not None
+        if claimable != self._claimable:
+            self._claimable = claimable
+            self.refresh_bindings()
 
     def on_unmount(self) -> None:
         game = self.game

@@ -119,6 +119,30 @@ def test_every_member_sees_one_numbered_stream_including_its_own_messages() -> N
     assert eve_stream[1:] == expected_tail
 
 
+def test_who_receives_a_message_follows_arrivals_and_departures() -> None:
+    """Each room keeps its audience ordered per sender between changes: every change counts."""
+    h = Harness()
+    room = h.room()
+    ada = h.join(room, room.player_token, "Ada")
+    bob = h.join(room, room.player_token, "Bob")
+    h.send(ada, Send(b"one"))
+    eve = h.join(room, room.spectator_token, "Eve")
+    h.send(ada, Send(b"two"))
+    h.drop(bob)
+    h.send(ada, Send(b"three"))
+    payloads = {
+        conn: [m.payload for m in h.take(conn) if isinstance(m, Message)]
+        for conn in (ada, bob, eve)
+    }
+    assert payloads == {
+        ada: [b"one", b"two", b"three"],
+        bob: [b"one", b"two"],
+        eve: [b"two", b"three"],
+    }
+    transmit = h.core.receive(ada, encode(Send(b"four")), h.now)
+    assert [o.to for o in transmit if isinstance(o, Transmit)] == [(eve, ada)]  # sender last
+
+
 def test_the_relay_keeps_only_hashes_of_tokens() -> None:
     h = Harness()
     room = h.room()

@@ -43,7 +43,8 @@ NET_BINDINGS: list[BindingType] = [
 
 
 class NetScreen(GameScreen):
-    """What both networked screens add to their local screen (mixed in first)."""
+    """What both networked screens add to their local screen (mixed in after it, so the
+    local screen's styles, which select on its class name, still apply)."""
 
     game: NetworkGame  # type: ignore[assignment]
     _claimable = False  # someone is past the time limit: the claim key shows
@@ -62,12 +63,14 @@ class NetScreen(GameScreen):
         for line in game.match.offences:
             self._offence(line)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    NET_ACTIONS: ClassVar[frozenset[str]] = frozenset({"chat", "claim"})
+
+    def net_check_action(self, action: str) -> bool:
+        """Whether the chat or claim key shows: chat for players, claim only while someone
+        is past the time limit."""
         if action == "chat":
-            return not self.game.watching or None
-        if action == "claim":  # shown only while someone is past the time limit
-            return self._claimable or None
-        return super().check_action(action, parameters)
+            return not self.game.watching
+        return self._claimable
 
     def _watch_claims(self) -> None:
         claimable = self.game.claimable(int(time.time() * 1000)) is not None
@@ -169,7 +172,7 @@ class NetScreen(GameScreen):
             tell(sentence)
 
 
-class NetGooseScreen(NetScreen, GooseScreen):
+class NetGooseScreen(GooseScreen, NetScreen):
     """A networked Jeu de l'oie: the same board, throws arriving from the other terminals."""
 
     CSS_PATH = ["../screens/goose.tcss", "../net.tcss"]  # type: ignore[assignment]  # noqa: RUF012
@@ -186,6 +189,11 @@ class NetGooseScreen(NetScreen, GooseScreen):
         # GooseScreen.on_mount runs after this one (Textual calls each class's handler).
         self._attach_network()
         self.tell_history(self.narrative.tell)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.NET_ACTIONS:
+            return self.net_check_action(action)
+        return super().check_action(action, parameters)
 
     def throw_refusal(self) -> str | None:
         awaiting = self.game.awaiting
@@ -211,8 +219,8 @@ class NetGooseScreen(NetScreen, GooseScreen):
         awaiting = self.game.awaiting
         if isinstance(awaiting, ThrowDice) and self.game.is_remote(awaiting.seat):
             self.refresh_bindings()
-            what = "for the lots" if self.game.state.phase == "lots" else ""
-            self._show_prompt(f"Waiting for {self.game.names[awaiting.seat]} to throw {what}…")
+            what = " for the lots" if self.game.state.phase == "lots" else ""
+            self._show_prompt(f"Waiting for {self.game.names[awaiting.seat]} to throw{what}…")
             self.run_worker(self._take_turn(), group="turn", exclusive=True)
             return
         super()._next_turn()
@@ -228,7 +236,7 @@ class NetGooseScreen(NetScreen, GooseScreen):
         self._show_turn(turn)
 
 
-class NetJacquetScreen(NetScreen, JacquetScreen):
+class NetJacquetScreen(JacquetScreen, NetScreen):
     """A networked Jacquet: the board faces this seat; the opponent's plays arrive live."""
 
     CSS_PATH = ["../jacquet.tcss", "../net.tcss"]  # type: ignore[assignment]  # noqa: RUF012
@@ -249,6 +257,8 @@ class NetJacquetScreen(NetScreen, JacquetScreen):
         self.tell_history(self._tell)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.NET_ACTIONS:
+            return self.net_check_action(action)
         if action in ("throw", "confirm", "undo") and not self._pass_notice:
             awaiting = self.game.awaiting
             if isinstance(awaiting, Finished) or self.game.is_remote(awaiting.seat):

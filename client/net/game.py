@@ -120,14 +120,23 @@ class NetworkGame:
         self._show(turn)
         return turn
 
-    async def next_turn(self) -> Turn:
-        """The next finished turn, in match order (anyone's, ours included)."""
+    async def next_turn(self, *, show: bool = True) -> Turn:
+        """The next finished turn, in match order (anyone's, ours included).
+
+        ``show=False`` leaves ``state`` where it was, for a screen that first plays the turn
+        back from there; it then calls :meth:`show` with the turn.
+        """
         while not self.match.turns:
             self._turn_ready.clear()
             await self._turn_ready.wait()
         turn = self.match.turns.popleft()
-        self._show(turn)
+        if show:
+            self._show(turn)
         return turn
+
+    def show(self, turn: Turn) -> None:
+        """The screen has shown *turn*: ``state`` and ``awaiting`` move on past it."""
+        self._show(turn)
 
     def chat(self, text: str) -> None:
         self._act(lambda session: session.chat(text, self.settings.clock()))

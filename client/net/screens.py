@@ -29,7 +29,7 @@ from client.screens.jacquet import JacquetScreen
 from client.widgets.chat import ChatPanel
 from client.widgets.connection import ConnectionBar
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
-from engine.jacquet import Passed
+from engine.jacquet import Moved, Passed
 from protocol.events import ChatReceived, MatchEnded
 from protocol.narrate import narrate_turns
 
@@ -291,7 +291,13 @@ class NetJacquetScreen(JacquetScreen, NetScreen):
         self.run_worker(self._take_turn(), group="turn", exclusive=True)
 
     async def _take_turn(self) -> None:
-        turn = await self.game.next_turn()
+        turn = await self.game.next_turn(show=False)
+        try:  # the opponent's play, move by move from where it started (when animated)
+            moves = tuple(event.move for event in turn.events if isinstance(event, Moved))
+            if moves and self.game.is_remote(turn.seat):
+                await self._show_moves(moves)
+        finally:
+            self.game.show(turn)
         own_throw = self._throwing
         self._throwing = False
         self._after_turn(turn, announce_pass=own_throw)

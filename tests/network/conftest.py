@@ -57,6 +57,7 @@ class RelayProcess:
     process: subprocess.Popen[str]
     url: str
     port: int
+    log: str
 
     @classmethod
     def spawn(cls, port: int = 0) -> RelayProcess:
@@ -74,7 +75,7 @@ class RelayProcess:
             first = Path(log.name).read_text().partition("\n")[0]
             if first.startswith("{") and "url" in first:
                 url = json.loads(first)["url"]
-                return cls(process, url, int(url.rsplit(":", 1)[1].rstrip("/")))
+                return cls(process, url, int(url.rsplit(":", 1)[1].rstrip("/")), log.name)
             if process.poll() is not None:
                 break
             time.sleep(0.05)
@@ -84,6 +85,7 @@ class RelayProcess:
     def kill(self) -> None:
         self.process.kill()
         self.process.wait(timeout=10)
+        Path(self.log).unlink(missing_ok=True)
 
     def restart(self) -> RelayProcess:
         self.kill()

@@ -106,3 +106,33 @@ async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
 
 def _now() -> int:
     return int(time.time() * 1000)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["join", "tablier://h/short?player=x"], "tablier join: the invite's room is missing"),
+        (["watch", f"tablier://h:1/{ROOM}?player={TOKEN}"], "that is a player's invite"),
+        (["join", f"tablier://h:1/{ROOM}?watch={TOKEN}"], "that is a spectator's invite"),
+        (["host", "goose", "--players", "16"], "played by 2 to 15 players, not 16"),
+        (["host", "jacquet", "--name", " "], "a name is 1 to 20 printable characters"),
+    ],
+)
+def test_the_commands_refuse_bad_arguments_in_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from client.cli import main
+
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_host_refuses_a_relay_address_that_is_not_a_websocket(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from client.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["host", "jacquet", "--relay", "http://example.org/"])
+    assert exit_.value.code == 2
+    assert "--relay takes the relay's address, ws://" in capsys.readouterr().err

@@ -26,7 +26,6 @@ from typing import Any, Literal
 from client.local_game import Turn
 from client.net import wire
 from client.net.durable import DeferredSyncLog
-from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from protocol.chain import HashChain
 from protocol.codec import pack
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
@@ -414,13 +413,3 @@ class NetMatch:
         if self._log is not None:
             self._log.close()
 
-
-def awaited_seat(state: Any, ended: MatchEnded | None) -> int | None:
-    """Whose move a state waits for (None once over)."""
-    if ended is not None:
-        return None
-    awaiting = state.awaiting
-    if isinstance(awaiting, ThrowDice | ChoosePlay):
-        return awaiting.seat
-    assert isinstance(awaiting, Finished)
-    return None

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from client.net.link import Backoff
 from client.net.room import join_room
 from client.setup import SessionSettings
 from engine.canonical import state_hash
+from relay.config import RelayConfig
 from relay.server import RelayServer
 from tests.network.conftest import QUICK, RelayProcess
 from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet, play_out
@@ -73,3 +75,33 @@ async def test_a_late_spectator_sees_the_current_position_and_the_same_end(
         assert_same_verified_logs([game.log_path for game in [*games, watching]])
     finally:
         await asyncio.gather(*(room.close() for room in [*rooms, watcher]))
+
+
+async def test_a_player_back_after_the_backlog_moved_on_resyncs_from_a_peer(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    """The relay keeps 8 events; Ada says 12 things while Bob is away, so the relay cannot
+    replay them: Bob asks, Ada sends the transcript, Bob checks it and carries on."""
+    async with RelayServer(RelayConfig(port=0, rate=2000, burst=2000, backlog=8)) as relay:
+        rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
+        ada, bob = (room.game(settings(n)) for room, n in zip(rooms, ["Ada", "Bob"], strict=True))
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                await asyncio.gather(autoplay(ada, stop_after=4), autoplay(bob, stop_after=4))
+                rooms[1].link.backoff = Backoff(first=1.0, most=1.0, jitter=0)
+                rooms[1].link.drop()
+                while rooms[0].match.members[1].connected:
+                    await asyncio.sleep(0.01)
+                for line in range(12):
+                    ada.chat(f"line {line}")
+                heard: list[str] = []
+                bob.chat_listeners.append(lambda chat: heard.append(chat.text))
+                while len(heard) < 12:
+                    await asyncio.sleep(0.02)
+            connection = rooms[1].link.connection
+            assert connection is not None and connection.welcome.resync  # the relay could not
+            assert heard == [f"line {n}" for n in range(12)]  # all of it, in order, once
+            await play_out([ada, bob])
+            assert_same_verified_logs([ada.log_path, bob.log_path])
+        finally:
+            await asyncio.gather(*(room.close() for room in rooms))

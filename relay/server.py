@@ -174,7 +174,8 @@ class RelayServer:
         connections = self._connections
         for output in outputs:
             if type(output) is Transmit:
-                # The same bytes to every member, written at once: no await, no copy each.
+                # The same bytes to every member, written at once without awaiting anyone
+                # (websockets still puts a frame header on each copy).
                 targets = [connections[c] for c in output.to if c in connections]
                 broadcast(targets, output.data)
                 limit = self._max_queued_bytes
@@ -193,6 +194,7 @@ class RelayServer:
         """Broadcasting never waits, so a member that stops reading would make the relay queue
         its room's traffic without bound: past the limit it is cut off (no frame can get
         through its full buffer anyway)."""
+        # A search, not a map kept per frame: cutting a member off is rare.
         conn = next(c for c, ws in self._connections.items() if ws is websocket)
         self._carry_out(self.core.refused_by_transport(conn, ErrorCode.TOO_SLOW))
         websocket.transport.abort()

@@ -489,15 +489,15 @@ FLOORS = {
 
 def print_table(report: dict[str, Any]) -> None:
     relay, base = report["details"]["relay"], report["details"]["baseline"]
-    print(f"{'figure':<26}{'relay':>12}{'baseline':>12}")
+    print(f"{'figure':<34}{'relay':>12}{'baseline':>12}")
     for key in relay:
-        print(f"{key:<26}{relay[key]:>12}{base[key]:>12}")
+        print(f"{key:<34}{relay[key]:>12}{base[key]:>12}")
     print()
     for key in RATIO_KEYS:
         sign, floor = FLOORS[key]
         value = report[key]
         ok = value <= floor if sign == "≤" else value >= floor
-        print(f"{key:<26}{value:>12}   floor {sign} {floor}  {'ok' if ok else 'MISSED'}")
+        print(f"{key:<34}{value:>12}   floor {sign} {floor}  {'ok' if ok else 'MISSED'}")
 
 
 def main() -> int:

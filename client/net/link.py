@@ -115,6 +115,7 @@ class RelayLink:
         self._seat_token: str | None = None
         self._next_seq: int | None = None
         self._replay_until = 0
+        self._replaying = False  # the relay is still replaying what we missed
         self._unconfirmed: list[bytes] = []
         self._queue: asyncio.Queue[bytes] = asyncio.Queue()
         self._closing = False
@@ -129,8 +130,8 @@ class RelayLink:
         outbox, self.match.outbox = self.match.outbox, []
         for data in outbox:
             self._unconfirmed.append(data)
-            if self.connection is not None:
-                self._queue.put_nowait(data)
+            if self.connection is not None and not self._replaying:
+                self._queue.put_nowait(data)  # else: sent with the rest once caught up
 
     async def run(self) -> None:
         """Stay in the room until :meth:`close`; raise :class:`LinkFailed` on a final refusal."""
@@ -238,8 +239,8 @@ class RelayLink:
         self.connection = connection
         self._drop.clear()
         self._queue = asyncio.Queue()
-        replaying = connection.next_seq < self._replay_until
-        if not replaying:
+        self._replaying = connection.next_seq < self._replay_until
+        if not self._replaying:
             self._caught_up()
         self._set(LinkStatus("connected"))
         self.connected.set()
@@ -259,8 +260,8 @@ class RelayLink:
                 event = reader.result()
                 self._next_seq = connection.next_seq
                 self._deliver(event, connection)
-                if replaying and connection.next_seq >= self._replay_until:
-                    replaying = False
+                if self._replaying and connection.next_seq >= self._replay_until:
+                    self._replaying = False
                     self._caught_up()
         except (ConnectionClosed, RelayError, EnvelopeError, OSError):
             return

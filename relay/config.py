@@ -80,7 +80,7 @@ def _checks(c: RelayConfig) -> list[tuple[bool, str]]:
     ]
 
 
-# What each setting means, as ``--help`` and docs/self-hosting.md say it.
+# What each setting means, as ``--help`` and the README's "Self-hosting the relay" say it.
 HELP: dict[str, str] = {
     "host": "address to bind (default loopback; 0.0.0.0 for every interface)",
     "port": "TCP port (0 picks a free one)",

@@ -1,4 +1,7 @@
-"""``tablier relay``: run the relay that remote games go through (see docs/self-hosting.md)."""
+"""``tablier relay``: run the relay that remote games go through.
+
+See "Self-hosting the relay" in README.md.
+"""
 
 from __future__ import annotations
 

@@ -121,28 +121,33 @@ def run_moves(args: argparse.Namespace) -> int:
 
 def moves_answer(position: Position, dice_text: str, bearoff: BearOff) -> dict[str, Any]:
     """The JSON answer for one request (raises :class:`engine.errors.EngineError`)."""
-    from engine.errors import InvalidPositionError
-    from engine.jacquet import (
-        SIDE_NAMES,
-        blocked_postillon,
-        format_move,
-        legal_play_results,
-        parse_dice,
-        position_to_json,
-    )
+    from engine.jacquet import format_move, legal_play_results, parse_dice, position_to_json
 
     dice = parse_dice(dice_text)
-    for side, name in enumerate(SIDE_NAMES):
-        if position.borne_off(side) == 15:
-            raise InvalidPositionError(f"the game is over: {name} has borne off all 15 checkers")
-    if blocked_postillon(position):
-        return {"plays": [], "winner": SIDE_NAMES[1 - position.turn], "points": 4}
+    winner = postillon_blocker(position)
+    if winner is not None:
+        return {"plays": [], "winner": winner, "points": 4}
     return {
         "plays": [
             {"moves": [format_move(move) for move in play], "position": position_to_json(after)}
             for play, after in legal_play_results(position, dice, bearoff)
         ]
     }
+
+
+def postillon_blocker(position: Position) -> str | None:
+    """The side that wins x4 because the side to move has a blocked postillon, else None.
+
+    Raises :class:`engine.errors.InvalidPositionError` for a game that is already over, which
+    has no player to move.
+    """
+    from engine.errors import InvalidPositionError
+    from engine.jacquet import SIDE_NAMES, blocked_postillon
+
+    for side, name in enumerate(SIDE_NAMES):
+        if position.borne_off(side) == 15:
+            raise InvalidPositionError(f"the game is over: {name} has borne off all 15 checkers")
+    return SIDE_NAMES[1 - position.turn] if blocked_postillon(position) else None
 
 
 def _answer_request(request: object, default_bearoff: BearOff) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from client.commands.engine_jacquet import load_position
+from client.commands.engine_jacquet import load_position, postillon_blocker
 from client.commands.scripting import answer_batch, fail, reader_left
 
 if TYPE_CHECKING:
@@ -112,22 +112,11 @@ def bot_answer(
 ) -> dict[str, Any]:
     """The JSON answer for one request (raises :class:`engine.errors.EngineError`)."""
     from engine.bot import choose_play
-    from engine.errors import InvalidPositionError
-    from engine.jacquet import (
-        SIDE_NAMES,
-        apply_play,
-        blocked_postillon,
-        format_move,
-        parse_dice,
-        position_to_json,
-    )
+    from engine.jacquet import apply_play, format_move, parse_dice, position_to_json
 
     dice = parse_dice(dice_text)
-    for side, name in enumerate(SIDE_NAMES):
-        if position.borne_off(side) == 15:
-            raise InvalidPositionError(f"the game is over: {name} has borne off all 15 checkers")
-    if blocked_postillon(position):
-        winner = SIDE_NAMES[1 - position.turn]
+    winner = postillon_blocker(position)
+    if winner is not None:
         return {"moves": None, "position": None, "winner": winner, "points": 4}
     play = choose_play(position, dice, level=level, seed=seed, bearoff=bearoff)
     return {

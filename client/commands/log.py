@@ -29,7 +29,7 @@ def register(subparsers: Any) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from protocol.errors import CorruptLog, LogError
+    from protocol.errors import CorruptLog, LogError, NotALog
     from protocol.export import export_json, export_text
     from protocol.logfile import read_log
 
@@ -37,7 +37,7 @@ def run_export(args: argparse.Namespace) -> int:
         contents = read_log(args.log)
     except LogError as error:
         print(f"tablier log export: {error}", file=sys.stderr)
-        return 2 if type(error).__name__ == "NotALog" else 1
+        return 2 if isinstance(error, NotALog) else 1
     exporter = export_json if args.format == "json" else export_text
     try:
         for line in exporter(contents):

@@ -11,6 +11,14 @@ the other seats' in seat order — whatever order they arrive in (early ones wai
 buffer), so every client accepts, and logs, the same records in the same order. A spectator
 replaying a log (``strict=True``) accepts only that order.
 
+Networked (``echoed=True``), the log follows the relay's one order of the room's messages,
+which the relay delivers to every member, the sender included: this seat's own messages
+change the game at once, but each is logged only when its echo comes back (or a peer's
+transcript brings it), at the place a spectator of the relay's stream would log it. A chat
+line is logged where it comes in; a game record once it and every record before it in the
+canonical order came in. So a chat line said while a throw is on its way lands at the same
+place in every client's log.
+
 >>> from protocol.local import LocalMatch
 >>> from protocol.identity import seeded_source
 >>> match = LocalMatch.create("goose", {}, names=("Ann", "Bob"), now=0,
@@ -91,6 +99,7 @@ class MatchSession:
         random_source: RandomSource | None = None,
         log: RecordSink | None = None,
         strict: bool = False,
+        echoed: bool = False,
         verify: Callable[[bytes, bytes, bytes], bool] = verify_signature,
     ) -> None:
         if seat is not None:
@@ -134,6 +143,9 @@ class MatchSession:
         self._pending: list[tuple[GameMessage, bytes]] = []
         self._outbox: list[bytes] = []
         self._events: list[Any] = []
+        self._echoed = echoed
+        self._unechoed: dict[bytes, bool] = {}  # own records sent, not back yet -> is a chat
+        self._held: list[bytes] = []  # game records accepted, not logged yet (canonical order)
         self._skip_missed_turns()
 
     # ----------------------------------------------------------------- what callers read
@@ -161,6 +173,18 @@ class MatchSession:
                 return (awaiting.seat,)
             return self._share_order(awaiting.seat)[len(self._links) :]
         return ()
+
+    def unlogged(self) -> int:
+        """Networked: how many accepted records wait for this seat's echo to be logged."""
+        return len(self._held) + sum(self._unechoed.values())
+
+    def flush_log(self) -> None:
+        """Log whatever still waits for an echo (the match is being left: lose nothing)."""
+        held, self._held = self._held, []
+        chats = [raw for raw, chat in self._unechoed.items() if chat]
+        self._unechoed.clear()
+        for raw in [*held, *chats]:
+            self._write(raw)
 
     def data_to_send(self) -> list[bytes]:
         """Drain the outbox: this seat's messages, each to be sent to every peer."""
@@ -237,6 +261,7 @@ class MatchSession:
                 raise MalformedMessage(f"no seat {message.seat} in this match")
             if message.seat == self.seat:
                 if self._seen.get(_key(message)) == bytes(data):
+                    self._came_back(bytes(data))
                     return [Ignored("our own message, echoed back")]
                 raise BadSignature("a message claims to come from our own seat")
             if not self._verify(
@@ -289,6 +314,8 @@ class MatchSession:
     def _act(self, message: GameMessage) -> list[Any]:
         signed, raw = self._sign(message)
         self._outbox.append(raw)
+        if self._echoed:
+            self._unechoed[raw] = isinstance(message, Chat)
         try:
             self._handle(signed, raw, message.time)
         except RemoteProtocolError as error:
@@ -323,14 +350,34 @@ class MatchSession:
         return events
 
     def _stop(self, error: RemoteProtocolError, record: bytes | None) -> None:
+        self.flush_log()  # what we accepted, then the offending record last
         if record is not None:
-            self._record(record)
+            self._write(record)
         self.stopped = error
         self.ended = MatchEnded("stopped", seat=error.seat, error=error)
         self._events = []  # the caller gets the error; ``ended`` says the rest
         self._pending.clear()
 
-    def _record(self, raw: bytes) -> None:
+    def _record(self, raw: bytes, *, chat: bool = False) -> None:
+        """Log an accepted record, or hold it until it and what comes before it came back."""
+        if raw in self._unechoed:
+            if not chat:
+                self._held.append(raw)
+        elif self._held and not chat:
+            self._held.append(raw)
+        else:
+            self._write(raw)
+
+    def _came_back(self, raw: bytes) -> None:
+        """Our own record came back through the relay: its place in the log is here."""
+        if raw not in self._unechoed:
+            return
+        if self._unechoed.pop(raw):
+            self._write(raw)
+        while self._held and self._held[0] not in self._unechoed:
+            self._write(self._held.pop(0))
+
+    def _write(self, raw: bytes) -> None:
         self.records.append(raw)
         if self._log is not None:
             self._log.append(raw)
@@ -377,7 +424,7 @@ class MatchSession:
             if message.n != self._chats[message.seat]:
                 return False
             self._chats[message.seat] += 1
-            self._record(raw)
+            self._record(raw, chat=True)
             name = self._names[message.seat]
             self._events.append(ChatReceived(message.seat, name, message.text, message.time))
             return True
@@ -429,6 +476,8 @@ class MatchSession:
     def _auto_reveal(self, now: int) -> None:
         signed, raw = self._sign(self._make_share(now))
         self._outbox.append(raw)
+        if self._echoed:
+            self._unechoed[raw] = False
         self._seen[_key(signed)] = raw
         self._pending.append((signed, raw))
 

@@ -295,6 +295,7 @@ class NetMatch:
             chain=self._chain if seat is not None else None,
             random_source=self.random_source,
             log=self._log,
+            echoed=True,  # the relay echoes our messages: the log follows its order
         )
         self._shown = self.session.state
         self._changed()
@@ -411,5 +412,7 @@ class NetMatch:
 
     def close(self) -> None:
         if self._log is not None:
+            if self.session is not None:
+                self.session.flush_log()  # what never came back is logged too
             self._log.close()
 

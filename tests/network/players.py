@@ -39,18 +39,29 @@ async def meet(
     return rooms
 
 
-async def autoplay(game: NetworkGame, *, stop_after: int | None = None) -> int:
+async def autoplay(
+    game: NetworkGame,
+    *,
+    stop_after: int | None = None,
+    acted: Callable[[NetworkGame], None] | None = None,
+) -> int:
     """Play this seat by the level-1 bot and follow everyone else's turns until the end
-    (or until ``stop_after`` turns were shown); returns the number of turns shown."""
+    (or until ``stop_after`` turns were shown); returns the number of turns shown.
+    ``acted(game)`` is called right after each throw or play of this seat, while it is still
+    on its way to the relay."""
     shown = 0
     while not isinstance(game.awaiting, Finished) and (stop_after is None or shown < stop_after):
         awaiting = game.awaiting
         if isinstance(awaiting, ChoosePlay) and awaiting.seat == game.local_seat:
             state = game.state
             game.play(choose_play(state.position, awaiting.dice, bearoff=state.options.bearoff))
+            if acted is not None:
+                acted(game)
         else:
             if isinstance(awaiting, ThrowDice) and awaiting.seat == game.local_seat:
                 game.throw()
+                if acted is not None:
+                    acted(game)
             await game.next_turn()
         shown += 1
     return shown
@@ -61,8 +72,30 @@ async def play_out(games: Sequence[NetworkGame]) -> None:
         await asyncio.gather(*(autoplay(game) for game in games))
 
 
-def assert_same_verified_logs(paths: Sequence[Path | None]) -> bytes:
-    """Every client's log is byte-identical, and verifies."""
+async def settled(games: Sequence[NetworkGame]) -> None:
+    """Until every client logged everything: the same number of records everywhere, and no
+    message of its own still waiting for the relay's echo to find its place in the log."""
+
+    def counts() -> set[int]:
+        return {len(game.match.session.records) for game in games}  # type: ignore[union-attr]
+
+    async with asyncio.timeout(TIMEOUT):
+        while True:
+            before = counts()
+            if len(before) == 1 and all(
+                game.match.session is not None and game.match.session.unlogged() == 0
+                for game in games
+            ):
+                await asyncio.sleep(0.1)  # nothing more on its way
+                if counts() == before:
+                    return
+            await asyncio.sleep(0.01)
+
+
+async def assert_same_verified_logs(games: Sequence[NetworkGame]) -> bytes:
+    """Every client's log (once settled) is byte-identical, and verifies."""
+    await settled(games)
+    paths = [game.log_path for game in games]
     assert all(path is not None for path in paths)
     contents = [Path(path).read_bytes() for path in paths if path is not None]
     assert all(data == contents[0] for data in contents), "the clients' logs differ"

@@ -20,7 +20,7 @@ async def test_two_players_finish_a_jacquet_game_with_identical_verified_logs(
         assert [game.local_seat for game in games] == [0, 1]
         await play_out(games)
         assert all(game.ended is not None and game.ended.reason == "finished" for game in games)
-        assert_same_verified_logs([game.log_path for game in games])
+        await assert_same_verified_logs(games)
     finally:
         await asyncio.gather(*(room.close() for room in rooms))
 
@@ -34,6 +34,6 @@ async def test_three_players_finish_a_goose_game_with_identical_verified_logs(
         games = [room.game(settings(name)) for room, name in zip(rooms, names, strict=True)]
         await play_out(games)
         assert {game.ended.reason for game in games if game.ended} == {"finished"}
-        assert_same_verified_logs([game.log_path for game in games])
+        await assert_same_verified_logs(games)
     finally:
         await asyncio.gather(*(room.close() for room in rooms))

@@ -28,7 +28,7 @@ async def test_a_dropped_player_reconnects_resumes_and_the_game_finishes(
                 await asyncio.gather(autoplay(ada, stop_after=3), autoplay(bob, stop_after=3))
         await play_out([ada, bob])
         assert rooms[1].link.reconnections >= 3
-        assert_same_verified_logs([ada.log_path, bob.log_path])
+        await assert_same_verified_logs([ada, bob])
     finally:
         await asyncio.gather(*(room.close() for room in rooms))
 
@@ -45,7 +45,7 @@ async def test_the_relay_restarts_mid_game_and_both_players_carry_on(
         relay_process.append(relay_process[-1].restart())  # killed: it loses every room
         await play_out([ada, bob])
         assert all(room.link.reconnections >= 1 for room in rooms)
-        assert_same_verified_logs([ada.log_path, bob.log_path])
+        await assert_same_verified_logs([ada, bob])
     finally:
         await asyncio.gather(*(room.close() for room in rooms))
 
@@ -72,7 +72,7 @@ async def test_a_late_spectator_sees_the_current_position_and_the_same_end(
         assert watching.watching and len(watching.history) >= 1
         assert state_hash(watching.state) == state_hash(games[0].state)
         await play_out([*games, watching])
-        assert_same_verified_logs([game.log_path for game in [*games, watching]])
+        await assert_same_verified_logs([*games, watching])
     finally:
         await asyncio.gather(*(room.close() for room in [*rooms, watcher]))
 
@@ -102,6 +102,6 @@ async def test_a_player_back_after_the_backlog_moved_on_resyncs_from_a_peer(
             assert connection is not None and connection.welcome.resync  # the relay could not
             assert heard == [f"line {n}" for n in range(12)]  # all of it, in order, once
             await play_out([ada, bob])
-            assert_same_verified_logs([ada.log_path, bob.log_path])
+            await assert_same_verified_logs([ada, bob])
         finally:
             await asyncio.gather(*(room.close() for room in rooms))

@@ -100,7 +100,7 @@ async def test_two_apps_play_a_whole_jacquet_match(
             assert all(game.ended and game.ended.reason == "finished" for game in games)
             # The board each side sees is the end position (the same on both).
             assert games[0].state == games[1].state
-            assert_same_verified_logs([game.log_path for game in games])
+            await assert_same_verified_logs(games)
 
 
 async def test_three_apps_play_a_whole_goose_game(
@@ -132,7 +132,7 @@ async def test_three_apps_play_a_whole_goose_game(
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, shows_end(app), "the end")
             games = [playing(app).game for app in apps]
-            assert_same_verified_logs([game.log_path for game in games])
+            await assert_same_verified_logs(games)
 
 
 def says(app: NetworkApp, line: str) -> Callable[[], bool]:

@@ -13,6 +13,7 @@ from engine.awaiting import ThrowDice
 from protocol.chain import HashChain
 from protocol.identity import Identity, seeded_source
 from protocol.logfile import encode_log
+from protocol.messages import Chat, decode_message
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal, decode_setup_message
 from protocol.verify import verify_bytes
@@ -77,3 +78,64 @@ def test_independent_seats_end_with_identical_verified_logs(game, options, names
     assert len(logs) == 1
     report = verify_bytes(logs.pop())
     assert report.ok and report.turns == sessions[0].turns
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "names", "seed"),
+    [
+        ("goose", {"rules": "daumont"}, ["Ann", "Bob", "Cy"], 2),
+        ("goose", {"rules": "1792"}, ["Ann", "Bob", "Cy", "Dee"], 3),
+        ("jacquet", {}, ["Ann", "Bob"], 4),
+    ],
+)
+def test_chat_racing_the_game_through_a_relay_lands_at_one_place_in_every_log(
+    game, options, names, seed
+) -> None:
+    """A relay puts every message in one order and delivers it to everyone, the sender too;
+    each client reads that stream at its own pace, acts on its own view, and chats at random
+    moments (while shares and plays are on their way). Every seat's log is the one a
+    spectator of the stream writes, byte for byte."""
+    sessions = handshake(game, options, names, seed=f"{game}-echo")
+    for seat, session in enumerate(sessions):  # the same seats, told the relay echoes
+        sessions[seat] = MatchSession(session.setup, seat=seat, identity=session._identity,
+                                      chain=session._chain, random_source=session._random_source,
+                                      echoed=True)
+    watcher = MatchSession(sessions[0].setup, seat=None)
+    readers = [*sessions, watcher]
+    stream: list[bytes] = []
+    read = [0] * len(readers)
+    rng = random.Random(seed)
+    now, chats = 0, 0
+
+    def send(session: MatchSession) -> None:
+        stream.extend(session.data_to_send())
+
+    for _ in range(200_000):
+        if all(s.ended for s in sessions) and all(n == len(stream) for n in read):
+            break
+        now += 10
+        for seat, session in enumerate(sessions):
+            if session.awaited_seats() == (seat,) and rng.random() < 0.5:
+                if isinstance(session.awaiting, ThrowDice):
+                    session.throw(now)
+                else:
+                    session.play(session.state.legal_plays()[-1], now)
+                send(session)
+            if chats < 120 and rng.random() < 0.15:
+                chats += 1
+                session.chat(f"{names[seat]} {chats}", now)
+                send(session)
+        for reader, session in enumerate(readers):
+            for _ in range(rng.randrange(0, 3)):
+                if read[reader] < len(stream):
+                    session.receive_bytes(stream[read[reader]], now)
+                    read[reader] += 1
+                    send(session)
+    assert all(s.ended is not None and s.ended.reason == "finished" for s in sessions)
+    assert all(s.unlogged() == 0 for s in sessions)
+    logs = {encode_log(s.setup, s.records) for s in readers}
+    assert len(logs) == 1
+    log = logs.pop()
+    report = verify_bytes(log)
+    assert report.ok and report.records == len(watcher.records)
+    assert sum(isinstance(decode_message(r), Chat) for r in watcher.records) == chats > 20

@@ -230,3 +230,31 @@ def test_a_match_that_ended_ignores_late_game_messages() -> None:
     sessions[1].chat("gg", 3)  # chat still flows after the end
     pump(sessions, 3)
     assert isinstance(decode_message(sessions[0].records[-1]), Chat)
+
+
+def test_networked_own_records_are_logged_when_they_come_back_and_a_stop_loses_none() -> None:
+    """``echoed=True``: our throw changes the game at once but waits for its echo to be
+    logged; a peer's chat that the relay put first goes first. When a peer then stops the
+    match, what waited is logged, and the offending record last."""
+    setup, sessions, keys = seats("jacquet", 2, seed="echo")
+    ada = MatchSession(setup, seat=0, identity=keys[0], chain=sessions[0]._chain,
+                       random_source=seeded_source("echo-ada"), echoed=True)  # fmt: skip
+    bob = sessions[1]
+    ada.throw(1)
+    (share,) = ada.data_to_send()
+    assert ada.records == [] and ada.unlogged() == 1 and ada.awaited_seats() == (1,)
+    bob.chat("hi", 1)
+    (chat,) = bob.data_to_send()
+    ada.receive_bytes(chat, 2)  # the relay: Bob's line first, then our share's echo
+    assert ada.records == [chat]
+    ada.receive_bytes(share, 2)
+    assert ada.records == [chat, share] and ada.unlogged() == 0
+    ada.chat("and you?", 3)
+    (own_chat,) = ada.data_to_send()
+    assert ada.records == [chat, share] and ada.unlogged() == 1
+    forged = seal(Chat(1, 1, 4, "x" * 10, b""), keys[0], setup.match_id).encode()  # Ada's key
+    with pytest.raises(RemoteProtocolError):
+        ada.receive_bytes(forged, 4)
+    assert ada.records == [chat, share, own_chat, forged] and ada.unlogged() == 0
+    report = verify_bytes(encode_log(setup, ada.records))
+    assert not report.ok and report.bad_record == 3

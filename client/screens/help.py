@@ -28,12 +28,23 @@ class HelpScreen(ModalScreen[None]):
         """Help for *screen*: its ``HELP_TEXT`` and the keys it and the app answer to now."""
         rules = getattr(screen, "HELP_TEXT", help_topics.LOBBY)
         keys: dict[str, str] = {}
+        widget_groups: dict[str, str] = {}  # a focused widget's key group: its keys, one row
         for active in screen.active_bindings.values():
             binding = active.binding
-            if active.node not in (screen, screen.app) or not binding.show:
+            if not binding.show:
+                continue
+            if active.node not in (screen, screen.app):
+                if binding.group is not None:  # the board's cursor keys, shown in the footer
+                    key = screen.app.get_key_display(binding)
+                    description = binding.group.description
+                    group_keys = widget_groups.get(description, "")
+                    if key not in group_keys:  # left and h: one binding, one key shown
+                        widget_groups[description] = group_keys + key
                 continue  # focus moves, copying, a widget's scrolling: not the game's keys
             if binding.description and binding.description not in keys.values():
                 keys[screen.app.get_key_display(binding)] = binding.description
+        for description, group_keys in widget_groups.items():
+            keys.setdefault(group_keys, description)
         keys.setdefault(screen.app.get_key_display(Binding("ctrl+p", "")), "Command palette")
         return cls(rules, sorted(keys.items(), key=lambda item: item[1]))
 

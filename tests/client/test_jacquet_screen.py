@@ -218,3 +218,19 @@ async def _black_picks_his_postillon(pilot: Pilot[None]) -> None:
 def test_board_mid_game(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
     app = jacquet_app(tmp_path)
     assert snap_compare(app, run_before=_black_picks_his_postillon, terminal_size=size)
+
+
+async def test_help_lists_the_board_cursor_keys_and_how_a_play_is_entered(
+    tmp_path: Path,
+) -> None:
+    from client.screens.help import HelpScreen
+
+    app = jacquet_app(tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("f1")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        keys = dict((description, key) for key, description in help_screen.keys)
+        assert keys["Cursor"] == "←→↑↓"  # the footer's keys are all in the table
+        assert keys["Pick/Confirm"] == "⏎" and keys["Throw"] == "r"
+        assert "arrows" in help_screen.rules and "click" in help_screen.rules

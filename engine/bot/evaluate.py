@@ -1,6 +1,6 @@
 """Static evaluation of a Jacquet position: expected points for the side to move.
 
-All arithmetic is on ints (milli-points, pips) so that every machine ranks plays the same
+All arithmetic is on ints (micro-points, eighths of a pip) so every machine ranks plays the same
 way. The model, in the game's own terms (RULES.md §2):
 
 * **Race.** Each side's *effective pip count* is its pip count plus the pips it will lose

@@ -79,17 +79,27 @@ class LogWriter:
         """Write one record and make it durable before returning."""
         self._write(encode_record(record))
 
+    def sync(self) -> None:
+        """Make everything written so far survive a power cut (``fsync``)."""
+        if self._file is not None:
+            os.fsync(self._file.fileno())
+
     def close(self) -> None:
         if self._file is not None:
+            self.sync()
             self._file.close()
             self._file = None
+
+    def _written(self) -> None:
+        """Called after every write (flushed to the OS): here, fsync at once."""
+        self.sync()
 
     def _write(self, data: bytes) -> None:
         if self._file is None:
             raise LocalProtocolError(f"the log {self.path} is closed")
         self._file.write(data)
         self._file.flush()
-        os.fsync(self._file.fileno())
+        self._written()
 
     def __enter__(self) -> LogWriter:
         return self

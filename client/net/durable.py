@@ -11,57 +11,34 @@ the path between a key press and the other players' screens. Same file format as
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
-from typing import BinaryIO
 
-from protocol.errors import LocalProtocolError
-from protocol.logfile import encode_header, encode_record
+from protocol.logfile import LogWriter
 from protocol.setup import MatchSetup
 
 SYNC_DELAY_S = 0.02
 
 
-class DeferredSyncLog:
+class DeferredSyncLog(LogWriter):
     """Append-only match log; ``append`` writes at once, fsyncs within ``delay`` seconds."""
 
     def __init__(self, path: Path, setup: MatchSetup, *, delay: float = SYNC_DELAY_S) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._file: BinaryIO | None = open(path, "xb")  # noqa: SIM115 - kept open
-        except FileExistsError:
-            raise LocalProtocolError(f"{path} already exists; a log is never overwritten") from None
-        self.path = path
         self.delay = delay
         self._timer: asyncio.TimerHandle | None = None
-        self._write(encode_header(setup))
-        self.sync()
-
-    def append(self, record: bytes) -> None:
-        self._write(encode_record(record))
-        if self._timer is None:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:  # no loop (a script): make it durable now
-                self.sync()
-                return
-            self._timer = loop.call_later(self.delay, self.sync)
+        super().__init__(path, setup)
 
     def sync(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._file is not None:
-            os.fsync(self._file.fileno())
+        super().sync()
 
-    def close(self) -> None:
-        if self._file is not None:
+    def _written(self) -> None:
+        if self._timer is not None:
+            return  # one fsync, already due, covers this write too
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a script): make it durable now
             self.sync()
-            self._file.close()
-            self._file = None
-
-    def _write(self, data: bytes) -> None:
-        if self._file is None:
-            raise LocalProtocolError(f"the log {self.path} is closed")
-        self._file.write(data)
-        self._file.flush()
+            return
+        self._timer = loop.call_later(self.delay, self.sync)

@@ -58,7 +58,9 @@ the same way round the board to their last quarter (19–24), then off.
 - Use as many dice as you can; if only one can be played, play the higher.
 - Bear off once all fifteen are in 19–24. The winner scores by the loser's rearmost
   checker: 19–24 ×1, 13–18 ×2, 7–12 ×3, 1–6 ×4.
+"""
 
+JACQUET_ENTRY = """
 **Your turn**: press **r** to throw. Move the cursor over the points with the arrows (or
 h j k l); **enter** (or space) picks the checker under it, and again on one of the
 highlighted points moves it there. You may also click the checker, then where it goes.

@@ -58,7 +58,7 @@ class JacquetScreen(GameScreen):
     """One local Jacquet match; see the module docstring for how a turn is entered."""
 
     CSS_PATH = "../jacquet.tcss"
-    HELP_TEXT: ClassVar[str] = help_topics.JACQUET
+    HELP_TEXT: ClassVar[str] = help_topics.JACQUET + help_topics.JACQUET_ENTRY
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "throw", "Throw", tooltip="Throw the dice for your turn"),
         Binding("enter,space", "confirm", "Pick/Confirm",

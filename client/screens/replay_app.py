@@ -16,6 +16,7 @@ class ReplayApp(App[None]):
     """Shows one recorded match; closing the replay quits."""
 
     TITLE = "Tablier"
+    CSS_PATH = "../app.tcss"  # the help dialog's frame, as in the main app
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("f1", "help", "Help", tooltip="The game's rules and every key"),

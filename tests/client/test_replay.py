@@ -188,3 +188,21 @@ async def test_a_click_on_the_story_jumps_there_and_fast_keys_are_not_undone(
         story = screen.query_one("#story", OptionList)
         await pilot.click(story, offset=(2, 2))  # under the border: the opening throw
         assert screen.index == 1 and screen.frame_state == states[1]
+
+
+async def test_help_in_a_replay_is_the_framed_dialog_without_the_players_turn_keys(
+    jacquet_log: tuple[Path, list[Any]],
+) -> None:
+    from client.screens.help import HelpScreen
+
+    path, _states = jacquet_log
+    app = ReplayApp(load_replay(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        assert "postillon" in help_screen.rules
+        assert "press **r** to throw" not in help_screen.rules  # r does nothing here
+        dialog = help_screen.query_one("#dialog")
+        assert dialog.styles.border_top[0] == "thick"  # the app's dialog style, as in a game
+        assert dialog.region.width < 80

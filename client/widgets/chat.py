@@ -31,7 +31,8 @@ class ChatPanel(Vertical):
         self._send = send
 
     def compose(self) -> ComposeResult:
-        yield RichLog(wrap=True, markup=False, auto_scroll=True, id="chat-log")
+        # min_width: RichLog renders lines at least 78 wide by default, cut by the side panel
+        yield RichLog(wrap=True, markup=False, auto_scroll=True, min_width=20, id="chat-log")
         if self._send is not None:
             yield ChatInput(
                 placeholder="t to chat, enter to send",

@@ -14,13 +14,14 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from client import help_topics
 from client.local_game import LocalGame, Turn
 from client.screens.end import GameSummary
 from client.screens.game import GameScreen
 from client.widgets.dice import DiceDisplay
+from client.widgets.footer import KeysFooter
 from client.widgets.goose_board import GooseBoard
 from client.widgets.ledger import GooseLedger
 from client.widgets.narrative import NarrativeLog
@@ -67,7 +68,7 @@ class GooseScreen(GameScreen):
             yield Static("", id="prompt")
             yield Static("", id="pot")
             yield DiceDisplay(id="dice")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def board(self) -> GooseBoard:

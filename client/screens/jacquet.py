@@ -19,7 +19,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from client import help_topics
 from client.computer import ComputerPlayer
@@ -35,6 +35,7 @@ from client.screens.jacquet_view import (
     to_viewer,
 )
 from client.setup import JacquetSetup
+from client.widgets.footer import KeysFooter
 from client.widgets.jacquet_board import OFF, BoardMarks, JacquetBoard
 from client.widgets.jacquet_status import JacquetStatus, JacquetStatusView
 from client.widgets.narrative import NarrativeLog
@@ -100,7 +101,7 @@ class JacquetScreen(GameScreen):
                 yield JacquetStatus(self._status(), id="status")
                 yield Static(id="jacquet-message")
                 yield NarrativeLog(id="narrative")
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(JacquetBoard).focus()

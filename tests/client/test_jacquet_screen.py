@@ -234,3 +234,26 @@ async def test_help_lists_the_board_cursor_keys_and_how_a_play_is_entered(
         assert keys["Cursor"] == "←→↑↓"  # the footer's keys are all in the table
         assert keys["Pick/Confirm"] == "⏎" and keys["Throw"] == "r"
         assert "arrows" in help_screen.rules and "click" in help_screen.rules
+
+
+async def test_a_narrow_footer_drops_the_palette_hint_before_hiding_f1_help(
+    tmp_path: Path,
+) -> None:
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    def shown_keys(footer: Footer) -> dict[str, FooterKey]:
+        return {key.key: key for key in footer.query(FooterKey)}
+
+    app = jacquet_app(tmp_path)
+    async with app.run_test(size=(74, 24)) as pilot:  # the local keys + the hint need 80
+        await pilot.pause()
+        footer = app.screen.query_one(Footer)
+        keys = shown_keys(footer)
+        assert "ctrl+p" not in keys
+        assert keys["f1"].region.right <= footer.region.right  # all in view, F1 last
+        assert footer.virtual_size.width <= footer.size.width
+        await pilot.resize_terminal(100, 30)  # room again: the hint comes back
+        await pilot.pause()
+        await pilot.pause()
+        assert "ctrl+p" in shown_keys(app.screen.query_one(Footer))

@@ -115,7 +115,8 @@ class NetScreen(GameScreen):
         self.query_one(ChatPanel).focus_input()
 
     def action_focus_board(self) -> None:
-        self.query_one("#board").focus()
+        board = self.query_one("#board")  # the Goose board takes no focus: leave the input
+        self.set_focus(board if board.focusable else None)
 
     def action_claim(self) -> None:
         seat = self.game.claimable(int(time.time() * 1000))

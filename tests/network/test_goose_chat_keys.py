@@ -1,0 +1,45 @@
+"""Goose over the network: after a chat line, escape gives the keys back to the game.
+
+The Goose board takes no focus (unlike Jacquet's), so "back to the board" must leave the
+chat input by other means; otherwise space typed spaces into the chat forever.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from client.net.app import NetworkApp
+from client.screens.room import HostPlan, JoinPlan
+from client.setup import SessionSettings
+from client.widgets.chat import ChatInput
+from engine.awaiting import ThrowDice
+from relay.server import RelayServer
+from tests.network.test_ui_games import SIZE, playing, room_of, says, shows_game, until
+
+
+async def test_escape_leaves_the_chat_and_space_throws_again(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    plan = HostPlan(
+        "goose", {"rules": "daumont", "ante": 4, "fee": 1}, 2, "Ada", relay_url=relay.url
+    )
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        await until(ada, lambda: room_of(host).room is not None, "the host's room")
+        room = room_of(host).room
+        assert room is not None
+        guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
+        async with guest.run_test(size=SIZE) as bob:
+            for app, pilot in ((host, ada), (guest, bob)):
+                await until(pilot, shows_game(app), "a game screen")
+            screen = playing(host)
+            awaiting = screen.game.awaiting
+            assert isinstance(awaiting, ThrowDice) and awaiting.seat == 0  # Ada throws first
+            await ada.press("t", *"salut", "enter")
+            await until(bob, says(guest, "Ada: salut"), "the chat")
+            await ada.press("escape")
+            assert not isinstance(host.focused, ChatInput)
+            throws_before = screen.game.state
+            await ada.press("space")  # Ada throws for the lots
+            await until(ada, lambda: screen.game.state != throws_before, "Ada's throw")
+            assert screen.query_one(ChatInput).value == ""

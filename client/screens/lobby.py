@@ -314,7 +314,11 @@ class LobbyScreen(Screen[None]):
         self.query_one("#jacquet-level", Select).disabled = not event.value
 
     def action_show_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
+        tabs = self.query_one(TabbedContent)
+        # Focus the tab bar first: a field of the tab being left keeps the focus otherwise,
+        # and a focused field's tab makes itself the active one again (F3 did nothing).
+        self.set_focus(tabs.query_one("ContentTabs"))
+        tabs.active = tab
 
     def action_play(self) -> None:
         tab = self.query_one(TabbedContent).active

@@ -134,3 +134,26 @@ def test_a_jacquet_host_plan_carries_the_match_options() -> None:
     setup = JacquetSetup(("Hélène", "Noir"), match_to=5, bearoff="trictrac")
     plan = host_plan(setup)
     assert plan == HostPlan("jacquet", {"match_to": 5, "bearoff": "trictrac"}, 2, "Hélène")
+
+
+async def test_the_tab_keys_work_while_a_field_of_the_open_tab_has_the_focus(
+    settings: SessionSettings,
+) -> None:
+    from textual.widgets import TabbedContent
+
+    app = TablierApp(settings=settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        tabs = lobby.query_one(TabbedContent)
+        await pilot.press("tab", "tab", "tab")  # players, rules, then into the ante field
+        assert app.focused is lobby.query_one("#goose-ante", Input)
+        await pilot.press("f3")
+        await pilot.pause()
+        assert tabs.active == "jacquet"
+        await pilot.press("tab")  # into the Jacquet form
+        await pilot.press("f4")
+        await pilot.pause()
+        assert tabs.active == "replay"
+        await pilot.press("f2")
+        await pilot.pause()
+        assert tabs.active == "goose"

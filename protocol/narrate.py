@@ -39,7 +39,8 @@ def _goose(event: Any, names: Sequence[str]) -> str | None:
         case goose.LotThrown(dice=(a, b), point=point):
             return f"{who} throws {a}+{b} for the lots: {point}"
         case goose.LotTied(seats=seats, point=point):
-            tied = " and ".join(names[seat] for seat in seats)
+            tied_names = [names[seat] for seat in seats]
+            tied = ", ".join(tied_names[:-1]) + " and " + tied_names[-1]
             return f"{tied} tie on {point} and throw again"
         case goose.OrderDecided():
             return f"{who} plays first"

@@ -209,7 +209,7 @@ class NetGooseScreen(GooseScreen, NetScreen):
     def action_throw(self) -> None:
         refusal = self.throw_refusal()
         if refusal:
-            self.notify(refusal, title="Not now", severity="warning")
+            self.refuse(refusal)
             return
         self.game.throw()
         self._throwing = True

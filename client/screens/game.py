@@ -44,6 +44,12 @@ class GameScreen(Screen[None]):
     def on_unmount(self) -> None:
         self.game.close()
 
+    def refuse(self, reason: str) -> None:
+        """Say why a key does nothing now; pressed again, it replaces its toast rather than
+        stacking another over the board (space held during a computer's turn)."""
+        self.app.clear_notifications()
+        self.notify(reason, title="Not now", severity="warning")
+
     def quit_detail(self) -> str:
         if self.game.log_path is None:
             return "The game so far is lost."

@@ -99,7 +99,7 @@ class GooseScreen(GameScreen):
     def action_throw(self) -> None:
         refusal = self.throw_refusal()
         if refusal:
-            self.notify(refusal, title="Not now", severity="warning")
+            self.refuse(refusal)
             return
         self._show_turn(self.game.throw())
 

@@ -178,3 +178,19 @@ async def test_play_again_starts_a_new_game_with_its_own_log(tmp_path: Path) -> 
         await pilot.press("escape", "y")  # leave the new game for the lobby
         assert isinstance(app.screen, LobbyScreen)
     assert verify_log(log_path).ok
+
+
+async def test_space_pressed_again_and_again_when_it_cannot_throw_shows_one_toast(
+    tmp_path: Path,
+) -> None:
+    settings = seeded_settings(tmp_path, computer_pause=30.0)  # the computer takes its time
+    app = TablierApp(GooseSetup(THREE, computer_seats=frozenset({1, 2})), settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GooseScreen)
+        await pilot.press("space")  # Alice's lot; then Bruno, the computer, is to throw
+        assert screen.throw_refusal() == "It is Bruno's turn: the computer throws."
+        await pilot.press("space", "space", "space", "space")
+        await pilot.pause()
+        refusals = [n for n in app._notifications if n.title == "Not now"]
+        assert len(refusals) == 1, "one toast saying why, not a pile over the board"

@@ -222,8 +222,8 @@ class RoomScreen(Screen[None]):
     # -- keys -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "copy":
-            return isinstance(self.plan, HostPlan) or None
+        if action == "copy":  # only the host has invites to hand out: hidden for the others
+            return isinstance(self.plan, HostPlan)
         return True
 
     def action_copy(self, which: str) -> None:

@@ -157,3 +157,14 @@ async def test_the_tab_keys_work_while_a_field_of_the_open_tab_has_the_focus(
         await pilot.press("f2")
         await pilot.pause()
         assert tabs.active == "goose"
+
+
+def test_the_copy_invite_keys_are_only_the_hosts(settings: SessionSettings) -> None:
+    from client.net.invite import parse_invite
+    from client.screens.room import JoinPlan
+
+    invite = parse_invite("tablier://127.0.0.1:46859/lIH0jcvdU_XbNJWsvz9VPg?player=EXpPT10bHQSjQkLFzogjsiF5Zs53fBMJtv5peB22dpg")
+    joining = RoomScreen(JoinPlan(invite, "Bob"), settings)
+    assert joining.check_action("copy", ("player",)) is False  # not in his footer at all
+    hosting = RoomScreen(host_plan(JacquetSetup(("Ada", "Bob"))), settings)
+    assert hosting.check_action("copy", ("player",)) is True

@@ -83,6 +83,7 @@ class RoomScreen(Screen[None]):
         self.settings = settings
         self.room: Room | None = None
         self._handed_over = False
+        self._failure = ""  # what _fail said last: said once, not once per update
 
     def compose(self) -> ComposeResult:
         yield Header(icon="⚅")
@@ -165,6 +166,9 @@ class RoomScreen(Screen[None]):
         return _Embedded(local, public, [relay.close])
 
     def _fail(self, text: str) -> None:
+        if text == self._failure:
+            return
+        self._failure = text
         self.query_one("#room-status", Static).update(Text(f"✖ {text}", style="bold red"))
         self.notify(text, title="Cannot enter the room", severity="error", timeout=15)
 

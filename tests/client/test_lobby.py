@@ -168,3 +168,22 @@ def test_the_copy_invite_keys_are_only_the_hosts(settings: SessionSettings) -> N
     assert joining.check_action("copy", ("player",)) is False  # not in his footer at all
     hosting = RoomScreen(host_plan(JacquetSetup(("Ada", "Bob"))), settings)
     assert hosting.check_action("copy", ("player",)) is True
+
+
+async def test_a_room_failure_is_told_once(settings: SessionSettings) -> None:
+    from client.net.invite import parse_invite
+    from client.screens.room import JoinPlan
+
+    invite = parse_invite(
+        "tablier://127.0.0.1:9/lIH0jcvdU_XbNJWsvz9VPg?player=EXpPT10bHQSjQkLFzogjsiF5Zs53fBMJtv5peB22dpg"
+    )
+    app = TablierApp(settings=settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        room = RoomScreen(JoinPlan(invite, "Bob"), settings)
+        await app.push_screen(room)
+        await pilot.pause()
+        for _ in range(3):  # the room's failure, then each later update, then the link's end
+            room._fail("Every seat in this room is taken.")
+        await pilot.pause()
+        told = [n for n in app._notifications if "Every seat" in n.message]
+        assert len(told) == 1

@@ -126,6 +126,8 @@ class GooseScreen(GameScreen):
         """Animation keys only exist when throws are animated (hidden otherwise)."""
         if action in ("skip", "toggle_fast"):
             return self.animation
+        if action == "throw":  # a spectator, or computers only: nobody throws from here
+            return any(self.game.is_local_human(seat) for seat in range(len(self.game.names)))
         return True
 
     # Turns

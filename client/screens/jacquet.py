@@ -71,6 +71,7 @@ class JacquetScreen(GameScreen):
         super().__init__(game, animation=animation)
         humans = [seat for seat in (0, 1) if game.is_local_human(seat)]
         self._hot_seat = len(humans) == 2
+        self._plays_here = bool(humans)  # a spectator (or computer v computer) enters nothing
         self._viewer = humans[0] if humans else 0
         setup = game.setup
         assert isinstance(setup, JacquetSetup)
@@ -248,6 +249,8 @@ class JacquetScreen(GameScreen):
     # -- a person's actions ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("throw", "confirm", "undo") and not self._plays_here:
+            return False  # never usable from this terminal: not in the footer at all
         awaiting = self.game.awaiting
         human_turn = not self.game.finished and (
             not isinstance(awaiting, Finished) and self.game.is_local_human(awaiting.seat)

@@ -194,3 +194,13 @@ async def test_space_pressed_again_and_again_when_it_cannot_throw_shows_one_toas
         await pilot.pause()
         refusals = [n for n in app._notifications if n.title == "Not now"]
         assert len(refusals) == 1, "one toast saying why, not a pile over the board"
+
+
+async def test_the_throw_key_is_not_offered_when_nobody_throws_from_this_terminal(
+    tmp_path: Path,
+) -> None:
+    settings = seeded_settings(tmp_path, computer_pause=30.0)
+    app = TablierApp(GooseSetup(("Alice", "Bruno"), computer_seats=frozenset({0, 1})), settings)
+    async with app.run_test(size=(80, 24)):
+        assert isinstance(app.screen, GooseScreen)
+        assert app.screen.check_action("throw", ()) is False  # hidden, not just dimmed

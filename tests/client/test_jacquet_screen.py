@@ -257,3 +257,14 @@ async def test_a_narrow_footer_drops_the_palette_hint_before_hiding_f1_help(
         await pilot.pause()
         await pilot.pause()
         assert "ctrl+p" in shown_keys(app.screen.query_one(Footer))
+
+
+async def test_no_entry_keys_are_offered_when_nobody_plays_from_this_terminal(
+    tmp_path: Path,
+) -> None:
+    settings = seeded_settings(tmp_path, seed=SEED, computer_pause=30.0, animation=True)
+    app = TablierApp(JacquetSetup(computer_seats=frozenset({0, 1})), settings)
+    async with app.run_test(size=(80, 24)):
+        screen = screen_of(app)
+        for action in ("throw", "confirm", "undo"):
+            assert screen.check_action(action, ()) is False  # hidden, not just dimmed

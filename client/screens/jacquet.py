@@ -105,6 +105,9 @@ class JacquetScreen(GameScreen):
         yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
+        options = self.state.options
+        length = "one game" if options.match_to == 1 else f"match to {options.match_to}"
+        self.sub_title = f"Jacquet · {length} · {options.bearoff} bear-off"  # as Goose's says
         self.query_one(JacquetBoard).focus()
         self._next()
 

@@ -268,3 +268,9 @@ async def test_no_entry_keys_are_offered_when_nobody_plays_from_this_terminal(
         screen = screen_of(app)
         for action in ("throw", "confirm", "undo"):
             assert screen.check_action(action, ()) is False  # hidden, not just dimmed
+
+
+async def test_the_header_names_the_game_being_played(tmp_path: Path) -> None:
+    app = jacquet_app(tmp_path, match_to=5)
+    async with app.run_test(size=(80, 24)):
+        assert screen_of(app).sub_title == "Jacquet · match to 5 · backgammon bear-off"

@@ -42,7 +42,7 @@ your turn; the token moves by their sum.
 
 **The ledger** lists each player's square (`sq`) and balance (`bal`: what he took from the
 pot minus what he put in), and why he is not throwing: `inn: skips` (misses his next turn),
-`held: well` or `held: prison` (until someone else lands there). `▶` marks whose turn it is.
+`well: held` or `prison: held` (until someone else lands there). `▶` marks whose turn it is.
 """
 
 JACQUET = """\

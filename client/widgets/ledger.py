@@ -8,11 +8,12 @@ from textual.widget import Widget
 from client.widgets.tokens import Token
 from engine.goose import GooseState
 
-# Short enough for the 30-column side panel; the help screen explains them.
+# Short enough for the 30-column side panel; the help screen explains them. The hazard comes
+# first: when a long name leaves no room, "prison: h…" still says where, not "held: pr…".
 PLIGHTS: dict[str, str] = {
     "inn": "inn: skips",
-    "well": "held: well",
-    "prison": "held: prison",
+    "well": "well: held",
+    "prison": "prison: held",
 }
 
 

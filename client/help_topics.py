@@ -38,7 +38,8 @@ your turn; the token moves by their sum.
   - 58 *la mort* (death): back to the start.
 - **Meeting** (Daumont rules): land on another player and he pays the fee and goes to the
   square you came from. Under the 1792 rules squares may be shared.
-- Two players held in the well and the prison block the game: the pot is shared.
+- In a two-player game, one held in the well and the other in the prison block it for
+  good: the pot is shared.
 
 **The ledger** lists each player's square (`sq`) and balance (`bal`: what he took from the
 pot minus what he put in), and why he is not throwing: `inn: skips` (misses his next turn),

@@ -150,6 +150,7 @@ async def test_help_shows_the_rules_and_every_key(settings: SessionSettings) -> 
         help_screen = app.screen
         assert isinstance(help_screen, HelpScreen)
         assert "le jardin de l'oie" in help_screen.rules
+        assert "In a two-player game, one held in the well" in help_screen.rules  # only then
         keys = dict((description, key) for key, description in help_screen.keys)
         assert keys["Throw"] == "space"
         assert "Skip animation" not in keys  # throws are not animated in this game

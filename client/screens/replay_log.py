@@ -87,10 +87,8 @@ def replay_contents(contents: LogContents) -> MatchReplay:
         raise ReplayRefused(f"this log fails verification: {error}") from None
     warning = None
     if contents.problem is not None:
-        warning = (
-            f"The log is damaged after record {len(contents.records)} "
-            f"({contents.problem}): replaying up to its last good record."
-        )
+        # The problem's own message already names the record and the byte.
+        warning = f"The log is damaged: {contents.problem}. Replaying up to its last good record."
     return MatchReplay(setup.game, names, tuple(frames), warning)
 
 

@@ -88,7 +88,7 @@ def replay_contents(contents: LogContents) -> MatchReplay:
     warning = None
     if contents.problem is not None:
         # The problem's own message already names the record and the byte.
-        warning = f"The log is damaged: {contents.problem}. Replaying up to its last good record."
+        warning = f"The log is damaged: {contents.problem}; replaying up to its last good record."
     return MatchReplay(setup.game, names, tuple(frames), warning)
 
 

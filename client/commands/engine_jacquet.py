@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
 
@@ -151,12 +151,31 @@ def postillon_blocker(position: Position) -> str | None:
 
 
 def _answer_request(request: object, default_bearoff: BearOff) -> dict[str, Any]:
+    fields = position_request(request, default_bearoff, extra_keys=())
+    return moves_answer(fields.position, fields.dice, fields.bearoff)
+
+
+class PositionRequest(NamedTuple):
+    """The common part of a Jacquet batch request: where, which dice, which bear-off rule."""
+
+    position: Position
+    dice: str
+    bearoff: BearOff
+    extra: dict[str, Any]
+
+
+def position_request(
+    request: object, default_bearoff: BearOff, extra_keys: tuple[str, ...]
+) -> PositionRequest:
+    """Check a batch request ``{"position": ..., "dice": "6-5", "bearoff": ...}`` that may
+    also carry *extra_keys* (returned as they are, for the command to check)."""
     from engine.errors import InvalidOptionsError, NotationError
     from engine.jacquet import check_bearoff, position_from_json
 
     if not isinstance(request, dict):
         raise InvalidOptionsError('a request is a JSON object: {"position": ..., "dice": "6-5"}')
-    unknown = sorted(str(key) for key in request if key not in ("position", "dice", "bearoff"))
+    known = ("position", "dice", "bearoff", *extra_keys)
+    unknown = sorted(str(key) for key in request if key not in known)
     if unknown:
         raise InvalidOptionsError(f"unknown request key {unknown[0]!r}")
     if "position" not in request:
@@ -165,7 +184,8 @@ def _answer_request(request: object, default_bearoff: BearOff) -> dict[str, Any]
     if not isinstance(dice, str):
         raise NotationError(f'"dice" must be a throw like "6-5", not {dice!r}')
     bearoff = check_bearoff(str(request.get("bearoff", default_bearoff)))
-    return moves_answer(position_from_json(request["position"]), dice, bearoff)
+    extra = {key: request[key] for key in extra_keys if key in request}
+    return PositionRequest(position_from_json(request["position"]), dice, bearoff, extra)
 
 
 def load_position(text: str) -> Position:

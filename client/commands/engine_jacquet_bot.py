@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from client.commands.engine_jacquet import load_position, postillon_blocker
+from client.commands.engine_jacquet import load_position, position_request, postillon_blocker
 from client.commands.scripting import answer_batch, fail, reader_left
 
 if TYPE_CHECKING:
@@ -126,25 +126,13 @@ def bot_answer(
 
 
 def _answer_request(request: object, args: argparse.Namespace) -> dict[str, Any]:
-    from engine.errors import InvalidOptionsError, NotationError
-    from engine.jacquet import check_bearoff, position_from_json
+    from engine.errors import InvalidOptionsError
 
-    if not isinstance(request, dict):
-        raise InvalidOptionsError('a request is a JSON object: {"position": ..., "dice": "6-5"}')
-    known = ("position", "dice", "level", "seed", "bearoff")
-    unknown = sorted(str(key) for key in request if key not in known)
-    if unknown:
-        raise InvalidOptionsError(f"unknown request key {unknown[0]!r}")
-    if "position" not in request:
-        raise InvalidOptionsError("the request has no 'position'")
-    dice = request.get("dice")
-    if not isinstance(dice, str):
-        raise NotationError(f'"dice" must be a throw like "6-5", not {dice!r}')
-    level = request.get("level", args.level)
+    fields = position_request(request, args.bearoff, extra_keys=("level", "seed"))
+    level = fields.extra.get("level", args.level)
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
         raise InvalidOptionsError(f'"level" must be 1, 2 or 3, not {level!r}')
-    seed = request.get("seed", args.seed)
+    seed = fields.extra.get("seed", args.seed)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidOptionsError(f'"seed" must be a whole number, not {seed!r}')
-    bearoff = check_bearoff(str(request.get("bearoff", args.bearoff)))
-    return bot_answer(position_from_json(request["position"]), dice, level, seed, bearoff)
+    return bot_answer(fields.position, fields.dice, level, seed, fields.bearoff)

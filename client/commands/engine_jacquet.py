@@ -72,22 +72,27 @@ def register(games: Any) -> None:
         epilog=MOVES_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    moves.add_argument("--position", metavar="JSON", help="the position (required unless --batch)")
-    moves.add_argument(
+    add_position_arguments(moves)
+    moves.set_defaults(run=run_moves, error_prefix=moves.prog)
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(name).register(commands)
+
+
+def add_position_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments every command about one position and throw takes."""
+    parser.add_argument("--position", metavar="JSON", help="the position (required unless --batch)")
+    parser.add_argument(
         "--dice", metavar="A-B", help='the throw, e.g. "6-5" (required unless --batch)'
     )
-    moves.add_argument(
+    parser.add_argument(
         "--bearoff",
         choices=BEAROFF_RULES,
         default="backgammon",
         help="bear-off rule, RULES 2.6 (default: %(default)s)",
     )
-    moves.add_argument(
+    parser.add_argument(
         "--batch", action="store_true", help="read one JSON request per line on standard input"
     )
-    moves.set_defaults(run=run_moves, error_prefix=moves.prog)
-    for name in SUBCOMMAND_MODULES:
-        importlib.import_module(name).register(commands)
 
 
 def run_moves(args: argparse.Namespace) -> int:

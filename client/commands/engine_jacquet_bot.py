@@ -11,7 +11,12 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from client.commands.engine_jacquet import load_position, position_request, postillon_blocker
+from client.commands.engine_jacquet import (
+    add_position_arguments,
+    load_position,
+    position_request,
+    postillon_blocker,
+)
 from client.commands.scripting import answer_batch, fail, reader_left
 
 if TYPE_CHECKING:
@@ -50,10 +55,7 @@ def register(commands: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--position", metavar="JSON", help="the position (required unless --batch)")
-    parser.add_argument(
-        "--dice", metavar="A-B", help='the throw, e.g. "6-5" (required unless --batch)'
-    )
+    add_position_arguments(parser)
     parser.add_argument(
         "--level",
         type=int,
@@ -63,15 +65,6 @@ def register(commands: Any) -> None:
     )
     parser.add_argument(
         "--seed", type=int, default=0, help="breaks ties between equal plays (default: 0)"
-    )
-    parser.add_argument(
-        "--bearoff",
-        choices=("backgammon", "trictrac"),
-        default="backgammon",
-        help="bear-off rule, RULES 2.6 (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--batch", action="store_true", help="read one JSON request per line on standard input"
     )
     parser.set_defaults(run=run_bot, error_prefix=parser.prog)
 

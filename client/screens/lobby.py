@@ -62,7 +62,17 @@ def host_plan(setup: GameSetup) -> HostPlan:
         options = {"rules": setup.rules, "ante": setup.ante, "fee": setup.fee}
     else:
         options = {"match_to": setup.match_to, "bearoff": setup.bearoff}
-    return HostPlan(setup.game, options, len(setup.names), setup.names[0])
+    # Only the host's own seat can be the computer here: the others are friends who join.
+    computer = 0 in setup.computer_seats
+    level = setup.level if isinstance(setup, JacquetSetup) else 1
+    return HostPlan(
+        setup.game, options, len(setup.names), setup.names[0], computer=computer, level=level
+    )
+
+
+def remote_computer_seats(setup: GameSetup) -> list[str]:
+    """Names of seats ticked "computer" that a network game gives to friends instead."""
+    return [name for seat, name in enumerate(setup.names) if seat and seat in setup.computer_seats]
 
 
 def _whole_number(field: Input, what: str) -> int:
@@ -343,6 +353,13 @@ class LobbyScreen(Screen[None]):
         if setup is not None:
             from client.screens.room import RoomScreen
 
+            ignored = remote_computer_seats(setup)
+            if ignored:
+                self.notify(
+                    f"Over the network every other seat is a friend who joins with the invite: "
+                    f"{', '.join(ignored)} will not be played by the computer.",
+                    title="Computer seats",
+                )
             self.app.push_screen(RoomScreen(host_plan(setup), self.tablier.settings))
 
     @on(Button.Pressed, "#play-goose")

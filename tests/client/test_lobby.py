@@ -11,7 +11,7 @@ from client.app import TablierApp
 from client.local_game import LocalGame
 from client.screens.goose import GooseScreen
 from client.screens.jacquet import JacquetScreen
-from client.screens.lobby import LobbyScreen, SeatRow, host_plan
+from client.screens.lobby import LobbyScreen, SeatRow, host_plan, remote_computer_seats
 from client.screens.replay import ReplayScreen
 from client.screens.room import HostPlan, JoinScreen, RoomScreen
 from client.setup import GooseSetup, JacquetSetup, SessionSettings
@@ -136,6 +136,15 @@ def test_a_jacquet_host_plan_carries_the_match_options() -> None:
     assert plan == HostPlan("jacquet", {"match_to": 5, "bearoff": "trictrac"}, 2, "Hélène")
 
 
+def test_hosting_keeps_the_hosts_computer_tick_and_names_the_ticks_it_cannot_keep() -> None:
+    jacquet = JacquetSetup(("Ada", "Bob"), computer_seats=frozenset({0}), level=3)
+    assert (host_plan(jacquet).computer, host_plan(jacquet).level) == (True, 3)
+    goose = GooseSetup(("Ada", "Bob", "Cleo"), computer_seats=frozenset({1, 2}))
+    assert host_plan(goose).computer is False
+    assert remote_computer_seats(goose) == ["Bob", "Cleo"]
+    assert remote_computer_seats(jacquet) == []
+
+
 async def test_the_tab_keys_work_while_a_field_of_the_open_tab_has_the_focus(
     settings: SessionSettings,
 ) -> None:
@@ -163,7 +172,9 @@ def test_the_copy_invite_keys_are_only_the_hosts(settings: SessionSettings) -> N
     from client.net.invite import parse_invite
     from client.screens.room import JoinPlan
 
-    invite = parse_invite("tablier://127.0.0.1:46859/lIH0jcvdU_XbNJWsvz9VPg?player=EXpPT10bHQSjQkLFzogjsiF5Zs53fBMJtv5peB22dpg")
+    invite = parse_invite(
+        "tablier://127.0.0.1:46859/lIH0jcvdU_XbNJWsvz9VPg?player=EXpPT10bHQSjQkLFzogjsiF5Zs53fBMJtv5peB22dpg"
+    )
     joining = RoomScreen(JoinPlan(invite, "Bob"), settings)
     assert joining.check_action("copy", ("player",)) is False  # not in his footer at all
     hosting = RoomScreen(host_plan(JacquetSetup(("Ada", "Bob"))), settings)

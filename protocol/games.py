@@ -11,9 +11,12 @@ This is the only module that knows the engines' names; everything else in
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
+
+from protocol.errors import LocalProtocolError
 
 OptionValue = int | str
 
@@ -26,7 +29,7 @@ class Transition:
     events: tuple[Any, ...]
 
 
-class Game:
+class Game(ABC):
     """What the protocol needs of a game; :data:`GAMES` holds the two."""
 
     name: str = ""
@@ -53,24 +56,29 @@ class Game:
                 raise ValueError(f"option {key} must be a {expected.__name__}, not {value!r}")
         return self._options(seats, dict(options))
 
+    @abstractmethod
     def _options(self, seats: int, options: dict[str, Any]) -> Any:
-        raise NotImplementedError
+        """The engine's options object, from options already checked by :meth:`options`."""
 
+    @abstractmethod
     def new_state(self, options: Any) -> Any:
-        raise NotImplementedError
+        """The engine state a match starts from."""
 
+    @abstractmethod
     def throw(self, state: Any, dice: tuple[int, ...]) -> Transition:
-        raise NotImplementedError
+        """Apply a throw the state awaits."""
 
+    # A game without missed turns or plays never awaits them; the sessions check what the
+    # state awaits first, so reaching these defaults is a caller's mistake.
     def miss_turn(self, state: Any) -> Transition:
-        raise NotImplementedError(f"{self.name} has no missed turns")
+        raise LocalProtocolError(f"{self.name} has no missed turns")
 
     def play(self, state: Any, notation: str) -> Transition:
         """Apply the play written *notation*; EngineError when illegal or unreadable."""
-        raise NotImplementedError(f"{self.name} has no plays")
+        raise LocalProtocolError(f"{self.name} has no plays")
 
     def format_play(self, play: Any) -> str:
-        raise NotImplementedError(f"{self.name} has no plays")
+        raise LocalProtocolError(f"{self.name} has no plays")
 
 
 class GooseGame(Game):

@@ -50,7 +50,8 @@ class NetScreen(GameScreen):
     _claimable = False  # someone is past the time limit: the claim key shows
 
     def _side(self) -> Widget:
-        raise NotImplementedError
+        """The side panel the chat goes into (each networked screen names its own)."""
+        raise TypeError(f"{type(self).__name__} must say where its side panel is")
 
     def _attach_network(self) -> None:
         """Mount the chat and the connection line, and listen to the match."""
@@ -131,7 +132,7 @@ class NetScreen(GameScreen):
 
     async def _take_turn(self) -> None:
         """The next turn from the relay, shown as the local screen shows one."""
-        raise NotImplementedError
+        raise TypeError(f"{type(self).__name__} must say how it shows a remote turn")
 
     # -- the end --------------------------------------------------------------------------
 

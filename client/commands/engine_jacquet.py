@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
@@ -96,6 +97,19 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_moves(args: argparse.Namespace) -> int:
+    return run_position_command(
+        args,
+        answer_one=lambda position: moves_answer(position, args.dice, args.bearoff),
+        answer_request=lambda request: _answer_request(request, args.bearoff),
+    )
+
+
+def run_position_command(
+    args: argparse.Namespace,
+    answer_one: Callable[[Position], dict[str, Any]],
+    answer_request: Callable[[object], dict[str, Any]],
+) -> int:
+    """Answer ``--position``/``--dice`` once, or every ``--batch`` request line."""
     import json
 
     from engine.errors import EngineError
@@ -104,14 +118,14 @@ def run_moves(args: argparse.Namespace) -> int:
         if args.position is not None or args.dice is not None:
             return fail(args, "--position and --dice cannot be used with --batch")
         try:
-            answer_batch(lambda request: _answer_request(request, args.bearoff))
+            answer_batch(answer_request)
         except BrokenPipeError:
             return reader_left()
         return 0
     if args.position is None or args.dice is None:
         return fail(args, "--position and --dice are required (or use --batch)")
     try:
-        answer = moves_answer(load_position(args.position), args.dice, args.bearoff)
+        answer = answer_one(load_position(args.position))
     except json.JSONDecodeError as error:
         return fail(args, f"the position is not valid JSON: {error}")
     except EngineError as error:

@@ -8,16 +8,14 @@ imported at import time; the engine and the bot are imported when the command ru
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING, Any
 
 from client.commands.engine_jacquet import (
     add_position_arguments,
-    load_position,
     position_request,
     postillon_blocker,
+    run_position_command,
 )
-from client.commands.scripting import answer_batch, fail, reader_left
 
 if TYPE_CHECKING:
     from engine.jacquet import BearOff, Position
@@ -70,34 +68,13 @@ def register(commands: Any) -> None:
 
 
 def run_bot(args: argparse.Namespace) -> int:
-    import json
-
-    from engine.errors import EngineError
-
-    if args.batch:
-        if args.position is not None or args.dice is not None:
-            return fail(args, "--position and --dice cannot be used with --batch")
-        try:
-            answer_batch(lambda request: _answer_request(request, args))
-        except BrokenPipeError:
-            return reader_left()
-        return 0
-    if args.position is None or args.dice is None:
-        return fail(args, "--position and --dice are required (or use --batch)")
-    try:
-        answer = bot_answer(
-            load_position(args.position), args.dice, args.level, args.seed, args.bearoff
-        )
-    except json.JSONDecodeError as error:
-        return fail(args, f"the position is not valid JSON: {error}")
-    except EngineError as error:
-        return fail(args, str(error))
-    try:
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        return reader_left()
-    return 0
+    return run_position_command(
+        args,
+        answer_one=lambda position: bot_answer(
+            position, args.dice, args.level, args.seed, args.bearoff
+        ),
+        answer_request=lambda request: _answer_request(request, args),
+    )
 
 
 def bot_answer(

@@ -6,6 +6,7 @@
     async with await RoomConnection.join(url, room.room_id, room.player_token, "Ada") as ada:
         await ada.send(b"hello")
         event = await ada.receive()  # Message(seq=1, seat=0, payload=b"hello"), after presence
+        # (our own sends come back as events too, placed where the relay numbered them)
         ...
         ada = await ada.reconnect()  # same seat, missed events replayed from ada.next_seq
 """
@@ -13,6 +14,7 @@
 from __future__ import annotations
 
 import ssl
+from collections import deque
 from types import TracebackType
 from typing import Self
 
@@ -28,6 +30,7 @@ from relay.envelope import (
     Presence,
     RelayMessage,
     Send,
+    Stamped,
     Welcome,
     decode_relay_frame,
     encode,
@@ -74,7 +77,13 @@ async def create_room(
 
 
 class RoomConnection:
-    """One joined connection to a room: send payloads, receive its numbered events in order."""
+    """One joined connection to a room: send payloads, receive its numbered events in order.
+
+    The events include this member's own messages, each in its place in the room's order.
+    The relay does not send them back; it leaves their numbers out of what it sends here (and
+    says ``stamped`` when nothing followed), so every number missing from the stream is one
+    of our sends, in the order sent.
+    """
 
     def __init__(
         self,
@@ -93,7 +102,11 @@ class RoomConnection:
         self.welcome = welcome
         # What reconnects as this same member: the seat token for a player.
         self.token = welcome.seat_token or token
+        # The number after the last event returned by receive(); what a resume asks for.
         self.next_seq = welcome.next_seq
+        self._expected = welcome.next_seq  # the number after the last event placed
+        self._sent: deque[bytes] = deque()  # our payloads not yet placed in the stream
+        self._placed: deque[Event] = deque()  # placed, not yet returned by receive()
         self._tls = tls
 
     @property
@@ -127,27 +140,60 @@ class RoomConnection:
             raise RelayError("unexpected", f"The relay answered a join with {reply!r}.")
         joined = cls(url, room_id, name, websocket, reply, token, tls)
         if resume_from is not None and not reply.resync:
-            joined.next_seq = resume_from
+            joined.next_seq = joined._expected = resume_from
         return joined
 
     async def send(self, payload: bytes) -> None:
+        if self.seat is not None:  # noted first: the relay's next event may place it
+            self._sent.append(payload)
         await self.websocket.send(encode(Send(payload)))
 
     async def receive(self) -> Event:
-        """The next event: a stamped payload, a presence change, or a notice from the relay.
+        """The next event: a stamped payload (ours too), a presence change, or a notice.
 
-        Raises :class:`RelayError` on a refusal and ``ConnectionClosed`` when the connection ends.
+        Raises :class:`RelayError` on a refusal or a relay that breaks the numbering, and
+        ``ConnectionClosed`` when the connection ends.
         """
-        message = await _read(self.websocket)
-        if isinstance(message, Message | Presence):
-            self.next_seq = message.seq + 1
-            return message
-        if isinstance(message, Notice):
-            return message
-        raise RelayError("unexpected", f"The relay sent {message!r} in the middle of a room.")
+        while not self._placed:
+            message = await _read(self.websocket)
+            if isinstance(message, Message | Presence):
+                if message.seq < self._expected:
+                    raise RelayError(
+                        "bad_sequence", f"The relay sent event {message.seq} twice or late."
+                    )
+                self._place_own_until(message.seq)
+                self._placed.append(message)
+                self._expected = message.seq + 1
+            elif isinstance(message, Stamped):  # a late one places nothing
+                self._place_own_until(message.seq + 1)
+            elif isinstance(message, Notice):
+                self._placed.append(message)
+            else:
+                raise RelayError(
+                    "unexpected", f"The relay sent {message!r} in the middle of a room."
+                )
+        event = self._placed.popleft()
+        if not isinstance(event, Notice):
+            self.next_seq = event.seq + 1
+        return event
+
+    def _place_own_until(self, seq: int) -> None:
+        """The numbers from the last one placed up to ``seq`` (excluded) are our sends."""
+        while self._expected < seq:
+            if not self._sent or self.seat is None:
+                raise RelayError(
+                    "bad_sequence",
+                    f"The relay skipped event {self._expected}, which is not one of ours.",
+                )
+            self._placed.append(Message(self._expected, self.seat, self._sent.popleft()))
+            self._expected += 1
 
     async def reconnect(self) -> RoomConnection:
-        """A fresh connection as the same member, replaying every event not yet received."""
+        """A fresh connection as the same member, replaying every event not yet received.
+
+        Our sends the relay numbered come back in the replay; any it never got are not sent
+        again here (the caller knows whether they still matter: the app's link resends).
+        """
         await self.websocket.close()
         return await RoomConnection.join(
             self.url,

@@ -26,6 +26,7 @@ from relay.envelope import (
     Presence,
     PresenceEvent,
     Send,
+    Stamped,
     Welcome,
     decode_client_frame,
     encode,
@@ -175,6 +176,10 @@ class RelayCore:
         self._per_ip: Counter[str] = Counter()
         self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
         self._failures: dict[str, TokenBucket] = {}
+        # Senders whose latest message no later event has reached yet (conn -> its number),
+        # and the same as it stood at the previous confirm(): see confirm().
+        self._unplaced: dict[ConnId, int] = {}
+        self._unplaced_before: dict[ConnId, int] = {}
 
     # --- events from the shell -----------------------------------------------------------
 
@@ -229,6 +234,7 @@ class RelayCore:
         self._per_ip[session.ip] -= 1
         if self._per_ip[session.ip] <= 0:
             del self._per_ip[session.ip]
+        self._unplaced.pop(conn, None)
         out: list[Output] = [Log(conn, "close", {})]
         room, seat = session.room, session.seat
         if room is None:
@@ -257,6 +263,21 @@ class RelayCore:
                 del self._failures[ip]
         return out
 
+    def confirm(self) -> list[Output]:
+        """Tell each sender that has heard nothing since its last message what number it got.
+
+        A sender learns its messages' numbers from the gaps in the next event it receives;
+        only when no event followed since the previous call does it get a ``stamped``. Called
+        every few tens of milliseconds, so a busy room costs nothing and a quiet sender hears
+        within two periods.
+        """
+        unplaced, before = self._unplaced, self._unplaced_before
+        due = [(conn, seq) for conn, seq in unplaced.items() if before.get(conn) == seq]
+        for conn, _ in due:
+            del unplaced[conn]
+        self._unplaced_before = dict(unplaced)
+        return [Transmit((conn,), encode(Stamped(seq))) for conn, seq in due]
+
     def shutdown(self) -> list[Output]:
         """Tell everyone the relay is going away, so clients reconnect later or elsewhere."""
         notice = Notice(
@@ -275,14 +296,21 @@ class RelayCore:
             return self._refuse(session, ErrorCode.SPECTATOR_CANNOT_SEND)
         # The hot path: one frame, built once around the payload bytes as they came and kept
         # for resumers (Room.record rather than Room.stamp, to spare a closure per message),
-        # handed as the same bytes to every member. The sender's own copy (its sequence
-        # number) goes last: the others need not wait behind it.
-        frame = room.record(stamp(room.next_seq, seat.index, packed_payload))
-        audience = room.audience_ending_with(session.conn)
+        # handed as the same bytes to every other member. The sender gets no copy: the gap
+        # it leaves in the numbers the sender sees next is its place (see confirm()).
+        seq = room.next_seq
+        frame = room.record(stamp(seq, seat.index, packed_payload))
+        others = room.audience_but(session.conn)
+        unplaced = self._unplaced
+        unplaced[session.conn] = seq
+        for conn in others:
+            unplaced.pop(conn, None)  # this frame places whatever it sent before
+        if not others:
+            return []
         stats = self.stats
-        stats.messages_forwarded += len(audience)
-        stats.bytes_forwarded += len(frame) * len(audience)
-        return [Transmit(audience, frame)]
+        stats.messages_forwarded += len(others)
+        stats.bytes_forwarded += len(frame) * len(others)
+        return [Transmit(others, frame)]
 
     def _create(self, session: Session, message: Create, now: float) -> list[Output]:
         if session.room is not None:
@@ -407,6 +435,7 @@ class RelayCore:
         old = self.sessions[old_conn]
         out = [] if old.closing else self._refuse(old, ErrorCode.REPLACED)
         old.room = old.seat = None
+        self._unplaced.pop(old_conn, None)
         return out
 
     # --- expiry --------------------------------------------------------------------------
@@ -431,6 +460,8 @@ class RelayCore:
     def _presence(self, room: Room, seat: Seat, event: PresenceEvent) -> list[Output]:
         index, name = seat.index, seat.name
         frame = room.stamp(lambda seq: encode(Presence(seq, index, event, name)))
+        for conn in room.audience:
+            self._unplaced.pop(conn, None)
         return [Transmit(room.audience, frame)] if room.audience else []
 
     def _refuse(self, session: Session, code: ErrorCode, text: str | None = None) -> list[Output]:

@@ -17,7 +17,8 @@ from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
-VERSION = 1
+# 2: a sender no longer receives its own messages back; ``stamped`` tells it their numbers.
+VERSION = 2
 MAX_NAME_CHARS = 32
 MAX_ID_CHARS = 64  # room ids and tokens are 22 and 43 characters; leave room, refuse junk
 # An envelope is a short flat array; its only nested array is a room's roster (≤ 15 entries).
@@ -32,10 +33,11 @@ class Kind(IntEnum):
     JOIN = 3  # client → relay
     WELCOME = 4  # relay → client
     SEND = 5  # client → relay
-    MESSAGE = 6  # relay → every member: a payload stamped with seq and seat
+    MESSAGE = 6  # relay → every other member: a payload stamped with seq and seat
     PRESENCE = 7  # relay → every member: a seat's arrival or departure, also sequenced
     ERROR = 8  # relay → client: a refusal
     NOTICE = 9  # relay → client: news that is not a refusal ("relay restarting")
+    STAMPED = 10  # relay → a sender: its sends are numbered up to here (when nothing else said)
 
 
 class PresenceEvent(IntEnum):
@@ -170,6 +172,16 @@ class Presence:
 
 
 @dataclass(frozen=True, slots=True)
+class Stamped:
+    """To a sender: every message it sent so far is in the stream, the last one numbered
+    ``seq``. The relay does not send a member its own messages back: the numbers missing from
+    what it receives are its own sends, in the order it sent them. This closes the count when
+    no later event arrived to do so within a moment."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
 class Error:
     code: str
     text: str
@@ -182,7 +194,7 @@ class Notice:
 
 
 ClientMessage = Create | Join | Send
-RelayMessage = Created | Welcome | Message | Presence | Error | Notice
+RelayMessage = Created | Welcome | Message | Presence | Stamped | Error | Notice
 
 
 # --- encoding ----------------------------------------------------------------------------
@@ -218,6 +230,8 @@ def encode(message: ClientMessage | RelayMessage) -> bytes:
             return _pack([VERSION, Kind.ERROR, code, text])
         case Notice(code, text):
             return _pack([VERSION, Kind.NOTICE, code, text])
+        case Stamped(seq):
+            return _pack([VERSION, Kind.STAMPED, seq])
     raise TypeError(f"not an envelope message: {message!r}")
 
 
@@ -270,7 +284,7 @@ _UINT_WIDTHS = {0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8}
 
 def _fast_message(data: bytes) -> Message | None:
     """A message envelope read without msgpack when it is laid out as the relay stamps them
-    (every client reads one per event, its own included); None: leave it to the codec.
+    (every client reads one per event of the others); None: leave it to the codec.
 
     It takes only ``[1, 6, uint, uint, bin]`` filling the frame exactly, which the codec
     reads as the same :class:`Message`; anything else, valid or not, goes the long way.
@@ -428,6 +442,9 @@ def decode_relay_frame(data: bytes, max_frame: int = 1024 * 1024) -> RelayMessag
     if kind == Kind.NOTICE:
         _check(fields, "notice", str, str)
         return Notice(*fields[2:])
+    if kind == Kind.STAMPED:
+        _check(fields, "stamped", int)
+        return Stamped(fields[2])
     raise _shape_error("relay")
 
 

@@ -67,8 +67,8 @@ class Room:
         self._backlog_size = 0
         # Everyone connected, players and spectators: the recipients of every event.
         self.audience: tuple[ConnId, ...] = ()
-        # The audience with a given sender last, built once per sender and audience change.
-        self._echo_orders: dict[ConnId, tuple[ConnId, ...]] = {}
+        # The audience but a given sender, built once per sender and audience change.
+        self._others: dict[ConnId, tuple[ConnId, ...]] = {}
         self.empty_since: float | None = now
 
     def stamp(self, frame_for: Callable[[int], bytes]) -> bytes:
@@ -118,18 +118,18 @@ class Room:
             for seat in sorted(self.seats.values(), key=lambda s: s.index)
         )
 
-    def audience_ending_with(self, sender: ConnId) -> tuple[ConnId, ...]:
-        """The audience with the sender's own copy last: the others need not wait behind it."""
-        order = self._echo_orders.get(sender)
-        if order is None:
-            order = (*(c for c in self.audience if c != sender), sender)
-            self._echo_orders[sender] = order
-        return order
+    def audience_but(self, sender: ConnId) -> tuple[ConnId, ...]:
+        """Who receives ``sender``'s messages: everyone connected except the sender."""
+        others = self._others.get(sender)
+        if others is None:
+            others = tuple(c for c in self.audience if c != sender)
+            self._others[sender] = others
+        return others
 
     def refresh_audience(self, now: float) -> None:
         players = tuple(seat.conn for seat in self.seats.values() if seat.conn is not None)
         self.audience = players + tuple(self.spectators)
-        self._echo_orders.clear()
+        self._others.clear()
         if self.audience:
             self.empty_since = None
         elif self.empty_since is None:

@@ -33,6 +33,9 @@ from relay.envelope import ErrorCode
 RESTART_REASON = "relay restarting"
 # A member with this many full-size frames queued for it in the relay is not reading.
 SLOW_READER_FRAMES = 64
+# How often quiet senders are told their messages' numbers (RelayCore.confirm): each hears
+# within two periods of its last message.
+CONFIRM_PERIOD = 0.05
 _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
 
@@ -51,6 +54,7 @@ class RelayServer:
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        self._confirmer: asyncio.Task[None] | None = None
         self._max_queued_bytes = SLOW_READER_FRAMES * self.config.max_frame
 
     # --- lifecycle -----------------------------------------------------------------------
@@ -73,6 +77,7 @@ class RelayServer:
             ssl=self._tls_context(),
         )
         self._ticker = asyncio.create_task(self._tick_forever())
+        self._confirmer = asyncio.create_task(self._confirm_forever())
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -92,8 +97,9 @@ class RelayServer:
         if server is None:
             return
         self._server = None
-        if self._ticker is not None:
-            self._ticker.cancel()
+        for timer in (self._ticker, self._confirmer):
+            if timer is not None:
+                timer.cancel()
         self._carry_out(self.core.shutdown())
         server.close(code=CloseCode.SERVICE_RESTART, reason=RESTART_REASON)
         try:
@@ -214,6 +220,11 @@ class RelayServer:
         while True:
             await asyncio.sleep(interval)
             self._carry_out(self.core.tick(loop.time()))
+
+    async def _confirm_forever(self) -> None:
+        while True:
+            await asyncio.sleep(CONFIRM_PERIOD)
+            self._carry_out(self.core.confirm())
 
     # --- plain HTTP on the same port -----------------------------------------------------
 

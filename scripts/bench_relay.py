@@ -7,7 +7,7 @@
 
 Three kinds of process: the relay (``python -m relay``), a baseline forwarder (this file with
 ``--serve-baseline``: same websockets library and settings, no envelope, no checks, no
-sequencing, no echo to the sender) and this driver, all three on the same event loop (uvloop
+sequencing) and this driver, all three on the same event loop (uvloop
 when it is installed, else asyncio's). Rooms have two clients playing
 ping-pong with 100-byte payloads. Scenarios, each run on both targets, alternating which
 goes first:
@@ -26,8 +26,8 @@ goes first:
 ``lost`` counts the relay's pings whose pong never came back. Ratios are relay ÷ baseline.
 The machine's other work lands on both targets alike thanks to the alternation, but it still
 widens every latency figure; CPU time per message is the steadiest figure under noise. The
-driver's own CPU per message is reported too: it shares the cores with the server, and the
-relay's copy of each message to its sender costs the driver a frame to read as well.
+driver's own CPU per message is reported too: it shares the cores with the server, so a
+costlier envelope for the clients would show up in the throughput as well.
 
 The relay runs with its defaults except the per-address, room and rate limits, which would
 otherwise (rightly) refuse one driver opening 2,000 connections from 127.0.0.1.
@@ -200,7 +200,7 @@ class Peer:
         if self.seat is None:
             data = await self.websocket.recv(decode=False)
             return data
-        while True:  # skip presence events and the echo of one's own messages
+        while True:  # skip presence events and the rare ``stamped`` (a quiet sender's)
             message = decode_relay_frame(await self.websocket.recv(decode=False))
             if isinstance(message, Message) and message.seat != self.seat:
                 return message.payload

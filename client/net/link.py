@@ -1,9 +1,10 @@
 """The connection to the relay: join, pump events into the match, reconnect with backoff.
 
 :class:`RelayLink` is one asyncio task (owned by the app, or a test) around a
-:class:`~client.net.match.NetMatch`. It keeps every payload it sent until the relay echoes it
-back (the relay stamps our own messages to us too), so what was sent into a dropped
-connection goes again after reconnecting; the session ignores exact duplicates.
+:class:`~client.net.match.NetMatch`. It keeps every payload it sent until the relay has
+numbered it (our own messages come back from :class:`~relay.client.RoomConnection` in their
+place in the room's order), so what was sent into a dropped connection goes again after
+reconnecting; the session ignores exact duplicates.
 
 Reconnecting resumes from the next sequence number the relay has not delivered. Three
 things can stand in the way, each handled here:

@@ -201,7 +201,7 @@ class NetMatch:
         self._changed()
 
     def receive(self, relay_seat: int, data: bytes, now: int) -> None:
-        """One payload the relay delivered from ``relay_seat`` (possibly our own echo)."""
+        """One payload from ``relay_seat`` in the room's order (possibly our own, placed)."""
         try:
             payload = wire.decode(data)
         except wire.WireError as error:
@@ -233,7 +233,7 @@ class NetMatch:
                     self.spectator_token = token
                     self._join_proposal(self.lobby.proposal)
                 elif self.lobby.proposer is None:
-                    self.lobby.proposer = relay_seat  # our own proposal's echo
+                    self.lobby.proposer = relay_seat  # our own proposal, in its place
             case wire.JoinMsg(data):
                 self._add_join(relay_seat, data)
             case wire.SetupMsg(data):
@@ -295,7 +295,7 @@ class NetMatch:
             chain=self._chain if seat is not None else None,
             random_source=self.random_source,
             log=self._log,
-            echoed=True,  # the relay echoes our messages: the log follows its order
+            echoed=True,  # our messages come back in the relay's order: the log follows it
         )
         self._shown = self.session.state
         self._changed()
@@ -415,4 +415,3 @@ class NetMatch:
             if self.session is not None:
                 self.session.flush_log()  # what never came back is logged too
             self._log.close()
-

@@ -20,6 +20,7 @@ from relay.envelope import (
     PresenceEvent,
     RelayMessage,
     Send,
+    Stamped,
     Welcome,
     decode_relay_frame,
     encode,
@@ -57,6 +58,9 @@ class Harness:
 
     def drop(self, conn: int) -> None:
         self.apply(self.core.closed(conn, self.now))
+
+    def confirm(self) -> None:
+        self.apply(self.core.confirm())
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
@@ -96,7 +100,7 @@ def welcome(messages: list[RelayMessage]) -> Welcome:
     return messages[0]
 
 
-def test_every_member_sees_one_numbered_stream_including_its_own_messages() -> None:
+def test_every_member_sees_one_numbered_stream_with_gaps_for_its_own_messages() -> None:
     h = Harness()
     room = h.room()
     ada = h.join(room, room.player_token, "Ada")
@@ -105,22 +109,21 @@ def test_every_member_sees_one_numbered_stream_including_its_own_messages() -> N
     h.send(ada, Send(b"one"))
     h.send(bob, Send(b"two"))
     h.send(ada, Send(b"three"))
-    expected_tail = [Message(2, 0, b"one"), Message(3, 1, b"two"), Message(4, 0, b"three")]
     ada_stream = h.take(ada)
     assert welcome(ada_stream).seat == 0
     assert ada_stream[1:] == [
         Presence(0, 0, PresenceEvent.JOINED, "Ada"),
         Presence(1, 1, PresenceEvent.JOINED, "Bob"),
-        *expected_tail,
+        Message(3, 1, b"two"),  # 2 and 4 are Ada's own: the gaps are her place
     ]
-    assert h.take(bob)[2:] == expected_tail
+    assert h.take(bob)[2:] == [Message(2, 0, b"one"), Message(4, 0, b"three")]
     eve_stream = h.take(eve)
     assert welcome(eve_stream).seat is None and welcome(eve_stream).next_seq == 2
-    assert eve_stream[1:] == expected_tail
+    assert eve_stream[1:] == [Message(2, 0, b"one"), Message(3, 1, b"two"), Message(4, 0, b"three")]
 
 
 def test_who_receives_a_message_follows_arrivals_and_departures() -> None:
-    """Each room keeps its audience ordered per sender between changes: every change counts."""
+    """Each room keeps its audience per sender between changes: every change counts."""
     h = Harness()
     room = h.room()
     ada = h.join(room, room.player_token, "Ada")
@@ -134,13 +137,63 @@ def test_who_receives_a_message_follows_arrivals_and_departures() -> None:
         conn: [m.payload for m in h.take(conn) if isinstance(m, Message)]
         for conn in (ada, bob, eve)
     }
-    assert payloads == {
-        ada: [b"one", b"two", b"three"],
-        bob: [b"one", b"two"],
-        eve: [b"two", b"three"],
-    }
+    assert payloads == {ada: [], bob: [b"one", b"two"], eve: [b"two", b"three"]}
     transmit = h.core.receive(ada, encode(Send(b"four")), h.now)
-    assert [o.to for o in transmit if isinstance(o, Transmit)] == [(eve, ada)]  # sender last
+    assert [o.to for o in transmit if isinstance(o, Transmit)] == [(eve,)]
+
+
+def test_a_sender_nothing_followed_is_told_its_number_after_a_quiet_period() -> None:
+    h = Harness()
+    room = h.room()
+    ada, _ = h.seat(room, "Ada")
+    bob, _ = h.seat(room, "Bob")
+    h.take(ada), h.take(bob)
+    h.send(ada, Send(b"one"))
+    h.send(ada, Send(b"two"))  # numbers 2 and 3
+    h.confirm()
+    assert h.take(ada) == []  # not yet: an answer may be on its way and would say it
+    h.confirm()
+    assert h.take(ada) == [Stamped(3)] and h.take(bob) == [
+        Message(2, 0, b"one"),
+        Message(3, 0, b"two"),
+    ]
+    h.confirm(), h.confirm()
+    assert h.take(ada) == []  # told once
+
+
+def test_a_sender_an_event_reached_is_not_told_again() -> None:
+    h = Harness()
+    room = h.room()
+    ada, _ = h.seat(room, "Ada")
+    bob, _ = h.seat(room, "Bob")
+    h.take(ada), h.take(bob)
+    h.send(ada, Send(b"ping"))
+    h.confirm()
+    h.send(bob, Send(b"pong"))  # places Ada's ping; Bob's pong now waits for its answer
+    h.confirm()
+    assert h.take(ada) == [Message(3, 1, b"pong")]
+    h.send(ada, Send(b"again"))
+    h.confirm()
+    h.drop(ada)  # a departure is an event too: Bob hears it after his pong
+    h.confirm(), h.confirm()
+    assert h.take(bob) == [
+        Message(2, 0, b"ping"),
+        Message(4, 0, b"again"),
+        Presence(5, 0, PresenceEvent.LEFT, "Ada"),
+    ]
+
+
+def test_a_lone_sender_is_numbered_and_told() -> None:
+    h = Harness()
+    room = h.room()
+    ada, _ = h.seat(room, "Ada")
+    h.take(ada)
+    h.send(ada, Send(b"alone"))
+    assert h.core.stats.messages_forwarded == 0
+    h.confirm(), h.confirm()
+    assert h.take(ada) == [Stamped(1)]
+    bob = h.join(room, room.player_token, "Bob", resume_from=0)
+    assert Message(1, 0, b"alone") in h.take(bob)  # kept for resumers all the same
 
 
 def test_the_relay_keeps_only_hashes_of_tokens() -> None:
@@ -237,7 +290,8 @@ def test_a_newer_connection_with_the_seat_token_replaces_the_old_one() -> None:
     assert h.take(again)[1:] == [Presence(1, 0, PresenceEvent.RECONNECTED, "Ada")]
     h.drop(ada)  # the old socket finally closing does not free the seat
     h.send(again, Send(b"still here"))
-    assert h.take(again) == [Message(2, 0, b"still here")]
+    h.confirm(), h.confirm()
+    assert h.take(again) == [Stamped(2)]  # numbered: the seat is still its own
 
 
 @pytest.mark.parametrize(
@@ -292,10 +346,10 @@ def test_flooding_past_the_rate_limit_is_refused_then_closed() -> None:
     h.take(ada)
     for i in range(10):
         h.send(ada, Send(bytes([i])))
-    stream = h.take(ada)
-    assert [m.payload for m in stream[:4]] == [b"\x00", b"\x01", b"\x02", b"\x03"]  # type: ignore[union-attr]
-    assert stream[4] == Error(ErrorCode.RATE_LIMITED, stream[4].text)  # type: ignore[union-attr]
-    assert len(stream) == 5 and h.closed[ada] == 1008
+    (refusal,) = h.take(ada)
+    assert refusal == Error(ErrorCode.RATE_LIMITED, refusal.text)  # type: ignore[union-attr]
+    assert h.closed[ada] == 1008
+    assert h.core.rooms[room.room_id].next_seq == 1 + 4  # her join, then four messages
 
 
 def test_a_connection_that_never_joins_is_closed_after_the_handshake_timeout() -> None:

@@ -17,7 +17,16 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosedError
 
 from relay.client import RelayError, RoomConnection, create_room
-from relay.envelope import Error, ErrorCode, Join, Message, Send, decode_relay_frame, encode
+from relay.envelope import (
+    VERSION,
+    Error,
+    ErrorCode,
+    Join,
+    Message,
+    Send,
+    decode_relay_frame,
+    encode,
+)
 from tests.relay.conftest import RelayProcess, two_players
 
 
@@ -59,7 +68,7 @@ async def refusal_and_close(websocket: ClientConnection) -> tuple[str, int]:
     [
         (os.urandom(64), ErrorCode.BAD_ENVELOPE),
         (msgpack.packb({"please": "forward"}), ErrorCode.BAD_ENVELOPE),
-        (msgpack.packb([1, 3, 42, None]), ErrorCode.BAD_ENVELOPE),
+        (msgpack.packb([VERSION, 3, 42, None]), ErrorCode.BAD_ENVELOPE),
         (b"\x91" * 10_000 + b"\x00", ErrorCode.BAD_ENVELOPE),  # 10,000 nested arrays
         (b"\xdd\xff\xff\xff\xff", ErrorCode.BAD_ENVELOPE),  # declares 4 billion elements
         (msgpack.packb([9, 5, b"x"]), ErrorCode.UNSUPPORTED_VERSION),

@@ -89,6 +89,14 @@ class Harness:
         assert token is not None
         return conn, token
 
+    def two_players(self) -> tuple[int, int]:
+        """Two seated players of a new room, their inboxes emptied."""
+        room = self.room()
+        ada, _ = self.seat(room, "Ada")
+        bob, _ = self.seat(room, "Bob")
+        self.take(ada), self.take(bob)
+        return ada, bob
+
     def error_code(self, conn: int) -> str:
         *_, last = self.take(conn)
         assert isinstance(last, Error), last
@@ -144,10 +152,7 @@ def test_who_receives_a_message_follows_arrivals_and_departures() -> None:
 
 def test_a_sender_nothing_followed_is_told_its_number_after_a_quiet_period() -> None:
     h = Harness()
-    room = h.room()
-    ada, _ = h.seat(room, "Ada")
-    bob, _ = h.seat(room, "Bob")
-    h.take(ada), h.take(bob)
+    ada, bob = h.two_players()
     h.send(ada, Send(b"one"))
     h.send(ada, Send(b"two"))  # numbers 2 and 3
     h.confirm()
@@ -163,10 +168,7 @@ def test_a_sender_nothing_followed_is_told_its_number_after_a_quiet_period() -> 
 
 def test_a_sender_an_event_reached_is_not_told_again() -> None:
     h = Harness()
-    room = h.room()
-    ada, _ = h.seat(room, "Ada")
-    bob, _ = h.seat(room, "Bob")
-    h.take(ada), h.take(bob)
+    ada, bob = h.two_players()
     h.send(ada, Send(b"ping"))
     h.confirm()
     h.send(bob, Send(b"pong"))  # places Ada's ping; Bob's pong now waits for its answer

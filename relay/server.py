@@ -34,8 +34,10 @@ RESTART_REASON = "relay restarting"
 # A member with this many full-size frames queued for it in the relay is not reading.
 SLOW_READER_FRAMES = 64
 # How often quiet senders are told their messages' numbers (RelayCore.confirm): each hears
-# within two periods of its last message.
+# within two periods of its last message. They are told a few at a time, letting the
+# traffic in between, so that a thousand quiet rooms do not stall everyone's round trip.
 CONFIRM_PERIOD = 0.05
+CONFIRM_BATCH = 16
 _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
 
@@ -224,7 +226,11 @@ class RelayServer:
     async def _confirm_forever(self) -> None:
         while True:
             await asyncio.sleep(CONFIRM_PERIOD)
-            self._carry_out(self.core.confirm())
+            due = self.core.confirm()
+            for start in range(0, len(due), CONFIRM_BATCH):
+                if start:
+                    await asyncio.sleep(0)
+                self._carry_out(due[start : start + CONFIRM_BATCH])
 
     # --- plain HTTP on the same port -----------------------------------------------------
 

@@ -323,7 +323,7 @@ def pack_payload(payload: bytes) -> bytes:
 # --- decoding ----------------------------------------------------------------------------
 
 
-def _unpack(data: bytes, max_frame: int) -> list[Any]:
+def _unpack(data: bytes, max_frame: int, *, from_relay: bool = False) -> list[Any]:
     if len(data) > max_frame:
         raise EnvelopeError(
             ErrorCode.FRAME_TOO_LARGE, f"A frame may hold at most {max_frame} bytes."
@@ -353,9 +353,11 @@ def _unpack(data: bytes, max_frame: int) -> list[Any]:
             ErrorCode.BAD_ENVELOPE, "An envelope starts with two integers: version and kind."
         )
     if value[0] != VERSION:
+        relay, client = (value[0], VERSION) if from_relay else (VERSION, value[0])
         raise EnvelopeError(
             ErrorCode.UNSUPPORTED_VERSION,
-            f"This relay speaks envelope version {VERSION}; please update your client.",
+            f"The relay speaks envelope version {relay} and the client version {client}; "
+            "update whichever of the two is older.",
         )
     return value
 
@@ -418,7 +420,7 @@ def decode_relay_frame(data: bytes, max_frame: int = 1024 * 1024) -> RelayMessag
     """What a client reads. Raises :class:`EnvelopeError` for anything but a valid message."""
     if len(data) <= max_frame and (message := _fast_message(data)) is not None:
         return message
-    fields = _unpack(data, max_frame)
+    fields = _unpack(data, max_frame, from_relay=True)
     kind = fields[1]
     if kind == Kind.MESSAGE:
         _check(fields, "message", int, int, bytes)

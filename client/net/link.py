@@ -35,6 +35,7 @@ from relay.client import RelayError, RoomConnection, create_room
 from relay.envelope import (
     Created,
     EnvelopeError,
+    ErrorCode,
     Message,
     Notice,
     Presence,
@@ -147,13 +148,12 @@ class RelayLink:
                     self._set(LinkStatus("failed", detail=error.text))
                     raise LinkFailed(error.text) from None
                 detail = error.text
-            except (
-                OSError,
-                TimeoutError,
-                InvalidHandshake,
-                ConnectionClosed,
-                EnvelopeError,
-            ) as error:
+            except EnvelopeError as error:
+                if error.code == ErrorCode.UNSUPPORTED_VERSION:  # no retry will cure it
+                    self._set(LinkStatus("failed", detail=error.text))
+                    raise LinkFailed(error.text) from None
+                detail = _describe(error)
+            except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as error:
                 detail = _describe(error)
             except InvalidURI as error:
                 self._set(LinkStatus("failed", detail=str(error)))

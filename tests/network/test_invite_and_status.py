@@ -6,13 +6,15 @@ import asyncio
 import time
 from collections.abc import Callable
 
+import msgpack  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from websockets.asyncio.server import ServerConnection, serve
 
 from client.net import wire
 from client.net.invite import Invite, InviteError, parse_invite
-from client.net.link import LinkStatus
+from client.net.link import LinkFailed, LinkStatus
 from client.net.room import host_room, join_room
 from client.setup import SessionSettings
 from client.widgets.connection import describe_link, describe_peers
@@ -136,3 +138,29 @@ def test_host_refuses_a_relay_address_that_is_not_a_websocket(
         main(["host", "jacquet", "--relay", "http://example.org/"])
     assert exit_.value.code == 2
     assert "--relay takes the relay's address, ws://" in capsys.readouterr().err
+
+
+async def test_an_older_relay_is_named_and_not_retried(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    """A relay of envelope version 1 refuses a version 2 join with its own old error frame."""
+    joins = 0
+
+    async def old_relay(websocket: ServerConnection) -> None:
+        nonlocal joins
+        await websocket.recv()
+        joins += 1
+        old_refusal = [1, 8, "unsupported_version", "This relay speaks envelope version 1."]
+        await websocket.send(msgpack.packb(old_refusal))
+        await websocket.close(1008)
+
+    async with serve(old_relay, "127.0.0.1", 0) as server:
+        url = f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}/"
+        room = await join_room(
+            Invite(url, ROOM, TOKEN, "player"), name="Bob", settings=settings("bob"), backoff=QUICK
+        )
+        with pytest.raises(LinkFailed) as failed:
+            await room.wait_started(TIMEOUT)
+        await room.close()
+    assert "relay speaks envelope version 1 and the client version 2" in str(failed.value)
+    assert joins == 1

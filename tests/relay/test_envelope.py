@@ -25,6 +25,7 @@ from relay.envelope import (
     Presence,
     PresenceEvent,
     Send,
+    Stamped,
     Welcome,
     decode_client_frame,
     decode_relay_frame,
@@ -49,6 +50,8 @@ RELAY_MESSAGES = [
     Presence(3, 1, PresenceEvent.SEAT_EXPIRED, "Bob"),
     Error(ErrorCode.ROOM_FULL, "Every seat in this room is taken."),
     Notice("relay_restarting", "The relay is restarting."),
+    Stamped(0),
+    Stamped(2**40),
 ]
 
 
@@ -217,3 +220,17 @@ def test_a_message_frame_over_the_limit_is_refused_before_reading() -> None:
     with pytest.raises(EnvelopeError) as refused:
         decode_relay_frame(data, max_frame=1024)
     assert refused.value.code == ErrorCode.FRAME_TOO_LARGE
+
+
+def test_a_version_mismatch_says_which_side_is_which() -> None:
+    with pytest.raises(EnvelopeError) as newer_client:
+        decode_client_frame(msgpack.packb([VERSION + 1, Kind.SEND, b"x"]))
+    assert f"relay speaks envelope version {VERSION} and the client version {VERSION + 1}" in (
+        newer_client.value.text
+    )
+    with pytest.raises(EnvelopeError) as older_relay:
+        decode_relay_frame(msgpack.packb([VERSION - 1, Kind.ERROR, "code", "text"]))
+    assert older_relay.value.code == ErrorCode.UNSUPPORTED_VERSION
+    assert f"relay speaks envelope version {VERSION - 1} and the client version {VERSION}" in (
+        older_relay.value.text
+    )

@@ -7,6 +7,8 @@ It knows only its own envelope, never a game (docs/relay-protocol.md). Modules:
 - :mod:`relay.rooms`, :mod:`relay.limits` — a room's seats and backlog; token buckets;
 - :mod:`relay.server` — :class:`~relay.server.RelayServer`, the asyncio websockets shell,
   embeddable (``async with RelayServer(RelayConfig(port=0)) as relay``);
+- :mod:`relay.stream` — a member's view of the stream, its own messages put in their places
+  (sans-I/O);
 - :mod:`relay.client` — a small asyncio client: create a room, join, send, receive, resume;
 - :mod:`relay.config`, :mod:`relay.cli` — settings (flags and ``TABLIER_RELAY_*``) and
   ``tablier relay`` / ``python -m relay``; :mod:`relay.metrics`, :mod:`relay.logs`.

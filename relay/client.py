@@ -25,18 +25,14 @@ from relay.envelope import (
     Created,
     Error,
     Join,
-    Message,
     Notice,
-    Presence,
     RelayMessage,
     Send,
-    Stamped,
     Welcome,
     decode_relay_frame,
     encode,
 )
-
-Event = Message | Presence | Notice
+from relay.stream import Event, MemberStream, StreamError
 
 
 class RelayError(Exception):
@@ -79,10 +75,8 @@ async def create_room(
 class RoomConnection:
     """One joined connection to a room: send payloads, receive its numbered events in order.
 
-    The events include this member's own messages, each in its place in the room's order.
-    The relay does not send them back; it leaves their numbers out of what it sends here (and
-    says ``stamped`` when nothing followed), so every number missing from the stream is one
-    of our sends, in the order sent.
+    The events include this member's own messages, each in its place in the room's order
+    (the relay does not send them back: :class:`~relay.stream.MemberStream` places them).
     """
 
     def __init__(
@@ -104,9 +98,8 @@ class RoomConnection:
         self.token = welcome.seat_token or token
         # The number after the last event returned by receive(); what a resume asks for.
         self.next_seq = welcome.next_seq
-        self._expected = welcome.next_seq  # the number after the last event placed
-        self._sent: deque[bytes] = deque()  # our payloads not yet placed in the stream
-        self._placed: deque[Event] = deque()  # placed, not yet returned by receive()
+        self._stream = MemberStream(welcome.seat, welcome.next_seq)
+        self._placed: deque[Event] = deque()  # in the stream, not yet returned by receive()
         self._tls = tls
 
     @property
@@ -140,12 +133,11 @@ class RoomConnection:
             raise RelayError("unexpected", f"The relay answered a join with {reply!r}.")
         joined = cls(url, room_id, name, websocket, reply, token, tls)
         if resume_from is not None and not reply.resync:
-            joined.next_seq = joined._expected = resume_from
+            joined.next_seq = joined._stream.next_seq = resume_from
         return joined
 
     async def send(self, payload: bytes) -> None:
-        if self.seat is not None:  # noted first: the relay's next event may place it
-            self._sent.append(payload)
+        self._stream.sent(payload)
         await self.websocket.send(encode(Send(payload)))
 
     async def receive(self) -> Event:
@@ -156,37 +148,18 @@ class RoomConnection:
         """
         while not self._placed:
             message = await _read(self.websocket)
-            if isinstance(message, Message | Presence):
-                if message.seq < self._expected:
-                    raise RelayError(
-                        "bad_sequence", f"The relay sent event {message.seq} twice or late."
-                    )
-                self._place_own_until(message.seq)
-                self._placed.append(message)
-                self._expected = message.seq + 1
-            elif isinstance(message, Stamped):  # a late one places nothing
-                self._place_own_until(message.seq + 1)
-            elif isinstance(message, Notice):
-                self._placed.append(message)
-            else:
+            try:
+                self._placed.extend(self._stream.received(message))
+            except StreamError as error:
+                raise RelayError("bad_sequence", str(error)) from None
+            except TypeError:
                 raise RelayError(
                     "unexpected", f"The relay sent {message!r} in the middle of a room."
-                )
+                ) from None
         event = self._placed.popleft()
         if not isinstance(event, Notice):
             self.next_seq = event.seq + 1
         return event
-
-    def _place_own_until(self, seq: int) -> None:
-        """The numbers from the last one placed up to ``seq`` (excluded) are our sends."""
-        while self._expected < seq:
-            if not self._sent or self.seat is None:
-                raise RelayError(
-                    "bad_sequence",
-                    f"The relay skipped event {self._expected}, which is not one of ours.",
-                )
-            self._placed.append(Message(self._expected, self.seat, self._sent.popleft()))
-            self._expected += 1
 
     async def reconnect(self) -> RoomConnection:
         """A fresh connection as the same member, replaying every event not yet received.

@@ -13,6 +13,15 @@ from textual.widgets import Footer, Label, Markdown
 from client import help_topics
 
 
+class _HelpBody(VerticalScroll):
+    """The rules and keys, longer than a small terminal: the footer says it scrolls."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "scroll_down", "Scroll", key_display="↓↑"),
+        Binding("up", "scroll_up", "Scroll up", show=False),
+    ]
+
+
 class HelpScreen(ModalScreen[None]):
     """Opened with F1 from any screen; the screen tells which rules to show (``HELP_TEXT``)."""
 
@@ -50,7 +59,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            with VerticalScroll(id="help-body"):
+            with _HelpBody(id="help-body"):
                 yield Markdown(self.rules + "\n" + self._keys_markdown(), id="rules")
             yield Label("Press Esc or F1 to go back", id="close-hint")
         yield Footer()  # the dialog's own keys, not those of the screen below

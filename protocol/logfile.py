@@ -66,14 +66,22 @@ def encode_log(setup: MatchSetup, records: Sequence[bytes]) -> bytes:
 class LogWriter:
     """Append-only writer: header at creation, then one fsynced write per record."""
 
-    def __init__(self, path: Path, setup: MatchSetup) -> None:
+    def __init__(self, path: Path, setup: MatchSetup, *, resume_at: int | None = None) -> None:
+        """A new log at *path*; or, with *resume_at*, the existing log of *setup* there, taken
+        up after its good records (``resume_at`` is where they end: :attr:`LogContents.end`),
+        for a player back in his seat after the program stopped."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        if resume_at is not None:
+            self._file: BinaryIO | None = open(path, "r+b")  # noqa: SIM115 - kept open
+            self._file.truncate(resume_at)  # a record cut short by the stop goes
+            self._file.seek(resume_at)
+            return
         try:
-            self._file: BinaryIO | None = open(path, "xb")  # noqa: SIM115 - kept open
+            self._file = open(path, "xb")  # noqa: SIM115 - kept open
         except FileExistsError:
             raise LocalProtocolError(f"{path} already exists; a log is never overwritten") from None
-        self.path = path
         self._write(encode_header(setup))
 
     def append(self, record: bytes) -> None:
@@ -113,13 +121,15 @@ class LogWriter:
 class LogContents:
     """A log as read: the setup, every readable record, and the problem with the tail if any.
 
-    ``offsets[k]`` is the byte offset of record *k* in the file.
+    ``offsets[k]`` is the byte offset of record *k* in the file; ``end`` is where the good
+    records end (the file's size, unless ``problem``).
     """
 
     setup: MatchSetup
     records: tuple[bytes, ...]
     offsets: tuple[int, ...]
     problem: CorruptLog | None
+    end: int
 
 
 def read_log(path: Path) -> LogContents:
@@ -164,7 +174,8 @@ def parse_log(data: bytes, *, name: str = "the log") -> LogContents:
             break
         records.append(item)
         offsets.append(offset)
-    return LogContents(setup, tuple(records), tuple(offsets), problem)
+    end = len(data) if problem is None else problem.offset
+    return LogContents(setup, tuple(records), tuple(offsets), problem, end)
 
 
 def _read_header(unpacker: msgpack.Unpacker, name: str) -> MatchSetup:

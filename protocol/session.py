@@ -33,7 +33,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol
 
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
@@ -146,6 +146,7 @@ class MatchSession:
         self._echoed = echoed
         self._unechoed: dict[bytes, bool] = {}  # own records sent, not back yet -> is a chat
         self._held: list[bytes] = []  # game records accepted, not logged yet (canonical order)
+        self._restored = False  # restore(): own messages from before a restart are accepted
         self._skip_missed_turns()
 
     # ----------------------------------------------------------------- what callers read
@@ -263,7 +264,8 @@ class MatchSession:
                 if self._seen.get(_key(message)) == bytes(data):
                     self._came_back(bytes(data))
                     return [Ignored("our own message, echoed back")]
-                raise BadSignature("a message claims to come from our own seat")
+                if not self._restored:
+                    raise BadSignature("a message claims to come from our own seat")
             if not self._verify(
                 self._keys[message.seat],
                 message.signature,
@@ -274,11 +276,34 @@ class MatchSession:
                     "is not signed by their key",
                     seat=message.seat,
                 )
+            if message.seat == self.seat and isinstance(message, Share):
+                self._adopt(message)
             self._handle(message, bytes(data), now)
         except RemoteProtocolError as error:
             self._stop(error, None if message is None else bytes(data))
             raise
         return self._take_events()
+
+    def restore(self, records: Sequence[bytes], now: int) -> list[Any]:
+        """Take this seat back after its program stopped: replay its log's *records*.
+
+        Every record is checked as a live message is; this seat's own ones (made by the
+        program that stopped) against its own key and chain, which moves past them. Nothing
+        is logged again. From then on, this seat's own messages that this session did not
+        make (sent just before the stop, coming back from the relay or in a peer's
+        transcript) are accepted the same way. Messages that only repeat logged ones (the
+        automatic dice reveals, made again byte for byte) are not left to send.
+        """
+        if self.seat is None or self.records:
+            raise LocalProtocolError("only a fresh seated session can be restored")
+        self._restored = True
+        log, self._log = self._log, None
+        try:
+            events = [event for record in records for event in self.receive_bytes(record, now)]
+        finally:
+            self._log = log
+        self._outbox = [raw for raw in self._outbox if raw in self._unechoed]
+        return events
 
     def receive_transcript(self, data: bytes, now: int) -> list[Any]:
         """Resync: check and replay records a peer sent (from :meth:`transcript_from`).
@@ -324,6 +349,11 @@ class MatchSession:
         return self._take_events()
 
     def _make_share(self, now: int, *, state: bytes | None = None) -> Share:
+        link, renew = self._next_link()
+        return Share(self._me, self.throw_index, now, link, renew, b"", state)
+
+    def _next_link(self) -> tuple[bytes, bytes | None]:
+        """This seat's next link, and the new tip when it was the chain's last (renewed)."""
         assert self._chain is not None
         last = self._revealed + 1 == len(self._chain)
         if last and self._random_source is None:
@@ -336,7 +366,20 @@ class MatchSession:
             self._chain = HashChain.generate(self._random_source)
             self._revealed = 0
             renew = self._chain.tip
-        return Share(self._me, self.throw_index, now, link, renew, b"", state)
+        return link, renew
+
+    def _adopt(self, share: Share) -> None:
+        """A share this seat made before a restart: the chain moves past its link as it did
+        then (a renewal draws the same chain again from the same random source)."""
+        assert self._chain is not None
+        if share.link != self._chain.link(self._revealed):
+            return  # not our next link: _handle refuses it as a replay or a forgery
+        _, renew = self._next_link()
+        if renew != share.renew:
+            raise LocalProtocolError(
+                "this seat's renewed dice chain cannot be rebuilt: "
+                "the random source differs from the one that renewed it"
+            )
 
     def _hash(self, state: Any) -> bytes:
         """``state_hash(state)``, remembered for the last state: a Jacquet play's resulting

@@ -22,10 +22,17 @@ SYNC_DELAY_S = 0.02
 class DeferredSyncLog(LogWriter):
     """Append-only match log; ``append`` writes at once, fsyncs within ``delay`` seconds."""
 
-    def __init__(self, path: Path, setup: MatchSetup, *, delay: float = SYNC_DELAY_S) -> None:
+    def __init__(
+        self,
+        path: Path,
+        setup: MatchSetup,
+        *,
+        delay: float = SYNC_DELAY_S,
+        resume_at: int | None = None,
+    ) -> None:
         self.delay = delay
         self._timer: asyncio.TimerHandle | None = None
-        super().__init__(path, setup)
+        super().__init__(path, setup, resume_at=resume_at)
 
     def sync(self) -> None:
         if self._timer is not None:

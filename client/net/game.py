@@ -49,6 +49,8 @@ class NetworkGame:
         # replayed, so the screen opens on the current position.
         self.history: tuple[Turn, ...] = tuple(match.turns)
         match.turns.clear()
+        self.chat_history: tuple[ChatReceived, ...] = tuple(match.chats)  # for the chat panel
+        match.chats.clear()
         for turn in self.history:
             self._show(turn)
         self._turn_ready = asyncio.Event()

@@ -103,7 +103,11 @@ class RelayLink:
         seats: int | None = None,
         backoff: Backoff | None = None,
         on_status: Callable[[LinkStatus], None] | None = None,
+        seat_token: str | None = None,
     ) -> None:
+        """``seat_token``: the seat a player held before his app stopped; the link takes it
+        back and asks the relay for the room's events from the first (the match drops what
+        it already has)."""
         self.match = match
         self.url = url
         self.room_id = room_id
@@ -114,18 +118,26 @@ class RelayLink:
         self.status = LinkStatus("connecting")
         self.on_status = on_status
         self.connection: RoomConnection | None = None
-        self._seat_token: str | None = None
-        self._next_seq: int | None = None
+        self._seat_token = seat_token
+        self._next_seq: int | None = None if seat_token is None else 0
+        self.on_seat_token: Callable[[str], None] | None = None  # the relay gave a new one
         self._replay_until = 0
         self._replaying = False  # the relay is still replaying what we missed
+        self._complete = True  # and it kept all of it (no resync, not a re-created room)
         self._unconfirmed: list[bytes] = []
         self._queue: asyncio.Queue[bytes] = asyncio.Queue()
         self._closing = False
+        self._refused: RelayError | None = None  # mid-stream, for good ("replaced")
         self._drop = asyncio.Event()
         self.connected = asyncio.Event()
         self.reconnections = 0
 
     # ----------------------------------------------------------------- public
+
+    @property
+    def seat_token(self) -> str | None:
+        """What takes this player's relay seat back (None before the relay gave one)."""
+        return self._seat_token
 
     def flush(self) -> None:
         """Send what the match queued (call after every change to the match)."""
@@ -161,6 +173,9 @@ class RelayLink:
             else:
                 attempt = 0
                 await self._pump(connection)
+                if self._refused is not None:
+                    self._set(LinkStatus("failed", detail=self._refused.text))
+                    raise LinkFailed(self._refused.text)
                 if self._closing:
                     break
                 self.reconnections += 1
@@ -213,11 +228,14 @@ class RelayLink:
             self.url, self.room_id, token, self.match.name, resume_from=resume_from or 0
         )
         welcome = connection.welcome
-        if fresh or token != self._seat_token:
+        if (fresh or token != self._seat_token) and welcome.seat_token != self._seat_token:
             self._seat_token = welcome.seat_token
+            if self._seat_token is not None and self.on_seat_token is not None:
+                self.on_seat_token(self._seat_token)
         roster = [(m.seat, m.name, m.connected) for m in welcome.members]
         self.match.welcomed(welcome.seat, roster, self.clock(), fresh=fresh)
         self._replay_until = welcome.next_seq
+        self._complete = not (welcome.resync or fresh)
         if welcome.resync or fresh:
             self._next_seq = welcome.next_seq if welcome.resync else 0
         return connection
@@ -264,7 +282,11 @@ class RelayLink:
                 if self._replaying and connection.next_seq >= self._replay_until:
                     self._replaying = False
                     self._caught_up()
-        except (ConnectionClosed, RelayError, EnvelopeError, OSError):
+        except RelayError as error:
+            if error.code in _FATAL:  # the app in another terminal took this seat back
+                self._refused = error
+            return
+        except (ConnectionClosed, EnvelopeError, OSError):
             return
         finally:
             self.connected.clear()
@@ -280,7 +302,7 @@ class RelayLink:
         """Replay done: resend what never came back, then say where we are."""
         for data in self._unconfirmed:
             self._queue.put_nowait(data)
-        self.match.caught_up()
+        self.match.caught_up(complete=self._complete)
         self.flush()
 
     async def _write(self, connection: RoomConnection) -> None:

@@ -26,12 +26,13 @@ from typing import Any, Literal
 from client.local_game import Turn
 from client.net import wire
 from client.net.durable import DeferredSyncLog
+from client.net.seatfile import chain_source
 from protocol.chain import HashChain
 from protocol.codec import pack
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ChatReceived, DiceRolled, Ignored, MatchEnded, PlayMade
-from protocol.identity import Identity, RandomSource
-from protocol.logfile import default_log_path
+from protocol.identity import KEY_BYTES, Identity, RandomSource
+from protocol.logfile import LogContents, default_log_path
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal
 
@@ -99,12 +100,60 @@ class NetMatch:
         self.log_path = log_path
         self._data_dir = data_dir
         self._log: DeferredSyncLog | None = None
+        self.chain_secret: bytes | None = None  # every dice chain of this seat comes from it
         self._chain: HashChain | None = None
+        self._chain_source: RandomSource | None = None  # draws the chain, then its renewals
         self._joined = False
+        self.in_step = False  # the relay replayed what it kept since we (re)connected
+        # A seat file can take this seat back: leaving mid-match leaves the log as it is,
+        # in the relay's order (what never came back comes back on resuming).
+        self.resumable = False
         self._events: list[Any] = []
         self._shown: Any = None  # the state the last cut turn ended on
         self._hello_have: int | None = None
+        self._answered: dict[int, int] = {}  # relay seat -> the count its hello was answered at
+        self.resumed = False  # rebuilt from a seat file (see resume)
+        self._unheard: set[int] = set()  # resumed: seats yet to say where they stand
         self.listeners: list[Callable[[], None]] = []
+
+    @classmethod
+    def resume(
+        cls,
+        role: Role,
+        name: str,
+        *,
+        identity: Identity,
+        chain_secret: bytes,
+        spectator_token: str,
+        log: LogContents,
+        log_path: Path,
+        random_source: RandomSource,
+        now: int,
+    ) -> NetMatch:
+        """This seat back after its program stopped: the match rebuilt from its log (every
+        record checked again, ours against our key and chain), the log taken up where its
+        good records end. ``ValueError`` says why when the log is not this seat's match."""
+        setup = log.setup
+        if identity.public_key not in setup.public_keys:
+            raise ValueError("the match log is not this seat's match")
+        match = cls(role, name, random_source=random_source, identity=identity, log_path=log_path)
+        match.lobby.proposal = setup.proposal
+        match.spectator_token = spectator_token
+        match._joined = True
+        match._new_chain(chain_secret)
+        assert match._chain is not None
+        if match._chain.tip != setup.tips[setup.public_keys.index(identity.public_key)]:
+            raise ValueError("the seat's dice chain is not the one committed in the match log")
+        match._begin(setup, resume_at=log.end)
+        assert match.session is not None and match._log is not None
+        try:
+            match._take(match.session.restore(log.records, now))
+        except ProtocolError as error:
+            match._log.close()
+            raise ValueError(f"the match log does not replay: {error}") from None
+        match._cut_turn()
+        match.resumed = True
+        return match
 
     # ----------------------------------------------------------------- what the UI reads
 
@@ -158,9 +207,16 @@ class NetMatch:
         if self._joined or self.role == "spectator":
             return
         self._joined = True
-        self._chain = HashChain.generate(self.random_source)
+        self._new_chain(self.random_source(KEY_BYTES))
+        assert self._chain is not None
         join = Join.create(proposal, self.identity, self.name, self._chain.tip)
         self._send(wire.JoinMsg(join.encode()))
+
+    def _new_chain(self, secret: bytes) -> None:
+        """This seat's chain, from a secret the seat file keeps (renewals come from it too)."""
+        self.chain_secret = secret
+        self._chain_source = chain_source(secret)
+        self._chain = HashChain.generate(self._chain_source)
 
     # ----------------------------------------------------------------- relay events in
 
@@ -177,6 +233,7 @@ class NetMatch:
         self.my_relay_seat = relay_seat
         if fresh:
             self.seat_of_member.clear()
+            self._answered.clear()
         self.members = {
             seat: Member(seat, name, connected, now) for seat, name, connected in roster
         }
@@ -184,8 +241,17 @@ class NetMatch:
             self.members[relay_seat] = Member(relay_seat, self.name, True, now)
         self._changed()
 
-    def caught_up(self) -> None:
-        """The relay replayed all it kept: say how far we are, so peers fill any gap."""
+    def caught_up(self, *, complete: bool = True) -> None:
+        """The relay replayed all it kept: say how far we are, so peers fill any gap.
+
+        ``complete``: it kept everything since we left (not a resync, not a re-created room).
+        When it did not, a seat back from a stopped app cannot know from the relay whether
+        its last messages before the stop got out: only the peers can say, so it is in step
+        (may act) once every other seat said how far it is."""
+        session = self.session
+        if self.resumed and not self.in_step and not complete and session and not session.ended:
+            self._unheard = set(range(session.setup.seats)) - {session.seat}
+        self.in_step = not self._unheard
         self._hello_have = None
         self._say_hello()
         self._changed()
@@ -196,6 +262,7 @@ class NetMatch:
         if member is None or event == "joined":
             member = self.members[relay_seat] = Member(relay_seat, name, True, now)
         member.connected = event in ("joined", "reconnected")
+        self._answered.pop(relay_seat, None)  # its next hello is news: answer it
         member.expired = event == "expired"
         member.since = now
         self._changed()
@@ -278,7 +345,7 @@ class NetMatch:
             return
         self._begin(setup)
 
-    def _begin(self, setup: MatchSetup) -> None:
+    def _begin(self, setup: MatchSetup, *, resume_at: int | None = None) -> None:
         self.setup = setup
         keys = setup.public_keys
         for sender, join in zip(self.lobby.join_senders, setup.joins, strict=False):
@@ -287,13 +354,13 @@ class NetMatch:
         seat = keys.index(mine) if mine in keys and self._chain is not None else None
         if self.log_path is None:
             self.log_path = default_log_path(setup, self._data_dir)
-        self._log = DeferredSyncLog(self.log_path, setup)
+        self._log = DeferredSyncLog(self.log_path, setup, resume_at=resume_at)
         self.session = MatchSession(
             setup,
             seat=seat,
             identity=self.identity if seat is not None else None,
             chain=self._chain if seat is not None else None,
-            random_source=self.random_source,
+            random_source=self._chain_source,  # renewals: the same again after a restart
             log=self._log,
             echoed=True,  # our messages come back in the relay's order: the log follows it
         )
@@ -307,10 +374,18 @@ class NetMatch:
         self.seat_of_member[relay_seat] = seat
         if relay_seat == self.my_relay_seat:
             return
-        if have < len(session.records):
+        mine = len(session.records)
+        if have < mine:
             self._send_transcript(have)
-        elif have > len(session.records):
-            self._say_hello()
+        if have <= mine and seat in self._unheard:
+            self._unheard.discard(seat)
+            self.in_step = not self._unheard
+        if self._answered.get(relay_seat) != have and session.seat is not None:
+            # Say how far we are once per news: it asks for what we lack, and a seat back
+            # from a stopped app waits to hear from every other seat.
+            self._answered[relay_seat] = have
+            self._hello_have = mine
+            self._send(wire.Hello(session.seat, mine))
 
     def _send_transcript(self, start: int) -> None:
         assert self.session is not None
@@ -412,6 +487,7 @@ class NetMatch:
 
     def close(self) -> None:
         if self._log is not None:
-            if self.session is not None:
-                self.session.flush_log()  # what never came back is logged too
+            session = self.session
+            if session is not None and (session.ended is not None or not self.resumable):
+                session.flush_log()  # what never came back is logged too
             self._log.close()

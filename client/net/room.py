@@ -4,6 +4,9 @@
 invite (a player's or a spectator's). Either gives a :class:`Room`: the match, the relay link
 and the asyncio task that runs it, until :meth:`Room.close`. Once the seats are filled and the
 host has seated everyone, :meth:`Room.game` is what the game screens play through.
+
+A player's room keeps his seat file (:mod:`client.net.seatfile`) from the start of the match
+to its end, and :func:`join_room` takes the seat back from it when the app quit or crashed.
 """
 
 from __future__ import annotations
@@ -12,15 +15,18 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from client.net.game import NetworkGame
 from client.net.invite import Invite
 from client.net.link import Backoff, LinkFailed, LinkStatus, RelayLink
-from client.net.match import NetMatch, Role
+from client.net.match import NetMatch, Offence, Role
+from client.net.seatfile import Seat, forget_seat, load_seat, save_seat, seat_path
 from client.setup import SessionSettings
 from protocol.games import OptionValue
 from protocol.identity import Identity
+from protocol.logfile import read_log
 from protocol.setup import DEFAULT_TIME_LIMIT_MS, Proposal
 
 
@@ -37,11 +43,57 @@ class Room:
     status_listeners: list[Callable[[LinkStatus], None]] = field(default_factory=list)
     # Also stopped with the room: an embedded relay, say.
     closers: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
+    seat_path: Path | None = None  # a player's seat file (None: a spectator keeps none)
+    listen: str | None = None  # HOST:PORT of the host's embedded relay, to start it again
+    notice: str | None = None  # said once on entering: back in the seat, or why not
     _game: NetworkGame | None = None
 
     def start(self) -> None:
         self.link.on_status = self._status
+        if self.seat_path is not None:
+            self.match.listeners.append(self._keep_seat)
+            self.link.on_seat_token = lambda _token: self._save_seat()
         self.task = asyncio.create_task(self._run())
+
+    def _keep_seat(self) -> None:
+        """The seat file follows the match: written when it begins, gone when it ends."""
+        match = self.match
+        if match.seat is None:
+            return
+        if match.ended is not None:
+            if match.resumable and self.seat_path is not None:
+                forget_seat(self.seat_path)
+                match.resumable = False
+        elif not match.resumable:
+            self._save_seat()
+
+    def _save_seat(self) -> None:
+        match, link = self.match, self.link
+        if self.seat_path is None or match.seat is None or match.ended is not None:
+            return
+        assert match.role != "spectator" and match.chain_secret is not None
+        assert match.log_path is not None and match.spectator_token is not None
+        seat = Seat(
+            link.url,
+            link.room_id,
+            link.invite_token,
+            match.spectator_token,
+            link.seat_token,
+            match.name,
+            match.role,
+            match.log_path.absolute(),  # `tablier join` may run from another folder
+            match.identity.private_bytes(),
+            match.chain_secret,
+            self.listen,
+        )
+        try:
+            save_seat(self.seat_path, seat)
+        except OSError as error:  # the match goes on; only quitting would now lose the seat
+            text = f"cannot be written ({error}): quitting now gives up your seat"
+            match.offences.append(Offence("Your seat file", text, fatal=False))
+            self.seat_path = None  # said once
+            return
+        match.resumable = True
 
     async def _run(self) -> None:
         try:
@@ -55,12 +107,14 @@ class Room:
             listener(status)
 
     async def wait_started(self, timeout: float | None = None) -> None:
-        """Until the host seated every player (raise LinkFailed if the relay refused us)."""
+        """Until the host seated every player and the relay replayed what it kept (so a
+        player back in his seat sees where the match stands before he can act); raise
+        LinkFailed if the relay refused us."""
         changed = asyncio.Event()
         self.match.listeners.append(changed.set)
         try:
             async with asyncio.timeout(timeout):
-                while not self.match.started:
+                while not (self.match.started and self.match.in_step):
                     if self.failure is not None:
                         raise LinkFailed(self.failure)
                     changed.clear()
@@ -139,7 +193,13 @@ async def host_room(
         backoff=backoff,
     )
     match.propose(proposal, created.spectator_token)
-    room = Room(match, link, invite, invite.with_role("watch", created.spectator_token))
+    room = Room(
+        match,
+        link,
+        invite,
+        invite.with_role("watch", created.spectator_token),
+        seat_path=seat_path(created.room_id, settings.data_dir),
+    )
     link.flush()
     room.start()
     return room
@@ -153,15 +213,98 @@ async def join_room(
     identity: Identity | None = None,
     backoff: Backoff | None = None,
 ) -> Room:
-    """Enter the room an invite opens, as a player or (a watch invite) a spectator."""
+    """Enter the room an invite opens, as a player or (a watch invite) a spectator.
+
+    A player who left a match of this room (the app quit or crashed) takes his seat back
+    from his seat file; when it cannot be used, :attr:`Room.notice` says why and he joins
+    as a new player.
+    """
     role: Role = "player" if invite.role == "player" else "spectator"
+    path = seat_path(invite.room_id, settings.data_dir) if role == "player" else None
+    notice = None
+    if path is not None:
+        try:
+            seat = load_seat(path)
+            if seat is not None:
+                return await _resume_room(seat, path, invite, settings=settings, backoff=backoff)
+        except (ValueError, OSError) as problem:  # OSError: its log cannot be reopened
+            notice = f"Your saved seat in this room cannot be used: {problem}. Joining anew."
     match = _new_match(role, name, settings, identity)
     link = RelayLink(
         match, invite.relay_url, invite.room_id, invite.token, clock=settings.clock, backoff=backoff
     )
-    room = Room(match, link, invite)
+    room = Room(match, link, invite, seat_path=path, notice=notice)
     room.start()
     return room
+
+
+async def _resume_room(
+    seat: Seat, path: Path, invite: Invite, *, settings: SessionSettings, backoff: Backoff | None
+) -> Room:
+    """Back in a saved seat: the match from its log, the relay seat from its token."""
+    if seat.room_id != invite.room_id:
+        raise ValueError(f"the seat file is for room {seat.room_id}")
+    log = read_log(seat.log_path)  # NotALog, CorruptLog: ValueErrors that say why
+    match = NetMatch.resume(
+        seat.role,
+        seat.name,
+        identity=Identity(seat.identity),
+        chain_secret=seat.chain_secret,
+        spectator_token=seat.spectator_token,
+        log=log,
+        log_path=seat.log_path,
+        random_source=settings.random_source,
+        now=settings.clock(),
+    )
+    link = RelayLink(
+        match,
+        seat.relay_url,
+        seat.room_id,
+        seat.invite_token,
+        clock=settings.clock,
+        seats=log.setup.seats,
+        backoff=backoff,
+        seat_token=seat.seat_token,
+    )
+    room = Room(match, link, invite, seat_path=path, listen=seat.listen)
+    if seat.role == "host":
+        room.spectator_invite = invite.with_role("watch", seat.spectator_token)
+    if seat.listen is not None:
+        host, _, port = seat.listen.rpartition(":")
+        with contextlib.suppress(OSError):  # in use: the old relay may still be running
+            embedded = await start_embedded_relay(host, int(port))
+            room.closers.append(embedded.close)
+    match.resumable = True
+    room.notice = f"Back in your seat as {seat.name}; your log is {seat.log_path}."
+    link.flush()  # dice reveals made again by the replay, not back from the relay yet
+    room.start()
+    return room
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddedRelay:
+    """A relay this terminal runs for its room (stopped with the room)."""
+
+    local_url: str  # how this terminal reaches it
+    public_url: str  # what the invites name
+    listen: str  # HOST:PORT it listens on (the port it got when asked for any)
+    close: Callable[[], Coroutine[Any, Any, None]]
+
+
+async def start_embedded_relay(host: str, port: int) -> EmbeddedRelay:
+    """Run a relay in this process on *host*:*port* (0: any free port); OSError if it cannot."""
+    import socket
+
+    from relay.config import RelayConfig
+    from relay.server import RelayServer
+
+    relay = RelayServer(RelayConfig(host=host, port=port))
+    await relay.start()
+    local = public = relay.url
+    if host in ("0.0.0.0", "::", ""):
+        local = f"ws://127.0.0.1:{relay.port}/"
+        public = f"ws://{socket.gethostname()}:{relay.port}/"
+    return EmbeddedRelay(local, public, f"{host}:{relay.port}", relay.close)
 
 
 def default_name() -> str:

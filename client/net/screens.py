@@ -56,7 +56,9 @@ class NetScreen(GameScreen):
     def _attach_network(self) -> None:
         """Mount the chat and the connection line, and listen to the match."""
         game = self.game
-        self._side().mount(ChatPanel(None if game.watching else self._send_chat, id="chat"))
+        said = [(line.name, line.text, line.time) for line in game.chat_history]
+        send = None if game.watching else self._send_chat
+        self._side().mount(ChatPanel(send, said=said, id="chat"))
         self.mount(ConnectionBar(game, id="connection"), before=self.query_one("Footer"))
         self.set_interval(1.0, self._watch_claims)
         game.chat_listeners.append(self._chat_line)
@@ -89,6 +91,14 @@ class NetScreen(GameScreen):
     @property
     def tablier(self) -> TablierApp:
         return cast("TablierApp", self.app)
+
+    def quit_detail(self) -> str:
+        if not self.game.match.resumable:
+            return super().quit_detail()
+        return (
+            f"{super().quit_detail()}\nYour seat is kept: run `tablier join` with the same "
+            "invite to take it back."
+        )
 
     # -- chat and offences ------------------------------------------------------------------
 

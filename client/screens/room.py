@@ -10,11 +10,9 @@ invite (a player's or a spectator's), give a name, press enter.
 from __future__ import annotations
 
 import contextlib
-import socket
-from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -56,15 +54,6 @@ class JoinPlan:
     name: str
     computer: bool = False
     level: int = 1
-
-
-@dataclass
-class _Embedded:
-    """The relay this terminal runs for its room (stopped with the room)."""
-
-    local_url: str
-    public_url: str
-    closers: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
 
 
 class RoomScreen(Screen[None]):
@@ -110,7 +99,7 @@ class RoomScreen(Screen[None]):
 
     async def _enter(self) -> None:
         from client.net.link import LinkFailed
-        from client.net.room import host_room, join_room
+        from client.net.room import host_room, join_room, start_embedded_relay
         from relay.client import RelayError
 
         plan = self.plan
@@ -119,7 +108,7 @@ class RoomScreen(Screen[None]):
                 url = plan.relay_url
                 embedded = None
                 if url is None:
-                    embedded = await self._start_relay(plan.listen)
+                    embedded = await start_embedded_relay(*plan.listen)
                     url = embedded.local_url
                 room = await host_room(
                     url,
@@ -130,7 +119,8 @@ class RoomScreen(Screen[None]):
                     settings=self.settings,
                 )
                 if embedded is not None:
-                    room.closers.extend(embedded.closers)
+                    room.closers.append(embedded.close)
+                    room.listen = embedded.listen
                     room.invite = _public(room.invite, embedded.public_url)
                     if room.spectator_invite is not None:
                         room.spectator_invite = _public(room.spectator_invite, embedded.public_url)
@@ -142,6 +132,8 @@ class RoomScreen(Screen[None]):
             self._fail(f"Could not open the room: {error}")
             return
         self.room = room
+        if room.notice is not None:
+            self.notify(room.notice, title="Your seat", timeout=10)
         room.match.listeners.append(self._changed)
         self._refresh()
         try:
@@ -150,20 +142,6 @@ class RoomScreen(Screen[None]):
             self._fail(str(error))
             return
         self._begin()
-
-    async def _start_relay(self, listen: tuple[str, int]) -> _Embedded:
-        from relay.config import RelayConfig
-        from relay.server import RelayServer
-
-        host, port = listen
-        relay = RelayServer(RelayConfig(host=host, port=port))
-        await relay.start()
-        local = relay.url
-        public = relay.url
-        if host in ("0.0.0.0", "::", ""):
-            local = f"ws://127.0.0.1:{relay.port}/"
-            public = f"ws://{socket.gethostname()}:{relay.port}/"
-        return _Embedded(local, public, [relay.close])
 
     def _fail(self, text: str) -> None:
         if text == self._failure:

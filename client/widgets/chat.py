@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -26,9 +26,21 @@ class ChatInput(Input):
 class ChatPanel(Vertical):
     """Lines as they come (``add``), and an input when this terminal may speak."""
 
-    def __init__(self, send: Callable[[str], str | None] | None, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        send: Callable[[str], str | None] | None,
+        *,
+        said: Sequence[tuple[str, str, int]] = (),
+        id: str | None = None,
+    ) -> None:
+        """``said``: (name, text, ms) lines from before this panel existed, shown first."""
         super().__init__(id=id)
         self._send = send
+        self._said = said
+
+    def on_mount(self) -> None:
+        for name, text, sent_ms in self._said:
+            self.add(name, text, sent_ms)
 
     def compose(self) -> ComposeResult:
         # min_width: RichLog renders lines at least 78 wide by default, cut by the side panel

@@ -1,0 +1,157 @@
+"""Seat files: what a player needs to take his seat back after the app quit or crashed.
+
+While a networked match is in progress, each player (the host too) keeps one small file,
+``<data dir>/seats/<room id>``, written whole or not at all and readable by him only (mode
+0600: it holds the match's secrets). ``tablier join`` with that room's invite finds it and
+resumes the match from its log (:func:`client.net.room.join_room`). It is removed when the
+match ends.
+
+The dice chains need no updating: every chain of the seat, the committed one and each
+renewal, is drawn from ``chain_secret`` in turn (see :func:`chain_source`), so the file
+changes only when the relay hands out a new seat token.
+
+>>> seat = Seat("ws://127.0.0.1:8765/", "R" * 22, "P" * 43, "S" * 43, "K" * 43, "Ada",
+...             "host", Path("/tmp/m.tablier"), b"i" * 32, b"c" * 32, "127.0.0.1:8765")
+>>> decode_seat(encode_seat(seat)) == seat
+True
+>>> try:
+...     decode_seat(b"garbage")
+... except SeatFileError as error:
+...     print(error)
+not a seat file (unreadable bytes)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal
+
+from protocol.codec import pack, unpack_untrusted
+from protocol.errors import MalformedMessage
+from protocol.identity import KEY_BYTES, RandomSource, seeded_source
+from protocol.logfile import default_data_dir
+
+SEAT_FORMAT: Final = "tablier-seat"
+SEAT_VERSION: Final = 1
+MAX_SEAT_BYTES: Final = 8 * 1024
+
+Role = Literal["host", "player"]
+
+
+class SeatFileError(ValueError):
+    """A seat file that cannot be used; the message says why, in a person's words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player's place in one room's match (``seat_token`` is None until the relay gave
+    one; ``listen`` is where the host's embedded relay listened, to start it again)."""
+
+    relay_url: str
+    room_id: str
+    invite_token: str
+    spectator_token: str
+    seat_token: str | None
+    name: str
+    role: Role
+    log_path: Path
+    identity: bytes  # the Ed25519 private key the seat joined with
+    chain_secret: bytes
+    listen: str | None = None
+
+
+def encode_seat(seat: Seat) -> bytes:
+    return pack(
+        [
+            SEAT_FORMAT,
+            SEAT_VERSION,
+            seat.relay_url,
+            seat.room_id,
+            seat.invite_token,
+            seat.spectator_token,
+            seat.seat_token,
+            seat.name,
+            seat.role,
+            str(seat.log_path),
+            seat.identity,
+            seat.chain_secret,
+            seat.listen,
+        ]
+    )
+
+
+_FIELDS: Final = (str, str, str, str, str | None, str, str, str, bytes, bytes, str | None)
+
+
+def decode_seat(data: bytes) -> Seat:
+    """The seat in *data*; :class:`SeatFileError` for anything else."""
+    try:
+        value = unpack_untrusted(data)
+    except MalformedMessage:
+        raise SeatFileError("not a seat file (unreadable bytes)") from None
+    if not isinstance(value, list) or value[:1] != [SEAT_FORMAT]:
+        raise SeatFileError("not a seat file")
+    if value[1:2] != [SEAT_VERSION]:
+        raise SeatFileError(f"a seat file of version {value[1:2]}, expected {SEAT_VERSION}")
+    fields = value[2:]
+    if len(fields) != len(_FIELDS) or not all(
+        isinstance(field, kind) for field, kind in zip(fields, _FIELDS, strict=True)
+    ):
+        raise SeatFileError("a damaged seat file (its fields are not what they should be)")
+    url, room, invite, spectator, token, name, role, log, identity, secret, listen = fields
+    if role not in ("host", "player"):
+        raise SeatFileError(f"a seat file for a {role!r}, not a player")
+    if len(identity) != KEY_BYTES or len(secret) != KEY_BYTES:
+        raise SeatFileError("a damaged seat file (its keys have the wrong size)")
+    if listen is not None and not listen.rpartition(":")[2].isdigit():
+        raise SeatFileError(f"a damaged seat file (its relay listened on {listen!r})")
+    return Seat(url, room, invite, spectator, token, name, role, Path(log), identity, secret,
+                listen)  # fmt: skip
+
+
+def chain_source(secret: bytes) -> RandomSource:
+    """Where the seat's dice chains come from: SHA-256 in counter mode keyed by a 32-byte
+    secret, as unpredictable as the secret, and the same chains again after a restart."""
+    return seeded_source(secret)
+
+
+def seat_path(room_id: str, data_dir: Path | None = None) -> Path:
+    """``<data dir>/seats/<room id>`` (room ids are URL-safe base64: safe as a file name)."""
+    return (data_dir if data_dir is not None else default_data_dir()) / "seats" / room_id
+
+
+def save_seat(path: Path, seat: Seat) -> None:
+    """Write *seat* whole or not at all (temporary file, fsync, rename), mode 0600."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    temporary = path.with_name(path.name + ".tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)  # a temporary file left by a crash keeps its old mode
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(encode_seat(seat))
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def load_seat(path: Path) -> Seat | None:
+    """The seat saved at *path*, None when there is none; :class:`SeatFileError` if unusable."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SEAT_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise SeatFileError(f"cannot read {path}: {error.strerror}") from None
+    if len(data) > MAX_SEAT_BYTES:
+        raise SeatFileError(f"{path} is too large to be a seat file")
+    try:
+        return decode_seat(data)
+    except SeatFileError as error:
+        raise SeatFileError(f"{path}: {error}") from None
+
+
+def forget_seat(path: Path) -> None:
+    """The match is over: its secrets go."""
+    path.unlink(missing_ok=True)

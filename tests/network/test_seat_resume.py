@@ -1,0 +1,331 @@
+"""A player whose app quit or crashed mid-match takes his seat back with ``tablier join``.
+
+The crash is real enough: the room's task is cancelled in the middle of the match, right
+after the player acted (his message may or may not have reached the relay), and nothing is
+closed, flushed or deleted. The player is then rebuilt from his disk alone, through
+``join_room`` with the same invite, as ``tablier join`` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import doctest
+import stat
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+import client.net.seatfile
+from client.net.app import NetworkApp
+from client.net.game import NetworkGame
+from client.net.invite import Invite
+from client.net.room import Room, host_room, join_room, start_embedded_relay
+from client.net.seatfile import (
+    Seat,
+    SeatFileError,
+    decode_seat,
+    encode_seat,
+    load_seat,
+    save_seat,
+    seat_path,
+)
+from client.screens.room import HostPlan, JoinPlan
+from client.setup import SessionSettings
+from protocol.identity import seeded_source
+from protocol.local import LocalMatch
+from relay.config import RelayConfig
+from relay.server import RelayServer
+from tests.network.conftest import QUICK, RelayProcess
+from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet, play_out
+from tests.network.test_ui_games import (
+    SIZE,
+    chat_text,
+    narrative_text,
+    playing,
+    room_of,
+    says,
+    shows_game,
+    until,
+)
+
+
+class Crash(Exception):
+    """The app dies here."""
+
+
+def crash_after(actions: int) -> Callable[[NetworkGame], None]:
+    """An ``acted`` hook for autoplay: the app dies right after its *actions*-th action."""
+    done = 0
+
+    def acted(_game: NetworkGame) -> None:
+        nonlocal done
+        done += 1
+        if done == actions:
+            raise Crash
+
+    return acted
+
+
+async def crash(room: Room) -> None:
+    """Kill the room's connection as a dying process would: no close, no flush, no goodbye."""
+    room.match.listeners.clear()
+    assert room.task is not None
+    room.task.cancel()
+    with contextlib.suppress(BaseException):
+        await room.task
+
+
+async def resume(invite: Invite, name: str, settings: SessionSettings) -> Room:
+    room = await join_room(invite, name=name, settings=settings, backoff=QUICK)
+    assert room.notice is not None and room.notice.startswith("Back in your seat"), room.notice
+    await room.wait_started(TIMEOUT)
+    return room
+
+
+async def back_and_finish(
+    invite: Invite,
+    name: str,
+    settings: SessionSettings,
+    live: list[Room],
+    following: asyncio.Task[int],
+    other: NetworkGame,
+    *,
+    check: Callable[[Room], None] = lambda room: None,
+) -> NetworkGame:
+    """*name* runs ``tablier join`` again (``check`` looks at his room at once); then both
+    play to the end, and their logs are the same and verify."""
+    live.append(await resume(invite, name, settings))
+    check(live[-1])
+    back = live[-1].game(settings)
+    async with asyncio.timeout(TIMEOUT):
+        await asyncio.gather(following, autoplay(back))
+    await assert_same_verified_logs([other, back])
+    return back
+
+
+@pytest.mark.parametrize("who", [1, 0], ids=["player", "host"])
+async def test_a_crashed_player_comes_back_from_disk_and_the_match_ends_the_same_for_both(
+    relay: RelayServer, settings: Callable[[str], SessionSettings], who: int
+) -> None:
+    names = ["Ada", "Bob"]
+    rooms = await meet(relay.url, "jacquet", {"match_to": 1}, names, settings)
+    games = [room.game(settings(name)) for room, name in zip(rooms, names, strict=True)]
+    paths = [seat_path(rooms[0].invite.room_id, settings(name).data_dir) for name in names]
+    assert all(stat.S_IMODE(path.stat().st_mode) == 0o600 for path in paths)
+    survivor = games[1 - who]
+    live = [rooms[1 - who]]  # the crashed room is never closed: its process is gone
+    following = asyncio.create_task(autoplay(survivor))
+    try:
+        with pytest.raises(Crash):
+            async with asyncio.timeout(TIMEOUT):
+                await autoplay(games[who], acted=crash_after(7))
+        await crash(rooms[who])
+        assert survivor.ended is None and paths[who].exists()
+        back = await back_and_finish(
+            rooms[0].invite, names[who], settings(names[who]), live, following, survivor
+        )
+        assert back.local_seat == games[who].local_seat and back.history
+        assert back.ended is not None and back.ended.reason == "finished"
+        assert not any(path.exists() for path in paths)  # the match is over: its secrets go
+    finally:
+        following.cancel()
+        await asyncio.gather(*(room.close() for room in live))
+
+
+async def crash_and_come_back(
+    url: str,
+    settings: Callable[[str], SessionSettings],
+    away: Callable[[], Awaitable[None]],
+    new_seat_token: bool,
+) -> None:
+    """Bob's app dies mid-match; ``away()`` happens to the relay meanwhile; Bob comes back
+    from disk and both play to the end with the same, verified log."""
+    rooms = await meet(url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
+    ada, bob = (room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"], strict=True))
+    live = [rooms[0]]
+    following = asyncio.create_task(autoplay(ada))
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await autoplay(bob, stop_after=6)
+            await crash(rooms[1])
+            await away()
+        path = seat_path(rooms[0].invite.room_id, settings("Bob").data_dir)
+        saved = load_seat(path)
+        assert saved is not None
+
+        def kept_up_to_date(room: Room) -> None:
+            again = load_seat(path)
+            assert again is not None and again.seat_token == room.link.seat_token
+            assert (again.seat_token != saved.seat_token) == new_seat_token
+
+        await back_and_finish(rooms[0].invite, "Bob", settings("Bob"), live, following, ada,
+                              check=kept_up_to_date)  # fmt: skip
+    finally:
+        following.cancel()
+        await asyncio.gather(*(room.close() for room in live))
+
+
+async def test_back_after_the_seat_expired_and_the_backlog_moved_on(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    """The relay freed Bob's seat and kept too little to replay: Bob takes a seat with the
+    invite again and Ada sends him what he missed."""
+    config = RelayConfig(port=0, rate=2000, burst=2000, backlog=8, seat_grace=0.2)
+    async with RelayServer(config) as relay:
+
+        async def expire() -> None:
+            await asyncio.sleep(0.5)
+
+        await crash_and_come_back(relay.url, settings, expire, new_seat_token=True)
+
+
+async def test_back_after_the_relay_restarted(
+    relay_process: list[RelayProcess], settings: Callable[[str], SessionSettings]
+) -> None:
+    """The relay lost the room: whoever comes first brings it back, the other catches up."""
+
+    async def restart() -> None:
+        relay_process.append(relay_process[-1].restart())
+
+    await crash_and_come_back(relay_process[0].url, settings, restart, new_seat_token=True)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "another log"])
+async def test_an_unusable_seat_file_is_named_and_the_join_goes_on(
+    relay: RelayServer, settings: Callable[[str], SessionSettings], tmp_path: Path, damage: str
+) -> None:
+    host = await host_room(relay.url, "jacquet", {}, seats=2, name="Ada",
+                           settings=settings("Ada"), backoff=QUICK)  # fmt: skip
+    path = seat_path(host.invite.room_id, settings("Bob").data_dir)
+    if damage == "garbage":
+        path.parent.mkdir(parents=True)
+        path.write_bytes(b"\x93not a seat")
+    else:  # a well-formed seat whose log is some other match's
+        other = tmp_path / "other.tablier"
+        LocalMatch.create("jacquet", {}, names=("X", "Y"), now=0, log_path=other,
+                          random_source=seeded_source("other")).close()  # fmt: skip
+        secret = seeded_source("secret")(32)
+        save_seat(path, Seat(relay.url, host.invite.room_id, host.invite.token, "S" * 43, None,
+                             "Bob", "player", other, secret, secret))  # fmt: skip
+    bob = await join_room(host.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
+    try:
+        assert bob.notice is not None and "saved seat in this room cannot be used" in bob.notice
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(host.wait_started(), bob.wait_started())
+        seat = load_seat(path)  # the new seat replaced the unusable file
+        assert seat is not None and seat.log_path == bob.match.log_path
+    finally:
+        await asyncio.gather(host.close(), bob.close())
+
+
+def test_a_seat_file_round_trips_and_refuses_damage() -> None:
+    assert doctest.testmod(client.net.seatfile).failed == 0
+    secret = bytes(range(32))
+    seat = Seat("ws://h:1/", "R" * 22, "P" * 43, "S" * 43, "K" * 43, "Bob", "player",
+                Path("/x.tablier"), secret, secret)  # fmt: skip
+    data = encode_seat(seat)
+    assert decode_seat(data) == seat
+    for broken in (data[:-1], data + b"\x00", data.replace(b"player", b"viewer")):
+        with pytest.raises(SeatFileError):
+            decode_seat(broken)
+
+
+async def test_the_app_quit_mid_match_and_run_again_opens_on_the_board(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    plan = HostPlan("jacquet", {"match_to": 1}, 2, "Ada", relay_url=relay.url)
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        await until(ada, lambda: room_of(host).room is not None, "the host's room")
+        room = room_of(host).room
+        assert room is not None
+        guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
+        async with guest.run_test(size=SIZE) as bob:
+            await until(bob, shows_game(guest), "Bob's game screen")
+            await until(ada, shows_game(host), "Ada's game screen")
+            await bob.press("t", *"one", "enter", "escape")
+            await ada.press("r")  # Ada throws the opening
+            await until(ada, lambda: "Ada" in narrative_text(host), "the throw")
+        # Bob's app quit mid-match; he runs `tablier join` with the same invite again.
+        assert seat_path(room.invite.room_id, settings("Bob").data_dir).exists()
+        again = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
+        async with again.run_test(size=SIZE) as bob:
+            await until(bob, shows_game(again), "Bob's board again")
+            await until(bob, lambda: playing(again).game.state == playing(host).game.state,
+                        "the position where the match stands")  # fmt: skip
+            await until(bob, lambda: bool(playing(again).query("#chat-log")), "the chat panel")
+            assert "Bob: one" in chat_text(again)  # what was said is shown again
+            await bob.press("t", *"back", "enter", "escape")  # signed with the same key
+            await until(ada, says(host, "Bob: back"), "Bob's line")
+
+
+async def test_a_host_whose_app_ran_the_relay_brings_it_back_with_his_seat(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    """``tablier host`` without --relay runs the relay in the host's app: when that app dies,
+    the relay dies with it. ``tablier join`` with the player invite starts it again on the
+    same port, brings the room back, and both players carry on."""
+    embedded = await start_embedded_relay("127.0.0.1", 0)
+    ada_room = await host_room(embedded.local_url, "jacquet", {"match_to": 1}, seats=2,
+                               name="Ada", settings=settings("Ada"), backoff=QUICK)  # fmt: skip
+    ada_room.listen = embedded.listen
+    bob_room = await join_room(ada_room.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
+    live = [bob_room]
+    async with asyncio.timeout(TIMEOUT):
+        await asyncio.gather(ada_room.wait_started(), bob_room.wait_started())
+    ada, bob = ada_room.game(settings("Ada")), bob_room.game(settings("Bob"))
+    following = asyncio.create_task(autoplay(bob))
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await autoplay(ada, stop_after=5)
+            await crash(ada_room)
+            await embedded.close()
+        await back_and_finish(ada_room.invite, "Ada", settings("Ada"), live, following, bob)
+    finally:
+        following.cancel()
+        await asyncio.gather(*(room.close() for room in live))
+
+
+async def test_a_second_terminal_takes_the_seat_and_the_first_stops_saying_why(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    """Bob's first app is still running when he resumes in another terminal: the relay
+    hands the seat to the newer one, and the older one stops instead of taking it back."""
+    rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
+    ada, bob = (room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"], strict=True))
+    following = asyncio.create_task(autoplay(ada))
+    live = list(rooms)
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await autoplay(bob, stop_after=5)
+        await back_and_finish(rooms[0].invite, "Bob", settings("Bob"), live, following, ada)
+        assert rooms[1].link.status.state == "failed"  # and not fighting for the seat
+        assert "reclaimed by a newer connection" in (rooms[1].failure or "")
+    finally:
+        following.cancel()
+        await asyncio.gather(*(room.close() for room in live))
+
+
+async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_forgets_the_seat(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    """The app died after the last move but before it removed the seat file."""
+    rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
+    games = [room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"], strict=True)]
+    path = seat_path(rooms[0].invite.room_id, settings("Bob").data_dir)
+    seat = load_seat(path)
+    assert seat is not None
+    live = [rooms[0]]
+    try:
+        await play_out(games)
+        await assert_same_verified_logs(games)
+        await crash(rooms[1])
+        save_seat(path, seat)  # as if the app had died before removing it
+        live.append(await resume(rooms[0].invite, "Bob", settings("Bob")))
+        back = live[-1].game(settings("Bob"))
+        assert back.ended is not None and back.ended.reason == "finished"
+        assert not path.exists()
+    finally:
+        await asyncio.gather(*(room.close() for room in live))

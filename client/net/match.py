@@ -111,7 +111,7 @@ class NetMatch:
         self._events: list[Any] = []
         self._shown: Any = None  # the state the last cut turn ended on
         self._hello_have: int | None = None
-        self._answered: dict[int, int] = {}  # relay seat -> the count its hello was answered at
+        self._answered: set[int] = set()  # relay seats whose hello we answered since they came
         self.resumed = False  # rebuilt from a seat file (see resume)
         self._unheard: set[int] = set()  # resumed: seats yet to say where they stand
         self.listeners: list[Callable[[], None]] = []
@@ -262,7 +262,7 @@ class NetMatch:
         if member is None or event == "joined":
             member = self.members[relay_seat] = Member(relay_seat, name, True, now)
         member.connected = event in ("joined", "reconnected")
-        self._answered.pop(relay_seat, None)  # its next hello is news: answer it
+        self._answered.discard(relay_seat)  # its next hello is news: answer it
         member.expired = event == "expired"
         member.since = now
         self._changed()
@@ -380,12 +380,14 @@ class NetMatch:
         if have <= mine and seat in self._unheard:
             self._unheard.discard(seat)
             self.in_step = not self._unheard
-        if self._answered.get(relay_seat) != have and session.seat is not None:
-            # Say how far we are once per news: it asks for what we lack, and a seat back
-            # from a stopped app waits to hear from every other seat.
-            self._answered[relay_seat] = have
-            self._hello_have = mine
-            self._send(wire.Hello(session.seat, mine))
+        if relay_seat not in self._answered:
+            # Once each time it comes: a seat back from a stopped app waits to hear how far
+            # every other seat is before it may act.
+            self._answered.add(relay_seat)
+            self._hello_have = None
+            self._say_hello()
+        elif have > mine:
+            self._say_hello()  # ask for what we lack
 
     def _send_transcript(self, start: int) -> None:
         assert self.session is not None

@@ -276,6 +276,8 @@ async def _resume_room(
             room.closers.append(embedded.close)
     match.resumable = True
     room.notice = f"Back in your seat as {seat.name}; your log is {seat.log_path}."
+    if log.problem is not None:  # the stop cut a record short: it comes back from the others
+        room.notice += f" Its damaged end was cut ({log.problem.reason})."
     link.flush()  # dice reveals made again by the replay, not back from the relay yet
     room.start()
     return room

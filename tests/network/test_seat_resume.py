@@ -123,9 +123,16 @@ async def test_a_crashed_player_comes_back_from_disk_and_the_match_ends_the_same
                 await autoplay(games[who], acted=crash_after(7))
         await crash(rooms[who])
         assert survivor.ended is None and paths[who].exists()
-        back = await back_and_finish(
-            rooms[0].invite, names[who], settings(names[who]), live, following, survivor
-        )
+        log = games[who].log_path
+        assert log is not None
+        with log.open("ab") as torn:  # the app died in the middle of writing a record
+            torn.write(b"\xc5\x01")
+
+        def told_the_cut(room: Room) -> None:
+            assert "damaged end was cut" in (room.notice or "")
+
+        back = await back_and_finish(rooms[0].invite, names[who], settings(names[who]), live,
+                                     following, survivor, check=told_the_cut)  # fmt: skip
         assert back.local_seat == games[who].local_seat and back.history
         assert back.ended is not None and back.ended.reason == "finished"
         assert not any(path.exists() for path in paths)  # the match is over: its secrets go

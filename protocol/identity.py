@@ -147,7 +147,9 @@ def default_config_dir() -> Path:
 
 
 def seeded_source(seed: str | bytes | int) -> RandomSource:
-    """A deterministic byte source (SHA-256 in counter mode) for tests and demos.
+    """A deterministic byte source (SHA-256 in counter mode): for tests and demos, and,
+    keyed by a secret of 32 random bytes, for a seat's dice chains that must be drawn
+    again after a restart (as unpredictable as the secret).
 
     >>> source = seeded_source(7)
     >>> len(source(40)), seeded_source(7)(40) == seeded_source(7)(40)

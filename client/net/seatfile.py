@@ -133,6 +133,11 @@ def save_seat(path: Path, seat: Seat) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)  # the rename itself survives a power cut
+    finally:
+        os.close(directory)
 
 
 def load_seat(path: Path) -> Seat | None:

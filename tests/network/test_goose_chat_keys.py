@@ -14,7 +14,7 @@ from client.setup import SessionSettings
 from client.widgets.chat import ChatInput
 from engine.awaiting import ThrowDice
 from relay.server import RelayServer
-from tests.network.test_ui_games import SIZE, playing, room_of, says, shows_game, until
+from tests.network.test_ui_games import SIZE, hosted_room, playing, says, shows_game, until
 
 
 async def test_escape_leaves_the_chat_and_space_throws_again(
@@ -25,9 +25,7 @@ async def test_escape_leaves_the_chat_and_space_throws_again(
     )
     host = NetworkApp(plan, settings("Ada"))
     async with host.run_test(size=SIZE) as ada:
-        await until(ada, lambda: room_of(host).room is not None, "the host's room")
-        room = room_of(host).room
-        assert room is not None
+        room = await hosted_room(ada, host)
         guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
         async with guest.run_test(size=SIZE) as bob:
             for app, pilot in ((host, ada), (guest, bob)):

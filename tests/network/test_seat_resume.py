@@ -42,9 +42,9 @@ from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, 
 from tests.network.test_ui_games import (
     SIZE,
     chat_text,
+    hosted_room,
     narrative_text,
     playing,
-    room_of,
     says,
     shows_game,
     until,
@@ -245,9 +245,7 @@ async def test_the_app_quit_mid_match_and_run_again_opens_on_the_board(
     plan = HostPlan("jacquet", {"match_to": 1}, 2, "Ada", relay_url=relay.url)
     host = NetworkApp(plan, settings("Ada"))
     async with host.run_test(size=SIZE) as ada:
-        await until(ada, lambda: room_of(host).room is not None, "the host's room")
-        room = room_of(host).room
-        assert room is not None
+        room = await hosted_room(ada, host)
         guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
         async with guest.run_test(size=SIZE) as bob:
             await until(bob, shows_game(guest), "Bob's game screen")

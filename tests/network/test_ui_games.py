@@ -9,6 +9,7 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 
 from client.net.app import NetworkApp
+from client.net.room import Room
 from client.net.screens import NetGooseScreen, NetJacquetScreen, NetScreen
 from client.screens.end import EndScreen
 from client.screens.room import HostPlan, JoinPlan, RoomScreen
@@ -42,6 +43,14 @@ def room_of(app: NetworkApp) -> RoomScreen:
     screen = next(s for s in app.screen_stack if isinstance(s, RoomScreen | NetScreen))
     assert isinstance(screen, RoomScreen)
     return screen
+
+
+async def hosted_room(pilot: Pilot[None], host: NetworkApp) -> Room:
+    """The room the host's app created, once it has one."""
+    await until(pilot, lambda: room_of(host).room is not None, "the host's room")
+    room = room_of(host).room
+    assert room is not None
+    return room
 
 
 def game_screen(app: NetworkApp) -> NetScreen | None:
@@ -83,9 +92,7 @@ async def test_two_apps_play_a_whole_jacquet_match(
     )
     host = NetworkApp(plan, settings("Ada"))
     async with host.run_test(size=SIZE) as ada:
-        await until(ada, lambda: room_of(host).room is not None, "the host's room")
-        room = room_of(host).room
-        assert room is not None
+        room = await hosted_room(ada, host)
         assert "Invite a player" in str(room_of(host).query_one("#room-invites").render())
         await ada.press("c")  # copies the invite (and says so)
         guest = NetworkApp(JoinPlan(room.invite, "Bob", computer=True), settings("Bob"))
@@ -116,9 +123,7 @@ async def test_three_apps_play_a_whole_goose_game(
     )
     host = NetworkApp(plan, settings("Ada"))
     async with host.run_test(size=SIZE) as ada:
-        await until(ada, lambda: room_of(host).room is not None, "the host's room")
-        room = room_of(host).room
-        assert room is not None
+        room = await hosted_room(ada, host)
         invite = room.invite
         apps = [host] + [
             NetworkApp(JoinPlan(invite, name, computer=True), settings(name))
@@ -158,9 +163,8 @@ async def test_people_chat_a_watcher_follows_and_cannot_act(
     )
     host = NetworkApp(plan, settings("Ada"))
     async with host.run_test(size=SIZE) as ada:
-        await until(ada, lambda: room_of(host).room is not None, "the host's room")
-        room = room_of(host).room
-        assert room is not None and room.spectator_invite is not None
+        room = await hosted_room(ada, host)
+        assert room.spectator_invite is not None
         guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
         watcher = NetworkApp(JoinPlan(room.spectator_invite, "Eve"), settings("Eve"))
         async with guest.run_test(size=SIZE) as bob, watcher.run_test(size=SIZE) as eve:
@@ -200,9 +204,7 @@ async def test_a_cheat_is_named_on_screen_and_the_match_stops_with_its_log(
                     relay_url=relay.url)  # fmt: skip
     host = NetworkApp(plan, settings("Ada"))
     async with host.run_test(size=SIZE) as ada:
-        await until(ada, lambda: room_of(host).room is not None, "the host's room")
-        room = room_of(host).room
-        assert room is not None
+        room = await hosted_room(ada, host)
         mallory = Hostile(room.invite, settings("Mallory"))
         mallory.rewrite = Hostile.forge_shares
         await mallory.enter()

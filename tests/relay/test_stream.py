@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import doctest
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -142,16 +143,8 @@ def test_every_member_rebuilds_the_spectators_stream(steps: list[tuple[str, int]
 
 def test_a_gap_that_is_not_ours_and_a_repeated_number_are_refused() -> None:
     stream = MemberStream(seat=1, next_seq=3)
-    try:
+    with pytest.raises(StreamError, match="skipped event 3"):
         stream.received(Message(5, 0, b"x"))
-    except StreamError as error:
-        assert "skipped event 3" in str(error)
-    else:
-        raise AssertionError("a gap with no send of ours was accepted")
     stream.received(Presence(3, 0, PresenceEvent.LEFT, "Ada"))
-    try:
+    with pytest.raises(StreamError, match="event 3 twice"):
         stream.received(Message(3, 0, b"again"))
-    except StreamError as error:
-        assert "event 3 twice" in str(error)
-    else:
-        raise AssertionError("a repeated number was accepted")

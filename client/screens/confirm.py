@@ -20,11 +20,19 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, *, detail: str = "", confirm_label: str = "Yes") -> None:
+    def __init__(
+        self,
+        question: str,
+        *,
+        detail: str = "",
+        confirm_label: str = "Yes",
+        cancel_label: str = "Keep playing",
+    ) -> None:
         super().__init__()
         self.question = question
         self.detail = detail
         self.confirm_label = confirm_label
+        self.cancel_label = cancel_label
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -33,7 +41,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Label(self.detail, id="detail")
             with Horizontal(id="buttons"):
                 yield Button(f"{self.confirm_label} (y)", variant="error", id="yes")
-                yield Button("Keep playing (n)", variant="primary", id="no")
+                yield Button(f"{self.cancel_label} (n)", variant="primary", id="no")
         yield Footer()  # the dialog's own keys, not those of the screen below
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -39,6 +39,7 @@ from client.setup import (
     JacquetSetup,
     SetupError,
 )
+from client.widgets.saved_seats import SavedSeats
 
 if TYPE_CHECKING:
     from client.app import TablierApp
@@ -267,6 +268,7 @@ class LobbyScreen(Screen[None]):
                 yield Static(NETWORK_HELP, classes="intro")
                 with Horizontal(classes="actions"):
                     yield Button("Join or watch… (F6)", variant="primary", id="join")
+                yield SavedSeats(self.tablier.settings.data_dir, id="saved-seats")
         yield Footer()
 
     def _compose_goose(self) -> ComposeResult:
@@ -338,6 +340,34 @@ class LobbyScreen(Screen[None]):
             self.action_join()
         else:
             self._start(tab)
+
+    def on_screen_resume(self) -> None:
+        """Back from a game: a match left or finished since changes the list."""
+        self.query_one(SavedSeats).refresh_seats()
+
+    @on(SavedSeats.Resume)
+    def _resume(self, event: SavedSeats.Resume) -> None:
+        from client.screens.room import JoinPlan, RoomScreen
+
+        seat, invite = event.saved.seat, event.saved.invite
+        assert seat is not None and invite is not None
+        self.app.push_screen(RoomScreen(JoinPlan(invite, seat.name), self.tablier.settings))
+
+    @on(SavedSeats.Forget)
+    def _forget(self, event: SavedSeats.Forget) -> None:
+        from client.screens.confirm import ConfirmScreen
+
+        def answered(forget: bool | None) -> None:
+            if forget:
+                self.query_one(SavedSeats).forget(event.saved)
+
+        question = ConfirmScreen(
+            "Forget this match?",
+            detail=f"{event.saved.title}\nYou could not go back into it; its log stays.",
+            confirm_label="Forget",
+            cancel_label="Keep it",
+        )
+        self.app.push_screen(question, answered)
 
     @on(Button.Pressed, "#join")
     def action_join(self) -> None:

@@ -9,12 +9,16 @@ from textual.widgets import Input, OptionList, Select, Static
 
 from client.app import TablierApp
 from client.local_game import LocalGame
+from client.net.invite import Invite
+from client.net.seatfile import Seat, save_seat, seat_path
 from client.screens.goose import GooseScreen
 from client.screens.jacquet import JacquetScreen
 from client.screens.lobby import LobbyScreen, SeatRow, host_plan, remote_computer_seats
 from client.screens.replay import ReplayScreen
-from client.screens.room import HostPlan, JoinScreen, RoomScreen
+from client.screens.room import HostPlan, JoinPlan, JoinScreen, RoomScreen
 from client.setup import GooseSetup, JacquetSetup, SessionSettings
+from client.widgets.saved_seats import SavedSeats
+from protocol.selfplay import selfplay
 from tests.client.conftest import seeded_settings
 
 
@@ -198,3 +202,47 @@ async def test_a_room_failure_is_told_once(settings: SessionSettings) -> None:
         await pilot.pause()
         told = [n for n in app._notifications if "Every seat" in n.message]
         assert len(told) == 1
+
+
+async def test_the_network_tab_lists_matches_left_before_their_end(tmp_path: Path) -> None:
+    """Seat files show as matches to go back into; a damaged one says why; delete forgets."""
+    log = tmp_path / "matches" / "ada-bob.tablier"
+    log.parent.mkdir()
+    played = selfplay("jacquet", {}, seed="lobby", start_time=0, names=["Ada", "Bob"])
+    log.write_bytes(played.log_bytes())
+    seat = Seat("ws://127.0.0.1:9/", "R" * 22, "P" * 43, "S" * 43, "K" * 43, "Bob", "player",
+                log, b"i" * 32, b"c" * 32)  # fmt: skip
+    save_seat(seat_path(seat.room_id, tmp_path), seat)
+    damaged = seat_path("D" * 22, tmp_path)
+    damaged.write_bytes(b"not a seat file")
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        lobby.action_show_tab("network")
+        saved = lobby.query_one(SavedSeats)
+        for _ in range(100):
+            if saved.seats:
+                break
+            await pilot.pause(0.02)
+        titles = [entry.title for entry in saved.seats]
+        assert any(t.startswith("Jacquet with Ada, as Bob") for t in titles), titles
+        assert any("cannot be resumed: " in t and "not a seat file" in t for t in titles)
+
+        options = saved.query_one(OptionList)
+        options.focus()
+        options.highlighted = next(i for i, s in enumerate(saved.seats) if s.seat is None)
+        await pilot.press("delete")
+        await pilot.press("y")
+        for _ in range(100):
+            if len(saved.seats) == 1:
+                break
+            await pilot.pause(0.02)
+        assert not damaged.exists() and [s.seat for s in saved.seats] == [seat]
+
+        options.highlighted = 0
+        await pilot.press("enter")
+        await pilot.pause()
+        room = app.screen
+        assert isinstance(room, RoomScreen)
+        assert room.plan == JoinPlan(Invite(seat.relay_url, "R" * 22, "P" * 43, "player"), "Bob")

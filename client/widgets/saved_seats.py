@@ -1,0 +1,146 @@
+"""The lobby's list of networked matches this player left before their end (seat files).
+
+Each entry goes back into its match (the same as ``tablier join`` with its invite) or, after
+a confirmation, forgets it. A seat file that cannot be read is listed too, so the player
+learns why it cannot be resumed and can forget it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Label, OptionList
+
+from client.net.invite import Invite
+
+if TYPE_CHECKING:
+    from client.net.seatfile import Seat
+
+
+@dataclass(frozen=True, slots=True)
+class SavedSeat:
+    """One seat file: the seat when it is usable, else why not."""
+
+    path: Path
+    seat: Seat | None
+    title: str
+
+    @property
+    def invite(self) -> Invite | None:
+        seat = self.seat
+        if seat is None:
+            return None
+        return Invite(seat.relay_url, seat.room_id, seat.invite_token, "player")
+
+
+def saved_seats(data_dir: Path | None) -> list[SavedSeat]:
+    """Every seat file under *data_dir*, the most recently left first (reads their logs'
+    headers: call it off the UI thread)."""
+    from client.net.seatfile import seat_path
+
+    folder = seat_path("room", data_dir).parent
+    if not folder.is_dir():
+        return []
+    paths = [p for p in folder.iterdir() if p.is_file() and not p.name.endswith(".tmp")]
+    paths.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    return [_describe(path) for path in paths]
+
+
+def _describe(path: Path) -> SavedSeat:
+    from client.net.seatfile import SeatFileError, load_seat
+    from protocol.logfile import read_log
+
+    left = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
+    try:
+        seat = load_seat(path)
+        assert seat is not None  # it was just listed
+        setup = read_log(seat.log_path).setup
+    except (SeatFileError, ValueError, OSError) as problem:
+        why = str(problem).removeprefix(f"{path}: ")  # the entry already names it
+        return SavedSeat(path, None, f"{path.name[:8]}… ({left}) cannot be resumed: {why}")
+    game = "Jacquet" if setup.game == "jacquet" else "Jeu de l'oie"
+    others = [name for name in setup.names if name != seat.name]
+    return SavedSeat(path, seat, f"{game} with {', '.join(others)}, as {seat.name} ({left})")
+
+
+class SavedSeats(Vertical):
+    """The matches left in progress: enter goes back in, delete forgets one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("delete", "forget", "Forget", tooltip="Forget the selected match"),
+    ]
+
+    class Resume(Message):
+        """Go back into this match."""
+
+        def __init__(self, saved: SavedSeat) -> None:
+            super().__init__()
+            self.saved = saved
+
+    class Forget(Message):
+        """Forget this match (after asking)."""
+
+        def __init__(self, saved: SavedSeat) -> None:
+            super().__init__()
+            self.saved = saved
+
+    def __init__(self, data_dir: Path | None, *, id: str) -> None:
+        super().__init__(id=id)
+        self.data_dir = data_dir
+        self.seats: list[SavedSeat] = []
+
+    def compose(self) -> ComposeResult:
+        yield Label(
+            "Matches you left before the end (enter goes back in, delete forgets one):",
+            classes="option-label list-title",
+        )
+        yield OptionList(id="saved-seats-list")
+
+    def on_mount(self) -> None:
+        self.display = False  # until the seat files are read
+        self.refresh_seats()
+
+    def refresh_seats(self) -> None:
+        """Read the seat files again (a match may have ended or been left since), in a
+        thread: each entry reads its match log's header, and the lobby must not wait."""
+        self.run_worker(self._scan, thread=True, exclusive=True, group="saved-seats")
+
+    def _scan(self) -> None:
+        seats = saved_seats(self.data_dir)
+        self.app.call_from_thread(self._show, seats)
+
+    def _show(self, seats: list[SavedSeat]) -> None:
+        self.seats = seats
+        self.display = bool(seats)
+        options = self.query_one("#saved-seats-list", OptionList)
+        options.clear_options()
+        options.add_options([saved.title for saved in seats])
+        if seats:
+            options.highlighted = 0  # so delete has something to act on at once
+
+    @on(OptionList.OptionSelected, "#saved-seats-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        saved = self.seats[event.option_index]
+        if saved.seat is not None:
+            self.post_message(self.Resume(saved))
+        else:
+            self.app.notify(saved.title, title="Cannot resume", severity="warning")
+
+    def action_forget(self) -> None:
+        index = self.query_one("#saved-seats-list", OptionList).highlighted
+        if index is not None and index < len(self.seats):
+            self.post_message(self.Forget(self.seats[index]))
+
+    def forget(self, saved: SavedSeat) -> None:
+        from client.net.seatfile import forget_seat
+
+        forget_seat(saved.path)
+        self.refresh_seats()

@@ -45,9 +45,10 @@ def _options(setup: GameSetup) -> dict[str, int | str]:
     return {"match_to": setup.match_to, "bearoff": setup.bearoff}
 
 
-def _free_path(path: Path) -> Path:
+def free_log_path(path: Path) -> Path:
     """*path*, or *path* with ``-2``, ``-3``… added when a log is already there (logs are
-    never overwritten, and "play again" reuses the path given on the command line)."""
+    never overwritten, and "play again" reuses the path given on the command line, networked
+    rematches too)."""
     candidate, counter = path, 2
     while candidate.exists():
         candidate = path.with_name(f"{path.stem}-{counter}{path.suffix}")
@@ -68,7 +69,7 @@ class LocalGame:
             names=setup.names,
             random_source=settings.random_source,
             now=start,
-            log_path=None if settings.log_path is None else _free_path(settings.log_path),
+            log_path=None if settings.log_path is None else free_log_path(settings.log_path),
             log_data_dir=settings.data_dir or default_data_dir(),
         )
         # LocalMatch names the file itself when no path was given (date, game, players).

@@ -6,6 +6,10 @@ are known once every other seat's share came back through the relay, so :meth:`t
 starts it, and the finished turn — ours or anyone's — arrives from :meth:`next_turn`.
 ``state`` and ``awaiting`` describe the last turn handed to the screen, not what the session
 already knows, so the screen never sees the match jump ahead of what it has shown.
+
+One :class:`NetworkGame` is one match: when a rematch begins in the room, this one is
+:attr:`~NetworkGame.superseded` and :meth:`~NetworkGame.rematch` gives the next one, which
+takes the room over.
 """
 
 from __future__ import annotations
@@ -42,7 +46,11 @@ class NetworkGame:
         self.settings = settings
         self.local_seat = match.seat
         self.computer = computer and self.local_seat is not None
+        self.level = level
         self.setup = _game_setup(match, self.local_seat if self.computer else None, level)
+        self._match_setup = match.setup  # the match this game is (a rematch is another)
+        self._log_path = match.log_path
+        self._handed_over = False
         self._state: Any = match.session.state
         self._ended: MatchEnded | None = None
         # Turns played before this screen existed (a late spectator's catch-up): told, not
@@ -90,7 +98,7 @@ class NetworkGame:
 
     @property
     def log_path(self) -> Path | None:
-        return self.match.log_path
+        return self._log_path
 
     @property
     def watching(self) -> bool:
@@ -128,7 +136,7 @@ class NetworkGame:
         ``show=False`` leaves ``state`` where it was, for a screen that first plays the turn
         back from there; it then calls :meth:`show` with the turn.
         """
-        while not self.match.turns:
+        while self.superseded or not self.match.turns:  # a rematch's turns are not ours
             self._turn_ready.clear()
             await self._turn_ready.wait()
         turn = self.match.turns.popleft()
@@ -149,8 +157,42 @@ class NetworkGame:
     def claim_abandonment(self, seat: int) -> None:
         self._act(lambda session: session.claim_abandonment(seat, self.settings.clock()))
 
+    # ----------------------------------------------------------------- the rematch
+
+    def ask_rematch(self) -> None:
+        """Ask for another match with the same players in this room (the host proposes it
+        at once); NotYourTurnError says why not."""
+        try:
+            self.match.ask_rematch(self.settings.clock())
+        except LocalProtocolError as error:
+            raise NotYourTurnError(error.reason) from None
+        self.link.flush()
+
+    @property
+    def rematch_note(self) -> str | None:
+        return self.match.rematch_note()
+
+    @property
+    def superseded(self) -> bool:
+        """A rematch has begun in the room: this game's match is over and done with."""
+        return self.match.setup is not self._match_setup
+
+    def rematch(self) -> NetworkGame:
+        """The match that superseded this one, as the game screens use it; it takes the room
+        over (closing this game no longer leaves it)."""
+        assert self.superseded
+        self.match.listeners.remove(self._on_change)
+        game = NetworkGame(
+            self.match, self.link, self.settings, computer=self.computer, level=self.level
+        )
+        game.closer, self.closer = self.closer, None
+        self._handed_over = True
+        return game
+
     def close(self) -> None:
         """Close the log and leave the room (in the background: screens close synchronously)."""
+        if self._handed_over:
+            return  # the rematch's game has the room now
         self.match.close()
         if self.closer is not None and self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(self.closer())

@@ -1,8 +1,8 @@
-"""One client's networked match, sans-I/O: relay events in, payloads to send and turns out.
+"""One client's networked matches, sans-I/O: relay events in, payloads to send and turns out.
 
 :class:`NetMatch` is the meeting in the room and then the match: the host proposes, every
-player answers with a signed join, the host seats them (:mod:`protocol.setup`), and from then
-on every game payload goes through this client's :class:`~protocol.session.MatchSession`,
+player answers with a signed join, the host seats them (:mod:`client.net.meeting`), and from
+then on every game payload goes through this client's :class:`~protocol.session.MatchSession`,
 the authority on what happened. Nothing here touches a socket or a clock: the relay link
 (:mod:`client.net.link`) feeds it what the relay delivers, with the time, and sends what it
 queues in :attr:`NetMatch.outbox`.
@@ -13,19 +13,26 @@ with how many records it holds, and whoever holds more answers with the missing 
 :class:`~client.net.wire.Transcript`, every one of them signature-checked again here.
 Duplicates (a redelivery, two peers answering) are dropped by the session, so nothing is
 shown or logged twice.
+
+Rematches. Once a match is over, any player may ask for another (:class:`~client.net.wire.
+Rematch`); the host proposes it in the same room, the players join it as they joined the
+first, and the new match gets a new session and a new log (the ended one's stays as it is).
+Game traffic needs no match label: a player stops talking in a match when he joins the next
+one, so in the relay's one order every message of a match comes before the next one's setup.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from client.local_game import Turn
+from client.local_game import Turn, free_log_path
 from client.net import wire
 from client.net.durable import DeferredSyncLog
+from client.net.meeting import Meeting, Refused
 from client.net.seatfile import chain_source
 from protocol.chain import HashChain
 from protocol.codec import pack
@@ -37,6 +44,8 @@ from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal
 
 Role = Literal["host", "player", "spectator"]
+# The host joins his proposal first, and a rematch seats everyone as before: his seat is 0.
+HOST_SEAT = 0
 
 
 @dataclass(slots=True)
@@ -59,16 +68,6 @@ class Offence:
     fatal: bool
 
 
-@dataclass(slots=True)
-class Lobby:
-    """The meeting before the match: the proposal and the joins, in the order they came."""
-
-    proposal: Proposal | None = None
-    proposer: int | None = None  # relay seat that sent the proposal (the host)
-    joins: list[Join] = field(default_factory=list)
-    join_senders: list[int] = field(default_factory=list)
-
-
 class NetMatch:
     """This client's side of one networked match (a host, a player or a spectator)."""
 
@@ -86,7 +85,7 @@ class NetMatch:
         self.name = name
         self.random_source = random_source
         self.identity = identity or Identity.generate(random_source)
-        self.lobby = Lobby()
+        self.meeting = Meeting()  # the current match's, or the next one's once it is proposed
         self.members: dict[int, Member] = {}
         self.seat_of_member: dict[int, int] = {}  # relay seat -> match seat
         self.my_relay_seat: int | None = None
@@ -97,13 +96,13 @@ class NetMatch:
         self.turns: deque[Turn] = deque()
         self.chats: deque[ChatReceived] = deque()
         self.offences: list[Offence] = []
-        self.log_path = log_path
+        self.log_path: Path | None = None  # the current match's log
+        self._log_choice = log_path  # --log: the first match's log (the next ones go beside it)
         self._data_dir = data_dir
         self._log: DeferredSyncLog | None = None
         self.chain_secret: bytes | None = None  # every dice chain of this seat comes from it
         self._chain: HashChain | None = None
         self._chain_source: RandomSource | None = None  # draws the chain, then its renewals
-        self._joined = False
         self.in_step = False  # the relay replayed what it kept since we (re)connected
         # A seat file can take this seat back: leaving mid-match leaves the log as it is,
         # in the relay's order (what never came back comes back on resuming).
@@ -114,6 +113,10 @@ class NetMatch:
         self._answered: set[int] = set()  # relay seats whose hello we answered since they came
         self.resumed = False  # rebuilt from a seat file (see resume)
         self._unheard: set[int] = set()  # resumed: seats yet to say where they stand
+        # Resumed: the relay replays the room from its start, earlier matches included; what
+        # comes before this match's setup is theirs.
+        self._before_setup = False
+        self.rematch_askers: set[int] = set()  # match seats that asked one of the ended match
         self.listeners: list[Callable[[], None]] = []
 
     @classmethod
@@ -129,6 +132,7 @@ class NetMatch:
         log_path: Path,
         random_source: RandomSource,
         now: int,
+        data_dir: Path | None = None,
     ) -> NetMatch:
         """This seat back after its program stopped: the match rebuilt from its log (every
         record checked again, ours against our key and chain), the log taken up where its
@@ -136,15 +140,14 @@ class NetMatch:
         setup = log.setup
         if identity.public_key not in setup.public_keys:
             raise ValueError("the match log is not this seat's match")
-        match = cls(role, name, random_source=random_source, identity=identity, log_path=log_path)
-        match.lobby.proposal = setup.proposal
+        match = cls(role, name, random_source=random_source, identity=identity, data_dir=data_dir)
+        match.meeting = Meeting(proposal=setup.proposal)
         match.spectator_token = spectator_token
-        match._joined = True
         match._new_chain(chain_secret)
         assert match._chain is not None
         if match._chain.tip != setup.tips[setup.public_keys.index(identity.public_key)]:
             raise ValueError("the seat's dice chain is not the one committed in the match log")
-        match._begin(setup, resume_at=log.end)
+        match._begin(setup, log_path=log_path, resume_at=log.end)
         assert match.session is not None and match._log is not None
         try:
             match._take(match.session.restore(log.records, now))
@@ -153,6 +156,7 @@ class NetMatch:
             raise ValueError(f"the match log does not replay: {error}") from None
         match._cut_turn()
         match.resumed = True
+        match._before_setup = True
         return match
 
     # ----------------------------------------------------------------- what the UI reads
@@ -169,11 +173,11 @@ class NetMatch:
     def names(self) -> tuple[str, ...]:
         if self.setup is not None:
             return self.setup.names
-        return tuple(join.name for join in self.lobby.joins)
+        return tuple(join.name for join in self.meeting.joins)
 
     @property
     def seats(self) -> int:
-        proposal = self.lobby.proposal
+        proposal = self.meeting.proposal
         return 0 if proposal is None else proposal.seats
 
     @property
@@ -198,15 +202,14 @@ class NetMatch:
 
     def propose(self, proposal: Proposal, spectator_token: str) -> None:
         """Host: offer the match to the room, then join it first."""
-        self.lobby.proposal = proposal
+        self.meeting.proposal = proposal
         self.spectator_token = spectator_token
         self._send(wire.ProposalMsg(proposal.encode(), spectator_token))
-        self._join_proposal(proposal)
+        self._join(proposal)
 
-    def _join_proposal(self, proposal: Proposal) -> None:
-        if self._joined or self.role == "spectator":
+    def _join(self, proposal: Proposal) -> None:
+        if self.role == "spectator":
             return
-        self._joined = True
         self._new_chain(self.random_source(KEY_BYTES))
         assert self._chain is not None
         join = Join.create(proposal, self.identity, self.name, self._chain.tip)
@@ -252,6 +255,7 @@ class NetMatch:
         if self.resumed and not self.in_step and not complete and session and not session.ended:
             self._unheard = set(range(session.setup.seats)) - {session.seat}
         self.in_step = not self._unheard
+        self._before_setup = False  # the relay replayed all it had for us (or nothing)
         self._hello_have = None
         self._say_hello()
         self._changed()
@@ -285,6 +289,9 @@ class NetMatch:
 
     def _dispatch(self, relay_seat: int, payload: wire.Payload, now: int) -> None:
         mine = relay_seat == self.my_relay_seat
+        if self._before_setup:
+            self._replayed(relay_seat, payload)
+            return
         match payload:
             case wire.Game(data):
                 if self.session is None:
@@ -294,17 +301,13 @@ class NetMatch:
                 if self.session.stopped is None:
                     self._take(self.session.receive_bytes(data, now))
             case wire.ProposalMsg(data, token):
-                if self.lobby.proposal is None:
-                    self.lobby.proposal = Proposal.decode(data)
-                    self.lobby.proposer = relay_seat
-                    self.spectator_token = token
-                    self._join_proposal(self.lobby.proposal)
-                elif self.lobby.proposer is None:
-                    self.lobby.proposer = relay_seat  # our own proposal, in its place
+                self._proposed(relay_seat, Proposal.decode(data), token)
             case wire.JoinMsg(data):
-                self._add_join(relay_seat, data)
+                self._add_join(relay_seat, Join.decode(data))
             case wire.SetupMsg(data):
                 self._start(relay_seat, data)
+            case wire.Rematch(match_id):
+                self._rematch_asked(relay_seat, match_id, now)
             case wire.Hello(seat, have):
                 self._hello(relay_seat, seat, have)
             case wire.Transcript(start, data):
@@ -316,44 +319,68 @@ class NetMatch:
                 else:
                     self._say_hello()  # a gap before it: ask from where we are
 
-    def _add_join(self, relay_seat: int, data: bytes) -> None:
-        proposal = self.lobby.proposal
-        if proposal is None or self.setup is not None:
+    def _replayed(self, relay_seat: int, payload: wire.Payload) -> None:
+        """Resumed, the room replayed from its start: until this match's setup goes by, the
+        traffic is earlier matches' (only who sits where is worth keeping)."""
+        match payload:
+            case wire.SetupMsg(data):
+                self._before_setup = MatchSetup.decode(data) != self.setup
+            case wire.Hello(seat, _):
+                self.seat_of_member[relay_seat] = seat
+
+    def _proposed(self, relay_seat: int, proposal: Proposal, token: str) -> None:
+        setup = self.setup
+        if setup is not None and self.meeting.begun and proposal != setup.proposal:
+            if self.seat_of_member.get(relay_seat) != HOST_SEAT:
+                self._offence(relay_seat, "proposed a rematch, which only the host does")
+                return
+            if self.ended is None:
+                self._offence(relay_seat, "proposed a rematch before the match ended")
+                return
+            self.meeting = Meeting(previous=setup)
+        try:
+            opened = self.meeting.offered(relay_seat, proposal)
+        except Refused as refusal:
+            self._offence(relay_seat, str(refusal))
             return
-        join = Join.decode(data)
-        join.check(proposal)
-        if any(known.public_key == join.public_key for known in self.lobby.joins):
-            return  # a resend after a reconnection
-        if len(self.lobby.joins) >= proposal.seats:
+        if opened:
+            self.spectator_token = token
+            self._join(proposal)
+
+    def _add_join(self, relay_seat: int, join: Join) -> None:
+        try:
+            full = self.meeting.add(relay_seat, join)
+        except Refused as refusal:
+            self._offence(relay_seat, str(refusal))
             return
-        self.lobby.joins.append(join)
-        self.lobby.join_senders.append(relay_seat)
-        if self.role == "host" and len(self.lobby.joins) == proposal.seats:
-            setup = MatchSetup.create(proposal, self.lobby.joins)
+        if full and self.role == "host":
+            setup = self.meeting.seated()
             self._send(wire.SetupMsg(setup.encode()))
             self._begin(setup)
 
     def _start(self, relay_seat: int, data: bytes) -> None:
-        if self.setup is not None:
-            return
-        if relay_seat != self.lobby.proposer:
-            self._offence(relay_seat, "tried to start a match it did not propose")
+        if self.meeting.begun:
             return
         setup = MatchSetup.decode(data)
-        if setup.proposal != self.lobby.proposal:
-            self._offence(relay_seat, "started a different match from the one proposed")
+        try:
+            self.meeting.check(relay_seat, setup)
+        except Refused as refusal:
+            self._offence(relay_seat, str(refusal))
             return
         self._begin(setup)
 
-    def _begin(self, setup: MatchSetup, *, resume_at: int | None = None) -> None:
+    def _begin(
+        self, setup: MatchSetup, *, log_path: Path | None = None, resume_at: int | None = None
+    ) -> None:
+        if self.session is not None:
+            self._leave_match()
         self.setup = setup
+        self.meeting.begun = True
+        self.seat_of_member.update(self.meeting.seats_of_senders(setup))
         keys = setup.public_keys
-        for sender, join in zip(self.lobby.join_senders, setup.joins, strict=False):
-            self.seat_of_member[sender] = keys.index(join.public_key)
         mine = self.identity.public_key
         seat = keys.index(mine) if mine in keys and self._chain is not None else None
-        if self.log_path is None:
-            self.log_path = default_log_path(setup, self._data_dir)
+        self.log_path = log_path or self._new_log_path(setup)
         self._log = DeferredSyncLog(self.log_path, setup, resume_at=resume_at)
         self.session = MatchSession(
             setup,
@@ -366,6 +393,27 @@ class NetMatch:
         )
         self._shown = self.session.state
         self._changed()
+
+    def _new_log_path(self, setup: MatchSetup) -> Path:
+        """The first match's log where --log said (if it did); each rematch's beside it."""
+        chosen = self._log_choice
+        if chosen is None:
+            return default_log_path(setup, self._data_dir)
+        return chosen if self.session is None else free_log_path(chosen)
+
+    def _leave_match(self) -> None:
+        """A rematch begins: the ended match's log is complete (its last chat lines came
+        before the new setup), and nothing of it is left to show."""
+        assert self.session is not None and self._log is not None
+        self.session.flush_log()
+        self._log.close()
+        self.turns.clear()
+        self._events.clear()
+        self.offences.clear()
+        self.rematch_askers.clear()
+        self._hello_have = None
+        self.resumed = False
+        self._unheard.clear()
 
     def _hello(self, relay_seat: int, seat: int, have: int) -> None:
         session = self.session
@@ -411,12 +459,109 @@ class NetMatch:
             self._hello_have = have
             self._send(wire.Hello(session.seat, have))
 
+    # ----------------------------------------------------------------- the rematch
+
+    @property
+    def rematching(self) -> bool:
+        """The next match in the room is proposed and its players are joining."""
+        return self.setup is not None and self.meeting.previous is self.setup
+
+    def ask_rematch(self, now: int) -> None:
+        """This player would like another match with the same players in this room: the
+        host proposes it at once, anyone else asks the host (again if asked again: someone
+        away may be back). LocalProtocolError says why not (the match still on, the host or
+        another player gone…)."""
+        setup, ended = self.setup, self.ended
+        if self.seat is None or setup is None:
+            raise LocalProtocolError("only the players ask for a rematch")
+        if ended is None:
+            raise LocalProtocolError("the match is still being played: a rematch comes after it")
+        if ended.reason == "stopped":
+            raise LocalProtocolError("the match was stopped: there is no rematch after that")
+        if self.rematching:
+            return
+        missing = self._missing()
+        if missing is not None:
+            raise LocalProtocolError(missing)
+        self.rematch_askers.add(self.seat)
+        if self.role == "host":
+            self._propose_rematch(now)
+        else:
+            self._send(wire.Rematch(setup.match_id))
+        self._changed()
+
+    def rematch_note(self) -> str | None:
+        """Where a rematch stands, in words for the end screen (None: nobody asked)."""
+        setup = self.setup
+        if setup is None or self.ended is None:
+            return None
+        host = setup.names[HOST_SEAT]
+        missing = self._missing()
+        if missing is not None:
+            return f"{missing[0].upper()}{missing[1:]}."
+        if self.rematching:
+            joined = len(self.meeting.joins)
+            return f"{host} proposed the rematch: {joined} of {setup.seats} players joined…"
+        if self.seat is not None and self.seat in self.rematch_askers:
+            here = ", ".join(setup.names[seat] for seat in range(setup.seats))
+            return f"Waiting for {host} to start the rematch… Here: {here}."
+        if self.rematch_askers:
+            askers = ", ".join(setup.names[seat] for seat in sorted(self.rematch_askers))
+            return f"{askers} would like a rematch."
+        return None
+
+    def _missing(self) -> str | None:
+        """Why there can be no rematch now: a player of the match has left the room."""
+        assert self.setup is not None
+        names = self.setup.names
+        away = [
+            seat
+            for seat in range(self.setup.seats)
+            if seat != self.seat
+            and ((member := self.member_for_seat(seat)) is None or not member.connected)
+        ]
+        if HOST_SEAT in away:
+            host = names[HOST_SEAT]
+            return f"{host}, the host, has left the room: there is no rematch without the host"
+        if away:
+            gone = ", ".join(names[seat] for seat in away)
+            return f"{gone} left the room: a rematch needs every player of the match"
+        return None
+
+    def _rematch_asked(self, relay_seat: int, match_id: bytes, now: int) -> None:
+        setup, seat = self.setup, self.seat_of_member.get(relay_seat)
+        if setup is None or match_id != setup.match_id or seat is None or self.rematching:
+            return  # an earlier match's, or already answered
+        if self.ended is None:
+            self._offence(relay_seat, "asked for a rematch while the match is still being played")
+            return
+        self.rematch_askers.add(seat)
+        if self.role == "host" and self.ended.reason != "stopped" and self._missing() is None:
+            self._propose_rematch(now)
+
+    def _propose_rematch(self, now: int) -> None:
+        """Host: the same match again, between the same players (a new id, fresh chains)."""
+        assert self.setup is not None and self.spectator_token is not None
+        before = self.setup.proposal
+        proposal = Proposal.create(
+            before.game,
+            dict(before.options),
+            seats=before.seats,
+            start_time=now,
+            random_source=self.random_source,
+            time_limit_ms=before.time_limit_ms,
+        )
+        self.meeting = Meeting(previous=self.setup)
+        self.propose(proposal, self.spectator_token)
+
     # ----------------------------------------------------------------- this seat's actions
 
     def act(self, action: Callable[[MatchSession], list[Any]]) -> None:
         """Run one of the session's actions (throw, play, chat…) and send what it says."""
         if self.session is None:
             raise LocalProtocolError("the match has not started yet")
+        if self.rematching:  # we joined the next match: nothing more is said in this one
+            raise LocalProtocolError("the rematch is being set up: its board opens in a moment")
         try:
             events = action(self.session)
         except RemoteProtocolError as error:  # a peer's earlier fault surfaced by our move

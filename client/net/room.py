@@ -56,7 +56,8 @@ class Room:
         self.task = asyncio.create_task(self._run())
 
     def _keep_seat(self) -> None:
-        """The seat file follows the match: written when it begins, gone when it ends."""
+        """The seat file follows the match: written when it begins, gone when it ends (a
+        rematch begins with a seat file of its own)."""
         match = self.match
         if match.seat is None:
             return
@@ -125,7 +126,8 @@ class Room:
     def game(
         self, settings: SessionSettings, *, computer: bool = False, level: int = 1
     ) -> NetworkGame:
-        """The started match as the game screens use it (one per room)."""
+        """The started match as the game screens use it (the room's first; each rematch's
+        comes from :meth:`NetworkGame.rematch`)."""
         if self._game is None:
             self._game = NetworkGame(
                 self.match, self.link, settings, computer=computer, level=level
@@ -255,6 +257,7 @@ async def _resume_room(
         log_path=seat.log_path,
         random_source=settings.random_source,
         now=settings.clock(),
+        data_dir=settings.data_dir,  # where a rematch's log goes
     )
     link = RelayLink(
         match,

@@ -7,6 +7,9 @@ the screen's ``"turn"`` worker (as a computer seat's would be computed), and thi
 throw is sent first and shown once every share came back. A spectator's keys that would act
 are disabled. The chat panel goes at the bottom of the side panel, the connection line above
 the footer (styles in ``client/net.tcss``).
+
+At the end, "Play again" asks for a rematch in the same room (:class:`NetEndScreen`); once the
+host has seated everyone in it, every terminal's screen gives way to the new match's board.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from textual import work
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
+from textual.widgets import Label
 
 from client.local_game import NotYourTurnError, Turn
 from client.net.game import NetworkGame
@@ -48,6 +52,7 @@ class NetScreen(GameScreen):
 
     game: NetworkGame  # type: ignore[assignment]
     _claimable = False  # someone is past the time limit: the claim key shows
+    _rematch_begun = False  # the next match's board is on its way
 
     def _side(self) -> Widget:
         """The side panel the chat goes into (each networked screen names its own)."""
@@ -63,6 +68,7 @@ class NetScreen(GameScreen):
         self.set_interval(1.0, self._watch_claims)
         game.chat_listeners.append(self._chat_line)
         game.offence_listeners.append(self._offence)
+        game.change_listeners.append(self._watch_rematch)
         for line in game.match.offences:
             self._offence(line)
 
@@ -85,6 +91,7 @@ class NetScreen(GameScreen):
         game = self.game
         game.chat_listeners.remove(self._chat_line)
         game.offence_listeners.remove(self._offence)
+        game.change_listeners.remove(self._watch_rematch)
         # GameScreen.on_unmount (Textual calls every class's handler) closes the log and,
         # through NetworkGame.close, leaves the room.
 
@@ -169,12 +176,21 @@ class NetScreen(GameScreen):
 
     def show_end(self, summary: GameSummary) -> None:
         def chosen(choice: EndChoice | None) -> None:
-            if choice == "again":
-                self.notify("A new match needs a new room: host again from the lobby.")
-                choice = "lobby"
             self.tablier.handle_end_choice(self.game.setup, choice)
 
-        self.app.push_screen(EndScreen(self.net_summary(summary)), chosen)
+        self.app.push_screen(NetEndScreen(self.net_summary(summary), self.game), chosen)
+
+    def _watch_rematch(self) -> None:
+        if self.game.superseded and not self._rematch_begun:
+            self._rematch_begun = True
+            self.call_later(self._open_rematch)
+
+    def _open_rematch(self) -> None:
+        """The rematch has begun: its board replaces this one (and whatever is over it)."""
+        game = self.game.rematch()
+        while self.app.screen is not self:
+            self.app.pop_screen()
+        self.app.switch_screen(screen_for(game, animation=self.animation))
 
     def tell_history(self, tell: Any) -> None:
         """A late spectator's screen opens on the present; what came before is told."""
@@ -345,6 +361,37 @@ class NetJacquetScreen(JacquetScreen, NetScreen):
         self._show_turn(self.game.play(play))
         self._redraw()
         self._next()
+
+
+class NetEndScreen(EndScreen):
+    """The end of a networked match: "Play again" asks for a rematch in the same room and
+    the screen stays, saying where the rematch stands, until its board replaces it."""
+
+    def __init__(self, summary: GameSummary, game: NetworkGame) -> None:
+        super().__init__(summary)
+        self.game = game
+
+    def on_mount(self) -> None:
+        self.query_one("#dialog").mount(Label("", id="rematch"), before="#buttons")
+        self.game.change_listeners.append(self._show_rematch)
+        self._show_rematch()
+
+    def on_unmount(self) -> None:
+        self.game.change_listeners.remove(self._show_rematch)
+
+    def action_choose(self, choice: str) -> None:
+        if choice != "again":
+            super().action_choose(choice)
+            return
+        try:
+            self.game.ask_rematch()
+        except NotYourTurnError as refusal:
+            reason = str(refusal)
+            self.notify(reason[:1].upper() + reason[1:], title="No rematch", severity="warning")
+        self._show_rematch()
+
+    def _show_rematch(self) -> None:
+        self.query_one("#rematch", Label).update(self.game.rematch_note or "")
 
 
 def screen_for(game: NetworkGame, *, animation: bool) -> NetScreen:

@@ -2,9 +2,11 @@
 
 Each payload is one msgpack array ``[kind, …]``. Game traffic (``GAME``) carries the
 protocol's signed wire messages untouched; the rest is the meeting of the players before
-the match (``PROPOSAL``, ``JOIN``, ``SETUP``, whose contents the protocol signs and checks)
-and catching up after a disconnection (``HELLO``, ``TRANSCRIPT``), which need no signature:
-every record a transcript carries is itself signed and checked again by the receiver.
+the match (``PROPOSAL``, ``JOIN``, ``SETUP``, whose contents the protocol signs and checks),
+catching up after a disconnection (``HELLO``, ``TRANSCRIPT``), and asking the host for a
+rematch once a match is over (``REMATCH``). These need no signature: every record a
+transcript carries is itself signed and checked again by the receiver, and a rematch request
+only makes the host propose, which every player then checks and joins (or not) himself.
 
 >>> decode(encode(Hello(seat=1, have=42)))
 Hello(seat=1, have=42)
@@ -19,7 +21,8 @@ import msgpack  # type: ignore[import-untyped]
 
 from protocol.codec import MAX_MESSAGE_BYTES
 
-GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT = range(6)
+GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT, REMATCH = range(7)
+MATCH_ID_BYTES = 32
 MAX_PAYLOAD = 15 * 1024  # under the relay's 16 KiB frame with room for its envelope
 TRANSCRIPT_CHUNK = 12 * 1024  # records per transcript payload stay under MAX_PAYLOAD
 
@@ -69,7 +72,14 @@ class Transcript:
     data: bytes
 
 
-Payload = Game | ProposalMsg | JoinMsg | SetupMsg | Hello | Transcript
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A player asks the host for another match like match ``match_id``, once it ended."""
+
+    match_id: bytes
+
+
+Payload = Game | ProposalMsg | JoinMsg | SetupMsg | Hello | Transcript | Rematch
 
 
 def _pack(value: list[Any]) -> bytes:
@@ -91,6 +101,8 @@ def encode(payload: Payload) -> bytes:
             return _pack([HELLO, seat, have])
         case Transcript(start, data):
             return _pack([TRANSCRIPT, start, data])
+        case Rematch(match_id):
+            return _pack([REMATCH, match_id])
     raise TypeError(f"not a payload: {payload!r}")
 
 
@@ -101,6 +113,7 @@ _SHAPES: dict[int, tuple[type, ...]] = {
     SETUP: (bytes,),
     HELLO: (int, int),
     TRANSCRIPT: (int, bytes),
+    REMATCH: (bytes,),
 }
 _CLASSES: dict[int, type] = {
     GAME: Game,
@@ -109,6 +122,7 @@ _CLASSES: dict[int, type] = {
     SETUP: SetupMsg,
     HELLO: Hello,
     TRANSCRIPT: Transcript,
+    REMATCH: Rematch,
 }
 
 
@@ -140,5 +154,7 @@ def decode(data: bytes) -> Payload:
         raise WireError("a transcript starting at an impossible record")
     if value[0] in (GAME, JOIN, SETUP, PROPOSAL) and len(fields[0]) > MAX_MESSAGE_BYTES:
         raise WireError("a message larger than the protocol allows")
+    if value[0] == REMATCH and len(fields[0]) != MATCH_ID_BYTES:
+        raise WireError(f"a rematch request whose match id is not {MATCH_ID_BYTES} bytes")
     payload: Payload = _CLASSES[value[0]](*fields)
     return payload

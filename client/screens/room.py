@@ -184,16 +184,16 @@ class RoomScreen(Screen[None]):
                 invites.append(room.spectator_invite.encode())
         self.query_one("#room-invites", Static).update(invites)
         members = Text()
-        proposal = match.lobby.proposal
+        proposal = match.meeting.proposal
         if proposal is not None:
             options = ", ".join(f"{name} {value}" for name, value in proposal.options)
             title = GAME_TITLES.get(proposal.game, proposal.game)
-            seated = f"{len(match.lobby.joins)} of {proposal.seats} seated"
+            seated = f"{len(match.meeting.joins)} of {proposal.seats} seated"
             members.append(f"{title} ({options}): {seated}\n", style="bold")
-            for seat, join in enumerate(match.lobby.joins):
+            for seat, join in enumerate(match.meeting.joins):
                 members.append(f"  {seat + 1}. {join.name}")
                 members.append(" (you)\n" if join.public_key == match.identity.public_key else "\n")
-            if len(match.lobby.joins) < proposal.seats:
+            if len(match.meeting.joins) < proposal.seats:
                 members.append("  Waiting for players…", style="italic")
         else:
             members.append("Waiting for the host's proposal…", style="italic")

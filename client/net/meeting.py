@@ -1,0 +1,94 @@
+"""The players' meeting before each match of a room, sans-I/O: proposal, joins, setup.
+
+The host proposes (:class:`~protocol.setup.Proposal`), every player answers with a signed
+:class:`~protocol.setup.Join`, and once every seat is taken the host seats them
+(:class:`~protocol.setup.MatchSetup`). :class:`Meeting` keeps what one meeting heard and
+says what it refuses (:class:`Refused`); :class:`~client.net.match.NetMatch` holds one per
+match and does the sending. A rematch's meeting (``previous`` set) takes only the next match
+between the same players: same game and options, every join from a key of the match before,
+and the players seated as they sat in it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from protocol.setup import Join, MatchSetup, Proposal
+
+
+class Refused(Exception):
+    """A meeting message the meeting does not take; ``str`` says what its sender did."""
+
+
+@dataclass(slots=True)
+class Meeting:
+    """The meeting for one match: the proposal and the joins, in the order they came."""
+
+    previous: MatchSetup | None = None  # a rematch: the match it follows
+    proposal: Proposal | None = None
+    proposer: int | None = None  # relay seat that sent the proposal (None: ours, not back yet)
+    joins: list[Join] = field(default_factory=list)
+    join_senders: list[int] = field(default_factory=list)
+    begun: bool = False  # the match it met for has begun: it hears nothing more
+
+    def offered(self, relay_seat: int, proposal: Proposal) -> bool:
+        """A proposal came from *relay_seat*: True when it opens this meeting (join it)."""
+        if self.proposal is not None:
+            if self.proposer is None and proposal == self.proposal:
+                self.proposer = relay_seat  # our own proposal, in its place
+            return False
+        previous = self.previous
+        if previous is not None and _terms(proposal) != _terms(previous.proposal):
+            raise Refused("proposed a rematch of another game than the one just played")
+        self.proposal, self.proposer = proposal, relay_seat
+        return True
+
+    def add(self, relay_seat: int, join: Join) -> bool:
+        """A join came: True when it took the last seat. A bad signature raises the
+        protocol's own error."""
+        proposal = self.proposal
+        if proposal is None or self.begun:
+            return False
+        join.check(proposal)
+        if self.previous is not None and join.public_key not in self.previous.public_keys:
+            raise Refused(f"joined the rematch as {join.name}, who did not play the match before")
+        if any(known.public_key == join.public_key for known in self.joins):
+            return False  # a resend after a reconnection
+        if len(self.joins) >= proposal.seats:
+            return False
+        self.joins.append(join)
+        self.join_senders.append(relay_seat)
+        return len(self.joins) == proposal.seats
+
+    def seated(self) -> MatchSetup:
+        """The host's setup once every seat is taken: the players in the order they joined,
+        or, for a rematch, in the seats they had."""
+        assert self.proposal is not None
+        joins = self.joins
+        if self.previous is not None:
+            keys = self.previous.public_keys
+            joins = sorted(joins, key=lambda join: keys.index(join.public_key))
+        return MatchSetup.create(self.proposal, joins)
+
+    def check(self, relay_seat: int, setup: MatchSetup) -> None:
+        """Raise :class:`Refused` unless *setup* is the one this meeting was heading for."""
+        if relay_seat != self.proposer:
+            raise Refused("tried to start a match it did not propose")
+        if setup.proposal != self.proposal:
+            raise Refused("started a different match from the one proposed")
+        if self.previous is not None and setup.public_keys != self.previous.public_keys:
+            raise Refused("seated the rematch's players otherwise than in the match before")
+
+    def seats_of_senders(self, setup: MatchSetup) -> dict[int, int]:
+        """Relay seat -> match seat, for every join this meeting heard."""
+        keys = setup.public_keys
+        return {
+            sender: keys.index(join.public_key)
+            for sender, join in zip(self.join_senders, self.joins, strict=True)
+            if join.public_key in keys
+        }
+
+
+def _terms(proposal: Proposal) -> tuple[object, ...]:
+    """What a rematch keeps from the match before (not its start time or nonce)."""
+    return (proposal.game, proposal.options, proposal.seats, proposal.time_limit_ms)

@@ -1,0 +1,236 @@
+"""A rematch in the same room: the players who just finished ask, the host proposes the same
+match again, everyone is seated as before, and a new match (new id, new log) is played.
+Real rooms on a real relay; the players are the bot, acting through NetworkGame."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
+
+import pytest
+
+from client.local_game import NotYourTurnError
+from client.net import wire
+from client.net.app import NetworkApp
+from client.net.game import NetworkGame
+from client.net.room import Room, join_room
+from client.net.seatfile import load_seat, seat_path
+from client.screens.end import EndScreen
+from client.screens.room import HostPlan, JoinPlan
+from client.setup import SessionSettings
+from protocol.logfile import read_log
+from protocol.verify import verify_log
+from relay.server import RelayServer
+from tests.network.conftest import QUICK
+from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet, play_out
+from tests.network.test_seat_resume import Crash, crash, crash_after, resume
+from tests.network.test_ui_games import SIZE, hosted_room, playing, shows_end, until
+
+
+async def next_match(game: NetworkGame) -> NetworkGame:
+    """Once the host seated everyone in the rematch: its game, as a screen would take it."""
+    changed = asyncio.Event()
+    game.change_listeners.append(changed.set)
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            while not game.superseded:
+                changed.clear()
+                await changed.wait()
+    finally:
+        game.change_listeners.remove(changed.set)
+    return game.rematch()
+
+
+async def rematch(games: Sequence[NetworkGame]) -> list[NetworkGame]:
+    return list(await asyncio.gather(*(next_match(game) for game in games)))
+
+
+@contextlib.asynccontextmanager
+async def ada_and_bob(
+    url: str, settings: Callable[[str], SessionSettings]
+) -> AsyncIterator[tuple[list[Room], list[NetworkGame]]]:
+    """Ada (the host) and Bob seated for a Jacquet match to 1 point; their rooms close after."""
+    names = ["Ada", "Bob"]
+    rooms = await meet(url, "jacquet", {"match_to": 1}, names, settings)
+    try:
+        yield rooms, [room.game(settings(name)) for room, name in zip(rooms, names, strict=True)]
+    finally:
+        await asyncio.gather(*(room.close() for room in rooms))
+
+
+def match_id(game: NetworkGame) -> bytes:
+    assert game.match.setup is not None
+    return game.match.setup.match_id
+
+
+async def test_a_player_asks_and_the_rematch_is_a_new_match_with_its_own_log(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    async with ada_and_bob(relay.url, settings) as (rooms, first):
+        await play_out(first)
+        first_log = await assert_same_verified_logs(first)
+        bob_seat = seat_path(rooms[1].invite.room_id, settings("Bob").data_dir)
+        assert not bob_seat.exists()  # the match is over: its seat file went
+
+        first_id = match_id(first[0])
+        first[1].ask_rematch()
+        assert first[1].rematch_note == "Waiting for Ada to start the rematch… Here: Ada, Bob."
+        first[1].ask_rematch()  # asked twice: still one rematch
+        second = await rematch(first)
+        assert [game.local_seat for game in second] == [0, 1]
+        assert second[0].names == second[1].names == ("Ada", "Bob")
+        assert match_id(second[0]) == match_id(second[1]) != first_id
+        assert second[0].setup == first[0].setup  # the same game, options and names
+        saved = load_seat(bob_seat)  # the rematch keeps a seat file of its own
+        assert saved is not None and saved.log_path == second[1].log_path
+
+        await play_out(second)
+        second_log = await assert_same_verified_logs(second)
+        assert {game.log_path for game in first}.isdisjoint({game.log_path for game in second})
+        for game in first:  # the first match's log is as it was, and still that match's
+            assert game.log_path is not None and game.log_path.read_bytes() == first_log
+        assert read_log(second[0].log_path).setup.match_id == match_id(second[0])  # type: ignore[arg-type]
+        assert first_log != second_log and not bob_seat.exists()
+
+
+async def test_the_host_asks_for_a_goose_rematch_and_a_spectator_follows_it(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    names = ["Ada", "Bob", "Cy"]
+    rooms = await meet(relay.url, "goose", {"rules": "daumont"}, names, settings)
+    assert rooms[0].spectator_invite is not None
+    watcher = await join_room(rooms[0].spectator_invite, name="Eve", settings=settings("Eve"),
+                              backoff=QUICK)  # fmt: skip
+    rooms.append(watcher)
+    try:
+        await watcher.wait_started(TIMEOUT)
+        first = [room.game(settings(name)) for room, name in zip(rooms, [*names, "Eve"],
+                                                                 strict=True)]  # fmt: skip
+        await play_out(first)
+        await assert_same_verified_logs(first)
+        with pytest.raises(NotYourTurnError, match="only the players"):
+            first[3].ask_rematch()
+
+        first[0].ask_rematch()  # the host: he proposes at once
+        second = await rematch(first)
+        assert [game.local_seat for game in second] == [0, 1, 2, None]
+        assert len({match_id(game) for game in second}) == 1
+        await play_out(second)
+        await assert_same_verified_logs(second)
+    finally:
+        await asyncio.gather(*(room.close() for room in rooms))
+
+
+async def test_no_rematch_while_the_match_is_still_being_played(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    async with ada_and_bob(relay.url, settings) as (rooms, games):
+        with pytest.raises(NotYourTurnError, match="still being played"):
+            games[1].ask_rematch()
+        # A client that asks anyway (sent by hand, as a broken one would) is named and ignored.
+        rooms[1].match.outbox.append(wire.encode(wire.Rematch(match_id(games[1]))))
+        rooms[1].link.flush()
+        async with asyncio.timeout(TIMEOUT):
+            while not games[0].match.offences:
+                await asyncio.sleep(0.01)
+        offence = games[0].match.offences[0]
+        assert (offence.who, offence.fatal) == ("Bob", False)
+        assert offence.text == "asked for a rematch while the match is still being played"
+        await play_out(games)
+        assert not any(game.superseded for game in games)
+        assert all(game.ended and game.ended.reason == "finished" for game in games)
+        assert all(game.rematch_note is None for game in games)
+
+
+@pytest.mark.parametrize(
+    ("gone", "told"),
+    [
+        (0, "Ada, the host, has left the room: there is no rematch without the host"),
+        (1, "Bob left the room: a rematch needs every player of the match"),
+    ],
+    ids=["host", "player"],
+)
+async def test_with_a_player_gone_the_one_who_asks_is_told_there_is_no_rematch(
+    relay: RelayServer, settings: Callable[[str], SessionSettings], gone: int, told: str
+) -> None:
+    async with ada_and_bob(relay.url, settings) as (rooms, games):
+        await play_out(games)
+        await rooms[gone].close()
+        stays = games[1 - gone]
+        async with asyncio.timeout(TIMEOUT):
+            while (left := stays.match.member_for_seat(gone)) is None or left.connected:
+                await asyncio.sleep(0.01)
+        with pytest.raises(NotYourTurnError, match=told):
+            stays.ask_rematch()
+        assert stays.rematch_note == told + "."
+        assert not stays.superseded and not stays.match.rematching
+
+
+async def test_a_player_back_from_his_seat_file_in_a_rematch_plays_on_and_asks_again(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    """Bob's app dies in the rematch; back from disk, the relay replays him the whole room,
+    the first match included, which must not reach the rematch. Then he asks for a third."""
+    names = ["Ada", "Bob"]
+    rooms = await meet(relay.url, "jacquet", {"match_to": 1}, names, settings)
+    live = [rooms[0]]
+    try:
+        first = [room.game(settings(name)) for room, name in zip(rooms, names, strict=True)]
+        await play_out(first)
+        first_id = match_id(first[0])
+        first[1].ask_rematch()
+        ada, bob = await rematch(first)
+        second_id = match_id(ada)
+        following = asyncio.create_task(autoplay(ada))
+        with pytest.raises(Crash):
+            async with asyncio.timeout(TIMEOUT):
+                await autoplay(bob, acted=crash_after(5))
+        await crash(rooms[1])
+        live.append(await resume(rooms[0].invite, "Bob", settings("Bob")))
+        back = live[1].game(settings("Bob"))
+        assert back.match.setup == bob.match.setup
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(following, autoplay(back))
+        await assert_same_verified_logs([ada, back])
+
+        back.ask_rematch()
+        third = await rematch([ada, back])
+        assert match_id(third[0]) == match_id(third[1]) not in {first_id, second_id}
+        await play_out(third)
+        await assert_same_verified_logs(third)
+    finally:
+        await asyncio.gather(*(room.close() for room in live))
+
+
+def on_a_new_board(app: NetworkApp, before: Sequence[NetworkGame]) -> Callable[[], bool]:
+    return lambda: playing(app).game not in before and not isinstance(app.screen, EndScreen)
+
+
+async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    plan = HostPlan("jacquet", {"match_to": 1, "bearoff": "backgammon"}, 2, "Ada",
+                    relay_url=relay.url, computer=True)  # fmt: skip
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        room = await hosted_room(ada, host)
+        guest = NetworkApp(JoinPlan(room.invite, "Bob", computer=True), settings("Bob"))
+        async with guest.run_test(size=SIZE) as bob:
+            apps, pilots = (host, guest), (ada, bob)
+            for app, pilot in zip(apps, pilots, strict=True):
+                await until(pilot, shows_end(app), "the end of the first match")
+            first = [playing(app).game for app in apps]
+            first_id = match_id(first[0])
+            await bob.press("a")  # Bob asks; Ada's app proposes; both join
+            for app, pilot in zip(apps, pilots, strict=True):
+                await until(pilot, on_a_new_board(app, first), "the rematch's board")
+            second = [playing(app).game for app in apps]
+            assert match_id(second[0]) == match_id(second[1]) != first_id
+            # The new board plays (the computer seats), to the end: the apps stop when idle.
+            for app, pilot in zip(apps, pilots, strict=True):
+                await until(pilot, shows_end(app), "the end of the rematch")
+            await assert_same_verified_logs(second)
+            logs = [game.log_path for game in first]  # the first match's, closed as they were
+            assert logs[0] is not None and logs[1] is not None
+            assert logs[0].read_bytes() == logs[1].read_bytes() and verify_log(logs[0]).ok

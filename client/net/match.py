@@ -17,8 +17,9 @@ shown or logged twice.
 Rematches. Once a match is over, any player may ask for another (:class:`~client.net.wire.
 Rematch`); the host proposes it in the same room, the players join it as they joined the
 first, and the new match gets a new session and a new log (the ended one's stays as it is).
-Game traffic needs no match label: a player stops talking in a match when he joins the next
-one, so in the relay's one order every message of a match comes before the next one's setup.
+Traffic needs no match label: a player stops talking in a match (game messages, hellos,
+transcripts) when he joins the next one, and the host when he proposes it, so in the relay's
+one order every message of a match comes before the next one's setup.
 """
 
 from __future__ import annotations
@@ -312,7 +313,7 @@ class NetMatch:
                 self._hello(relay_seat, seat, have)
             case wire.Transcript(start, data):
                 session = self.session
-                if mine or session is None or session.stopped is not None:
+                if mine or session is None or session.stopped is not None or self.rematching:
                     return
                 if start <= len(session.records):
                     self._take(session.receive_transcript(data, now))
@@ -420,7 +421,7 @@ class NetMatch:
         if session is None or not 0 <= seat < session.setup.seats:
             return
         self.seat_of_member[relay_seat] = seat
-        if relay_seat == self.my_relay_seat:
+        if relay_seat == self.my_relay_seat or self.rematching:
             return
         mine = len(session.records)
         if have < mine:
@@ -452,7 +453,7 @@ class NetMatch:
 
     def _say_hello(self) -> None:
         session = self.session
-        if session is None or session.seat is None:
+        if session is None or session.seat is None or self.rematching:
             return
         have = len(session.records)
         if have != self._hello_have:

@@ -94,7 +94,7 @@ async def test_a_player_asks_and_the_rematch_is_a_new_match_with_its_own_log(
         assert first_log != second_log and not bob_seat.exists()
 
 
-async def test_the_host_asks_for_a_goose_rematch_and_a_spectator_follows_it(
+async def test_the_host_asks_for_a_goose_rematch_with_the_others_and_a_spectator_follows_it(
     relay: RelayServer, settings: Callable[[str], SessionSettings]
 ) -> None:
     names = ["Ada", "Bob", "Cy"]
@@ -112,10 +112,13 @@ async def test_the_host_asks_for_a_goose_rematch_and_a_spectator_follows_it(
         with pytest.raises(NotYourTurnError, match="only the players"):
             first[3].ask_rematch()
 
-        first[0].ask_rematch()  # the host: he proposes at once
+        for game in first[:3]:  # everyone at once; the host proposes at once, just once
+            game.ask_rematch()
+        assert first[0].rematch_note == "Ada proposed the rematch: 0 of 3 players joined…"
         second = await rematch(first)
         assert [game.local_seat for game in second] == [0, 1, 2, None]
         assert len({match_id(game) for game in second}) == 1
+        assert not any(game.match.offences for game in second)
         await play_out(second)
         await assert_same_verified_logs(second)
     finally:

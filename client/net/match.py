@@ -70,7 +70,8 @@ class Offence:
 
 
 class NetMatch:
-    """This client's side of one networked match (a host, a player or a spectator)."""
+    """This client's side of a room's networked matches, one after another (a host, a
+    player or a spectator): the current one's meeting, session and log."""
 
     def __init__(
         self,

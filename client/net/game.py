@@ -57,7 +57,8 @@ class NetworkGame:
         # replayed, so the screen opens on the current position.
         self.history: tuple[Turn, ...] = tuple(match.turns)
         match.turns.clear()
-        self.chat_history: tuple[ChatReceived, ...] = tuple(match.chats)  # for the chat panel
+        # Every line said in the room so far, for a chat panel opened now (a rematch's too).
+        self.chat_history: list[ChatReceived] = list(match.chats)
         match.chats.clear()
         for turn in self.history:
             self._show(turn)
@@ -186,6 +187,7 @@ class NetworkGame:
             self.match, self.link, self.settings, computer=self.computer, level=self.level
         )
         game.closer, self.closer = self.closer, None
+        game.chat_history[:0] = self.chat_history  # the talk goes on across matches
         self._handed_over = True
         return game
 
@@ -232,6 +234,7 @@ class NetworkGame:
             self._turn_ready.set()
         while self.match.chats:
             line = self.match.chats.popleft()
+            self.chat_history.append(line)
             for chat_listener in self.chat_listeners:
                 chat_listener(line)
         for offence in self.match.offences[self._offences_seen :]:

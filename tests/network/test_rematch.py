@@ -25,7 +25,7 @@ from relay.server import RelayServer
 from tests.network.conftest import QUICK
 from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet, play_out
 from tests.network.test_seat_resume import Crash, crash, crash_after, resume
-from tests.network.test_ui_games import SIZE, hosted_room, playing, shows_end, until
+from tests.network.test_ui_games import SIZE, hosted_room, playing, says, shows_end, until
 
 
 async def next_match(game: NetworkGame) -> NetworkGame:
@@ -225,9 +225,12 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
                 await until(pilot, shows_end(app), "the end of the first match")
             first = [playing(app).game for app in apps]
             first_id = match_id(first[0])
+            first[1].chat("encore une")  # said between the matches: the first match's log
+            await until(ada, says(host, "Bob: encore une"), "Bob's line")
             await bob.press("a")  # Bob asks; Ada's app proposes; both join
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, on_a_new_board(app, first), "the rematch's board")
+                assert says(app, "Bob: encore une")()  # the chat panel goes on
             second = [playing(app).game for app in apps]
             assert match_id(second[0]) == match_id(second[1]) != first_id
             # The new board plays (the computer seats), to the end: the apps stop when idle.
@@ -237,3 +240,6 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
             logs = [game.log_path for game in first]  # the first match's, closed as they were
             assert logs[0] is not None and logs[1] is not None
             assert logs[0].read_bytes() == logs[1].read_bytes() and verify_log(logs[0]).ok
+            assert b"encore une" in logs[0].read_bytes()
+            assert second[0].log_path is not None
+            assert b"encore une" not in second[0].log_path.read_bytes()

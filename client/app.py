@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.console import RenderableType
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -86,6 +87,17 @@ class TablierApp(App[None]):
             self.return_to_lobby()
         elif choice == "quit":
             self.exit()
+
+    def exit(
+        self,
+        result: None = None,
+        return_code: int = 0,
+        message: RenderableType | None = None,
+    ) -> None:
+        """Stop the games' workers first: one waiting for a turn (from the relay, say) would
+        otherwise wake while the screens are taken down and find their widgets gone."""
+        self.workers.cancel_all()
+        super().exit(result, return_code, message)
 
     def return_to_lobby(self) -> None:
         while len(self.screen_stack) > 1:

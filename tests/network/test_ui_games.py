@@ -224,3 +224,22 @@ async def test_a_cheat_is_named_on_screen_and_the_match_stops_with_its_log(
         assert end.summary.log_path is not None
         report = verify_log(end.summary.log_path)
         assert not report.ok and "Mallory's dice share" in (report.error or "")
+
+
+async def test_quitting_while_a_turn_is_on_its_way_closes_cleanly(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    """A screen's worker waiting for the next turn must not wake into a half-closed app
+    (its widgets gone: a traceback at exit). The moment varies, so a few tries."""
+    for attempt in range(8):
+        plan = HostPlan("jacquet", {"match_to": 3}, 2, "Ada", relay_url=relay.url, computer=True)
+        host = NetworkApp(plan, settings(f"Ada{attempt}"))
+        async with host.run_test(size=SIZE) as ada:
+            room = await hosted_room(ada, host)
+            guest = NetworkApp(
+                JoinPlan(room.invite, "Bob", computer=True), settings(f"Bob{attempt}")
+            )
+            async with guest.run_test(size=SIZE) as bob:
+                await until(bob, shows_game(guest), "Bob's game screen")
+                await asyncio.sleep(0.3 + 0.1 * attempt)  # somewhere in the match
+                guest.exit()  # run_test re-raises what a worker raised while closing

@@ -14,9 +14,10 @@ with how many records it holds, and whoever holds more answers with the missing 
 Duplicates (a redelivery, two peers answering) are dropped by the session, so nothing is
 shown or logged twice.
 
-Rematches. Once a match is over, any player may ask for another (:class:`~client.net.wire.
-Rematch`); the host proposes it in the same room, the players join it as they joined the
-first, and the new match gets a new session and a new log (the ended one's stays as it is).
+Rematches. Once a match is over, each player may ask for another (:class:`~client.net.wire.
+Rematch`); when every player has, the host proposes it in the same room, the players join it
+as they joined the first, and the new match gets a new session and a new log (the ended
+one's stays as it is).
 Traffic needs no match label: a player stops talking in a match (game messages, hellos,
 transcripts) when he joins the next one, and the host when he proposes it, so in the relay's
 one order every message of a match comes before the next one's setup.
@@ -469,10 +470,11 @@ class NetMatch:
         return self.setup is not None and self.meeting.previous is self.setup
 
     def ask_rematch(self, now: int) -> None:
-        """This player would like another match with the same players in this room: the
-        host proposes it at once, anyone else asks the host (again if asked again: someone
-        away may be back). LocalProtocolError says why not (the match still on, the host or
-        another player gone…)."""
+        """This player would like another match with the same players in this room. Every
+        player says so to the others (again if asked again: someone away may be back); once
+        all of them have, the host proposes it. Nobody is put into a match he did not ask
+        for. LocalProtocolError says why not (the match still on, the host or another player
+        gone…)."""
         setup, ended = self.setup, self.ended
         if self.seat is None or setup is None:
             raise LocalProtocolError("only the players ask for a rematch")
@@ -486,10 +488,8 @@ class NetMatch:
         if missing is not None:
             raise LocalProtocolError(missing)
         self.rematch_askers.add(self.seat)
-        if self.role == "host":
-            self._propose_rematch(now)
-        else:
-            self._send(wire.Rematch(setup.match_id))
+        self._send(wire.Rematch(setup.match_id))
+        self._propose_when_all_asked(now)
         self._changed()
 
     def rematch_note(self) -> str | None:
@@ -504,12 +504,15 @@ class NetMatch:
         if self.rematching:
             joined = len(self.meeting.joins)
             return f"{host} proposed the rematch: {joined} of {setup.seats} players joined…"
+        others = [seat for seat in range(setup.seats) if seat not in self.rematch_askers]
         if self.seat is not None and self.seat in self.rematch_askers:
-            here = ", ".join(setup.names[seat] for seat in range(setup.seats))
-            return f"Waiting for {host} to start the rematch… Here: {here}."
+            if not others:
+                return f"Waiting for {host} to start the rematch…"
+            waited = ", ".join(setup.names[seat] for seat in others)
+            return f"Waiting for {waited} to want a rematch too…"
         if self.rematch_askers:
             askers = ", ".join(setup.names[seat] for seat in sorted(self.rematch_askers))
-            return f"{askers} would like a rematch."
+            return f"{askers} would like a rematch: press a to play again."
         return None
 
     def _missing(self) -> str | None:
@@ -538,7 +541,20 @@ class NetMatch:
             self._offence(relay_seat, "asked for a rematch while the match is still being played")
             return
         self.rematch_askers.add(seat)
-        if self.role == "host" and self.ended.reason != "stopped" and self._missing() is None:
+        self._propose_when_all_asked(now)
+
+    def _propose_when_all_asked(self, now: int) -> None:
+        """Host: every player of the match asked, none is gone: the rematch it is."""
+        setup, ended = self.setup, self.ended
+        if (
+            self.role == "host"
+            and setup is not None
+            and ended is not None
+            and ended.reason != "stopped"
+            and not self.rematching
+            and len(self.rematch_askers) == setup.seats
+            and self._missing() is None
+        ):
             self._propose_rematch(now)
 
     def _propose_rematch(self, now: int) -> None:

@@ -75,8 +75,14 @@ async def test_a_player_asks_and_the_rematch_is_a_new_match_with_its_own_log(
 
         first_id = match_id(first[0])
         first[1].ask_rematch()
-        assert first[1].rematch_note == "Waiting for Ada to start the rematch… Here: Ada, Bob."
+        assert first[1].rematch_note == "Waiting for Ada to want a rematch too…"
         first[1].ask_rematch()  # asked twice: still one rematch
+        async with asyncio.timeout(TIMEOUT):  # Ada hears it; nothing starts without her
+            while first[0].rematch_note != "Bob would like a rematch: press a to play again.":
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        assert not first[0].superseded and not first[0].match.rematching
+        first[0].ask_rematch()
         second = await rematch(first)
         assert [game.local_seat for game in second] == [0, 1]
         assert second[0].names == second[1].names == ("Ada", "Bob")
@@ -112,9 +118,9 @@ async def test_the_host_asks_for_a_goose_rematch_with_the_others_and_a_spectator
         with pytest.raises(NotYourTurnError, match="only the players"):
             first[3].ask_rematch()
 
-        for game in first[:3]:  # everyone at once; the host proposes at once, just once
+        for game in first[:3]:  # everyone at once: the host proposes when all asks reach him
             game.ask_rematch()
-        assert first[0].rematch_note == "Ada proposed the rematch: 0 of 3 players joined…"
+        assert first[0].rematch_note == "Waiting for Bob, Cy to want a rematch too…"
         second = await rematch(first)
         assert [game.local_seat for game in second] == [0, 1, 2, None]
         assert len({match_id(game) for game in second}) == 1
@@ -182,7 +188,8 @@ async def test_a_player_back_from_his_seat_file_in_a_rematch_plays_on_and_asks_a
         first = [room.game(settings(name)) for room, name in zip(rooms, names, strict=True)]
         await play_out(first)
         first_id = match_id(first[0])
-        first[1].ask_rematch()
+        for game in first:
+            game.ask_rematch()
         ada, bob = await rematch(first)
         second_id = match_id(ada)
         following = asyncio.create_task(autoplay(ada))
@@ -198,6 +205,7 @@ async def test_a_player_back_from_his_seat_file_in_a_rematch_plays_on_and_asks_a
         await assert_same_verified_logs([ada, back])
 
         back.ask_rematch()
+        ada.ask_rematch()
         third = await rematch([ada, back])
         assert match_id(third[0]) == match_id(third[1]) not in {first_id, second_id}
         await play_out(third)
@@ -227,7 +235,11 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
             first_id = match_id(first[0])
             first[1].chat("encore une")  # said between the matches: the first match's log
             await until(ada, says(host, "Bob: encore une"), "Bob's line")
-            await bob.press("a")  # Bob asks; Ada's app proposes; both join
+            await bob.press("a")  # Bob asks; Ada is told, and nothing starts without her
+            await until(ada, lambda: "Bob would like a rematch" in (first[0].rematch_note or ""),
+                        "Ada told of Bob's wish")  # fmt: skip
+            assert isinstance(host.screen, EndScreen)
+            await ada.press("a")  # now Ada's app proposes; both join
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, on_a_new_board(app, first), "the rematch's board")
                 assert says(app, "Bob: encore une")()  # the chat panel goes on

@@ -69,3 +69,10 @@ h j k l); **enter** (or space) picks the checker under it, and again on one of t
 highlighted points moves it there. You may also click the checker, then where it goes.
 **u** takes a move back; once the play is complete, **enter** confirms it.
 """
+
+NETWORK = """
+**Over the network**: **t** writes in the chat (enter sends, escape returns to the board).
+**ctrl+r** resigns the match, after asking: it ends for everyone and its log is kept. When a
+player is past the time limit, **c** claims the match from him. At the end, **Play again**
+(a) asks for a rematch in the same room; it begins once every player has asked.
+"""

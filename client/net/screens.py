@@ -23,9 +23,11 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import Label
 
+from client import help_topics
 from client.local_game import NotYourTurnError, Turn
 from client.net.game import NetworkGame
 from client.net.match import Offence
+from client.screens.confirm import ConfirmScreen
 from client.screens.end import EndChoice, EndScreen, GameSummary
 from client.screens.game import GameScreen
 from client.screens.goose import GooseScreen
@@ -43,6 +45,8 @@ if TYPE_CHECKING:
 NET_BINDINGS: list[BindingType] = [
     Binding("t", "chat", "Chat", tooltip="Type a chat line (enter sends, escape returns)"),
     Binding("c", "claim", "Claim", tooltip="Claim the match from a player past the time limit"),
+    # Not in the footer (full at 80 columns): the help's key list and the palette offer it.
+    Binding("ctrl+r", "resign", "Resign", show=False, tooltip="Give up the match (asks first)"),
 ]
 
 
@@ -53,6 +57,7 @@ class NetScreen(GameScreen):
     game: NetworkGame  # type: ignore[assignment]
     _claimable = False  # someone is past the time limit: the claim key shows
     _rematch_begun = False  # the next match's board is on its way
+    _ending = False  # the match's end is being taken as its last turn
 
     def _side(self) -> Widget:
         """The side panel the chat goes into (each networked screen names its own)."""
@@ -69,16 +74,19 @@ class NetScreen(GameScreen):
         game.chat_listeners.append(self._chat_line)
         game.offence_listeners.append(self._offence)
         game.change_listeners.append(self._watch_rematch)
+        game.change_listeners.append(self._watch_end)
         for line in game.match.offences:
             self._offence(line)
 
-    NET_ACTIONS: ClassVar[frozenset[str]] = frozenset({"chat", "claim"})
+    NET_ACTIONS: ClassVar[frozenset[str]] = frozenset({"chat", "claim", "resign"})
 
     def net_check_action(self, action: str) -> bool:
-        """Whether the chat or claim key shows: chat for players, claim only while someone
-        is past the time limit."""
+        """Whether the chat, claim or resign key works: chat for players, resigning while
+        the match is on, claiming only while someone is past the time limit."""
         if action == "chat":
             return not self.game.watching
+        if action == "resign":
+            return not self.game.watching and self.game.match.ended is None
         return self._claimable
 
     def _watch_claims(self) -> None:
@@ -92,6 +100,7 @@ class NetScreen(GameScreen):
         game.chat_listeners.remove(self._chat_line)
         game.offence_listeners.remove(self._offence)
         game.change_listeners.remove(self._watch_rematch)
+        game.change_listeners.remove(self._watch_end)
         # GameScreen.on_unmount (Textual calls every class's handler) closes the log and,
         # through NetworkGame.close, leaves the room.
 
@@ -146,6 +155,40 @@ class NetScreen(GameScreen):
 
     async def _await_end(self) -> None:
         await self._take_turn()
+
+    def action_resign(self) -> None:
+        if not self.net_check_action("resign"):
+            return
+        others = [name for seat, name in enumerate(self.game.names) if seat != self.game.local_seat]
+
+        def answered(resign: bool | None) -> None:
+            if resign and self.game.match.ended is None:
+                self.game.resign()  # the end comes back as a turn: _watch_end shows it
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Resign this match?",
+                detail=f"It ends now for {', '.join(others)} too; its log is kept.",
+                confirm_label="Resign",
+            ),
+            answered,
+        )
+
+    def _watch_end(self) -> None:
+        game = self.game
+        if game.match.ended is not None and not game.superseded and not self._ending:
+            self._ending = True
+            self.call_later(self._take_end)  # once the action that ended it has shown its turn
+
+    def _take_end(self) -> None:
+        """The match ended with a turn nobody on this screen is taking (a resign from here,
+        or from a peer during our own turn): take it as the last turn."""
+        waiting = any(
+            worker.node is self and worker.group == "turn" and worker.is_running
+            for worker in self.app.workers
+        )
+        if self.game.match.turns and not waiting:
+            self.run_worker(self._await_end(), group="turn", exclusive=True)
 
     async def _take_turn(self) -> None:
         """The next turn from the relay, shown as the local screen shows one."""
@@ -202,6 +245,8 @@ class NetScreen(GameScreen):
 
 class NetGooseScreen(GooseScreen, NetScreen):
     """A networked Jeu de l'oie: the same board, throws arriving from the other terminals."""
+
+    HELP_TEXT = GooseScreen.HELP_TEXT + help_topics.NETWORK
 
     CSS_PATH = ["../screens/goose.tcss", "../net.tcss"]  # type: ignore[assignment]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [*GooseScreen.BINDINGS, *NET_BINDINGS]
@@ -266,6 +311,8 @@ class NetGooseScreen(GooseScreen, NetScreen):
 
 class NetJacquetScreen(JacquetScreen, NetScreen):
     """A networked Jacquet: the board faces this seat; the opponent's plays arrive live."""
+
+    HELP_TEXT = JacquetScreen.HELP_TEXT + help_topics.NETWORK
 
     CSS_PATH = ["../jacquet.tcss", "../net.tcss"]  # type: ignore[assignment]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [*JacquetScreen.BINDINGS, *NET_BINDINGS]

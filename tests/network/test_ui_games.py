@@ -243,3 +243,29 @@ async def test_quitting_while_a_turn_is_on_its_way_closes_cleanly(
                 await until(bob, shows_game(guest), "Bob's game screen")
                 await asyncio.sleep(0.3 + 0.1 * attempt)  # somewhere in the match
                 guest.exit()  # run_test re-raises what a worker raised while closing
+
+
+async def test_a_player_resigns_during_the_others_turn_and_both_see_the_end(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    """ctrl+r asks, then ends the match for both: Bob's screen was waiting for Ada's throw,
+    Ada's was waiting for her own key, and both must show the end."""
+    plan = HostPlan("jacquet", {"match_to": 3}, 2, "Ada", relay_url=relay.url)
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        room = await hosted_room(ada, host)
+        guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
+        async with guest.run_test(size=SIZE) as bob:
+            for app, pilot in ((host, ada), (guest, bob)):
+                await until(pilot, shows_game(app), "a game screen")
+            games = [playing(app).game for app in (host, guest)]
+            await bob.press("ctrl+r")
+            await bob.press("n")  # asked first: no, and nothing happened
+            assert games[1].ended is None and not isinstance(guest.screen, EndScreen)
+            await bob.press("ctrl+r")
+            await bob.press("y")
+            for app, pilot in ((host, ada), (guest, bob)):
+                await until(pilot, shows_end(app), "the end screen")
+                assert "Bob resigned." in str(app.screen.query_one("#title").render())
+            assert all(game.ended and game.ended.reason == "resigned" for game in games)
+            await assert_same_verified_logs(games)

@@ -402,11 +402,7 @@ class NetJacquetScreen(JacquetScreen, NetScreen):
             self._after_turn(await self.game.next_turn(), announce_pass=False)
             return
         assert isinstance(awaiting, ChoosePlay)
-        play = await self._computer.choose_play(self.state)
-        await self._show_moves(play)
-        self._last_dice = ()
-        self._show_turn(self.game.play(play))
-        self._redraw()
+        await self._computer_play()
         self._next()
 
 

@@ -374,12 +374,16 @@ class JacquetScreen(GameScreen):
                 self._redraw()
                 continue
             assert isinstance(awaiting, ChoosePlay)
-            play = await self._computer.choose_play(self.state)
-            await self._show_moves(play)
-            self._last_dice = ()
-            self._show_turn(self.game.play(play))
-            self._redraw()
+            await self._computer_play()
         self._next()
+
+    async def _computer_play(self) -> None:
+        """The computer's play for the awaited seat: chosen, shown move by move, made."""
+        play = await self._computer.choose_play(self.state)
+        await self._show_moves(play)
+        self._last_dice = ()
+        self._show_turn(self.game.play(play))
+        self._redraw()
 
     async def _show_moves(self, play: Play) -> None:
         """Show the computer's moves one at a time, each highlighted, before committing."""

@@ -43,6 +43,14 @@ def handshake(game: str, options: dict, names: list[str], seed: str) -> list[Mat
     return sessions
 
 
+def move(session: MatchSession, now: int) -> None:
+    """The seat whose move it is, by its own view, throws or makes its last legal play."""
+    if isinstance(session.awaiting, ThrowDice):
+        session.throw(now)
+    else:
+        session.play(session.state.legal_plays()[-1], now)
+
+
 @pytest.mark.parametrize(
     ("game", "options", "names"),
     [("goose", {"rules": "1792"}, ["Ann", "Bob", "Cy"]), ("jacquet", {}, ["Ann", "Bob"])],
@@ -59,10 +67,7 @@ def test_independent_seats_end_with_identical_verified_logs(game, options, names
         # Whoever's own view says it is their move acts (maybe not yet: they are slow too).
         for seat, session in enumerate(sessions):
             if session.awaited_seats() == (seat,) and rng.random() < 0.5:
-                if isinstance(session.awaiting, ThrowDice):
-                    session.throw(now)
-                else:
-                    session.play(session.state.legal_plays()[-1], now)
+                move(session, now)
         for seat, session in enumerate(sessions):
             for data in session.data_to_send():
                 for other in range(len(sessions)):
@@ -116,10 +121,7 @@ def test_chat_racing_the_game_through_a_relay_lands_at_one_place_in_every_log(
         now += 10
         for seat, session in enumerate(sessions):
             if session.awaited_seats() == (seat,) and rng.random() < 0.5:
-                if isinstance(session.awaiting, ThrowDice):
-                    session.throw(now)
-                else:
-                    session.play(session.state.legal_plays()[-1], now)
+                move(session, now)
                 send(session)
             if chats < 120 and rng.random() < 0.15:
                 chats += 1

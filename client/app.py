@@ -8,9 +8,10 @@ and the command palette's entries for the current screen's keys.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+from collections.abc import Callable, Coroutine, Iterable
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import RenderableType
 from textual.app import App, SystemCommand
@@ -25,6 +26,10 @@ from client.setup import GameSetup, SessionSettings
 
 if TYPE_CHECKING:
     from client.local_game import LocalGame
+
+
+CLOSING_SECONDS = 3.0
+"""How long quitting waits for rooms to be left (a relay that stopped answering, say)."""
 
 
 class TablierApp(App[None]):
@@ -44,6 +49,7 @@ class TablierApp(App[None]):
         super().__init__()
         self.settings = settings or SessionSettings()
         self._start = start
+        self._rooms_closing: set[asyncio.Task[None]] = set()
 
     def get_default_screen(self) -> Screen[None]:
         return LobbyScreen()
@@ -98,6 +104,22 @@ class TablierApp(App[None]):
         otherwise wake while the screens are taken down and find their widgets gone."""
         self.workers.cancel_all()
         super().exit(result, return_code, message)
+
+    def close_later(self, closing: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run *closing* (leaving a room, stopping an embedded relay) without waiting for it:
+        screens are removed synchronously. Quitting waits for it (:meth:`on_unmount`)."""
+        task = asyncio.create_task(closing())
+        self._rooms_closing.add(task)
+        task.add_done_callback(self._rooms_closing.discard)
+
+    async def on_unmount(self) -> None:
+        """The screens are gone: let the rooms they left finish closing, for a moment."""
+        if self._rooms_closing:
+            _, late = await asyncio.wait(self._rooms_closing, timeout=CLOSING_SECONDS)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late)
 
     def return_to_lobby(self) -> None:
         while len(self.screen_stack) > 1:

@@ -68,7 +68,6 @@ class NetworkGame:
         self.change_listeners: list[Callable[[], None]] = []
         self._offences_seen = len(match.offences)
         self.closer: Callable[[], Coroutine[Any, Any, None]] | None = None  # leaves the room
-        self._closing: asyncio.Task[None] | None = None
         match.listeners.append(self._on_change)
         self._on_change()
 
@@ -192,12 +191,16 @@ class NetworkGame:
         return game
 
     def close(self) -> None:
-        """Close the log and leave the room (in the background: screens close synchronously)."""
-        if self._handed_over:
-            return  # the rematch's game has the room now
-        self.match.close()
-        if self.closer is not None and self._closing is None:
-            self._closing = asyncio.get_running_loop().create_task(self.closer())
+        """Close the log (the game screen does it when it is removed)."""
+        if not self._handed_over:  # else the rematch's game has the match now
+            self.match.close()
+
+    def leaving(self) -> Callable[[], Coroutine[Any, Any, None]] | None:
+        """What leaves the room once this game's screen is gone (``None`` when a rematch's
+        game took the room over). The caller runs it: the app, which waits for it before it
+        exits, so a connection is never left half-closed."""
+        closer, self.closer = self.closer, None
+        return None if self._handed_over else closer
 
     # ----------------------------------------------------------------- the connection
 

@@ -31,6 +31,7 @@ from typing import Literal
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.net.match import NetMatch
+from client.net.tasks import stop
 from relay.client import RelayError, RoomConnection, create_room
 from relay.envelope import (
     Created,
@@ -265,6 +266,7 @@ class RelayLink:
         self.connected.set()
         writer = asyncio.create_task(self._write(connection))
         dropper = asyncio.create_task(self._drop.wait())
+        reader: asyncio.Future[Message | Presence | Notice] | None = None
         try:
             while True:
                 reader = asyncio.ensure_future(connection.receive())
@@ -272,9 +274,7 @@ class RelayLink:
                     {reader, dropper, writer}, return_when=asyncio.FIRST_COMPLETED
                 )
                 if reader not in done:
-                    reader.cancel()
-                    with contextlib.suppress(BaseException):
-                        await reader
+                    await stop(reader)
                     return
                 event = reader.result()
                 self._next_seq = connection.next_seq
@@ -291,11 +291,13 @@ class RelayLink:
         finally:
             self.connected.clear()
             self.connection = None
-            for task in (writer, dropper):
+            for task in (writer, dropper, reader):
+                if task is None:
+                    continue
                 task.cancel()
                 if task.done() and not task.cancelled():
                     task.exception()  # retrieved: a send into a closed connection
-            with contextlib.suppress(BaseException):
+            with contextlib.suppress(Exception):  # closing an already broken connection
                 await connection.close()
 
     def _caught_up(self) -> None:

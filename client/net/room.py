@@ -23,6 +23,7 @@ from client.net.invite import Invite
 from client.net.link import Backoff, LinkFailed, LinkStatus, RelayLink
 from client.net.match import NetMatch, Offence, Role
 from client.net.seatfile import Seat, forget_seat, load_seat, save_seat, seat_path
+from client.net.tasks import stop
 from client.setup import SessionSettings
 from protocol.games import OptionValue
 from protocol.identity import Identity
@@ -138,9 +139,7 @@ class Room:
     async def close(self) -> None:
         await self.link.close()
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(BaseException):
-                await self.task
+            await stop(self.task)
         self.match.close()
         for closer in self.closers:
             await closer()

@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Label
 
 from client import help_topics
+from client.lifecycle import closing
 from client.local_game import NotYourTurnError, Turn
 from client.net.game import NetworkGame
 from client.net.match import Offence
@@ -97,12 +98,15 @@ class NetScreen(GameScreen):
 
     def on_unmount(self) -> None:
         game = self.game
-        game.chat_listeners.remove(self._chat_line)
-        game.offence_listeners.remove(self._offence)
-        game.change_listeners.remove(self._watch_rematch)
-        game.change_listeners.remove(self._watch_end)
-        # GameScreen.on_unmount (Textual calls every class's handler) closes the log and,
-        # through NetworkGame.close, leaves the room.
+        if self._chat_line in game.chat_listeners:  # not when the app quit mid-mount
+            game.chat_listeners.remove(self._chat_line)
+            game.offence_listeners.remove(self._offence)
+            game.change_listeners.remove(self._watch_rematch)
+            game.change_listeners.remove(self._watch_end)
+        # GameScreen.on_unmount (Textual calls every class's handler) closes the log.
+        leaving = game.leaving()
+        if leaving is not None:
+            self.tablier.close_later(leaving)
 
     @property
     def tablier(self) -> TablierApp:
@@ -151,9 +155,11 @@ class NetScreen(GameScreen):
             self.notify("Nobody is past the time limit.", title="Nothing to claim")
             return
         self.game.claim_abandonment(seat)
-        self.run_worker(self._await_end(), group="turn", exclusive=True)
+        self._receive_turn()
 
-    async def _await_end(self) -> None:
+    @work(exclusive=True, group="turn")
+    async def _receive_turn(self) -> None:
+        """The screen's ``"turn"`` worker: wait for the next turn from the relay, show it."""
         await self._take_turn()
 
     def action_resign(self) -> None:
@@ -188,7 +194,7 @@ class NetScreen(GameScreen):
             for worker in self.app.workers
         )
         if self.game.match.turns and not waiting:
-            self.run_worker(self._await_end(), group="turn", exclusive=True)
+            self._receive_turn()
 
     async def _take_turn(self) -> None:
         """The next turn from the relay, shown as the local screen shows one."""
@@ -260,6 +266,8 @@ class NetGooseScreen(GooseScreen, NetScreen):
 
     def on_mount(self) -> None:
         # GooseScreen.on_mount runs after this one (Textual calls each class's handler).
+        if closing(self):
+            return
         self._attach_network()
         self.tell_history(self.narrative.tell)
 
@@ -286,7 +294,7 @@ class NetGooseScreen(GooseScreen, NetScreen):
         self.game.throw()
         self._throwing = True
         self._show_prompt("Throwing: waiting for the other players' dice shares…")
-        self.run_worker(self._take_turn(), group="turn", exclusive=True)
+        self._receive_turn()
 
     def _next_turn(self) -> None:
         awaiting = self.game.awaiting
@@ -294,7 +302,7 @@ class NetGooseScreen(GooseScreen, NetScreen):
             self.refresh_bindings()
             what = " for the lots" if self.game.state.phase == "lots" else ""
             self._show_prompt(f"Waiting for {self.game.names[awaiting.seat]} to throw{what}…")
-            self.run_worker(self._take_turn(), group="turn", exclusive=True)
+            self._receive_turn()
             return
         super()._next_turn()
 
@@ -328,6 +336,8 @@ class NetJacquetScreen(JacquetScreen, NetScreen):
 
     def on_mount(self) -> None:
         # JacquetScreen.on_mount runs after this one (Textual calls each class's handler).
+        if closing(self):
+            return
         self._attach_network()
         self.tell_history(self._tell)
 
@@ -349,7 +359,7 @@ class NetJacquetScreen(JacquetScreen, NetScreen):
             doing = "to throw" if isinstance(awaiting, ThrowDice) else "to play"
             self._say(f"Waiting for {name} {doing}…")
             self._redraw()
-            self.run_worker(self._take_turn(), group="turn", exclusive=True)
+            self._receive_turn()
             return
         super()._next()
 
@@ -363,7 +373,7 @@ class NetJacquetScreen(JacquetScreen, NetScreen):
         self._throwing = True
         self._say("Throwing: waiting for the other player's dice share…")
         self._refresh_footer()
-        self.run_worker(self._take_turn(), group="turn", exclusive=True)
+        self._receive_turn()
 
     async def _take_turn(self) -> None:
         turn = await self.game.next_turn(show=False)
@@ -415,12 +425,15 @@ class NetEndScreen(EndScreen):
         self.game = game
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         self.query_one("#dialog").mount(Label("", id="rematch"), before="#buttons")
         self.game.change_listeners.append(self._show_rematch)
         self._show_rematch()
 
     def on_unmount(self) -> None:
-        self.game.change_listeners.remove(self._show_rematch)
+        if self._show_rematch in self.game.change_listeners:  # not when closed mid-mount
+            self.game.change_listeners.remove(self._show_rematch)
 
     def action_choose(self, choice: str) -> None:
         if choice != "again":

@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from client import help_topics
+from client.lifecycle import closing
 from client.local_game import LocalGame, Turn
 from client.screens.end import GameSummary
 from client.screens.game import GameScreen
@@ -25,6 +27,7 @@ from client.widgets.footer import KeysFooter
 from client.widgets.goose_board import GooseBoard
 from client.widgets.ledger import GooseLedger
 from client.widgets.narrative import NarrativeLog
+from client.widgets.title_bar import TitleBar
 from client.widgets.tokens import seat_tokens
 from engine import goose
 from engine.awaiting import ThrowDice
@@ -58,7 +61,7 @@ class GooseScreen(GameScreen):
         self._fast = False
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="⚅")
+        yield TitleBar()
         with Horizontal(id="table"):
             yield GooseBoard(self.tokens, id="board")
             with Vertical(id="side"):
@@ -79,6 +82,8 @@ class GooseScreen(GameScreen):
         return self.query_one(NarrativeLog)
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         self.sub_title = self._rules_line()
         state = self.game.state
         self.board.show(state.squares)
@@ -143,10 +148,14 @@ class GooseScreen(GameScreen):
         lots = self.game.state.phase == "lots"
         if self.game.is_computer(awaiting.seat):
             self._show_prompt(f"{name} (computer) throws{' for the lots' if lots else ''}…")
-            self.run_worker(self._computer_throw(), group="computer", exclusive=True)
+            self._computer_turn()
         else:
             what = "throw for the lots" if lots else "throw"
             self._show_prompt(f"{name}'s turn: press space to {what}.")
+
+    @work(exclusive=True, group="computer")
+    async def _computer_turn(self) -> None:
+        await self._computer_throw()
 
     async def _computer_throw(self) -> None:
         await asyncio.sleep(self.game.settings.computer_pause)
@@ -157,8 +166,9 @@ class GooseScreen(GameScreen):
             self._settle(turn)
             return
         self.busy = True
-        self.run_worker(self._play_back(turn), group="animation", exclusive=True)
+        self._play_back(turn)
 
+    @work(exclusive=True, group="animation")
     async def _play_back(self, turn: Turn) -> None:
         """Walk the tokens through *turn*'s events; the status bar says what each one means."""
         squares = list(turn.before.squares)

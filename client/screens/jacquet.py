@@ -19,10 +19,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from client import help_topics
 from client.computer import ComputerPlayer
+from client.lifecycle import closing
 from client.local_game import LocalGame, Turn
 from client.screens.game import GameScreen
 from client.screens.jacquet_turn import TurnEntry, describe_steps
@@ -39,6 +40,7 @@ from client.widgets.footer import KeysFooter
 from client.widgets.jacquet_board import OFF, BoardMarks, JacquetBoard
 from client.widgets.jacquet_status import JacquetStatus, JacquetStatusView
 from client.widgets.narrative import NarrativeLog
+from client.widgets.title_bar import TitleBar
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from engine.jacquet import (
     GameWon,
@@ -94,7 +96,7 @@ class JacquetScreen(GameScreen):
     # -- layout ---------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="⚅")
+        yield TitleBar()
         with Horizontal(id="jacquet-main"):
             with Container(id="jacquet-table"):
                 yield JacquetBoard(board_view(self.state.position, self._viewer), id="board")
@@ -105,6 +107,8 @@ class JacquetScreen(GameScreen):
         yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         options = self.state.options
         length = "one game" if options.match_to == 1 else f"match to {options.match_to}"
         self.sub_title = f"Jacquet · {length} · {options.bearoff} bear-off"  # as Goose's says

@@ -9,13 +9,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import (
     Button,
     Checkbox,
     Footer,
-    Header,
     Input,
     Label,
     OptionList,
@@ -39,7 +37,9 @@ from client.setup import (
     JacquetSetup,
     SetupError,
 )
+from client.widgets.deferred import AfterFirstPaint
 from client.widgets.saved_seats import SavedSeats
+from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from client.app import TablierApp
@@ -113,7 +113,7 @@ class SeatRow(Horizontal):
 
 
 class JacquetForm(Vertical):
-    """The Jacquet tab's settings; mounted just after the lobby's first paint (``Lazy``)."""
+    """The Jacquet tab's settings, mounted just after the lobby's first paint."""
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -256,14 +256,14 @@ class LobbyScreen(Screen[None]):
         return cast("TablierApp", self.app)
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="⚅")
+        yield TitleBar()
         with TabbedContent(id="games"):
             with TabPane("Jeu de l'oie", id="goose"):
                 yield from self._compose_goose()
             with TabPane("Jacquet", id="jacquet"):
-                yield Lazy(JacquetForm(id="jacquet-form"))
+                yield AfterFirstPaint(JacquetForm(id="jacquet-form"))
             with TabPane("Recorded match", id="replay"):
-                yield Lazy(ReplayForm(self.tablier.settings.data_dir, id="replay-form"))
+                yield AfterFirstPaint(ReplayForm(self.tablier.settings.data_dir, id="replay-form"))
             with TabPane("Network", id="network"):
                 yield Static(NETWORK_HELP, classes="intro")
                 with Horizontal(classes="actions"):

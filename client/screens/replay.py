@@ -14,9 +14,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 
 from client import help_topics
+from client.lifecycle import closing
 from client.screens.jacquet_view import board_view, seen_points, status_view
 from client.screens.replay_log import MatchReplay
 from client.widgets.dice import DiceDisplay
@@ -24,6 +25,7 @@ from client.widgets.goose_board import GooseBoard
 from client.widgets.jacquet_board import BoardMarks, JacquetBoard
 from client.widgets.jacquet_status import JacquetStatus
 from client.widgets.ledger import GooseLedger
+from client.widgets.title_bar import TitleBar
 from client.widgets.tokens import seat_tokens
 from engine import goose
 from engine.jacquet import Moved, Rolled
@@ -83,7 +85,7 @@ class ReplayScreen(Screen[None]):
         first = self.replay.frames[0].state
         names = self.replay.names
         jacquet = self.replay.game == "jacquet"
-        yield Header(icon="⚅")
+        yield TitleBar()
         with Horizontal(id="replay-main"):
             with Container(id="replay-table"):
                 if jacquet:
@@ -106,6 +108,8 @@ class ReplayScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         self.sub_title = f"Replay · {' · '.join(self.replay.names)}"
         self.query_one("#replay-warning").display = self.replay.warning is not None
         if self.replay.warning:

@@ -9,22 +9,24 @@ invite (a player's or a spectator's), give a name, press enter.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
+from client.lifecycle import closing
 from client.net.invite import Invite, InviteError, parse_invite
+from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
+    from client.app import TablierApp
     from client.net.room import Room
     from client.setup import SessionSettings
 
@@ -75,7 +77,7 @@ class RoomScreen(Screen[None]):
         self._failure = ""  # what _fail said last: said once, not once per update
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="⚅")
+        yield TitleBar()
         with Vertical(id="room"):
             yield Static(self._title(), id="room-title")
             yield Static("", id="room-invites")
@@ -84,7 +86,9 @@ class RoomScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.run_worker(self._enter(), group="room", exclusive=True)
+        if closing(self):
+            return
+        self._enter()
         self.set_interval(0.5, self._refresh)
 
     def _title(self) -> str:
@@ -97,6 +101,7 @@ class RoomScreen(Screen[None]):
 
     # -- entering -------------------------------------------------------------------------
 
+    @work(exclusive=True, group="room")
     async def _enter(self) -> None:
         from client.net.link import LinkFailed
         from client.net.room import host_room, join_room, start_embedded_relay
@@ -225,8 +230,7 @@ class RoomScreen(Screen[None]):
         if self.room is not None and not self._handed_over:
             room = self.room
             room.match.listeners.remove(self._changed)
-            with contextlib.suppress(RuntimeError):
-                self.app.run_worker(room.close(), group="room-close")
+            cast("TablierApp", self.app).close_later(room.close)
 
 
 def _public(invite: Invite, relay_url: str) -> Invite:
@@ -256,7 +260,7 @@ class JoinScreen(Screen[None]):
         self._name = name
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="⚅")
+        yield TitleBar()
         with Vertical(id="join-form"):
             yield Label("Paste the invite a friend sent you (tablier://…):")
             yield Input(placeholder="tablier://host:port/room?player=…", id="join-invite")

@@ -12,6 +12,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, RichLog
 
+from client.lifecycle import closing
+
 MAX_CHAT_CHARS = 500
 
 
@@ -39,6 +41,8 @@ class ChatPanel(Vertical):
         self._said = said
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         for name, text, sent_ms in self._said:
             self.add(name, text, sent_ms)
 

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from client.lifecycle import closing
+
 if TYPE_CHECKING:
     from client.net.game import NetworkGame
     from client.net.link import LinkStatus
@@ -77,6 +79,8 @@ class ConnectionBar(Static):
         self.game = game
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         self.refresh_status()
         self.set_interval(0.5, self.refresh_status)
 

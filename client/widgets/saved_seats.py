@@ -19,6 +19,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, OptionList
 
+from client.lifecycle import closing
 from client.net.invite import Invite
 
 if TYPE_CHECKING:
@@ -105,6 +106,8 @@ class SavedSeats(Vertical):
         yield OptionList(id="saved-seats-list")
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         self.display = False  # until the seat files are read
         self.refresh_seats()
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 
+from client.app import CLOSING_SECONDS
 from client.net.app import NetworkApp
 from client.net.room import Room
 from client.net.screens import NetGooseScreen, NetJacquetScreen, NetScreen
@@ -243,6 +244,52 @@ async def test_quitting_while_a_turn_is_on_its_way_closes_cleanly(
                 await until(bob, shows_game(guest), "Bob's game screen")
                 await asyncio.sleep(0.3 + 0.1 * attempt)  # somewhere in the match
                 guest.exit()  # run_test re-raises what a worker raised while closing
+
+
+async def test_quitting_as_the_game_screen_opens_closes_cleanly(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    """The room screen gives way to the game screen, and the app quits a few event-loop
+    turns later, while the new screen mounts its chat panel and connection line."""
+    for ticks in range(4):
+        plan = HostPlan("goose", {}, 2, "Ada", relay_url=relay.url, computer=True)
+        host = NetworkApp(plan, settings(f"Ada{ticks}"))
+        async with host.run_test(size=SIZE) as ada:
+            room = await hosted_room(ada, host)
+            guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings(f"Bob{ticks}"))
+            async with guest.run_test(size=SIZE):
+                async with asyncio.timeout(TIMEOUT):
+                    while game_screen(guest) is None:  # every turn of the loop: no pause
+                        await asyncio.sleep(0)
+                for _ in range(ticks):
+                    await asyncio.sleep(0)
+                guest.exit()
+
+
+async def test_quitting_while_reconnecting_closes_cleanly(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    """The relay is gone and both apps try again and again: quitting then leaves no
+    traceback, no task behind, and does not wait for a relay that will not answer."""
+    plan = HostPlan("jacquet", {"match_to": 3}, 2, "Ada", relay_url=relay.url)
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        room = await hosted_room(ada, host)
+        guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
+        async with guest.run_test(size=SIZE) as bob:
+            for app, pilot in ((host, ada), (guest, bob)):
+                await until(pilot, shows_game(app), "a game screen")
+            await relay.close()
+            games = [playing(app).game for app in (host, guest)]
+            await until(
+                bob,
+                lambda: all(game.status.state == "reconnecting" for game in games),
+                "both apps reconnecting",
+            )
+            started = asyncio.get_running_loop().time()
+            guest.exit()
+            await bob.pause()
+        assert asyncio.get_running_loop().time() - started < CLOSING_SECONDS + 2
 
 
 async def test_a_player_resigns_during_the_others_turn_and_both_see_the_end(

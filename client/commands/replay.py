@@ -29,7 +29,7 @@ EXIT_NOT_A_LOG = 2  # the file is not a match log at all
 
 
 def run(args: argparse.Namespace) -> int:
-    from client.screens.replay_log import NotALogFile, ReplayRefused, load_replay
+    from client.game.replay import NotALogFile, ReplayRefused, load_replay
 
     try:
         replay = load_replay(args.log)

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from client.game.driver import Offence
 from client.net.game import NetworkGame
 from client.net.invite import Invite
 from client.net.link import Backoff, LinkFailed, LinkStatus, RelayLink
-from client.net.match import NetMatch, Offence, Role
+from client.net.match import NetMatch, Role
 from client.net.seatfile import Seat, forget_seat, load_seat, save_seat, seat_path
 from client.net.tasks import stop
 from client.setup import SessionSettings

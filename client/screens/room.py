@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -22,11 +22,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from client.lifecycle import closing
+from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import Invite, InviteError, parse_invite
 from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from client.app import TablierApp
     from client.net.room import Room
     from client.setup import SessionSettings
 
@@ -137,6 +137,7 @@ class RoomScreen(Screen[None]):
             self._fail(f"Could not open the room: {error}")
             return
         self.room = room
+        self.post_message(RoomOpened(room.close))
         if room.notice is not None:
             self.notify(room.notice, title="Your seat", timeout=10)
         room.match.listeners.append(self._changed)
@@ -162,14 +163,12 @@ class RoomScreen(Screen[None]):
 
     def _begin(self) -> None:
         """Everyone is seated: the game screen takes over (and the room with it)."""
-        from client.net.screens import screen_for
-
         assert self.room is not None
         plan = self.plan
         game = self.room.game(self.settings, computer=plan.computer, level=plan.level)
         self.room.match.listeners.remove(self._changed)
         self._handed_over = True
-        self.app.switch_screen(screen_for(game, animation=self.settings.animation))
+        self.post_message(OpenGame(game, replacing=self))
 
     # -- showing --------------------------------------------------------------------------
 
@@ -230,7 +229,7 @@ class RoomScreen(Screen[None]):
         if self.room is not None and not self._handed_over:
             room = self.room
             room.match.listeners.remove(self._changed)
-            cast("TablierApp", self.app).close_later(room.close)
+            self.app.post_message(CloseLater(room.close))
 
 
 def _public(invite: Invite, relay_url: str) -> Invite:

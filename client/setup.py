@@ -15,6 +15,7 @@ from typing import Literal
 
 GOOSE_MIN_PLAYERS = 2
 GOOSE_MAX_PLAYERS = 15
+DEFAULT_GOOSE_PLAYERS = 3  # `tablier play goose`, `host goose` and `selfplay goose` alike
 GOOSE_RULE_SETS: tuple[str, ...] = ("daumont", "1792")
 JACQUET_BEAROFF_RULES: tuple[str, ...] = ("backgammon", "trictrac")
 JACQUET_LEVELS: tuple[int, ...] = (1, 2, 3)

@@ -32,14 +32,14 @@ def run(args: argparse.Namespace) -> int:
     from client.commands.terminal import FOR_LOGS, without_terminal
     from client.screens.replay_log import NotALogFile, ReplayRefused, load_replay
 
-    refused = without_terminal("replay", FOR_LOGS)
-    if refused is not None:
-        return refused
     try:
         replay = load_replay(args.log)
     except ReplayRefused as refusal:
         print(f"tablier replay: {refusal}", file=sys.stderr)
         return EXIT_NOT_A_LOG if isinstance(refusal, NotALogFile) else EXIT_INVALID
+    refused = without_terminal("replay", FOR_LOGS)
+    if refused is not None:
+        return refused
     from client.screens.replay_app import ReplayApp
 
     app = ReplayApp(replay)

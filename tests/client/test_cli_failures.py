@@ -47,6 +47,9 @@ def _replay_log(home: Path) -> str:
     [
         (["play", "goose", "--log", "{home}/game.tablier"], "tablier play"),
         ([], "tablier"),
+        (["host", "jacquet", "--name", "Ada"], "tablier host"),
+        (["join", f"tablier://127.0.0.1:9/{ROOM}?player={TOKEN}"], "tablier join"),
+        (["watch", f"tablier://127.0.0.1:9/{ROOM}?watch={TOKEN}"], "tablier watch"),
         (["replay", "{log}"], "tablier replay"),
     ],
 )
@@ -102,6 +105,12 @@ def test_a_terminal_for_keys_but_a_file_for_the_screen_is_refused_too(tmp_path: 
          "{home}/missing/deeper; create it first, or choose another place"),
         (["play", "goose", "--log", "{home}/missing/x.tablier"],
          "tablier play: --log {home}/missing/x.tablier: there is no folder {home}/missing"),
+        (["join", f"tablier://h:1/{ROOM}?player={TOKEN}", "--log", "{home}/missing/x.tablier"],
+         "tablier join: --log {home}/missing/x.tablier: there is no folder"),
+        (["host", "goose", "--invite-file", "{home}/missing/invites.txt"],
+         "tablier host: --invite-file {home}/missing/invites.txt: there is no folder"),
+        (["join", f"tablier://h:1/{ROOM}?player={TOKEN}", "--connect-timeout", "0"],
+         "--connect-timeout: a number of seconds from 0 to 3600, not '0'"),
     ],
 )  # fmt: skip
 def test_bad_arguments_are_refused_in_one_sentence_and_create_nothing(

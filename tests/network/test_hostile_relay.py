@@ -19,6 +19,7 @@ from client.net.untrusted import RelayMisbehaved
 from client.setup import SessionSettings
 from relay.envelope import Created, Error, Presence, RelayMessage, Welcome
 from relay.server import RelayServer
+from tests.client.terminal import environment, run_in_terminal
 from tests.network.conftest import QUICK
 from tests.network.lying_relay import LyingRelay
 from tests.network.players import TIMEOUT
@@ -145,3 +146,23 @@ async def test_a_welcome_or_presence_out_of_shape_stops_the_join_naming_the_rela
     assert rooms[1].link.status.state == "failed"
     names = [member.name for member in rooms[1].match.members.values()]
     assert all(name.isprintable() and name for name in names)  # nothing of the lie kept
+
+
+async def test_tablier_host_through_a_lying_relay_exits_1_naming_it(
+    relay: RelayServer, tmp_path: Path
+) -> None:
+    def lie(message: RelayMessage) -> RelayMessage:
+        return replace(message, room_id="../../../.bashrc") if isinstance(message, Created) else (
+            message
+        )
+
+    async with LyingRelay(relay.url, lie) as liar:
+        done = await asyncio.to_thread(
+            run_in_terminal, ["host", "jacquet", "--name", "Ada", "--relay", liar.url],
+            env=environment(tmp_path),
+        )  # fmt: skip
+    assert done.code == 1
+    said = (f"tablier host: the relay at {liar.url} sent a malformed room id "
+            "('../../../.bashrc'): it is not a Tablier relay, or it is hostile")  # fmt: skip
+    assert said in done.words
+    assert not any(path.is_file() for path in tmp_path.rglob("*"))

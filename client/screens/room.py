@@ -104,17 +104,17 @@ class RoomScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="room"):
-            yield Static(self._title(), id="room-title")
+            yield Static(self._title(), id="room-title", markup=False)
             with Vertical(id="room-invites"):
                 for role, label in (("player", "Invite a player (c copies it):"),
                                     ("watch", "Invite spectators (w copies it):")):  # fmt: skip
-                    yield Label(label, classes="invite-label")
+                    yield Label(label, classes="invite-label", markup=False)
                     # One line, scrolled sideways when the terminal is narrower than the
                     # invite: a mouse selection of it is then never cut by a line break.
                     with InviteLine(classes="invite-line"):
                         yield Static("", id=f"invite-{role}", classes="invite", markup=False)
-            yield Static("", id="room-members")
-            yield Static(self._connecting(), id="room-status")
+            yield Static("", id="room-members", markup=False)
+            yield Static(self._connecting(), id="room-status", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -361,9 +361,9 @@ class JoinScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="join-form"):
-            yield Label("Paste the invite a friend sent you (tablier://…):")
+            yield Label("Paste the invite a friend sent you (tablier://…):", markup=False)
             yield Input(placeholder="tablier://host:port/room?player=…", id="join-invite")
-            yield Label("Your name:")
+            yield Label("Your name:", markup=False)
             yield Input(self._name, placeholder="Your name", max_length=20, id="join-name")
             yield Button("Join", variant="success", id="join-go")
             # Below the button, as wide as the form: a long sentence wraps, whole.

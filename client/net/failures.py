@@ -55,6 +55,8 @@ def relay_failure(url: str, error: BaseException) -> str:
         return f"the relay at {url} answered what Tablier does not understand: {shown(error.text)}"
     if isinstance(error, InvalidURI):
         return f"{url} is not a relay address (ws://HOST:PORT/ or wss://HOST/)"
+    if isinstance(error, ssl.SSLError):
+        return f"cannot reach the relay at {url} securely: {describe_connect(error)}"
     if isinstance(error, OSError | TimeoutError | ConnectionClosed | WebSocketException):
         return f"no relay answers at {url} ({describe_connect(error)})"
     return f"the relay at {url} could not be reached ({_reason(error)})"
@@ -70,6 +72,8 @@ def describe_connect(error: BaseException) -> str:
         return "it took too long to answer"
     if isinstance(error, ConnectionClosed):
         return "it closed the connection"
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return f"its TLS certificate is not one this machine trusts ({error.verify_message})"
     if isinstance(error, ssl.SSLError):
         return "the secure (TLS) connection failed: is it really a wss:// relay?"
     if isinstance(error, InvalidStatus):

@@ -4,6 +4,7 @@ standard output on request."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 from collections.abc import Iterator
@@ -11,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from relay.config import RelayConfig
+from relay.server import RelayServer
 from tests.client.terminal import CTRL_Q, environment, run_in_terminal
+from tests.relay.test_live import _self_signed  # a certificate for 127.0.0.1
 
 ROOM, TOKEN = "R" * 22, "T" * 43
 
@@ -43,10 +47,11 @@ def test_a_busy_listen_port_is_said_in_words_and_exits_1(tmp_path: Path) -> None
     assert written(tmp_path) == []
 
 
+@pytest.mark.parametrize("scheme", ["ws", "wss"])
 def test_a_relay_that_does_not_answer_is_named_and_the_host_exits_1(
-    tmp_path: Path, free_port: int
+    tmp_path: Path, free_port: int, scheme: str
 ) -> None:
-    url = f"ws://127.0.0.1:{free_port}/"
+    url = f"{scheme}://127.0.0.1:{free_port}/"
     done = run_in_terminal(["host", "goose", "--relay", url], env=environment(tmp_path))
     assert done.code == 1
     assert f"tablier host: no relay answers at {url} (nothing listens there)" in done.words
@@ -103,3 +108,25 @@ def test_invites_to_standard_output_are_refused_when_it_is_the_screen(tmp_path: 
     assert "--invite-file - writes the invites to standard output, which is this terminal" in (
         done.words
     )
+
+
+async def test_hosting_through_a_wss_relay_uses_the_systems_trust(tmp_path: Path) -> None:
+    """`tablier host --relay wss://…`, as the README shows it: the certificate is checked
+    against what this machine trusts (here, SSL_CERT_FILE names the relay's own)."""
+    cert, key = _self_signed(tmp_path)
+    invites = tmp_path / "invites.txt"
+    config = RelayConfig(port=0, certfile=str(cert), keyfile=str(key))
+    async with RelayServer(config) as relay:
+        url, port = relay.url, relay.port
+        trusted = await asyncio.to_thread(
+            run_in_terminal, ["host", "goose", "--relay", url, "--invite-file", str(invites)],
+            env=environment(tmp_path, SSL_CERT_FILE=str(cert)), keys=[("Invite a player", CTRL_Q)],
+        )  # fmt: skip
+        untrusted = await asyncio.to_thread(
+            run_in_terminal, ["host", "goose", "--relay", url], env=environment(tmp_path)
+        )
+    assert trusted.code == 0
+    assert invites.read_text().startswith(f"tabliers://127.0.0.1:{port}/")
+    assert untrusted.code == 1
+    assert (f"tablier host: cannot reach the relay at {url} securely: its TLS "
+            "certificate is not one this machine trusts (") in untrusted.words  # fmt: skip

@@ -65,13 +65,17 @@ def player_count(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     import time
 
+    try:  # refused before the engines load: a mistyped option is answered at once
+        options, players = game_options(args), player_count(args)
+        check_new_file(Path(args.out), "--out")
+    except ValueError as error:
+        print(f"tablier selfplay: {error}", file=sys.stderr)
+        return 2
     from protocol.selfplay import selfplay
     from protocol.verify import describe_result
 
     start = args.start_time if args.start_time is not None else time.time_ns() // 1_000_000
     try:
-        options, players = game_options(args), player_count(args)
-        check_new_file(Path(args.out), "--out")
         match = selfplay(args.game, options, players=players, seed=args.seed,
                          start_time=start, log_path=Path(args.out))
     except ValueError as error:

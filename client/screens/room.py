@@ -152,9 +152,12 @@ class RoomScreen(Screen[None]):
         """Why this screen never got into its room (None: it did)."""
         if self.failure is not None:
             return self.failure
-        room = self.room
-        if room is None or not (isinstance(self.plan, HostPlan) or room.link.ever_connected):
-            return f"left before reaching the relay ({self._connecting().plain.rstrip('…')})"
+        plan, room = self.plan, self.room
+        if isinstance(plan, HostPlan):
+            if room is None:
+                return f"left before the room was open on {plan.relay_url or 'this machine'}"
+        elif room is None or not room.link.ever_connected:
+            return f"left before the relay at {plan.invite.relay_url} answered"
         return None
 
     # -- entering -------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Literal
 # paint need not import the engines; tests/client/test_setup.py ties each copy to its source.
 GOOSE_MIN_PLAYERS = 2
 GOOSE_MAX_PLAYERS = 15
+DEFAULT_GOOSE_PLAYERS = 3  # `tablier play goose`, `host goose` and `selfplay goose` alike
 GOOSE_RULE_SETS: tuple[str, ...] = ("daumont", "1792")
 GOOSE_DEFAULT_RULES = "daumont"
 GOOSE_DEFAULT_ANTE = 4

@@ -36,6 +36,9 @@ from client.setup import GameSetup, SessionSettings
 
 if TYPE_CHECKING:
     from client.game.driver import GameDriver
+    from client.game.replay import MatchReplay
+    from client.net.plan import HostPlan, JoinPlan
+    from client.screens.room import RoomScreen
 
 
 CLOSING_SECONDS = 3.0
@@ -224,3 +227,55 @@ class TablierApp(App[None]):
                     partial(screen.run_action, binding.action),
                 )
         yield from super().get_system_commands(screen)
+
+
+class NetworkApp(TablierApp):
+    """``tablier host``, ``join`` and ``watch``: the lobby at the bottom as always, the room
+    on top of it from the start.
+
+    The room is what the command was run for: when it cannot be entered, the app ends at
+    once (exit status 1), and the command says why on the terminal (:meth:`problem`).
+    """
+
+    CSS_PATH = app_styles()  # type: ignore[assignment]  # a subclass: paths from this file
+
+    def __init__(self, plan: HostPlan | JoinPlan, settings: SessionSettings) -> None:
+        super().__init__(None, settings)
+        self.plan = plan
+        self.room_screen: RoomScreen | None = None
+
+    def on_mount(self) -> None:
+        # TablierApp.on_mount also runs (Textual calls each class's handler); it starts nothing.
+        from client.screens.room import RoomScreen
+
+        self.room_screen = RoomScreen(self.plan, self.settings)
+        self.push_screen(self.room_screen)
+
+    def on_room_screen_failed(self, message: RoomScreen.Failed) -> None:
+        if message.room_screen is self.room_screen:
+            self.exit(return_code=1)
+
+    def problem(self) -> str | None:
+        """Why the command's room was never entered (None: it was)."""
+        if self.room_screen is None:
+            return "the app stopped before it opened the room"
+        return self.room_screen.outcome()
+
+
+class ReplayApp(TablierApp):
+    """``tablier replay LOG``: the recorded match over the lobby; closing it quits."""
+
+    CSS_PATH = app_styles()  # type: ignore[assignment]
+
+    def __init__(self, replay: MatchReplay) -> None:
+        super().__init__()
+        self.replay = replay
+
+    def on_mount(self) -> None:
+        from client.game.replay import ReplayGame
+
+        self.open_game(ReplayGame(self.replay))
+
+    def return_to_lobby(self) -> None:
+        """Closing the replay ends the program: it was opened for this log alone."""
+        self.exit()

@@ -29,11 +29,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from client.app import NetworkApp  # noqa: E402
 from client.game.turn import Turn  # noqa: E402
-from client.net.app import NetworkApp  # noqa: E402
 from client.net.invite import parse_invite  # noqa: E402
+from client.net.plan import HostPlan, JoinPlan  # noqa: E402
 from client.screens.jacquet import JacquetScreen  # noqa: E402
-from client.screens.room import HostPlan, JoinPlan, RoomScreen  # noqa: E402
+from client.screens.room import RoomScreen  # noqa: E402
 from client.setup import SessionSettings  # noqa: E402
 from engine.awaiting import ChoosePlay, Finished, ThrowDice  # noqa: E402
 from protocol.events import PlayMade  # noqa: E402

@@ -1,5 +1,5 @@
-"""The code-quality bar the project promises: ruff clean everywhere, mypy --strict on the
-pure layers and the relay (the packages configured in pyproject.toml)."""
+"""The code-quality bar the project promises: ruff clean everywhere, mypy --strict on every
+package (engine, protocol, relay and client, as pyproject.toml configures it)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from client.net.launch import add_player_options, parse_listen, player_name, relay_url, run
+from client.commands.network import add_player_options, parse_listen, player_name, relay_url, run
 from client.setup import (
     DEFAULT_GOOSE_PLAYERS,
     GOOSE_MAX_PLAYERS,
@@ -91,7 +91,7 @@ def register(subparsers: Any) -> None:
 
 def _plan(game: str) -> Any:
     def build(args: argparse.Namespace) -> Any:
-        from client.screens.room import HostPlan
+        from client.net.plan import HostPlan
 
         name = player_name(args)
         if game == "goose":

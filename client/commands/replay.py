@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     refused = without_terminal("replay", FOR_LOGS)
     if refused is not None:
         return refused
-    from client.screens.replay_app import ReplayApp
+    from client.app import ReplayApp
 
     app = ReplayApp(replay)
     app.run()

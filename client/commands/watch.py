@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from client.net.launch import add_connect_option, add_player_options, player_name, run
+from client.commands.network import add_connect_option, add_player_options, player_name, run
 
 
 def register(subparsers: Any) -> None:
@@ -22,7 +22,7 @@ def register(subparsers: Any) -> None:
 
 def _plan(args: argparse.Namespace) -> Any:
     from client.net.invite import parse_invite
-    from client.screens.room import JoinPlan
+    from client.net.plan import JoinPlan
 
     invite = parse_invite(args.invite)
     if invite.role != "watch":

@@ -49,7 +49,7 @@ from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from client.game.replay import MatchReplay
-    from client.screens.room import HostPlan
+    from client.net.plan import HostPlan
 
 
 NETWORK_HELP = (
@@ -61,7 +61,7 @@ NETWORK_HELP = (
 
 def host_plan(setup: GameSetup) -> HostPlan:
     """The network room for *setup*'s game and options; the host takes the first seat."""
-    from client.screens.room import HostPlan
+    from client.net.plan import HostPlan
 
     options = game_options(setup)
     # Only the host's own seat can be the computer here: the others are friends who join.
@@ -360,7 +360,8 @@ class LobbyScreen(Screen[None]):
 
     @on(SavedSeats.Resume)
     def _resume(self, event: SavedSeats.Resume) -> None:
-        from client.screens.room import JoinPlan, RoomScreen
+        from client.net.plan import JoinPlan
+        from client.screens.room import RoomScreen
 
         seat, invite = event.saved.seat, event.saved.invite
         assert seat is not None and invite is not None

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -27,8 +26,8 @@ from textual.widgets import Button, Footer, Input, Label, Static
 
 from client.lifecycle import closing
 from client.messages import CloseLater, OpenGame, RoomOpened
-from client.net.invite import Invite, InviteError, parse_invite
-from client.net.launch import DEFAULT_CONNECT_TIMEOUT, STDOUT
+from client.net.invite import InviteError, parse_invite
+from client.net.plan import STDOUT, HostPlan, JoinPlan
 from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
@@ -36,32 +35,6 @@ if TYPE_CHECKING:
     from client.setup import SessionSettings
 
 GAME_TITLES = {"goose": "Jeu de l'oie", "jacquet": "Jacquet"}
-
-
-@dataclass(frozen=True, slots=True)
-class HostPlan:
-    """What ``tablier host`` (or the lobby) asks for."""
-
-    game: str
-    options: dict[str, int | str]
-    seats: int
-    name: str
-    relay_url: str | None = None  # None: an embedded relay on ``listen``
-    listen: tuple[str, int] = ("127.0.0.1", 0)
-    computer: bool = False
-    level: int = 1
-    invite_file: Path | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class JoinPlan:
-    """What ``tablier join`` / ``tablier watch`` (or the lobby's form) asks for."""
-
-    invite: Invite
-    name: str
-    computer: bool = False
-    level: int = 1
-    connect_timeout: float | None = DEFAULT_CONNECT_TIMEOUT
 
 
 class InviteLine(HorizontalScroll):

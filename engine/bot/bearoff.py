@@ -22,6 +22,7 @@ from importlib.resources import files
 from math import comb
 
 from engine.bot.board import successors
+from engine.bot.rolls import ROLLS
 
 POSITIONS = comb(15 + 6, 6)
 """Distributions of 0-15 checkers over six points."""
@@ -78,8 +79,6 @@ def compute(max_checkers: int = 15) -> dict[tuple[int, ...], int]:
     >>> compute(1)[(0, 0, 0, 0, 1, 0)]  # one checker on 23: every roll bears it off (1-1 too)
     1000
     """
-    from engine.bot.search import ROLLS  # search imports evaluate, which imports this module
-
     nobody = (0,) * 26
     homes = [
         h for h in itertools.product(range(max_checkers + 1), repeat=6) if sum(h) <= max_checkers

@@ -25,12 +25,8 @@ from dataclasses import dataclass
 from engine.bot.board import OFF, Side, postillon_blocked, successors
 from engine.bot.evaluate import WIN, evaluate, multiplier
 from engine.bot.prng import SplitMix64, mix64
+from engine.bot.rolls import ROLLS
 from engine.bot.weights import TUNED, Weights
-
-ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
-    ((high, low), 1 if high == low else 2) for high in range(6, 0, -1) for low in range(high, 0, -1)
-)
-"""The 21 distinct rolls with their weight out of 36."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,12 @@ from textual.widgets import Input, OptionList, Select, Static
 from client.app import TablierApp
 from client.game.replay import ReplayGame
 from client.net.invite import Invite
+from client.net.plan import HostPlan, JoinPlan
 from client.net.seatfile import Seat, save_seat, seat_path
 from client.screens.goose import GooseScreen
 from client.screens.jacquet import JacquetScreen
 from client.screens.lobby import LobbyScreen, SeatRow, host_plan, remote_computer_seats
-from client.screens.room import HostPlan, JoinPlan, JoinScreen, RoomScreen
+from client.screens.room import JoinScreen, RoomScreen
 from client.setup import GooseSetup, JacquetSetup, SessionSettings
 from client.widgets.saved_seats import SavedSeats
 from protocol.selfplay import selfplay
@@ -174,7 +175,7 @@ async def test_the_tab_keys_work_while_a_field_of_the_open_tab_has_the_focus(
 
 def test_the_copy_invite_keys_are_only_the_hosts(settings: SessionSettings) -> None:
     from client.net.invite import parse_invite
-    from client.screens.room import JoinPlan
+    from client.net.plan import JoinPlan
 
     invite = parse_invite(
         "tablier://127.0.0.1:46859/lIH0jcvdU_XbNJWsvz9VPg?player=EXpPT10bHQSjQkLFzogjsiF5Zs53fBMJtv5peB22dpg"
@@ -187,7 +188,7 @@ def test_the_copy_invite_keys_are_only_the_hosts(settings: SessionSettings) -> N
 
 async def test_a_room_failure_is_told_once(settings: SessionSettings) -> None:
     from client.net.invite import parse_invite
-    from client.screens.room import JoinPlan
+    from client.net.plan import JoinPlan
 
     invite = parse_invite(
         "tablier://127.0.0.1:9/lIH0jcvdU_XbNJWsvz9VPg?player=EXpPT10bHQSjQkLFzogjsiF5Zs53fBMJtv5peB22dpg"

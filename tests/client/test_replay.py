@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from textual.widgets import OptionList, Static
 
+from client.app import ReplayApp
 from client.cli import main
 from client.game.replay import ReplayGame, ReplayRefused, load_replay
 from client.screens.game import GameScreen
 from client.screens.jacquet_view import board_view
-from client.screens.replay_app import ReplayApp
 from client.widgets.goose_board import GooseBoard
 from client.widgets.jacquet_board import JacquetBoard
 from engine.awaiting import ChoosePlay, Finished, ThrowDice

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from client.net.app import NetworkApp
-from client.screens.room import HostPlan, JoinPlan
+from client.app import NetworkApp
+from client.net.plan import HostPlan, JoinPlan
 from client.setup import SessionSettings
 from client.widgets.chat import ChatInput
 from engine.awaiting import ThrowDice

@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from client.net.app import NetworkApp
+from client.app import NetworkApp
+from client.net.plan import HostPlan, JoinPlan
 from client.screens.end import EndScreen
-from client.screens.room import HostPlan, JoinPlan
 from client.setup import SessionSettings
 from relay.server import RelayServer
 from tests.client.conftest import screen_text

@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator, Callable, Sequence
 
 import pytest
 
+from client.app import NetworkApp
 from client.game.turn import NotYourTurnError
 from client.net import wire
-from client.net.app import NetworkApp
 from client.net.game import NetworkGame
+from client.net.plan import HostPlan, JoinPlan
 from client.net.room import Room, join_room
 from client.net.seatfile import load_seat, seat_path
 from client.screens.end import EndScreen
-from client.screens.room import HostPlan, JoinPlan
 from client.setup import SessionSettings
 from protocol.logfile import read_log
 from protocol.verify import verify_log

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from textual.app import App
 
-from client.app import TablierApp
-from client.net.app import NetworkApp
+from client.app import NetworkApp, TablierApp
+from client.net.plan import HostPlan, JoinPlan
 from client.net.room import join_room
-from client.screens.room import HostPlan, InviteLine, JoinPlan, JoinScreen, RoomScreen
+from client.screens.room import InviteLine, JoinScreen, RoomScreen
 from client.setup import SessionSettings
 from relay.config import RelayConfig
 from relay.server import RelayServer

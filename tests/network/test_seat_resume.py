@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 import client.net.seatfile
-from client.net.app import NetworkApp
+from client.app import NetworkApp
 from client.net.game import NetworkGame
 from client.net.invite import Invite
+from client.net.plan import HostPlan, JoinPlan
 from client.net.room import Room, host_room, join_room, start_embedded_relay
 from client.net.seatfile import (
     Seat,
@@ -31,7 +32,6 @@ from client.net.seatfile import (
     save_seat,
     seat_path,
 )
-from client.screens.room import HostPlan, JoinPlan
 from client.setup import SessionSettings
 from protocol.identity import seeded_source
 from protocol.local import LocalMatch

@@ -8,15 +8,15 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 
-from client.app import CLOSING_SECONDS
-from client.net.app import NetworkApp
+from client.app import CLOSING_SECONDS, NetworkApp
 from client.net.game import NetworkGame
+from client.net.plan import HostPlan, JoinPlan
 from client.net.room import Room
 from client.screens.end import EndScreen
 from client.screens.game import GameScreen
 from client.screens.goose import GooseScreen
 from client.screens.jacquet import JacquetScreen
-from client.screens.room import HostPlan, JoinPlan, RoomScreen
+from client.screens.room import RoomScreen
 from client.setup import SessionSettings
 from client.widgets.chat import ChatPanel
 from protocol.verify import verify_log

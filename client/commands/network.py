@@ -14,15 +14,11 @@ from typing import TYPE_CHECKING
 
 from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
+from client.net.plan import DEFAULT_CONNECT_TIMEOUT, STDOUT
 from client.setup import JACQUET_LEVELS, SessionSettings, SetupError
 
 if TYPE_CHECKING:
-    from client.screens.room import HostPlan, JoinPlan
-
-DEFAULT_CONNECT_TIMEOUT = 15.0
-"""Seconds a join or a watch tries to reach the relay before it gives up."""
-STDOUT = Path("-")
-"""``--invite-file -``: the invites go to standard output."""
+    from client.net.plan import HostPlan, JoinPlan
 
 
 def add_player_options(parser: argparse.ArgumentParser, *, playing: bool = True) -> None:
@@ -125,7 +121,7 @@ def run(command: str, plan_for: object, args: argparse.Namespace) -> int:
     if refused is not None:
         return refused
     settings = settings_from(args)
-    from client.net.app import NetworkApp
+    from client.app import NetworkApp
 
     app = NetworkApp(plan, settings)
     app.run()

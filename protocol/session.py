@@ -250,39 +250,64 @@ class MatchSession:
 
     # ----------------------------------------------------------------- what peers send
 
-    def receive_bytes(self, data: bytes, now: int) -> list[Any]:
-        """Handle one wire message from a peer; return the events it caused, in order."""
+    def receive_bytes(self, data: bytes, now: int, *, sender: int | None = None) -> list[Any]:
+        """Handle one wire message; return the events it caused, in order.
+
+        *sender* is the seat of the connection the message came from (the relay says who
+        sent each frame), or None when that is not known (a record of a log or of a peer's
+        transcript). A message that proves nothing against the seat it names — bytes that
+        are not a message, a signature that does not verify, a message signed for a seat
+        other than its sender's — is dropped: the error raised names the sender (``seat``)
+        and the match goes on. A signed message that breaks the rules stops the match
+        (:attr:`stopped`), naming the seat that signed it.
+        """
         if self.stopped is not None:
             raise LocalProtocolError(f"the match was stopped: {self.stopped}")
-        message: GameMessage | None = None
+        message = self._authenticated(data, sender)
+        if message is None:
+            self._came_back(bytes(data))
+            return [Ignored("our own message, echoed back")]
         try:
-            message = decode_message(data)
-            self.last_message = message
-            if message.seat >= self.setup.seats:
-                raise MalformedMessage(f"no seat {message.seat} in this match")
-            if message.seat == self.seat:
-                if self._seen.get(_key(message)) == bytes(data):
-                    self._came_back(bytes(data))
-                    return [Ignored("our own message, echoed back")]
-                if not self._restored:
-                    raise BadSignature("a message claims to come from our own seat")
-            if not self._verify(
-                self._keys[message.seat],
-                message.signature,
-                signed_data(self.match_id, message.unsigned_fields()),
-            ):
-                raise BadSignature(
-                    f"a message claiming to be from {self._names[message.seat]} "
-                    "is not signed by their key",
-                    seat=message.seat,
-                )
             if message.seat == self.seat and isinstance(message, Share):
                 self._adopt(message)
             self._handle(message, bytes(data), now)
         except RemoteProtocolError as error:
-            self._stop(error, None if message is None else bytes(data))
+            self._stop(error, bytes(data))
             raise
         return self._take_events()
+
+    def _authenticated(self, data: bytes, sender: int | None) -> GameMessage | None:
+        """*data* decoded and signature-checked (None: our own message, echoed back).
+
+        Raises, without stopping the match, when the message proves nothing against the seat
+        it names; the error's ``seat`` is then *sender* (who sent it), not that seat.
+        """
+        try:
+            message = decode_message(data)
+        except RemoteProtocolError as error:
+            raise type(error)(error.reason, seat=sender) from None
+        self.last_message = message
+        seat = message.seat
+        if seat >= self.setup.seats:
+            raise MalformedMessage(f"no seat {seat} in this match", seat=sender)
+        if sender is not None and seat != sender:
+            raise BadSignature(
+                f"{self._names[sender]} sent a message in {self._names[seat]}'s name", seat=sender
+            )
+        if seat == self.seat:
+            if self._seen.get(_key(message)) == bytes(data):
+                return None
+            if not self._restored:
+                raise BadSignature("a message claims to come from our own seat", seat=sender)
+        signed = signed_data(self.match_id, message.unsigned_fields())
+        if not self._verify(self._keys[seat], message.signature, signed):
+            source = "" if sender is None else f" from {self._names[sender]}"
+            raise BadSignature(
+                f"a message{source} claiming to be {self._names[seat]}'s "
+                "is not signed by their key",
+                seat=sender,
+            )
+        return message
 
     def restore(self, records: Sequence[bytes], now: int) -> list[Any]:
         """Take this seat back after its program stopped: replay its log's *records*.
@@ -305,15 +330,29 @@ class MatchSession:
         self._outbox = [raw for raw in self._outbox if raw in self._unechoed]
         return events
 
-    def receive_transcript(self, data: bytes, now: int) -> list[Any]:
+    def receive_transcript(
+        self, data: bytes, now: int, *, sender: int | None = None
+    ) -> list[Any]:
         """Resync: check and replay records a peer sent (from :meth:`transcript_from`).
 
         Records already held are skipped; every other one goes through the same checks as a
-        live message, so a lying peer cannot slip anything in.
+        live message, so a lying peer cannot slip anything in. *sender* is the seat that sent
+        the transcript: a record in it that proves nothing against the seat it names (not a
+        message, not signed by that seat) drops the rest of the transcript, naming *sender*.
         """
+        try:
+            records = unpack_transcript(data)
+        except MalformedMessage as error:
+            raise MalformedMessage(error.reason, seat=sender) from None
         events: list[Any] = []
-        for record in unpack_transcript(data):
-            events.extend(e for e in self.receive_bytes(record, now) if not isinstance(e, Ignored))
+        for record in records:
+            try:
+                received = self.receive_bytes(record, now)
+            except RemoteProtocolError as error:
+                if self.stopped is not None:  # a signed fault: its signer is to blame
+                    raise
+                raise type(error)(f"in a transcript: {error.reason}", seat=sender) from None
+            events.extend(e for e in received if not isinstance(e, Ignored))
         return events
 
     # ----------------------------------------------------------------- internals

@@ -90,14 +90,38 @@ def test_a_relayed_duplicate_changes_nothing_but_a_logged_one_fails(make_match) 
     assert not report.ok and report.bad_record == 2 and "replayed" in report.error
 
 
-def test_message_signed_by_another_seat_is_refused(make_match) -> None:
+def test_a_message_signed_for_another_seat_is_dropped_and_its_sender_named(make_match) -> None:
+    """Seat 2 sends a share that names seat 0, with a signature that cannot be seat 0's. It
+    proves nothing against seat 0: it is dropped, the seat that sent it is named, and the
+    match goes on (it used to stop the match and blame seat 0)."""
     match, keys = make_match("goose", players=3)
-    chain_link = bytes(32)
-    # Seat 2 signs a share that claims to come from seat 0.
-    fake = seal(Share(0, 0, 1, chain_link, None, b""), keys[2], match.setup.match_id)
+    fake = seal(Share(0, 0, 1, bytes(32), None, b""), keys[2], match.setup.match_id)
+    victim = match.sessions[1]
+    with pytest.raises(BadSignature, match="P2 sent a message in P0's name") as caught:
+        victim.receive_bytes(fake.encode(), 1, sender=2)
+    assert caught.value.seat == 2
     with pytest.raises(BadSignature, match="not signed by their key") as caught:
-        match.sessions[1].receive_bytes(fake.encode(), 1)
-    assert caught.value.seat == 0
+        victim.receive_bytes(fake.encode(), 1)  # who sent it is not known: nobody is blamed
+    assert caught.value.seat is None
+    with pytest.raises(MalformedMessage) as caught:
+        victim.receive_bytes(b"\xc1 not a message", 1, sender=2)
+    assert caught.value.seat == 2
+    assert all(session.stopped is None and session.ended is None for session in match.sessions)
+    match.throw(0, 2)  # the real seat 0 throws: everyone goes on
+    assert len(victim.records) == 3 and verify_bytes(match.log_bytes()).ok
+
+
+def test_a_tampered_transcript_names_the_peer_who_sent_it(make_match) -> None:
+    match, _ = make_match("goose", players=2)
+    match.throw(0, 1)
+    records = list(match.sessions[0].records)
+    records[1] = records[1][:-1] + bytes([records[1][-1] ^ 1])  # seat 1's share, bit flipped
+    from protocol.session import MatchSession
+
+    late = MatchSession(match.setup, seat=None)
+    with pytest.raises(BadSignature, match="in a transcript") as caught:
+        late.receive_transcript(pack(records), 2, sender=0)
+    assert caught.value.seat == 0 and late.stopped is None and len(late.records) == 1
 
 
 def test_a_message_from_another_match_is_refused(make_match) -> None:

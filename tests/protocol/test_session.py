@@ -12,6 +12,7 @@ from protocol.chain import HashChain
 from protocol.codec import pack
 from protocol.errors import (
     BadShare,
+    BadSignature,
     IllegalPlay,
     LocalProtocolError,
     MalformedMessage,
@@ -253,8 +254,12 @@ def test_networked_own_records_are_logged_when_they_come_back_and_a_stop_loses_n
     (own_chat,) = ada.data_to_send()
     assert ada.records == [chat, share] and ada.unlogged() == 1
     forged = seal(Chat(1, 1, 4, "x" * 10, b""), keys[0], setup.match_id).encode()  # Ada's key
-    with pytest.raises(RemoteProtocolError):
-        ada.receive_bytes(forged, 4)
-    assert ada.records == [chat, share, own_chat, forged] and ada.unlogged() == 0
+    with pytest.raises(BadSignature):  # proves nothing against Bob: dropped, nothing lost
+        ada.receive_bytes(forged, 4, sender=1)
+    assert ada.stopped is None and ada.records == [chat, share] and ada.unlogged() == 1
+    other = seal(Chat(1, 0, 4, "not what I said", b""), keys[1], setup.match_id).encode()
+    with pytest.raises(IllegalPlay, match="second, different chat line"):  # Bob's own word
+        ada.receive_bytes(other, 4, sender=1)
+    assert ada.records == [chat, share, own_chat, other] and ada.unlogged() == 0
     report = verify_bytes(encode_log(setup, ada.records))
     assert not report.ok and report.bad_record == 3

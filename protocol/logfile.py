@@ -43,7 +43,7 @@ from protocol.errors import CorruptLog, LocalProtocolError, NotALog, ProtocolErr
 from protocol.setup import MatchSetup
 
 LOG_FORMAT: Final = "tablier-log"
-LOG_VERSION: Final = 1
+LOG_VERSION: Final = 2
 LOG_SUFFIX: Final = ".tablier"
 MAX_LOG_BYTES: Final = 256 * 1024 * 1024
 

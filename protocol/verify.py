@@ -54,7 +54,7 @@ def replay(contents: LogContents, session: MatchSession | None = None) -> Iterat
         session = MatchSession(contents.setup, seat=None, strict=True)
     for index, record in enumerate(contents.records):
         try:
-            events = session.receive_bytes(record, session.last_progress)
+            events = session.receive_bytes(record, session.progress.floor)
         except ProtocolError as error:
             raise CorruptLog(
                 str(error), record=index, offset=contents.offsets[index], cause=error

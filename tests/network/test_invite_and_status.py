@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
@@ -18,6 +19,7 @@ from client.net.link import LinkFailed, LinkStatus
 from client.net.room import host_room, join_room
 from client.setup import SessionSettings
 from client.widgets.connection import describe_link, describe_peers
+from protocol.clock import MIN_TIME_LIMIT_MS
 from relay.server import RelayServer
 from tests.network.conftest import QUICK
 from tests.network.players import TIMEOUT
@@ -82,20 +84,26 @@ def test_the_connection_line_says_what_is_going_on() -> None:
 async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
     relay: RelayServer, settings: Callable[[str], SessionSettings]
 ) -> None:
-    ada = await host_room(relay.url, "goose", {}, seats=2, name="Ada", settings=settings("Ada"),
-                          time_limit_ms=1000, backoff=QUICK)  # fmt: skip
+    late = [0]  # Ada's clock runs ahead by this much: the time limit passes in a moment
+    ada_settings = replace(settings("Ada"), clock=lambda: _now() + late[0])
+    ada = await host_room(relay.url, "goose", {}, seats=2, name="Ada", settings=ada_settings,
+                          time_limit_ms=MIN_TIME_LIMIT_MS, backoff=QUICK)  # fmt: skip
     bob = await join_room(ada.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
     try:
         async with asyncio.timeout(TIMEOUT):
             await asyncio.gather(ada.wait_started(), bob.wait_started())
-            game = ada.game(settings("Ada"))
+            game = ada.game(ada_settings)
             await bob.close()  # Bob's terminal goes away mid-match
             while "Bob away, seat held" not in str(describe_peers(ada.match, _now())):
                 await asyncio.sleep(0.02)
             # The lots: Ada throws hers; Bob never reveals. Past the limit, Ada may claim.
             if game.awaiting.seat == 0:  # type: ignore[union-attr]
                 game.throw()
-            while game.claimable(_now()) != 1:
+            while game.match.session.awaited_seats() != (1,):  # type: ignore[union-attr]
+                await asyncio.sleep(0.02)
+            assert game.claimable(ada_settings.clock()) is None
+            late[0] = MIN_TIME_LIMIT_MS
+            while game.claimable(ada_settings.clock()) != 1:
                 await asyncio.sleep(0.05)
             game.claim_abandonment(1)
             turn = await game.next_turn()

@@ -193,9 +193,9 @@ def test_play_out_of_turn_is_illegal(make_match) -> None:
 
 
 def test_unknown_version_is_reported_as_such() -> None:
-    with pytest.raises(VersionMismatch, match="version 2, expected 1"):
-        decode_message(pack([2, 1, 0, 0, 0, bytes(32), None, bytes(64)]))
-    with pytest.raises(VersionMismatch, match="version 7, expected 1"):
+    with pytest.raises(VersionMismatch, match="version 1, expected 2"):
+        decode_message(pack([1, 1, 0, 0, 0, bytes(32), None, bytes(64)]))
+    with pytest.raises(VersionMismatch, match="version 7, expected 2"):
         decode_message(pack([7, "some future shape"]))
 
 
@@ -203,7 +203,7 @@ def test_unknown_log_format_version(make_match) -> None:
     match, _ = make_match("goose")
     data = match.log_bytes()
     header = pack(["tablier-log", 9, [], b""])
-    with pytest.raises(CorruptLog, match="log format version 9, expected 1"):
+    with pytest.raises(CorruptLog, match="log format version 9, expected 2"):
         parse_log(header + data[len(header):])
     with pytest.raises(NotALog):
         parse_log(b"PK\x03\x04 a zip file")

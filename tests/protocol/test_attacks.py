@@ -280,3 +280,26 @@ def test_goose_thrower_from_another_game_state_is_a_desync(make_match) -> None:
     assert caught.value.seat == 1
     report = verify_bytes(parse_log_bytes(session))
     assert not report.ok and "differs from ours" in report.error
+
+
+def test_a_log_has_one_byte_form_so_copies_compare_by_hash() -> None:
+    """A record's bin header re-encoded as bin16, with the very same signed bytes inside,
+    used to verify: two byte-different logs of one match both passed. Now every object must
+    be in its one canonical encoding."""
+    match = selfplay("goose", {}, seed="canonical", start_time=0, players=2)
+    data = match.log_bytes()
+    offsets = parse_log(data).offsets
+    at = offsets[3]
+    assert data[at] == 0xC4  # bin8: the shortest form for a record under 256 bytes
+    widened = data[:at] + b"\xc5\x00" + data[at + 1 :]  # bin16, same length, same record
+    contents = parse_log(widened)
+    assert contents.records == parse_log(data).records[:3]
+    assert contents.problem is not None and contents.problem.record == 3
+    assert "canonical encoding" in str(contents.problem)
+    report = verify_bytes(widened)
+    assert not report.ok and report.bad_record == 3
+    header = pack(["tablier-log", 2, match.setup.fields(), match.setup.match_id])
+    assert data.startswith(header)
+    padded = b"\x94\xab" + b"tablier-log" + b"\xd0\x02" + header[14:]  # 2 as int8
+    with pytest.raises(CorruptLog, match="bad header: not in its one canonical encoding"):
+        parse_log(padded + data[len(header) :])

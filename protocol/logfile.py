@@ -22,6 +22,7 @@ match are the same bytes exactly when they hold the same records: compare them b
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import unicodedata
@@ -124,7 +125,8 @@ class LogContents:
     """A log as read: the setup, every readable record, and the problem with the tail if any.
 
     ``offsets[k]`` is the byte offset of record *k* in the file; ``end`` is where the good
-    records end (the file's size, unless ``problem``).
+    records end (the file's size, unless ``problem``); ``sha256`` is the hash of the bytes up
+    to there (a log has one byte form: equal hashes, equal records).
     """
 
     setup: MatchSetup
@@ -132,6 +134,7 @@ class LogContents:
     offsets: tuple[int, ...]
     problem: CorruptLog | None
     end: int
+    sha256: bytes = b""
 
 
 def read_log(path: Path) -> LogContents:
@@ -180,7 +183,8 @@ def parse_log(data: bytes, *, name: str = "the log") -> LogContents:
         records.append(item)
         offsets.append(offset)
     end = len(data) if problem is None else problem.offset
-    return LogContents(setup, tuple(records), tuple(offsets), problem, end)
+    digest = hashlib.sha256(memoryview(data)[:end]).digest()
+    return LogContents(setup, tuple(records), tuple(offsets), problem, end, digest)
 
 
 _NOT_CANONICAL = "not in its one canonical encoding (a shorter msgpack form exists)"

@@ -426,8 +426,11 @@ class MatchSession:
             return
         self._seen[key] = raw
         if not self._try(message, raw):
-            if self._strict or len(self._pending) >= 2 * self.setup.seats + 4:
+            if self._strict:
                 raise _out_of_order(message, self)
+            if len(self._pending) >= 2 * self.setup.seats + 4:  # we may lack what it follows
+                del self._seen[key]
+                raise Refusal(_out_of_order(message, self, fatal=False))
             self._pending.append((message, raw))
             return
         self._drain_pending()
@@ -570,10 +573,14 @@ def _equivocation(message: GameMessage, *, replayed: bool) -> ProtocolError:
     return error(f"a second, different {what} with index {message.n}", seat=message.seat)
 
 
-def _out_of_order(message: GameMessage, session: MatchSession) -> ProtocolError:
+def _out_of_order(
+    message: GameMessage, session: MatchSession, *, fatal: bool = True
+) -> RemoteProtocolError:
     kind = type(message).__name__.lower()
     waiting = ", ".join(session._names[seat] for seat in session.awaited_seats()) or "nobody"
-    error: Callable[..., ProtocolError] = BadShare if isinstance(message, Share) else IllegalPlay
+    error = BadShare if isinstance(message, Share) else IllegalPlay
     return error(
-        f"a {kind} out of order (index {message.n}); the match awaits {waiting}", seat=message.seat
+        f"a {kind} out of order (index {message.n}); the match awaits {waiting}",
+        seat=message.seat,
+        fatal=fatal,
     )

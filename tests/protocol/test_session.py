@@ -227,3 +227,21 @@ def test_networked_own_records_are_logged_when_they_come_back_and_a_stop_loses_n
     assert ada.records == [chat, share, own_chat, other] and ada.unlogged() == 0
     report = verify_bytes(encode_log(setup, ada.records))
     assert not report.ok and report.bad_record == 3
+
+
+def test_messages_waiting_for_what_they_follow_are_bounded_and_the_excess_dropped() -> None:
+    """Chat lines 1, 2, … with line 0 never sent wait for it, a few of them; the next one is
+    dropped, naming its sender — it may be the receiver that missed line 0, so it is not
+    his fault — and the match goes on."""
+    setup, (ann, _), keys = seats("goose", 2)
+    for n in range(1, 9):
+        line = seal(Chat(1, n, 1_000, f"line {n}", b""), keys[1], setup.match_id).encode()
+        assert ann.receive_bytes(line, 1_000, sender=1) == []
+    ninth = seal(Chat(1, 9, 1_000, "line 9", b""), keys[1], setup.match_id).encode()
+    with pytest.raises(IllegalPlay, match="a chat out of order") as caught:
+        ann.receive_bytes(ninth, 1_000, sender=1)
+    assert caught.value.seat == 1 and not caught.value.fatal and ann.stopped is None
+    first = seal(Chat(1, 0, 1_000, "line 0", b""), keys[1], setup.match_id).encode()
+    events = ann.receive_bytes(first, 1_000, sender=1)
+    assert [event.text for event in events] == [f"line {n}" for n in range(9)]
+    assert ann.receive_bytes(ninth, 1_000, sender=1)[0].text == "line 9"  # sent again: taken

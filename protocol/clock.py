@@ -26,6 +26,16 @@ MAX_TIME_LIMIT_MS: Final = 24 * 60 * 60 * 1000
 """The longest (a day): a limit is there to be reached."""
 
 
+def late_after(time_limit_ms: int) -> int:
+    """How late a seat's turn must reach it for its client to say when it saw it (a
+    ``seen``): a tenth of the limit, or the tolerance if that is longer.
+
+    >>> late_after(300_000), late_after(30_000)
+    (30000, 5000)
+    """
+    return max(CLOCK_TOLERANCE_MS, time_limit_ms // 10)
+
+
 def ahead_by(time: int, *, now: int) -> int | None:
     """How many ms *time* is ahead of *now* beyond the tolerance (None: within it)."""
     ahead = time - now

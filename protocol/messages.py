@@ -158,8 +158,8 @@ class Seen(SignedMessage):
     """``seat``, awaited after the first ``n`` game records (``history``), saw it at ``time``.
 
     Sent by the awaited seat's client on its own when the record that made it awaited came
-    late (dated well before it arrived): its time limit then runs from ``time``, so a seat
-    that dates its message back cannot eat the next one's time (docs/fair-dice.md).
+    late (dated a tenth of the limit or more before it arrived): its time limit then runs
+    from ``time``, so a seat slow to reveal cannot eat the next one's time (docs/fair-dice.md).
     """
 
     KIND: ClassVar[int] = 6

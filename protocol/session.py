@@ -41,7 +41,7 @@ from typing import Any, Protocol
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
 from engine.errors import EngineError
 from protocol.chain import HashChain, Reveals
-from protocol.clock import CLOCK_TOLERANCE_MS, seconds
+from protocol.clock import late_after, seconds
 from protocol.codec import pack, unpack_transcript
 from protocol.errors import (
     BadShare,
@@ -549,12 +549,14 @@ class MatchSession:
             or self._flight.deferred
             or self._seen_sent == progress.position
             or progress.seen_at == progress.position
-            or now - progress.floor <= CLOCK_TOLERANCE_MS
+            or now - progress.floor <= late_after(self.setup.proposal.time_limit_ms)
             or now > progress.deadline()
         ):
             return
         self._seen_sent = progress.position
-        self._act(Seen(self._me, progress.position, now, b"", progress.digest))
+        # It stands: it is our turn, and nothing of ours is on its way but what led to it.
+        signed, raw = self._sign(Seen(self._me, progress.position, now, b"", progress.digest))
+        self._handle(signed, raw)
 
     def _end(self, ended: MatchEnded) -> None:
         self.ended = ended

@@ -82,15 +82,18 @@ class Room:
                     self.stream.append((seat, self.queues[seat].popleft()))
             self.collect()
 
-    def read(self, member: int, now: int, count: int | None = None) -> None:
-        """Member (index in :attr:`members`) reads *count* more of the stream (all: None)."""
+    def read(self, member: int, now: int, count: int | None = None) -> list:
+        """Member (index in :attr:`members`) reads *count* more of the stream (all: None);
+        the events it got."""
         session = self.members[member]
         start = self.done.get(member, 0)
         end = len(self.stream) if count is None else min(len(self.stream), start + count)
+        events = []
         for sender, data in self.stream[start:end]:
-            session.receive_bytes(data, now, sender=sender)
+            events.extend(session.receive_bytes(data, now, sender=sender))
         self.done[member] = end
         self.collect()
+        return events
 
     def settle(self, now: int) -> None:
         """Everyone sends and reads until nothing moves."""

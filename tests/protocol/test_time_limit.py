@@ -13,6 +13,7 @@ from engine.awaiting import ThrowDice
 from protocol.clock import CLOCK_TOLERANCE_MS, MIN_TIME_LIMIT_MS
 from protocol.codec import pack
 from protocol.errors import BadTime, IllegalPlay, LocalProtocolError, MalformedMessage
+from protocol.events import DiceRolled
 from protocol.identity import seeded_source
 from protocol.logfile import encode_log
 from protocol.messages import Claim, Resign, Seen, Share, decode_message, seal
@@ -133,9 +134,10 @@ def test_a_late_reveal_cannot_eat_the_next_players_time() -> None:
     for member in range(4):
         room.read(member, 1_000)
     room.place(2)  # 55 s later
-    for member in range(4):
-        room.read(member, 56_000)
+    told = [room.read(member, 56_000) for member in range(4)]
     assert bob.awaiting == ThrowDice(1, 2)
+    for member in (0, 1, 3):  # (Cy's own game took his share when he made it)
+        assert any(isinstance(event, DiceRolled) for event in told[member])
     (seen,) = list(room.queues[1])
     assert isinstance(decode_message(seen), Seen) and decode_message(seen).time == 56_000
     assert bob.deadline() == 116_000  # in effect for Bob at once, for the others once placed

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any, Final
 
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
@@ -156,7 +157,7 @@ class Progress:
 
     def share_order(self, thrower: int) -> tuple[int, ...]:
         """Thrower first, then the other seats in seat order: the order shares are logged."""
-        return (thrower, *(seat for seat in range(self.setup.seats) if seat != thrower))
+        return _share_orders(self.setup.seats)[thrower]
 
     def share_history(self) -> bytes:
         """The history a share for the current throw carries: the thrower's, every record
@@ -174,7 +175,6 @@ class Progress:
 
     def try_share(self, share: Share, raw: bytes) -> list[Any] | None:
         awaiting = self.state.awaiting
-        name = self.setup.names[share.seat]
         if share.n < self.throw_index:
             raise BadShare(f"a share for throw {share.n}, which is already over", seat=share.seat)
         if share.n > self.throw_index + 1:
@@ -186,6 +186,7 @@ class Progress:
         order = self.share_order(awaiting.seat)
         if order[len(self.links)] != share.seat:
             return None
+        name = self.setup.names[share.seat]
         if not link_follows(share.link, self.expected[share.seat]):
             raise BadShare(
                 f"{name}'s dice share for throw {share.n} does not "
@@ -308,11 +309,14 @@ class Progress:
         return message.n == self.position
 
     def _append(self, raw: bytes, time: int) -> None:
-        digest, floor = next_digest(self.digest, raw), max(self.floor, time)
-        del self.digests[self.length :], self.floors[self.length :]
+        length = self.length
+        digest = next_digest(self.digests[length - 1], raw)
+        floor = max(self.floors[length - 1], time)
+        if len(self.digests) > length:  # a copy went back: what the others wrote goes
+            del self.digests[length:], self.floors[length:]
         self.digests.append(digest)
         self.floors.append(floor)
-        self.length += 1
+        self.length = length + 1
 
     def _check_time(self, seat: int, time: int, floor: int | None) -> None:
         """A record dated before what it follows (beyond the tolerance) is its signer's lie:
@@ -357,6 +361,13 @@ class Progress:
     @property
     def finished(self) -> bool:
         return isinstance(self.state.awaiting, Finished)
+
+
+@cache
+def _share_orders(seats: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(
+        (thrower, *(seat for seat in range(seats) if seat != thrower)) for thrower in range(seats)
+    )
 
 
 def _refuse(text: str, seat: int) -> Refusal:

@@ -250,15 +250,15 @@ class MatchSetup:
     def seats(self) -> int:
         return self.proposal.seats
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(join.name for join in self.joins)
 
-    @property
+    @cached_property
     def public_keys(self) -> tuple[bytes, ...]:
         return tuple(join.public_key for join in self.joins)
 
-    @property
+    @cached_property
     def tips(self) -> tuple[bytes, ...]:
         return tuple(join.tip for join in self.joins)
 

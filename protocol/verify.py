@@ -2,7 +2,10 @@
 
 A log is replayed by a spectator session in strict mode: every record must be well formed,
 signed by its seat's key, in its canonical place, every dice share must follow from its
-seat's chain, every Jacquet play must be legal and reach the state hash it claims.
+seat's chain, every Jacquet play must be legal and reach the state hash it claims, every
+record's history and time must follow from the records before it. :func:`replay` checks
+every signature as it goes; :func:`verify_contents` one per seat (each seat's last game
+record vouches for its others), and every signature only when something fails.
 
 >>> from protocol.local import LocalMatch
 >>> from protocol.identity import seeded_source
@@ -115,16 +118,20 @@ def verify_bytes(data: bytes) -> VerifyReport:
 
 
 def verify_contents(contents: LogContents) -> VerifyReport:
-    setup = contents.setup
-    session = MatchSession(setup, seat=None, strict=True)
-    error: CorruptLog | None = None
-    try:
-        for _ in replay(contents, session):
-            pass
-    except CorruptLog as bad:
-        error = bad
+    """Verify a log: every record as a strict spectator checks it, one signature per seat.
+
+    Each seat's last signed game record commits to the history of every record before it
+    (docs/fair-dice.md, *Which signatures a log needs*), so its signature vouches for all
+    that seat's others: a valid log takes one Ed25519 check per seat, plus one per chat line.
+    Should anything fail, the log is checked again signature by signature, so the report
+    names the first bad record and the right culprit.
+    """
+    session, error = _check(contents, every_signature=False)
+    if error is not None or not all(session.signature_holds(m) for m, _ in session.unchecked()):
+        session, error = _check(contents, every_signature=True)
     if error is None:
         error = contents.problem
+    setup = contents.setup
     proven, proof = prove(session) if error is None else (False, "none: the log is not valid")
     return VerifyReport(
         ok=error is None,
@@ -141,6 +148,18 @@ def verify_contents(contents: LogContents) -> VerifyReport:
         proof=proof,
         sha256=contents.sha256.hex(),
     )
+
+
+def _check(
+    contents: LogContents, *, every_signature: bool
+) -> tuple[MatchSession, CorruptLog | None]:
+    session = MatchSession(contents.setup, seat=None, strict=True, check_signatures=every_signature)
+    try:
+        for _ in replay(contents, session):
+            pass
+    except CorruptLog as bad:
+        return session, bad
+    return session, None
 
 
 def prove(session: MatchSession) -> tuple[bool, str]:
@@ -162,9 +181,7 @@ def prove(session: MatchSession) -> tuple[bool, str]:
         if isinstance(message := decode_message(records[k]), Claim)
     )
     accused, claimant = names[claim.accused], names[claim.seat]
-    heard = [
-        k for k in range(index) if decode_message(records[k]).seat == claim.accused
-    ]
+    heard = [k for k in range(index) if decode_message(records[k]).seat == claim.accused]
     since = (
         f"record {heard[-1]}, dated {when(decode_message(records[heard[-1]]).time)}"
         if heard

@@ -303,3 +303,28 @@ def test_a_log_has_one_byte_form_so_copies_compare_by_hash() -> None:
     padded = b"\x94\xab" + b"tablier-log" + b"\xd0\x02" + header[14:]  # 2 as int8
     with pytest.raises(CorruptLog, match="bad header: not in its one canonical encoding"):
         parse_log(padded + data[len(header) :])
+
+
+def test_verify_checks_one_signature_per_seat_yet_names_the_first_bad_record() -> None:
+    """Each seat's last signed game record commits to the history before it, so its one
+    signature vouches for the seat's others: verify checks that one per seat. A signature
+    broken further back still shows: the records after it no longer follow the history their
+    signers saw, and the log is then checked signature by signature to name the broken one."""
+    from protocol.session import MatchSession
+
+    match = selfplay("jacquet", {}, seed="vouch", start_time=0)
+    data = match.log_bytes()
+    contents = parse_log(data)
+    fast = MatchSession(match.setup, seat=None, strict=True, check_signatures=False)
+    for record in contents.records:
+        fast.receive_bytes(record, 0)
+    vouchers = fast.unchecked()
+    assert sorted(message.seat for message, _ in vouchers) == [0, 1]
+    assert {raw for _, raw in vouchers} <= set(contents.records[-3:])
+    for index in (4, len(contents.records) - 1):  # early on, and a voucher itself
+        end = contents.offsets[index + 1] if index + 1 < len(contents.records) else len(data)
+        broken = bytearray(data)
+        broken[end - 1] ^= 1  # the last byte of the record: its signature
+        report = verify_bytes(bytes(broken))
+        assert not report.ok and report.bad_record == index
+        assert "is not signed by their key" in (report.error or "")

@@ -122,10 +122,10 @@ class Chat(SignedMessage):
 
 
 @dataclass(frozen=True, slots=True)
-class Resign(SignedMessage):
-    """``seat`` resigns the match, having seen the first ``n`` game records (``history``)."""
+class _AtPosition(SignedMessage):
+    """A message that only says something of ``seat`` after the first ``n`` game records
+    (``history``): a resignation, or a seat saying when it saw its turn."""
 
-    KIND: ClassVar[int] = 4
     seat: int
     n: int
     time: int
@@ -134,6 +134,13 @@ class Resign(SignedMessage):
 
     def payload(self) -> list[Any]:
         return [self.history]
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(_AtPosition):
+    """``seat`` resigns the match, having seen the first ``n`` game records (``history``)."""
+
+    KIND: ClassVar[int] = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +161,7 @@ class Claim(SignedMessage):
 
 
 @dataclass(frozen=True, slots=True)
-class Seen(SignedMessage):
+class Seen(_AtPosition):
     """``seat``, awaited after the first ``n`` game records (``history``), saw it at ``time``.
 
     Sent by the awaited seat's client on its own when the record that made it awaited came
@@ -163,14 +170,6 @@ class Seen(SignedMessage):
     """
 
     KIND: ClassVar[int] = 6
-    seat: int
-    n: int
-    time: int
-    signature: bytes
-    history: bytes = NO_HISTORY
-
-    def payload(self) -> list[Any]:
-        return [self.history]
 
 
 GameMessage = Share | Play | Chat | Resign | Claim | Seen

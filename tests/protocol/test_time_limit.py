@@ -117,6 +117,16 @@ def test_a_resignation_or_claim_must_name_a_place_the_match_reached() -> None:
     assert decode_message(ann.records[0]).n == 0 and ann.ended.reason == "resigned"
 
 
+def throw_and_hold_cys_reveal(room: Room) -> None:
+    """Ann's lot reaches everyone at 1 s and Bob's reveal too; Cy's stays in his queue."""
+    room.place(0)
+    for member in range(4):
+        room.read(member, 1_000)
+    room.place(1)
+    for member in range(4):
+        room.read(member, 1_000)
+
+
 def test_a_late_reveal_cannot_eat_the_next_players_time() -> None:
     """Goose, three seats, the lots: Ann throws, Bob reveals, and Cy, the last revealer, sits
     on his share for 55 of the 60 seconds (it is dated at the throw, as every reveal is), so
@@ -127,12 +137,7 @@ def test_a_late_reveal_cannot_eat_the_next_players_time() -> None:
     ann, bob, cy = sessions
     room = Room(sessions, spectators=[MatchSession(setup, seat=None)])
     ann.throw(1_000)
-    room.place(0)
-    for member in range(4):
-        room.read(member, 1_000)
-    room.place(1)  # Bob's reveal; Cy's waits in his queue
-    for member in range(4):
-        room.read(member, 1_000)
+    throw_and_hold_cys_reveal(room)
     room.place(2)  # 55 s later
     told = [room.read(member, 56_000) for member in range(4)]
     assert bob.awaiting == ThrowDice(1, 2)
@@ -167,10 +172,7 @@ def test_a_seen_on_its_way_does_not_hold_its_seat_back_and_a_claim_placed_first_
         ann, bob, cy = sessions
         room = Room(sessions, spectators=[MatchSession(setup, seat=None)])
         ann.throw(1_000)
-        room.place(0)
-        for member in range(4):
-            room.read(member, 1_000)
-        room.place(1)
+        throw_and_hold_cys_reveal(room)
         room.place(2)
         for member in (0, 2, 3):
             room.read(member, 1_000)

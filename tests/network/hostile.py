@@ -5,7 +5,6 @@ every message correctly signed, so only the game's own checks can catch it."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -28,6 +27,7 @@ class Hostile:
                               data_dir=settings.data_dir)  # fmt: skip
         self.connection: RoomConnection | None = None
         self.rewrite: Rewrite | None = None
+        self.clock = settings.clock  # dates its messages as the honest players' clock does
 
     async def enter(self) -> None:
         invite = self.invite
@@ -45,11 +45,11 @@ class Hostile:
             if isinstance(awaiting, ThrowDice) and awaiting.seat == self.match.seat:
                 assert session is not None
                 if not session.awaited_seats() or session.awaited_seats()[0] == session.seat:
-                    self.match.act(lambda s: s.throw(_now()))
+                    self.match.act(lambda s: s.throw(self.clock()))
             await self._send_outbox()
             event = await self.connection.receive()
             if isinstance(event, Message):
-                self.match.receive(event.seat, event.payload, _now())
+                self.match.receive(event.seat, event.payload, self.clock())
             elif isinstance(event, Presence):
                 self.match.presence(event.seat, "joined", event.name, 0)
         await self._send_outbox()
@@ -86,7 +86,7 @@ class Hostile:
     def play_message(self, notation: str, state_hash: bytes) -> Play:
         session = self.match.session
         assert session is not None and session.seat is not None
-        return Play(session.seat, session.throw_index - 1, _now(), notation, state_hash, b"")
+        return Play(session.seat, session.throw_index - 1, self.clock(), notation, state_hash, b"")
 
     @staticmethod
     def forge_shares(message: GameMessage) -> GameMessage:
@@ -95,7 +95,3 @@ class Hostile:
             return replace(message, link=os.urandom(32))
         return message
 
-
-def _now() -> int:
-    """The wall clock, as an honest client dates its messages (the others check the dates)."""
-    return int(time.time() * 1000)

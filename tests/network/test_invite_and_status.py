@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
@@ -21,7 +20,7 @@ from client.setup import SessionSettings
 from client.widgets.connection import describe_link, describe_peers
 from protocol.clock import MIN_TIME_LIMIT_MS
 from relay.server import RelayServer
-from tests.network.conftest import QUICK
+from tests.network.conftest import QUICK, PlayersClock
 from tests.network.players import TIMEOUT
 
 ROOM, TOKEN = "R" * 22, "T" * 43
@@ -82,29 +81,24 @@ def test_the_connection_line_says_what_is_going_on() -> None:
 
 
 async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
-    relay: RelayServer, settings: Callable[[str], SessionSettings]
+    relay: RelayServer, settings: Callable[[str], SessionSettings], clock: PlayersClock
 ) -> None:
-    late = [0]  # Ada's clock runs ahead by this much: the time limit passes in a moment
-    ada_settings = replace(settings("Ada"), clock=lambda: _now() + late[0])
-    ada = await host_room(relay.url, "goose", {}, seats=2, name="Ada", settings=ada_settings,
+    ada = await host_room(relay.url, "goose", {}, seats=2, name="Ada", settings=settings("Ada"),
                           time_limit_ms=MIN_TIME_LIMIT_MS, backoff=QUICK)  # fmt: skip
     bob = await join_room(ada.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
     try:
         async with asyncio.timeout(TIMEOUT):
             await asyncio.gather(ada.wait_started(), bob.wait_started())
-            game = ada.game(ada_settings)
+            game = ada.game(settings("Ada"))
             await bob.close()  # Bob's terminal goes away mid-match
-            while "Bob away, seat held" not in str(describe_peers(ada.match, _now())):
+            while "Bob away, seat held" not in str(describe_peers(game.describe_peers())):
                 await asyncio.sleep(0.02)
             # The lots: Ada throws hers; Bob never reveals. Past the limit, Ada may claim.
             if game.awaiting.seat == 0:  # type: ignore[union-attr]
                 game.throw()
-            while game.match.session.awaited_seats() != (1,):  # type: ignore[union-attr]
-                await asyncio.sleep(0.02)
-            assert game.claimable(ada_settings.clock()) is None
-            late[0] = MIN_TIME_LIMIT_MS
-            while game.claimable(ada_settings.clock()) != 1:
-                await asyncio.sleep(0.05)
+            assert game.claimable(clock()) is None  # not before the limit
+            clock.advance(MIN_TIME_LIMIT_MS)
+            assert game.claimable(clock()) == 1
             game.claim_abandonment(1)
             turn = await game.next_turn()
         assert game.ended is not None and game.ended.reason == "abandoned"
@@ -112,10 +106,6 @@ async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
         assert turn.events[-1] == game.ended
     finally:
         await ada.close()
-
-
-def _now() -> int:
-    return int(time.time() * 1000)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,11 @@
 Sans-I/O at its core (bytes and the caller's clock in, events and bytes out); only
 :mod:`protocol.logfile` and :mod:`protocol.identity` touch files. See docs/protocol-api.md.
 
-- :mod:`protocol.session` — :class:`~protocol.session.MatchSession`, one seat's state machine;
+- :mod:`protocol.session` — :class:`~protocol.session.MatchSession`, one seat's state machine,
+  with :mod:`protocol.referee` (which records stand, in what order, and the log),
+  :mod:`protocol.progress` (where the match stands, and the rules records must meet),
+  :mod:`protocol.gate` (who may say what), :mod:`protocol.ordering` (a seat's records on
+  their way through the relay) and :mod:`protocol.clock` (the time limit's rules);
 - :mod:`protocol.local` — :class:`~protocol.local.LocalMatch`, every seat wired in memory;
 - :mod:`protocol.setup` — proposal, signed joins, the agreed setup and its match id;
 - :mod:`protocol.messages`, :mod:`protocol.codec` — signed messages, bounded msgpack;

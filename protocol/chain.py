@@ -64,3 +64,48 @@ class HashChain:
 def link_follows(link: bytes, previous: bytes) -> bool:
     """Whether *link* is the preimage of *previous* (the tip, or the last revealed link)."""
     return len(link) == LINK_BYTES and hashlib.sha256(link).digest() == previous
+
+
+class Reveals:
+    """A seat's own links, revealed in order; the chain renews itself from *random_source*
+    when its last link goes (so a seat rebuilt from the same source draws the same chains).
+
+    >>> from protocol.identity import seeded_source
+    >>> chain = HashChain.generate(seeded_source("reveals-doc"))
+    >>> reveals = Reveals(chain, None)
+    >>> link, renew = reveals.next()
+    >>> link_follows(link, chain.tip), renew
+    (True, None)
+    """
+
+    def __init__(self, chain: HashChain, random_source: RandomSource | None) -> None:
+        self._chain = chain
+        self._revealed = 0
+        self._random_source = random_source
+
+    def next(self) -> tuple[bytes, bytes | None]:
+        """The next link, and the new tip when it was the chain's last (renewed)."""
+        last = self._revealed + 1 == len(self._chain)
+        if last and self._random_source is None:
+            raise LocalProtocolError("renewing the dice chain needs a random source")
+        link = self._chain.link(self._revealed)
+        self._revealed += 1
+        renew = None
+        if last:
+            assert self._random_source is not None
+            self._chain = HashChain.generate(self._random_source)
+            self._revealed = 0
+            renew = self._chain.tip
+        return link, renew
+
+    def adopt(self, link: bytes, renew: bytes | None) -> None:
+        """A link this seat revealed before a restart: move past it as it did then (a
+        renewal draws the same chain again from the same random source)."""
+        if link != self._chain.link(self._revealed):
+            return  # not our next link: the match refuses it as a replay or a forgery
+        _, renewed = self.next()
+        if renewed != renew:
+            raise LocalProtocolError(
+                "this seat's renewed dice chain cannot be rebuilt: "
+                "the random source differs from the one that renewed it"
+            )

@@ -29,7 +29,18 @@ class LocalProtocolError(ProtocolError):
 
 
 class RemoteProtocolError(ProtocolError):
-    """A peer (``seat``) broke the protocol: the match stops and the log keeps the evidence."""
+    """A peer (``seat``) sent what the protocol refuses.
+
+    ``fatal``: the message was signed by ``seat`` and proves that seat broke the rules, so
+    the match stops and the log keeps the evidence. Otherwise the message proved nothing
+    against anyone (unreadable, not signed by the seat it names, dated outside the clock
+    tolerance, a claim that does not hold): it is dropped, the match goes on, and ``seat`` is
+    the one who sent it, if known.
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None, fatal: bool = True) -> None:
+        super().__init__(message, seat=seat)
+        self.fatal = fatal
 
 
 class MalformedMessage(RemoteProtocolError):
@@ -54,6 +65,11 @@ class IllegalPlay(RemoteProtocolError):
 
 class Desync(RemoteProtocolError):
     """The state a peer says it reached differs from the one our own engine computed."""
+
+
+class BadTime(RemoteProtocolError):
+    """A message dated ahead of the receiver's clock, or a record dated before the one it
+    follows, by more than the clock tolerance (:data:`protocol.clock.CLOCK_TOLERANCE_MS`)."""
 
 
 class TimedOut(RemoteProtocolError):

@@ -1,9 +1,11 @@
 """Match logs: the header and every signed record, as an append-only msgpack stream.
 
-Layout (docs/log-format.md): one msgpack array ``["tablier-log", 1, setup, match id]``, then
+Layout (docs/log-format.md): one msgpack array ``["tablier-log", 2, setup, match id]``, then
 one msgpack ``bin`` per record holding the record's wire bytes exactly as signed. Each record
 is flushed and fsynced as it is written, so a crash loses at most the record being written;
-:func:`read_log` reports a truncated or garbled tail and keeps every record before it.
+:func:`read_log` reports a truncated or garbled tail and keeps every record before it. Every
+object must be in its one canonical encoding (msgpack's shortest forms), so two logs of one
+match are the same bytes exactly when they hold the same records: compare them by hash.
 
 >>> import tempfile, pathlib
 >>> from protocol.local import LocalMatch
@@ -20,6 +22,7 @@ is flushed and fsynced as it is written, so a crash loses at most the record bei
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import unicodedata
@@ -43,7 +46,7 @@ from protocol.errors import CorruptLog, LocalProtocolError, NotALog, ProtocolErr
 from protocol.setup import MatchSetup
 
 LOG_FORMAT: Final = "tablier-log"
-LOG_VERSION: Final = 1
+LOG_VERSION: Final = 2
 LOG_SUFFIX: Final = ".tablier"
 MAX_LOG_BYTES: Final = 256 * 1024 * 1024
 
@@ -122,7 +125,8 @@ class LogContents:
     """A log as read: the setup, every readable record, and the problem with the tail if any.
 
     ``offsets[k]`` is the byte offset of record *k* in the file; ``end`` is where the good
-    records end (the file's size, unless ``problem``).
+    records end (the file's size, unless ``problem``); ``sha256`` is the hash of the bytes up
+    to there (a log has one byte form: equal hashes, equal records).
     """
 
     setup: MatchSetup
@@ -130,6 +134,7 @@ class LogContents:
     offsets: tuple[int, ...]
     problem: CorruptLog | None
     end: int
+    sha256: bytes = b""
 
 
 def read_log(path: Path) -> LogContents:
@@ -150,7 +155,7 @@ def parse_log(data: bytes, *, name: str = "the log") -> LogContents:
     limits = Limits(max(len(data), 1), MAX_STR_LEN, MAX_MESSAGE_BYTES, MAX_ARRAY_LEN, MAX_MAP_LEN)
     unpacker = msgpack.Unpacker(**limits.options())
     unpacker.feed(data)
-    setup = _read_header(unpacker, name)
+    setup = _read_header(unpacker, data, name)
     records: list[bytes] = []
     offsets: list[int] = []
     problem: CorruptLog | None = None
@@ -172,19 +177,28 @@ def parse_log(data: bytes, *, name: str = "the log") -> LogContents:
         if type(item) is not bytes:
             problem = CorruptLog("garbled bytes, not a record", record=len(records), offset=offset)
             break
+        if encode_record(item) != data[offset : unpacker.tell()]:
+            problem = CorruptLog(_NOT_CANONICAL, record=len(records), offset=offset)
+            break
         records.append(item)
         offsets.append(offset)
     end = len(data) if problem is None else problem.offset
-    return LogContents(setup, tuple(records), tuple(offsets), problem, end)
+    digest = hashlib.sha256(memoryview(data)[:end]).digest()
+    return LogContents(setup, tuple(records), tuple(offsets), problem, end, digest)
 
 
-def _read_header(unpacker: msgpack.Unpacker, name: str) -> MatchSetup:
+_NOT_CANONICAL = "not in its one canonical encoding (a shorter msgpack form exists)"
+
+
+def _read_header(unpacker: msgpack.Unpacker, data: bytes, name: str) -> MatchSetup:
     try:
         header = unpacker.unpack()
     except Exception:
         raise NotALog(f"{name} is not a Tablier match log") from None
     if not isinstance(header, list) or len(header) != 4 or header[0] != LOG_FORMAT:
         raise NotALog(f"{name} is not a Tablier match log")
+    if pack(header) != data[: unpacker.tell()]:
+        raise CorruptLog(f"bad header: {_NOT_CANONICAL}", record=None, offset=0)
     if header[1] != LOG_VERSION:
         raise CorruptLog(
             f"log format version {header[1]!r}, expected {LOG_VERSION}", record=None, offset=0

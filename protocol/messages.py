@@ -4,19 +4,24 @@ On the wire every game message is one msgpack array::
 
     [version, kind, seat, n, time, *payload, signature]
 
-``n`` binds the message to its place (the throw index for shares, plays, resignations and
-claims; the seat's own chat counter for chat), ``time`` is the sender's clock in integer
-milliseconds, and ``signature`` is the seat's Ed25519 signature of
-``b"tablier-msg/1\\0" ‖ match id ‖ msgpack(array without the signature)`` — so a message
+``n`` binds the message to its place (the throw index for shares and plays; the seat's own
+chat counter for chat; the *position* — how many game records came before it — for a
+resignation, a claim or a ``seen``), ``time`` is the sender's clock in integer milliseconds,
+and ``signature`` is the seat's Ed25519 signature of
+``b"tablier-msg/2\\0" ‖ match id ‖ msgpack(array without the signature)`` — so a message
 cannot be moved to another match, another seat, another throw, or altered in any byte.
+
+Every message but chat ends its payload with ``history``: the digest of the game records
+that came before it (:func:`protocol.progress.next_digest`), so a signature commits its seat
+to the whole match as it saw it (docs/fair-dice.md, *The history*).
 
 >>> share = Share(seat=1, n=0, time=5, link=bytes(32), renew=None, signature=bytes(64))
 >>> decode_message(share.encode()) == share
 True
->>> decode_message(b"\\x92\\x02\\x01")
+>>> decode_message(b"\\x92\\x01\\x01")
 Traceback (most recent call last):
 ...
-protocol.errors.VersionMismatch: version 2, expected 1
+protocol.errors.VersionMismatch: version 1, expected 2
 """
 
 from __future__ import annotations
@@ -27,8 +32,11 @@ from typing import Any, ClassVar, Final, Protocol
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage, VersionMismatch
 
-PROTOCOL_VERSION: Final = 1
-MESSAGE_DOMAIN: Final = b"tablier-msg/1\0"
+PROTOCOL_VERSION: Final = 2
+MESSAGE_DOMAIN: Final = b"tablier-msg/2\0"
+DIGEST_BYTES: Final = 32
+NO_HISTORY: Final = bytes(DIGEST_BYTES)
+"""The history of a message built by hand and never placed (a real one is a SHA-256)."""
 MAX_CHAT_CHARS: Final = 500
 MAX_TIME: Final = 2**63 - 1
 
@@ -63,7 +71,8 @@ class Share(SignedMessage):
     ``renew`` must accompany the reveal of a chain's last link (and may come earlier); the
     seat's following links are checked against it. ``state`` is the thrower's hash of the game
     state he throws from (so every seat checks it holds the same game before each throw, in
-    Goose as in Jacquet); the other seats' shares carry none.
+    Goose as in Jacquet); the other seats' shares carry none. ``history``: the thrower's, the
+    game records before his share; the other seats', those up to the thrower's share.
     """
 
     KIND: ClassVar[int] = 1
@@ -74,9 +83,10 @@ class Share(SignedMessage):
     renew: bytes | None
     signature: bytes
     state: bytes | None = None
+    history: bytes = NO_HISTORY
 
     def payload(self) -> list[Any]:
-        return [self.link, self.renew, self.state]
+        return [self.link, self.renew, self.state, self.history]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +100,10 @@ class Play(SignedMessage):
     notation: str
     state_hash: bytes
     signature: bytes
+    history: bytes = NO_HISTORY
 
     def payload(self) -> list[Any]:
-        return [self.notation, self.state_hash]
+        return [self.notation, self.state_hash, self.history]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,22 +122,31 @@ class Chat(SignedMessage):
 
 
 @dataclass(frozen=True, slots=True)
-class Resign(SignedMessage):
-    """``seat`` resigns the match while throw ``n`` is the next to complete."""
+class _AtPosition(SignedMessage):
+    """A message that only says something of ``seat`` after the first ``n`` game records
+    (``history``): a resignation, or a seat saying when it saw its turn."""
 
-    KIND: ClassVar[int] = 4
     seat: int
     n: int
     time: int
     signature: bytes
+    history: bytes = NO_HISTORY
 
     def payload(self) -> list[Any]:
-        return []
+        return [self.history]
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(_AtPosition):
+    """``seat`` resigns the match, having seen the first ``n`` game records (``history``)."""
+
+    KIND: ClassVar[int] = 4
 
 
 @dataclass(frozen=True, slots=True)
 class Claim(SignedMessage):
-    """``seat`` claims that ``accused`` abandoned the match (silent past the time limit)."""
+    """``seat`` claims that ``accused`` abandoned the match: the first ``n`` game records
+    (``history``) are all there were, and the time limit has passed since."""
 
     KIND: ClassVar[int] = 5
     seat: int
@@ -134,16 +154,29 @@ class Claim(SignedMessage):
     time: int
     accused: int
     signature: bytes
+    history: bytes = NO_HISTORY
 
     def payload(self) -> list[Any]:
-        return [self.accused]
+        return [self.accused, self.history]
 
 
-GameMessage = Share | Play | Chat | Resign | Claim
+@dataclass(frozen=True, slots=True)
+class Seen(_AtPosition):
+    """``seat``, awaited after the first ``n`` game records (``history``), saw it at ``time``.
+
+    Sent by the awaited seat's client on its own when the record that made it awaited came
+    late (dated a tenth of the limit or more before it arrived): its time limit then runs
+    from ``time``, so a seat slow to reveal cannot eat the next one's time (docs/fair-dice.md).
+    """
+
+    KIND: ClassVar[int] = 6
+
+
+GameMessage = Share | Play | Chat | Resign | Claim | Seen
 _KINDS: Final[dict[int, type[GameMessage]]] = {
-    cls.KIND: cls for cls in (Share, Play, Chat, Resign, Claim)
+    cls.KIND: cls for cls in (Share, Play, Chat, Resign, Claim, Seen)
 }
-_PAYLOAD_LENGTHS: Final[dict[int, int]] = {1: 3, 2: 2, 3: 1, 4: 0, 5: 1}
+_PAYLOAD_LENGTHS: Final[dict[int, int]] = {1: 4, 2: 3, 3: 1, 4: 1, 5: 2, 6: 1}
 
 
 def signed_data(match_id: bytes, fields: list[Any]) -> bytes:
@@ -151,12 +184,12 @@ def signed_data(match_id: bytes, fields: list[Any]) -> bytes:
     return MESSAGE_DOMAIN + match_id + pack(fields)
 
 
-def check_version(value: Any, what: str = "message") -> None:
-    """Raise :class:`VersionMismatch` (or MalformedMessage) unless *value* is our version."""
+def check_version(value: Any, what: str = "message", expected: int = PROTOCOL_VERSION) -> None:
+    """Raise :class:`VersionMismatch` (or MalformedMessage) unless *value* is *expected*."""
     if type(value) is not int:
         raise MalformedMessage(f"not a Tablier {what} (no protocol version)")
-    if value != PROTOCOL_VERSION:
-        raise VersionMismatch(f"version {value}, expected {PROTOCOL_VERSION}")
+    if value != expected:
+        raise VersionMismatch(f"version {value}, expected {expected}")
 
 
 def decode_message(data: bytes) -> GameMessage:
@@ -175,20 +208,26 @@ def decode_message(data: bytes) -> GameMessage:
     time = integer(fields[4], "time", 0, MAX_TIME)
     signature = binary(fields[-1], "signature", 64)
     payload = fields[5:-1]
-    if kind == Share.KIND:
-        renew = None if payload[1] is None else binary(payload[1], "renewal", 32)
-        state = None if payload[2] is None else binary(payload[2], "state hash", 32)
-        return Share(seat, n, time, binary(payload[0], "link", 32), renew, signature, state)
-    if kind == Play.KIND:
-        notation = text(payload[0], "play", 64, seat=seat)
-        return Play(seat, n, time, notation, binary(payload[1], "state hash", 32), signature)
     if kind == Chat.KIND:
         return Chat(
             seat, n, time, text(payload[0], "chat line", MAX_CHAT_CHARS, seat=seat), signature
         )
+    history = binary(payload[-1], "history", DIGEST_BYTES)
+    if kind == Share.KIND:
+        renew = None if payload[1] is None else binary(payload[1], "renewal", 32)
+        state = None if payload[2] is None else binary(payload[2], "state hash", 32)
+        link = binary(payload[0], "link", 32)
+        return Share(seat, n, time, link, renew, signature, state, history)
+    if kind == Play.KIND:
+        notation = text(payload[0], "play", 64, seat=seat)
+        state_hash = binary(payload[1], "state hash", 32)
+        return Play(seat, n, time, notation, state_hash, signature, history)
     if kind == Resign.KIND:
-        return Resign(seat, n, time, signature)
-    return Claim(seat, n, time, integer(payload[0], "accused seat", 0, 255), signature)
+        return Resign(seat, n, time, signature, history)
+    if kind == Seen.KIND:
+        return Seen(seat, n, time, signature, history)
+    accused = integer(payload[0], "accused seat", 0, 255)
+    return Claim(seat, n, time, accused, signature, history)
 
 
 def integer(value: Any, name: str, low: int, high: int, *, seat: int | None = None) -> int:

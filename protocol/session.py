@@ -3,21 +3,23 @@
 Bytes from peers and the caller's clock go in (:meth:`MatchSession.receive_bytes`); events and
 bytes to send come out (:meth:`MatchSession.data_to_send`). Every message is signature-checked
 against its seat's key, every dice share against that seat's chain, every Jacquet play
-against our own engine and the sender's state hash. The first fault stops the match with a
-typed :class:`~protocol.errors.RemoteProtocolError` naming the seat.
+against our own engine and the sender's state hash, every record's history against ours
+(:mod:`protocol.progress`). A signed fault stops the match with a typed
+:class:`~protocol.errors.RemoteProtocolError` naming its signer; a message that proves
+nothing against anyone is dropped, naming who sent it (:mod:`protocol.gate`).
 
-Order. The shares of a throw are accepted in one canonical order — the thrower's first, then
-the other seats' in seat order — whatever order they arrive in (early ones wait in a small
-buffer), so every client accepts, and logs, the same records in the same order. A spectator
-replaying a log (``strict=True``) accepts only that order.
+Order (:mod:`protocol.referee`). The shares of a throw are accepted in one canonical order —
+the thrower's first, then the other seats' in seat order — whatever order they arrive in
+(early ones wait in a small buffer), so every client accepts, and logs, the same records in
+the same order. A spectator replaying a log (``strict=True``) accepts only that order.
 
-Networked (``echoed=True``), the log follows the relay's one order of the room's messages,
-which the relay delivers to every member, the sender included: this seat's own messages
-change the game at once, but each is logged only when its echo comes back (or a peer's
-transcript brings it), at the place a spectator of the relay's stream would log it. A chat
-line is logged where it comes in; a game record once it and every record before it in the
-canonical order came in. So a chat line said while a throw is on its way lands at the same
-place in every client's log.
+Networked (``echoed=True``), the relay puts every message of the room in one order and
+delivers it to every member, the sender included; the session's result and its log follow
+that order whatever the timing (:mod:`protocol.ordering`): this seat's shares, plays and
+``seen`` messages change its game at once, its resignations and claims when they come back,
+and one placed before this seat's records still on their way ends the match before them. A
+chat line is logged where it comes in; a game record once it and every record before it in
+the canonical order came in.
 
 >>> from protocol.local import LocalMatch
 >>> from protocol.identity import seeded_source
@@ -34,33 +36,20 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Protocol
+from typing import Any
 
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
-from engine.canonical import state_hash
 from engine.errors import EngineError
-from protocol.chain import HashChain, link_follows
+from protocol.chain import HashChain, Reveals
+from protocol.clock import late_after, seconds
 from protocol.codec import pack, unpack_transcript
-from protocol.dice import derive_dice
 from protocol.errors import (
-    BadShare,
-    BadSignature,
-    Desync,
-    IllegalPlay,
     LocalProtocolError,
     MalformedMessage,
-    ProtocolError,
     RemoteProtocolError,
-    TimedOut,
 )
-from protocol.events import (
-    ChatReceived,
-    DiceRolled,
-    Ignored,
-    MatchEnded,
-    PlayMade,
-    ShareRevealed,
-)
+from protocol.events import Ignored
+from protocol.gate import Gate
 from protocol.identity import Identity, RandomSource, verify_signature
 from protocol.messages import (
     MAX_CHAT_CHARS,
@@ -69,25 +58,23 @@ from protocol.messages import (
     GameMessage,
     Play,
     Resign,
+    Seen,
     Share,
-    decode_message,
     seal,
-    signed_data,
 )
+from protocol.progress import Refusal
+from protocol.referee import RecordSink, Referee
 from protocol.setup import MatchSetup
 
-CLOCK_TOLERANCE_MS: Final = 60_000
-"""A live abandonment claim dated further than this in our future is refused."""
 
+class MatchSession(Referee):
+    """One seat's session (``seat=None``: a spectator, or a verifier with ``strict=True``).
 
-class RecordSink(Protocol):
-    """Where accepted records go as they are accepted (a :class:`~protocol.logfile.LogWriter`)."""
-
-    def append(self, record: bytes) -> None: ...
-
-
-class MatchSession:
-    """One seat's session (``seat=None``: a spectator, or a verifier with ``strict=True``)."""
+    ``check_signatures=False`` (a verifier in a hurry, :mod:`protocol.verify`) leaves the
+    signatures of game records unchecked as they come, but checks a record's before blaming
+    its seat for anything; :meth:`unchecked` then lists, per seat, the one record whose
+    signature vouches for all of that seat's others (it commits to the history before it).
+    """
 
     def __init__(
         self,
@@ -101,6 +88,7 @@ class MatchSession:
         strict: bool = False,
         echoed: bool = False,
         verify: Callable[[bytes, bytes, bytes], bool] = verify_signature,
+        check_signatures: bool = True,
     ) -> None:
         if seat is not None:
             if not 0 <= seat < setup.seats:
@@ -109,45 +97,17 @@ class MatchSession:
                 raise LocalProtocolError(f"seat {seat} needs the identity it joined with")
             if chain is None or chain.tip != setup.tips[seat]:
                 raise LocalProtocolError(f"seat {seat} needs the chain it committed to")
-        self.setup = setup
-        self.seat = seat
+        super().__init__(setup, seat=seat, log=log, strict=strict)
         self.match_id = setup.match_id
         self.game = setup.proposal.rules
-        self.state: Any = self.game.new_state(setup.proposal.engine_options())
-        self.records: list[bytes] = []
-        self.ended: MatchEnded | None = None
-        self.stopped: RemoteProtocolError | None = None
-        self.throw_index = 0
-        self.turns = 0
-        self.last_progress = setup.proposal.start_time
         self.last_message: GameMessage | None = None
         self._identity = identity
-        self._chain = chain
-        self._revealed = 0
-        self._random_source = random_source
-        self._log = log
-        self._strict = strict
-        self._keys = setup.public_keys
-        self._names = setup.names
-        self._orders = {
-            thrower: (thrower, *(seat for seat in range(setup.seats) if seat != thrower))
-            for thrower in range(setup.seats)
-        }
-        self._verify = verify
-        self._prepared: tuple[str, Any] | None = None
-        self._hashed: tuple[Any, bytes] | None = None
-        self._expected: list[bytes] = list(setup.tips)
-        self._links: dict[int, bytes] = {}
-        self._chats = [0] * setup.seats
-        self._seen: dict[tuple[int, int, int], bytes] = {}
-        self._pending: list[tuple[GameMessage, bytes]] = []
-        self._outbox: list[bytes] = []
-        self._events: list[Any] = []
+        self._reveals = None if chain is None else Reveals(chain, random_source)
         self._echoed = echoed
-        self._unechoed: dict[bytes, bool] = {}  # own records sent, not back yet -> is a chat
-        self._held: list[bytes] = []  # game records accepted, not logged yet (canonical order)
-        self._restored = False  # restore(): own messages from before a restart are accepted
-        self._skip_missed_turns()
+        self._gate = Gate(setup, seat=seat, verify=verify, check_signatures=check_signatures)
+        self._outbox: list[bytes] = []
+        self._seen_sent = -1  # the position our last ``seen`` named
+        self._restoring = False
 
     # ----------------------------------------------------------------- what callers read
 
@@ -162,30 +122,15 @@ class MatchSession:
 
     def deadline(self) -> int:
         """Time (ms) after which the seats still awaited can be claimed abandoned."""
-        return self.last_progress + self.setup.proposal.time_limit_ms
-
-    def awaited_seats(self) -> tuple[int, ...]:
-        """The seats whose message the match is waiting for (empty when it is over)."""
-        awaiting = self.awaiting
-        if isinstance(awaiting, ChoosePlay):
-            return (awaiting.seat,)
-        if isinstance(awaiting, ThrowDice):
-            if not self._links:  # nobody may reveal before the thrower
-                return (awaiting.seat,)
-            return self._share_order(awaiting.seat)[len(self._links) :]
-        return ()
+        return self.progress.deadline()
 
     def unlogged(self) -> int:
         """Networked: how many accepted records wait for this seat's echo to be logged."""
-        return len(self._held) + sum(self._unechoed.values())
+        return self._flight.unlogged()
 
     def flush_log(self) -> None:
         """Log whatever still waits for an echo (the match is being left: lose nothing)."""
-        held, self._held = self._held, []
-        chats = [raw for raw, chat in self._unechoed.items() if chat]
-        self._unechoed.clear()
-        for raw in [*held, *chats]:
-            self._write(raw)
+        self._flight.flush()
 
     def data_to_send(self) -> list[bytes]:
         """Drain the outbox: this seat's messages, each to be sent to every peer."""
@@ -198,15 +143,24 @@ class MatchSession:
             raise LocalProtocolError(f"there is no record {index} (have {len(self.records)})")
         return pack(self.records[index:])
 
+    def unchecked(self) -> list[tuple[GameMessage, bytes]]:
+        """``check_signatures=False``: per seat, its last signed game record (unchecked)."""
+        return [self._gate.unchecked[seat] for seat in sorted(self._gate.unchecked)]
+
+    def signature_holds(self, message: GameMessage) -> bool:
+        """Whether *message* is signed by the key of the seat it names."""
+        return self._gate.signature_holds(message)
+
     # ----------------------------------------------------------------- this seat's actions
 
     def throw(self, now: int) -> list[Any]:
         """Take the awaited throw: reveal this seat's next link first."""
         self._check_can_act()
         awaiting = self.awaiting
-        if not isinstance(awaiting, ThrowDice) or awaiting.seat != self.seat or self._links:
+        if not isinstance(awaiting, ThrowDice) or awaiting.seat != self.seat or self.progress.links:
             raise LocalProtocolError("it is not your throw", seat=self.seat)
-        return self._act(self._make_share(now, state=self._hash(self.state)))
+        state = self.progress.state_digest(self.state)
+        return self._act(self._make_share(now, state=state))
 
     def play(self, play: Any, now: int) -> list[Any]:
         """Jacquet: play *play* (an engine Play) with the dice thrown."""
@@ -219,10 +173,10 @@ class MatchSession:
             transition = self.game.play(self.state, notation)
         except EngineError as error:
             raise LocalProtocolError(str(error), seat=self.seat) from None
-        self._prepared = (notation, transition)  # checked once: _try_play reuses it
-        after = self._hash(transition.state)
-        message = Play(self._me, self.throw_index - 1, now, notation, after, b"")
-        return self._act(message)
+        self._prepared = (notation, transition)  # checked once: the progress reuses it
+        after = self.progress.state_digest(transition.state)
+        history = self.progress.digest
+        return self._act(Play(self._me, self.throw_index - 1, now, notation, after, b"", history))
 
     def chat(self, text: str, now: int) -> list[Any]:
         """Send a signed chat line (printable text, at most 500 characters)."""
@@ -236,7 +190,8 @@ class MatchSession:
     def resign(self, now: int) -> list[Any]:
         """Resign the match (signed and logged)."""
         self._check_can_act()
-        return self._act(Resign(self._me, self.throw_index, now, b""))
+        progress = self.progress
+        return self._act(Resign(self._me, progress.position, now, b"", progress.digest))
 
     def claim_abandonment(self, accused: int, now: int) -> list[Any]:
         """Claim that *accused*, awaited past the time limit, abandoned the match."""
@@ -244,44 +199,51 @@ class MatchSession:
         if accused not in self.awaited_seats() or accused == self.seat:
             raise LocalProtocolError(f"seat {accused} is not the one the match is waiting for")
         if now < self.deadline():
-            seconds = (self.deadline() - now + 999) // 1000
-            raise LocalProtocolError(f"seat {accused} still has {seconds} s to answer")
-        return self._act(Claim(self._me, self.throw_index, now, accused, b""))
+            raise LocalProtocolError(
+                f"seat {accused} still has {seconds(self.deadline() - now)} to answer"
+            )
+        progress = self.progress
+        claim = Claim(self._me, progress.position, now, accused, b"", progress.digest)
+        return self._act(claim)
 
     # ----------------------------------------------------------------- what peers send
 
-    def receive_bytes(self, data: bytes, now: int) -> list[Any]:
-        """Handle one wire message from a peer; return the events it caused, in order."""
+    def receive_bytes(self, data: bytes, now: int, *, sender: int | None = None) -> list[Any]:
+        """Handle one wire message; return the events it caused, in order.
+
+        *sender* is the seat of the connection the message came from (the relay says who
+        sent each frame), or None when that is not known (a record of a log or of a peer's
+        transcript). A message that proves nothing against the seat it names — bytes that
+        are not a message, a signature that does not verify, a message signed for a seat
+        other than its sender's, a time ahead of *now* by more than the clock tolerance — is
+        dropped: the error raised is not ``fatal``, names the sender (``seat``) and the match
+        goes on. A signed message that breaks the rules stops the match (:attr:`stopped`),
+        naming the seat that signed it.
+        """
         if self.stopped is not None:
             raise LocalProtocolError(f"the match was stopped: {self.stopped}")
-        message: GameMessage | None = None
+        raw = bytes(data)
+        own = raw in self._flight.own
+        message = self._gate.admit(raw, sender=sender, own=own)
+        self.last_message = message
+        if own:
+            if not self._flight.came_back(raw):
+                return [Ignored("our own message, echoed back")]
+        elif not self._strict:
+            self._gate.on_time(message, now)
         try:
-            message = decode_message(data)
-            self.last_message = message
-            if message.seat >= self.setup.seats:
-                raise MalformedMessage(f"no seat {message.seat} in this match")
-            if message.seat == self.seat:
-                if self._seen.get(_key(message)) == bytes(data):
-                    self._came_back(bytes(data))
-                    return [Ignored("our own message, echoed back")]
-                if not self._restored:
-                    raise BadSignature("a message claims to come from our own seat")
-            if not self._verify(
-                self._keys[message.seat],
-                message.signature,
-                signed_data(self.match_id, message.unsigned_fields()),
-            ):
-                raise BadSignature(
-                    f"a message claiming to be from {self._names[message.seat]} "
-                    "is not signed by their key",
-                    seat=message.seat,
-                )
             if message.seat == self.seat and isinstance(message, Share):
-                self._adopt(message)
-            self._handle(message, bytes(data), now)
+                assert self._reveals is not None
+                self._reveals.adopt(message.link, message.renew)
+            self._handle(message, raw)
+        except Refusal as refusal:
+            raise self._gate.blame(message, refusal.error) from None
         except RemoteProtocolError as error:
-            self._stop(error, None if message is None else bytes(data))
-            raise
+            error = self._gate.blame(message, error)
+            if error.fatal:
+                self._stop(error, raw)
+            raise error from None
+        self._see(now)
         return self._take_events()
 
     def restore(self, records: Sequence[bytes], now: int) -> list[Any]:
@@ -296,24 +258,41 @@ class MatchSession:
         """
         if self.seat is None or self.records:
             raise LocalProtocolError("only a fresh seated session can be restored")
-        self._restored = True
+        self._gate.restored = self._restoring = True
         log, self._log = self._log, None
         try:
             events = [event for record in records for event in self.receive_bytes(record, now)]
         finally:
             self._log = log
-        self._outbox = [raw for raw in self._outbox if raw in self._unechoed]
+            self._restoring = False
+        self._outbox = [raw for raw in self._outbox if self._flight.on_its_way(raw)]
         return events
 
-    def receive_transcript(self, data: bytes, now: int) -> list[Any]:
+    def receive_transcript(
+        self, data: bytes, now: int, *, sender: int | None = None
+    ) -> list[Any]:
         """Resync: check and replay records a peer sent (from :meth:`transcript_from`).
 
         Records already held are skipped; every other one goes through the same checks as a
-        live message, so a lying peer cannot slip anything in.
+        live message, so a lying peer cannot slip anything in. *sender* is the seat that sent
+        the transcript: a record in it that proves nothing against the seat it names (not a
+        message, not signed by that seat) drops the rest of the transcript, naming *sender*.
         """
+        try:
+            records = unpack_transcript(data)
+        except MalformedMessage as error:
+            raise MalformedMessage(error.reason, seat=sender, fatal=False) from None
         events: list[Any] = []
-        for record in unpack_transcript(data):
-            events.extend(e for e in self.receive_bytes(record, now) if not isinstance(e, Ignored))
+        for record in records:
+            try:
+                received = self.receive_bytes(record, now)
+            except RemoteProtocolError as error:
+                if error.fatal:  # a signed fault: its signer is to blame
+                    raise
+                raise type(error)(
+                    f"in a transcript: {error.reason}", seat=sender, fatal=False
+                ) from None
+            events.extend(e for e in received if not isinstance(e, Ignored))
         return events
 
     # ----------------------------------------------------------------- internals
@@ -330,318 +309,70 @@ class MatchSession:
             raise LocalProtocolError(f"the match was stopped: {self.stopped}")
         if self.ended is not None and not allow_ended:
             raise LocalProtocolError("the match is over")
+        if self._flight.deferred and not allow_ended:  # what comes next depends on its place
+            raise LocalProtocolError("your last message is on its way to the others: a moment")
 
     def _sign(self, message: GameMessage) -> tuple[GameMessage, bytes]:
         assert self._identity is not None
         signed = seal(message, self._identity, self.match_id)
-        return signed, signed.encode()
+        raw = signed.encode()
+        self._flight.own.add(raw)
+        self._outbox.append(raw)
+        if self._echoed:  # in effect at its place in the relay's order, or at once?
+            deferred = isinstance(message, Resign | Claim)
+            self._flight.sent(raw, chat=isinstance(message, Chat), deferred=deferred)
+        return signed, raw
 
     def _act(self, message: GameMessage) -> list[Any]:
         signed, raw = self._sign(message)
-        self._outbox.append(raw)
-        if self._echoed:
-            self._unechoed[raw] = isinstance(message, Chat)
+        if raw in self._flight.deferred:
+            return []
         try:
-            self._handle(signed, raw, message.time)
+            self._handle(signed, raw)
+        except Refusal as refusal:
+            raise LocalProtocolError(refusal.error.reason, seat=self.seat) from None
         except RemoteProtocolError as error:
             self._stop(error, None)
             raise
         return self._take_events()
 
     def _make_share(self, now: int, *, state: bytes | None = None) -> Share:
-        link, renew = self._next_link()
-        return Share(self._me, self.throw_index, now, link, renew, b"", state)
+        assert self._reveals is not None
+        link, renew = self._reveals.next()
+        history = self.progress.share_history()
+        return Share(self._me, self.throw_index, now, link, renew, b"", state, history)
 
-    def _next_link(self) -> tuple[bytes, bytes | None]:
-        """This seat's next link, and the new tip when it was the chain's last (renewed)."""
-        assert self._chain is not None
-        last = self._revealed + 1 == len(self._chain)
-        if last and self._random_source is None:
-            raise LocalProtocolError("renewing the dice chain needs a random source")
-        link = self._chain.link(self._revealed)
-        self._revealed += 1
-        renew = None
-        if last:
-            assert self._random_source is not None
-            self._chain = HashChain.generate(self._random_source)
-            self._revealed = 0
-            renew = self._chain.tip
-        return link, renew
+    def _thrown(self, thrower: int) -> None:
+        """Every other seat reveals its next link as soon as the thrower's share is in."""
+        if self.seat is not None and self.seat != thrower:
+            self._auto_reveal()
 
-    def _adopt(self, share: Share) -> None:
-        """A share this seat made before a restart: the chain moves past its link as it did
-        then (a renewal draws the same chain again from the same random source)."""
-        assert self._chain is not None
-        if share.link != self._chain.link(self._revealed):
-            return  # not our next link: _handle refuses it as a replay or a forgery
-        _, renew = self._next_link()
-        if renew != share.renew:
-            raise LocalProtocolError(
-                "this seat's renewed dice chain cannot be rebuilt: "
-                "the random source differs from the one that renewed it"
-            )
-
-    def _hash(self, state: Any) -> bytes:
-        """``state_hash(state)``, remembered for the last state: a Jacquet play's resulting
-        state is hashed once for the play and reused for the next thrower's share."""
-        if self._hashed is None or self._hashed[0] is not state:
-            self._hashed = (state, state_hash(state))
-        return self._hashed[1]
-
-    def _take_events(self) -> list[Any]:
-        events, self._events = self._events, []
-        return events
-
-    def _stop(self, error: RemoteProtocolError, record: bytes | None) -> None:
-        self.flush_log()  # what we accepted, then the offending record last
-        if record is not None:
-            self._write(record)
-        self.stopped = error
-        self.ended = MatchEnded("stopped", seat=error.seat, error=error)
-        self._events = []  # the caller gets the error; ``ended`` says the rest
-        self._pending.clear()
-
-    def _record(self, raw: bytes, *, chat: bool = False) -> None:
-        """Log an accepted record, or hold it until it and what comes before it came back."""
-        if raw in self._unechoed:
-            if not chat:
-                self._held.append(raw)
-        elif self._held and not chat:
-            self._held.append(raw)
-        else:
-            self._write(raw)
-
-    def _came_back(self, raw: bytes) -> None:
-        """Our own record came back through the relay: its place in the log is here."""
-        if raw not in self._unechoed:
-            return
-        if self._unechoed.pop(raw):
-            self._write(raw)
-        while self._held and self._held[0] not in self._unechoed:
-            self._write(self._held.pop(0))
-
-    def _write(self, raw: bytes) -> None:
-        self.records.append(raw)
-        if self._log is not None:
-            self._log.append(raw)
-
-    def _handle(self, message: GameMessage, raw: bytes, now: int) -> None:
-        key = _key(message)
-        previous = self._seen.get(key)
-        if previous is not None:
-            if previous == raw and not self._strict:
-                self._events.append(Ignored("a message already received"))
-                return
-            raise _equivocation(message, replayed=previous == raw)
-        if self.ended is not None and not isinstance(message, Chat):
-            if self._strict:
-                raise IllegalPlay("a game message after the end of the match", seat=message.seat)
-            self._events.append(Ignored("the match is already over"))
-            return
-        self._seen[key] = raw
-        if not self._try(message, raw, now):
-            if self._strict or len(self._pending) >= 2 * self.setup.seats + 4:
-                raise _out_of_order(message, self)
-            self._pending.append((message, raw))
-            return
-        self._drain_pending(now)
-
-    def _drain_pending(self, now: int) -> None:
-        progress = True
-        while progress and self._pending and self.ended is None:
-            progress = False
-            for item in list(self._pending):
-                if self._try(*item, now):
-                    if item in self._pending:  # not cleared by the end of the match
-                        self._pending.remove(item)
-                    progress = True
-                    break
-
-    def _try(self, message: GameMessage, raw: bytes, now: int) -> bool:
-        """Accept *message* if it is acceptable now; False if it may be later; raise if never."""
-        if isinstance(message, Share):
-            return self._try_share(message, raw)
-        if isinstance(message, Play):
-            return self._try_play(message, raw)
-        if isinstance(message, Chat):
-            if message.n != self._chats[message.seat]:
-                return False
-            self._chats[message.seat] += 1
-            self._record(raw, chat=True)
-            name = self._names[message.seat]
-            self._events.append(ChatReceived(message.seat, name, message.text, message.time))
-            return True
-        if isinstance(message, Resign):
-            self._record(raw)
-            self._end(MatchEnded("resigned", winner=self._other(message.seat), seat=message.seat))
-            return True
-        return self._try_claim(message, raw, now)
-
-    def _share_order(self, thrower: int) -> tuple[int, ...]:
-        """Thrower first, then the other seats in seat order: the order shares are logged."""
-        return self._orders[thrower]
-
-    def _try_share(self, share: Share, raw: bytes) -> bool:
-        awaiting = self.state.awaiting
-        if share.n < self.throw_index:
-            raise BadShare(f"a share for throw {share.n}, which is already over", seat=share.seat)
-        if share.n > self.throw_index + 1:
-            raise BadShare(
-                f"a share for throw {share.n}, far ahead of {self.throw_index}", seat=share.seat
-            )
-        if share.n != self.throw_index or not isinstance(awaiting, ThrowDice):
-            return False
-        order = self._share_order(awaiting.seat)
-        if order[len(self._links)] != share.seat:
-            return False
-        name = self._names[share.seat]
-        if not link_follows(share.link, self._expected[share.seat]):
-            raise BadShare(
-                f"{name}'s dice share for throw {share.n} does not "
-                "follow from their committed chain (a forged or replayed share)",
-                seat=share.seat,
-            )
-        if not self._links and share.state != self._hash(self.state):
-            raise Desync(f"{name} throws from a game state that differs from ours", seat=share.seat)
-        if self._links and share.state is not None:
-            raise MalformedMessage("only the thrower's share states the game", seat=share.seat)
-        self._expected[share.seat] = share.renew if share.renew is not None else share.link
-        self._links[share.seat] = share.link
-        self._record(raw)
-        self._progress(share.time)
-        self._events.append(ShareRevealed(share.n, share.seat))
-        if len(self._links) == 1 and self.seat is not None and self.seat != share.seat:
-            self._auto_reveal(share.time)
-        if len(self._links) == self.setup.seats:
-            self._roll(awaiting)
-        return True
-
-    def _auto_reveal(self, now: int) -> None:
-        signed, raw = self._sign(self._make_share(now))
-        self._outbox.append(raw)
-        if self._echoed:
-            self._unechoed[raw] = False
-        self._seen[_key(signed)] = raw
+    def _auto_reveal(self) -> None:
+        signed, raw = self._sign(self._make_share(self.progress.floor))
+        self._seen[(signed.KIND, signed.seat, signed.n)] = raw
         self._pending.append((signed, raw))
 
-    def _roll(self, awaiting: ThrowDice) -> None:
-        links = [self._links[seat] for seat in range(self.setup.seats)]
-        dice = derive_dice(self.match_id, self.throw_index, links, awaiting.count)
-        self._events.append(DiceRolled(self.throw_index, awaiting.seat, dice))
-        self.throw_index += 1
-        self._links = {}
-        self.turns += 1
-        self._apply(self.game.throw(self.state, dice))
-
-    def _apply(self, transition: Any) -> None:
-        self.state = transition.state
-        self._events.extend(transition.events)
-        self._skip_missed_turns()
-        if isinstance(self.state.awaiting, Finished):
-            winner = getattr(self.state, "winner", None)
-            self._end(MatchEnded("finished", winner=winner))
-
-    def _skip_missed_turns(self) -> None:
-        while isinstance(self.state.awaiting, MissTurn):
-            self.turns += 1
-            transition = self.game.miss_turn(self.state)
-            self.state = transition.state
-            self._events.extend(transition.events)
-
-    def _try_play(self, message: Play, raw: bytes) -> bool:
-        awaiting = self.state.awaiting
-        name = self._names[message.seat]
-        if not self.game.has_plays:
-            raise IllegalPlay(
-                f"{name} sent a play, but {self.game.name} has none", seat=message.seat
-            )
-        if message.n == self.throw_index and isinstance(awaiting, ThrowDice):
-            return False  # its dice are not all revealed here yet
-        if message.n != self.throw_index - 1 or not isinstance(awaiting, ChoosePlay):
-            raise IllegalPlay(
-                f"{name} sent a play for throw {message.n}, which is not awaited", seat=message.seat
-            )
-        if awaiting.seat != message.seat:
-            raise IllegalPlay(f"{name} played out of turn", seat=message.seat)
-        prepared, self._prepared = self._prepared, None
-        try:
-            if (
-                message.seat == self.seat
-                and prepared is not None
-                and prepared[0] == message.notation
-            ):
-                transition = prepared[1]
-            else:
-                transition = self.game.play(self.state, message.notation)
-        except EngineError as error:
-            raise IllegalPlay(
-                f"{name} played {message.notation!r}: {error}", seat=message.seat
-            ) from None
-        if self._hash(transition.state) != message.state_hash:
-            raise Desync(
-                f"after {name}'s play {message.notation!r} their game state differs from ours",
-                seat=message.seat,
-            )
-        self._record(raw)
-        self._progress(message.time)
-        self._events.append(PlayMade(message.seat, message.notation))
-        self._apply(transition)
-        return True
-
-    def _try_claim(self, claim: Claim, raw: bytes, now: int) -> bool:
-        claimant = self._names[claim.seat]
-        if claim.accused not in self.awaited_seats() or claim.accused == claim.seat:
-            raise IllegalPlay(
-                f"{claimant} claimed seat {claim.accused} abandoned, but the "
-                "match is not waiting for that seat",
-                seat=claim.seat,
-            )
-        if claim.time < self.deadline():
-            raise IllegalPlay(
-                f"{claimant} claimed an abandonment before the time limit", seat=claim.seat
-            )
-        if not self._strict and claim.time > now + CLOCK_TOLERANCE_MS:
-            raise IllegalPlay(
-                f"{claimant}'s abandonment claim is dated in the future", seat=claim.seat
-            )
-        self._record(raw)
-        accused = claim.accused
-        error = TimedOut(
-            f"{self._names[accused]} did not answer within the time limit", seat=accused
-        )
-        self._end(MatchEnded("abandoned", winner=self._other(accused), seat=accused, error=error))
-        return True
-
-    def _progress(self, time: int) -> None:
-        self.last_progress = max(self.last_progress, time)
-
-    def _end(self, ended: MatchEnded) -> None:
-        self.ended = ended
-        self._pending.clear()
-        self._events.append(ended)
-
-    def _other(self, seat: int) -> int | None:
-        return 1 - seat if self.setup.seats == 2 else None
+    def _see(self, now: int) -> None:
+        """Networked: when the record that made it our turn came late, say when we saw it
+        (our time limit then runs from here; see :class:`~protocol.messages.Seen`)."""
+        progress = self.progress
+        if (
+            not self._echoed
+            or self._restoring
+            or self.ended is not None
+            or self.seat is None
+            or progress.human_turn() != self.seat
+            or self._flight.deferred
+            or self._seen_sent == progress.position
+            or progress.seen_at == progress.position
+            or now - progress.floor <= late_after(self.setup.proposal.time_limit_ms)
+            or now > progress.deadline()
+        ):
+            return
+        self._seen_sent = progress.position
+        # It stands: it is our turn, and nothing of ours is on its way but what led to it.
+        signed, raw = self._sign(Seen(self._me, progress.position, now, b"", progress.digest))
+        self._handle(signed, raw)
 
 
-def _key(message: GameMessage) -> tuple[int, int, int]:
-    return (message.KIND, message.seat, message.n)
 
-
-def _equivocation(message: GameMessage, *, replayed: bool) -> ProtocolError:
-    what = {Share.KIND: "dice share", Play.KIND: "play", Chat.KIND: "chat line"}.get(
-        message.KIND, "message"
-    )
-    error: Callable[..., ProtocolError] = BadShare if isinstance(message, Share) else IllegalPlay
-    if replayed:
-        return error(f"the {what} with index {message.n} is replayed", seat=message.seat)
-    return error(f"a second, different {what} with index {message.n}", seat=message.seat)
-
-
-def _out_of_order(message: GameMessage, session: MatchSession) -> ProtocolError:
-    kind = type(message).__name__.lower()
-    waiting = ", ".join(session._names[seat] for seat in session.awaited_seats()) or "nobody"
-    error: Callable[..., ProtocolError] = BadShare if isinstance(message, Share) else IllegalPlay
-    return error(
-        f"a {kind} out of order (index {message.n}); the match awaits {waiting}", seat=message.seat
-    )

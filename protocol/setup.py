@@ -29,13 +29,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final
 
+from protocol.clock import MAX_TIME_LIMIT_MS, MIN_TIME_LIMIT_MS
 from protocol.codec import pack, unpack_untrusted
 from protocol.dice import DICE_DERIVATION
 from protocol.errors import BadSignature, LocalProtocolError, MalformedMessage
 from protocol.games import Game, OptionValue, game_named
 from protocol.identity import Identity, RandomSource, _take, verify_signature
-from protocol.messages import MAX_TIME, PROTOCOL_VERSION, binary, check_version, integer, text
+from protocol.messages import MAX_TIME, binary, check_version, integer, text
 
+SETUP_VERSION: Final = 1
+"""The setup messages' own version: their form did not change when the game messages' did
+(version 2), so a match set up the same way has the same id, and the same dice."""
 PROPOSAL: Final = 10
 JOIN: Final = 11
 SETUP: Final = 12
@@ -78,8 +82,11 @@ class Proposal:
         for name, value in (("start time", start_time), ("time limit", time_limit_ms)):
             if type(value) is not int or not 0 <= value <= MAX_TIME:
                 raise LocalProtocolError(f"the {name} must be whole milliseconds, not {value!r}")
-        if time_limit_ms < 1000:
-            raise LocalProtocolError("the time limit must be at least one second")
+        if not MIN_TIME_LIMIT_MS <= time_limit_ms <= MAX_TIME_LIMIT_MS:
+            raise LocalProtocolError(
+                f"the time limit must be from {MIN_TIME_LIMIT_MS // 1000} s "
+                f"to {MAX_TIME_LIMIT_MS // 3_600_000} h, not {time_limit_ms} ms"
+            )
         pairs = tuple(sorted(options.items()))
         return cls(game, pairs, seats, time_limit_ms, start_time, _take(random_source, NONCE_BYTES))
 
@@ -93,7 +100,7 @@ class Proposal:
 
     def fields(self) -> list[Any]:
         return [
-            PROTOCOL_VERSION,
+            SETUP_VERSION,
             PROPOSAL,
             self.game,
             dict(self.options),
@@ -132,7 +139,7 @@ class Proposal:
             game,
             tuple(options.items()),
             integer(fields[4], "seats", 2, 15),
-            integer(fields[5], "time limit", 1000, MAX_TIME),
+            integer(fields[5], "time limit", MIN_TIME_LIMIT_MS, MAX_TIME_LIMIT_MS),
             integer(fields[6], "start time", 0, MAX_TIME),
             binary(fields[7], "nonce", NONCE_BYTES),
             text(fields[8], "dice derivation", 64),
@@ -173,7 +180,7 @@ class Join:
 
     def fields(self) -> list[Any]:
         return [
-            PROTOCOL_VERSION,
+            SETUP_VERSION,
             JOIN,
             self.proposal_digest,
             self.name,
@@ -243,21 +250,21 @@ class MatchSetup:
     def seats(self) -> int:
         return self.proposal.seats
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(join.name for join in self.joins)
 
-    @property
+    @cached_property
     def public_keys(self) -> tuple[bytes, ...]:
         return tuple(join.public_key for join in self.joins)
 
-    @property
+    @cached_property
     def tips(self) -> tuple[bytes, ...]:
         return tuple(join.tip for join in self.joins)
 
     def fields(self) -> list[Any]:
         return [
-            PROTOCOL_VERSION,
+            SETUP_VERSION,
             SETUP,
             self.proposal.fields(),
             [join.fields() for join in self.joins],
@@ -294,7 +301,7 @@ class MatchSetup:
 def _expect(fields: Any, kind: int, length: int, what: str) -> None:
     if not isinstance(fields, list) or not fields:
         raise MalformedMessage(f"not a Tablier {what} (expected an array)")
-    check_version(fields[0], what)
+    check_version(fields[0], what, SETUP_VERSION)
     if len(fields) != length or fields[1] != kind:
         raise MalformedMessage(f"not a Tablier {what}")
 
@@ -314,11 +321,11 @@ def decode_setup_message(data: bytes) -> SetupMessage:
     fields = unpack_untrusted(data)
     if not isinstance(fields, list) or len(fields) < 2:
         raise MalformedMessage("not a Tablier setup message")
-    check_version(fields[0], "setup message")
+    if fields[1] not in (PROPOSAL, JOIN, SETUP) or type(fields[1]) is not int:
+        raise MalformedMessage("not a Tablier setup message (unknown kind)")
+    check_version(fields[0], "setup message", SETUP_VERSION)
     if fields[1] == PROPOSAL:
         return Proposal.from_fields(fields)
     if fields[1] == JOIN:
         return Join.from_fields(fields)
-    if fields[1] == SETUP:
-        return MatchSetup.from_fields(fields)
-    raise MalformedMessage("not a Tablier setup message (unknown kind)")
+    return MatchSetup.from_fields(fields)

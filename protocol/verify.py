@@ -2,7 +2,10 @@
 
 A log is replayed by a spectator session in strict mode: every record must be well formed,
 signed by its seat's key, in its canonical place, every dice share must follow from its
-seat's chain, every Jacquet play must be legal and reach the state hash it claims.
+seat's chain, every Jacquet play must be legal and reach the state hash it claims, every
+record's history and time must follow from the records before it. :func:`replay` checks
+every signature as it goes; :func:`verify_contents` one per seat (each seat's last game
+record vouches for its others), and every signature only when something fails.
 
 >>> from protocol.local import LocalMatch
 >>> from protocol.identity import seeded_source
@@ -14,21 +17,22 @@ seat's chain, every Jacquet play must be legal and reach the state hash it claim
 >>> [type(step.message).__name__ for step in steps]
 ['Share', 'Share']
 >>> report = verify_bytes(match.log_bytes())
->>> report.ok, report.records, report.throws, report.result
-(True, 2, 1, 'unfinished')
+>>> report.ok, report.records, report.throws, report.result, report.proven
+(True, 2, 1, 'unfinished', True)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from protocol.errors import CorruptLog, ProtocolError
 from protocol.events import MatchEnded
 from protocol.logfile import LogContents, parse_log, read_log
-from protocol.messages import GameMessage
+from protocol.messages import Claim, GameMessage, decode_message
 from protocol.session import MatchSession
 
 
@@ -54,7 +58,7 @@ def replay(contents: LogContents, session: MatchSession | None = None) -> Iterat
         session = MatchSession(contents.setup, seat=None, strict=True)
     for index, record in enumerate(contents.records):
         try:
-            events = session.receive_bytes(record, session.last_progress)
+            events = session.receive_bytes(record, session.progress.floor)
         except ProtocolError as error:
             raise CorruptLog(
                 str(error), record=index, offset=contents.offsets[index], cause=error
@@ -66,7 +70,13 @@ def replay(contents: LogContents, session: MatchSession | None = None) -> Iterat
 
 @dataclass(frozen=True, slots=True)
 class VerifyReport:
-    """What ``tablier verify`` prints: the summary of a valid log, or its first problem."""
+    """What ``tablier verify`` prints: the summary of a log, what it proves, or its first
+    problem.
+
+    ``ok``: every record checks out. ``proven``: and the result rests on what the seats it
+    goes against signed (a match that ended in play, or a resignation); an abandonment is one
+    player's claim, which one log cannot prove — it can only fail to contradict it.
+    """
 
     ok: bool
     game: str
@@ -78,6 +88,9 @@ class VerifyReport:
     records: int
     error: str | None = None
     bad_record: int | None = None
+    proven: bool = True
+    proof: str = ""
+    sha256: str = ""
 
     def summary(self) -> str:
         options = ", ".join(f"{name}={value}" for name, value in self.options) or "defaults"
@@ -85,7 +98,9 @@ class VerifyReport:
             f"game:    {self.game} ({options})",
             f"players: {', '.join(self.players)}",
             f"result:  {self.result}",
+            f"proof:   {self.proof}",
             f"turns:   {self.turns} ({self.throws} throws, {self.records} signed records)",
+            f"sha256:  {self.sha256}",
         ]
         if self.error is not None:
             lines.append(f"INVALID: {self.error}")
@@ -103,16 +118,21 @@ def verify_bytes(data: bytes) -> VerifyReport:
 
 
 def verify_contents(contents: LogContents) -> VerifyReport:
-    setup = contents.setup
-    session = MatchSession(setup, seat=None, strict=True)
-    error: CorruptLog | None = None
-    try:
-        for _ in replay(contents, session):
-            pass
-    except CorruptLog as bad:
-        error = bad
+    """Verify a log: every record as a strict spectator checks it, one signature per seat.
+
+    Each seat's last signed game record commits to the history of every record before it
+    (docs/fair-dice.md, *Which signatures a log needs*), so its signature vouches for all
+    that seat's others: a valid log takes one Ed25519 check per seat, plus one per chat line.
+    Should anything fail, the log is checked again signature by signature, so the report
+    names the first bad record and the right culprit.
+    """
+    session, error = _check(contents, every_signature=False)
+    if error is not None or not all(session.signature_holds(m) for m, _ in session.unchecked()):
+        session, error = _check(contents, every_signature=True)
     if error is None:
         error = contents.problem
+    setup = contents.setup
+    proven, proof = prove(session) if error is None else (False, "none: the log is not valid")
     return VerifyReport(
         ok=error is None,
         game=setup.game,
@@ -124,7 +144,67 @@ def verify_contents(contents: LogContents) -> VerifyReport:
         records=len(session.records),
         error=None if error is None else str(error),
         bad_record=None if error is None else error.record,
+        proven=proven,
+        proof=proof,
+        sha256=contents.sha256.hex(),
     )
+
+
+def _check(
+    contents: LogContents, *, every_signature: bool
+) -> tuple[MatchSession, CorruptLog | None]:
+    session = MatchSession(contents.setup, seat=None, strict=True, check_signatures=every_signature)
+    try:
+        for _ in replay(contents, session):
+            pass
+    except CorruptLog as bad:
+        return session, bad
+    return session, None
+
+
+def prove(session: MatchSession) -> tuple[bool, str]:
+    """What a valid log's records prove about its result: (proven, in words)."""
+    names, ended, records = session.setup.names, session.ended, session.records
+    if ended is None:
+        last = f"after record {len(records) - 1}" if records else "before its first record"
+        return True, f"no result: the log ends {last}, before the match did"
+    if ended.reason == "finished":
+        return True, (
+            "ended in play: every move is signed by its player, every die comes from "
+            "every player's committed chain"
+        )
+    if ended.reason == "resigned" and ended.seat is not None:
+        return True, f"{names[ended.seat]} resigned, and signed the resignation"
+    index, claim = next(
+        (k, message)
+        for k in range(len(records) - 1, -1, -1)
+        if isinstance(message := decode_message(records[k]), Claim)
+    )
+    accused, claimant = names[claim.accused], names[claim.seat]
+    heard = [k for k in range(index) if decode_message(records[k]).seat == claim.accused]
+    since = (
+        f"record {heard[-1]}, dated {when(decode_message(records[heard[-1]]).time)}"
+        if heard
+        else "the start"
+    )
+    return False, (
+        f"{claimant}'s word alone: {claimant} signed, at record {index}, dated "
+        f"{when(claim.time)}, that {accused} stopped answering after {since}, and nothing "
+        f"{accused} signed after that is in this log — a log of {accused}'s, or any other "
+        f"player's, can refute it (tablier verify THIS_LOG THEIR_LOG)"
+    )
+
+
+def when(ms: int) -> str:
+    """A record's time as a person reads it, the same everywhere (UTC).
+
+    >>> when(1_764_500_000_000)
+    '2025-11-30 10:53:20 UTC'
+    """
+    try:
+        return f"{datetime.fromtimestamp(ms // 1000, tz=UTC):%Y-%m-%d %H:%M:%S} UTC"
+    except (OverflowError, ValueError, OSError):  # beyond what a calendar holds
+        return f"{ms} ms after 1970"
 
 
 def describe_result(ended: MatchEnded | None, names: tuple[str, ...], state: Any) -> str:

@@ -1,4 +1,6 @@
-"""``tablier verify LOG``: replay a match log and check every signature, share, die and play."""
+"""``tablier verify LOG [OTHER]``: replay a match log and check every signature, share, die and
+play; say what it proves about the result; with a second player's log of the same match, say
+where the two part and who signed both sides."""
 
 from __future__ import annotations
 
@@ -6,39 +8,74 @@ import argparse
 import sys
 from typing import Any
 
-EXIT_VALID, EXIT_INVALID, EXIT_NOT_A_LOG = 0, 1, 2
+EXIT_VALID, EXIT_INVALID, EXIT_NOT_A_LOG, EXIT_UNPROVEN = 0, 1, 2, 3
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "verify",
-        help="check a match log: signatures, dice, every move",
+        help="check a match log: signatures, dice, every move; compare two players' logs",
         description=(
             "Replay a match log with the rules engine and check every signature, dice-chain "
-            "link, dice derivation, play and state hash. Exit status: 0 when the log is valid "
-            "(a summary is printed), 1 naming the first bad record and why, 2 when the file is "
-            "not a Tablier match log at all."
+            "link, dice derivation, play, state hash, history and time, then say what the log "
+            "proves about the result. Exit status: 0 when the log is valid and its result "
+            "rests on the signatures of those it goes against (played out, or a resignation; "
+            "or no result yet), 3 when it is valid but its result is one player's "
+            "abandonment claim, which one log cannot prove, 1 naming the first bad record and "
+            "why, 2 when a file is not a Tablier match log at all. With a second log of the "
+            "same match (another player's copy): each is checked, then the two are compared; "
+            "exit 1 when they part, naming the record and who signed both sides."
         ),
     )
     parser.add_argument("log", metavar="LOG", help="the match log (.tablier file)")
+    parser.add_argument(
+        "other", metavar="OTHER", nargs="?", help="another player's log of the same match"
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from protocol.errors import LogError, NotALog
-    from protocol.verify import verify_log
+    from protocol.logfile import read_log
+    from protocol.verify import verify_contents
 
-    try:
-        report = verify_log(args.log)
-    except NotALog as error:
-        print(f"tablier verify: {error}", file=sys.stderr)
-        return EXIT_NOT_A_LOG
-    except LogError as error:  # a log whose header is damaged or of an unknown version
-        print(f"tablier verify: {args.log}: INVALID: {error}", file=sys.stderr)
+    paths = [args.log] if args.other is None else [args.log, args.other]
+    statuses, contents = [], []
+    for path in paths:
+        try:
+            read = read_log(path)
+        except NotALog as error:
+            print(f"tablier verify: {error}", file=sys.stderr)
+            return EXIT_NOT_A_LOG
+        except LogError as error:  # a log whose header is damaged or of an unknown version
+            print(f"tablier verify: {path}: INVALID: {error}", file=sys.stderr)
+            return EXIT_INVALID
+        contents.append(read)
+        if len(paths) > 1:
+            print(f"{path}:")
+        statuses.append(_report(verify_contents(read), path))
+    if len(contents) == 1:
+        return statuses[0]
+    from protocol.compare import compare
+
+    comparison = compare(contents[0], contents[1])
+    print(f"{paths[0]} against {paths[1]}:")
+    print(comparison.summary())
+    if not comparison.agree:
         return EXIT_INVALID
+    return max(statuses, key=[EXIT_VALID, EXIT_UNPROVEN, EXIT_INVALID].index)
+
+
+def _report(report: Any, path: str) -> int:
     print(report.summary())
     if not report.ok:
-        print(f"tablier verify: {args.log} is NOT valid", file=sys.stderr)
+        print(f"tablier verify: {path} is NOT valid", file=sys.stderr)
         return EXIT_INVALID
-    print("valid: every signature, dice share, die and move checks out")
+    if not report.proven:
+        print(
+            "consistent, but NOT a proven result: every signature, dice share, die and move "
+            "checks out, and the result rests on one player's claim (see proof)"
+        )
+        return EXIT_UNPROVEN
+    print("valid: every signature, dice share, die, move, history and time checks out")
     return EXIT_VALID

@@ -295,7 +295,8 @@ class NetMatch:
                         self._offence(relay_seat, "sent game traffic before the match began")
                     return
                 if self.session.stopped is None:
-                    self._take(self.session.receive_bytes(data, now))
+                    sender = self._sender(relay_seat)
+                    self._take(self.session.receive_bytes(data, now, sender=sender))
             case wire.ProposalMsg(data, token):
                 self._proposed(relay_seat, Proposal.decode(data), token)
             case wire.JoinMsg(data):
@@ -311,9 +312,17 @@ class NetMatch:
                 if mine or session is None or session.stopped is not None or self.rematching:
                     return
                 if start <= len(session.records):
-                    self._take(session.receive_transcript(data, now))
+                    sender = self._sender(relay_seat)
+                    self._take(session.receive_transcript(data, now, sender=sender))
                 else:
                     self._say_hello()  # a gap before it: ask from where we are
+
+    def _sender(self, relay_seat: int) -> int | None:
+        """The match seat of the relay member who sent a payload (None: not known), so
+        that the session blames a forged message on whoever sent it."""
+        if relay_seat == self.my_relay_seat and self.session is not None:
+            return self.session.seat
+        return self.seat_of_member.get(relay_seat)
 
     def _replayed(self, relay_seat: int, payload: wire.Payload) -> None:
         """Resumed, the room replayed from its start: until this match's setup goes by, the

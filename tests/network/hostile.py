@@ -27,6 +27,7 @@ class Hostile:
                               data_dir=settings.data_dir)  # fmt: skip
         self.connection: RoomConnection | None = None
         self.rewrite: Rewrite | None = None
+        self.clock = settings.clock  # dates its messages as the honest players' clock does
 
     async def enter(self) -> None:
         invite = self.invite
@@ -44,11 +45,11 @@ class Hostile:
             if isinstance(awaiting, ThrowDice) and awaiting.seat == self.match.seat:
                 assert session is not None
                 if not session.awaited_seats() or session.awaited_seats()[0] == session.seat:
-                    self.match.act(lambda s: s.throw(0))
+                    self.match.act(lambda s: s.throw(self.clock()))
             await self._send_outbox()
             event = await self.connection.receive()
             if isinstance(event, Message):
-                self.match.receive(event.seat, event.payload, 0)
+                self.match.receive(event.seat, event.payload, self.clock())
             elif isinstance(event, Presence):
                 self.match.presence(event.seat, "joined", event.name, 0)
         await self._send_outbox()
@@ -85,7 +86,7 @@ class Hostile:
     def play_message(self, notation: str, state_hash: bytes) -> Play:
         session = self.match.session
         assert session is not None and session.seat is not None
-        return Play(session.seat, session.throw_index - 1, 1, notation, state_hash, b"")
+        return Play(session.seat, session.throw_index - 1, self.clock(), notation, state_hash, b"")
 
     @staticmethod
     def forge_shares(message: GameMessage) -> GameMessage:
@@ -93,3 +94,4 @@ class Hostile:
         if isinstance(message, Share):
             return replace(message, link=os.urandom(32))
         return message
+

@@ -18,6 +18,7 @@ from client.net.link import LinkFailed, LinkStatus
 from client.net.room import host_room, join_room
 from client.setup import SessionSettings
 from client.widgets.connection import describe_link, describe_peers
+from protocol.clock import MIN_TIME_LIMIT_MS
 from relay.server import RelayServer
 from tests.network.conftest import QUICK, PlayersClock
 from tests.network.players import TIMEOUT
@@ -83,7 +84,7 @@ async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
     relay: RelayServer, settings: Callable[[str], SessionSettings], clock: PlayersClock
 ) -> None:
     ada = await host_room(relay.url, "goose", {}, seats=2, name="Ada", settings=settings("Ada"),
-                          time_limit_ms=1000, backoff=QUICK)  # fmt: skip
+                          time_limit_ms=MIN_TIME_LIMIT_MS, backoff=QUICK)  # fmt: skip
     bob = await join_room(ada.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
     try:
         async with asyncio.timeout(TIMEOUT):
@@ -96,7 +97,7 @@ async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
             if game.awaiting.seat == 0:  # type: ignore[union-attr]
                 game.throw()
             assert game.claimable(clock()) is None  # not before the limit
-            clock.advance(1000)
+            clock.advance(MIN_TIME_LIMIT_MS)
             assert game.claimable(clock()) == 1
             game.claim_abandonment(1)
             turn = await game.next_turn()

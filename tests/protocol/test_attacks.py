@@ -90,14 +90,38 @@ def test_a_relayed_duplicate_changes_nothing_but_a_logged_one_fails(make_match) 
     assert not report.ok and report.bad_record == 2 and "replayed" in report.error
 
 
-def test_message_signed_by_another_seat_is_refused(make_match) -> None:
+def test_a_message_signed_for_another_seat_is_dropped_and_its_sender_named(make_match) -> None:
+    """Seat 2 sends a share that names seat 0, with a signature that cannot be seat 0's. It
+    proves nothing against seat 0: it is dropped, the seat that sent it is named, and the
+    match goes on (it used to stop the match and blame seat 0)."""
     match, keys = make_match("goose", players=3)
-    chain_link = bytes(32)
-    # Seat 2 signs a share that claims to come from seat 0.
-    fake = seal(Share(0, 0, 1, chain_link, None, b""), keys[2], match.setup.match_id)
+    fake = seal(Share(0, 0, 1, bytes(32), None, b""), keys[2], match.setup.match_id)
+    victim = match.sessions[1]
+    with pytest.raises(BadSignature, match="P2 sent a message in P0's name") as caught:
+        victim.receive_bytes(fake.encode(), 1, sender=2)
+    assert caught.value.seat == 2
     with pytest.raises(BadSignature, match="not signed by their key") as caught:
-        match.sessions[1].receive_bytes(fake.encode(), 1)
-    assert caught.value.seat == 0
+        victim.receive_bytes(fake.encode(), 1)  # who sent it is not known: nobody is blamed
+    assert caught.value.seat is None
+    with pytest.raises(MalformedMessage) as caught:
+        victim.receive_bytes(b"\xc1 not a message", 1, sender=2)
+    assert caught.value.seat == 2
+    assert all(session.stopped is None and session.ended is None for session in match.sessions)
+    match.throw(0, 2)  # the real seat 0 throws: everyone goes on
+    assert len(victim.records) == 3 and verify_bytes(match.log_bytes()).ok
+
+
+def test_a_tampered_transcript_names_the_peer_who_sent_it(make_match) -> None:
+    match, _ = make_match("goose", players=2)
+    match.throw(0, 1)
+    records = list(match.sessions[0].records)
+    records[1] = records[1][:-1] + bytes([records[1][-1] ^ 1])  # seat 1's share, bit flipped
+    from protocol.session import MatchSession
+
+    late = MatchSession(match.setup, seat=None)
+    with pytest.raises(BadSignature, match="in a transcript") as caught:
+        late.receive_transcript(pack(records), 2, sender=0)
+    assert caught.value.seat == 0 and late.stopped is None and len(late.records) == 1
 
 
 def test_a_message_from_another_match_is_refused(make_match) -> None:
@@ -169,9 +193,9 @@ def test_play_out_of_turn_is_illegal(make_match) -> None:
 
 
 def test_unknown_version_is_reported_as_such() -> None:
-    with pytest.raises(VersionMismatch, match="version 2, expected 1"):
-        decode_message(pack([2, 1, 0, 0, 0, bytes(32), None, bytes(64)]))
-    with pytest.raises(VersionMismatch, match="version 7, expected 1"):
+    with pytest.raises(VersionMismatch, match="version 1, expected 2"):
+        decode_message(pack([1, 1, 0, 0, 0, bytes(32), None, bytes(64)]))
+    with pytest.raises(VersionMismatch, match="version 7, expected 2"):
         decode_message(pack([7, "some future shape"]))
 
 
@@ -179,7 +203,7 @@ def test_unknown_log_format_version(make_match) -> None:
     match, _ = make_match("goose")
     data = match.log_bytes()
     header = pack(["tablier-log", 9, [], b""])
-    with pytest.raises(CorruptLog, match="log format version 9, expected 1"):
+    with pytest.raises(CorruptLog, match="log format version 9, expected 2"):
         parse_log(header + data[len(header):])
     with pytest.raises(NotALog):
         parse_log(b"PK\x03\x04 a zip file")
@@ -256,3 +280,51 @@ def test_goose_thrower_from_another_game_state_is_a_desync(make_match) -> None:
     assert caught.value.seat == 1
     report = verify_bytes(parse_log_bytes(session))
     assert not report.ok and "differs from ours" in report.error
+
+
+def test_a_log_has_one_byte_form_so_copies_compare_by_hash() -> None:
+    """A record's bin header re-encoded as bin16, with the very same signed bytes inside,
+    used to verify: two byte-different logs of one match both passed. Now every object must
+    be in its one canonical encoding."""
+    match = selfplay("goose", {}, seed="canonical", start_time=0, players=2)
+    data = match.log_bytes()
+    offsets = parse_log(data).offsets
+    at = offsets[3]
+    assert data[at] == 0xC4  # bin8: the shortest form for a record under 256 bytes
+    widened = data[:at] + b"\xc5\x00" + data[at + 1 :]  # bin16, same length, same record
+    contents = parse_log(widened)
+    assert contents.records == parse_log(data).records[:3]
+    assert contents.problem is not None and contents.problem.record == 3
+    assert "canonical encoding" in str(contents.problem)
+    report = verify_bytes(widened)
+    assert not report.ok and report.bad_record == 3
+    header = pack(["tablier-log", 2, match.setup.fields(), match.setup.match_id])
+    assert data.startswith(header)
+    padded = b"\x94\xab" + b"tablier-log" + b"\xd0\x02" + header[14:]  # 2 as int8
+    with pytest.raises(CorruptLog, match="bad header: not in its one canonical encoding"):
+        parse_log(padded + data[len(header) :])
+
+
+def test_verify_checks_one_signature_per_seat_yet_names_the_first_bad_record() -> None:
+    """Each seat's last signed game record commits to the history before it, so its one
+    signature vouches for the seat's others: verify checks that one per seat. A signature
+    broken further back still shows: the records after it no longer follow the history their
+    signers saw, and the log is then checked signature by signature to name the broken one."""
+    from protocol.session import MatchSession
+
+    match = selfplay("jacquet", {}, seed="vouch", start_time=0)
+    data = match.log_bytes()
+    contents = parse_log(data)
+    fast = MatchSession(match.setup, seat=None, strict=True, check_signatures=False)
+    for record in contents.records:
+        fast.receive_bytes(record, 0)
+    vouchers = fast.unchecked()
+    assert sorted(message.seat for message, _ in vouchers) == [0, 1]
+    assert {raw for _, raw in vouchers} <= set(contents.records[-3:])
+    for index in (4, len(contents.records) - 1):  # early on, and a voucher itself
+        end = contents.offsets[index + 1] if index + 1 < len(contents.records) else len(data)
+        broken = bytearray(data)
+        broken[end - 1] ^= 1  # the last byte of the record: its signature
+        report = verify_bytes(bytes(broken))
+        assert not report.ok and report.bad_record == index
+        assert "is not signed by their key" in (report.error or "")

@@ -135,6 +135,8 @@ def test_bench_reports_the_keys_it_promises() -> None:
             "--json",
             "--goose-turns",
             "30",
+            "--big-goose-turns",
+            "10",
             "--match-to",
             "1",
             "--repeat",
@@ -146,7 +148,10 @@ def test_bench_reports_the_keys_it_promises() -> None:
     )
     result = json.loads(out.stdout)
     assert result["verify_turns_per_s"] > 0 and result["log_bytes_per_turn"] > 100
-    assert [row["game"] for row in result["games"]] == ["goose (4 players)", "jacquet (match to 1)"]
+    assert result["verify_turns_per_s_big_goose"] > 0
+    assert [row["game"] for row in result["games"]] == [
+        "goose (4 players)", "jacquet (match to 1)", "goose (15 players)"
+    ]
 
 
 def test_export_of_a_truncated_goose_log_prints_the_good_prefix_then_fails(

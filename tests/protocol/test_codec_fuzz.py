@@ -104,11 +104,12 @@ def test_mutated_records_never_pass_a_session(index: int, changes) -> None:
     match = sample_match()
     records = match.sessions[0].records
     spectator = MatchSession(match.setup, seat=None)
+    now = 1_800_000_000_000  # after the sample match, as a live spectator's clock would be
     for record in records[:index]:
-        spectator.receive_bytes(record, 0)
+        spectator.receive_bytes(record, now)
     data = mutate(records[index], changes)
     try:
-        spectator.receive_bytes(data, 0)
+        spectator.receive_bytes(data, now)
     except RemoteProtocolError:
         return
     assert data == records[index]

@@ -19,7 +19,8 @@ from protocol.setup import Join, MatchSetup, Proposal, decode_setup_message
 from protocol.verify import verify_bytes
 
 
-def handshake(game: str, options: dict, names: list[str], seed: str) -> list[MatchSession]:
+def handshake(game: str, options: dict, names: list[str], seed: str,
+              echoed: bool = False) -> list[MatchSession]:  # fmt: skip
     """Host proposes; each player joins over bytes; the host's setup bytes start everyone."""
     host_source = seeded_source(f"{seed}-host")
     proposal_bytes = Proposal.create(game, options, seats=len(names), start_time=0,
@@ -38,7 +39,7 @@ def handshake(game: str, options: dict, names: list[str], seed: str) -> list[Mat
     for seat, (identity, chain, source, _) in enumerate(players):
         setup = MatchSetup.decode(setup_bytes)
         sessions.append(MatchSession(setup, seat=seat, identity=identity, chain=chain,
-                                     random_source=source))
+                                     random_source=source, echoed=echoed))
     assert len({s.match_id for s in sessions}) == 1
     return sessions
 
@@ -100,11 +101,7 @@ def test_chat_racing_the_game_through_a_relay_lands_at_one_place_in_every_log(
     each client reads that stream at its own pace, acts on its own view, and chats at random
     moments (while shares and plays are on their way). Every seat's log is the one a
     spectator of the stream writes, byte for byte."""
-    sessions = handshake(game, options, names, seed=f"{game}-echo")
-    for seat, session in enumerate(sessions):  # the same seats, told the relay echoes
-        sessions[seat] = MatchSession(session.setup, seat=seat, identity=session._identity,
-                                      chain=session._chain, random_source=session._random_source,
-                                      echoed=True)
+    sessions = handshake(game, options, names, seed=f"{game}-echo", echoed=True)
     watcher = MatchSession(sessions[0].setup, seat=None)
     readers = [*sessions, watcher]
     stream: list[bytes] = []

@@ -134,6 +134,6 @@ def test_setup_messages_decode_by_kind_and_game_messages_do_not() -> None:
     setup = MatchSetup.create(proposal, joins)
     for message in (proposal, joins[1], setup):
         assert decode_setup_message(message.encode()) == message
-    share = pack([1, 1, 0, 0, 0, bytes(32), None, bytes(64)])
+    share = pack([2, 1, 0, 0, 0, bytes(32), None, None, bytes(32), bytes(64)])
     with pytest.raises(MalformedMessage, match="unknown kind"):
         decode_setup_message(share)

@@ -1,0 +1,109 @@
+"""The first checks of every message a session receives: is it a message, from the seat it
+names, signed by that seat's key, dated within the receiver's clock tolerance?
+
+A message that fails them proves nothing against the seat it names (anyone can write that
+seat's number on garbage, or a wrong date on nothing), so it is dropped — the error raised is
+not ``fatal`` — and the error names the seat that *sent* it (the relay stamps every frame
+with its sender), never the seat it names.
+
+>>> from protocol.local import LocalMatch
+>>> from protocol.identity import seeded_source
+>>> match = LocalMatch.create("goose", {}, names=("Ann", "Bob"), now=0,
+...                           random_source=seeded_source("gate-doc"))
+>>> gate = Gate(match.setup, seat=None)
+>>> gate.admit(b"\\x93 not a message", sender=1, own=False)
+Traceback (most recent call last):
+...
+protocol.errors.MalformedMessage: seat 1: not a valid message (unreadable bytes)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from protocol.clock import ahead_by, seconds
+from protocol.errors import BadSignature, BadTime, MalformedMessage, RemoteProtocolError
+from protocol.identity import verify_signature
+from protocol.messages import Chat, GameMessage, decode_message, signed_data
+from protocol.setup import MatchSetup
+
+
+class Gate:
+    """The checks for one seat's session (``seat=None``: a spectator's or a verifier's).
+
+    ``check_signatures=False`` (a verifier in a hurry) leaves game records' signatures
+    unchecked as they come; :attr:`unchecked` keeps each seat's last one, whose signature
+    vouches for all of that seat's others (it commits to the history before it).
+    """
+
+    def __init__(
+        self,
+        setup: MatchSetup,
+        *,
+        seat: int | None,
+        verify: Callable[[bytes, bytes, bytes], bool] = verify_signature,
+        check_signatures: bool = True,
+    ) -> None:
+        self.setup = setup
+        self.seat = seat
+        self.check_signatures = check_signatures
+        self.restored = False  # own messages from before a restart come in like others'
+        self.unchecked: dict[int, tuple[GameMessage, bytes]] = {}
+        self._verify = verify
+
+    def admit(self, raw: bytes, *, sender: int | None, own: bool) -> GameMessage:
+        """*raw* decoded and, unless it is *own* (signed here), signature-checked."""
+        try:
+            message = decode_message(raw)
+        except RemoteProtocolError as error:
+            raise type(error)(error.reason, seat=sender, fatal=False) from None
+        seat, names = message.seat, self.setup.names
+        if seat >= self.setup.seats:
+            raise MalformedMessage(f"no seat {seat} in this match", seat=sender, fatal=False)
+        if sender is not None and seat != sender:
+            raise BadSignature(
+                f"{names[sender]} sent a message in {names[seat]}'s name", seat=sender, fatal=False
+            )
+        if own:
+            return message
+        if seat == self.seat and not self.restored:
+            raise BadSignature(
+                "a message claims to come from our own seat", seat=sender, fatal=False
+            )
+        if not self.check_signatures and not isinstance(message, Chat):
+            self.unchecked[seat] = (message, raw)
+        elif not self.signature_holds(message):
+            source = "" if sender is None else f" from {names[sender]}"
+            raise BadSignature(
+                f"a message{source} claiming to be {names[seat]}'s is not signed by their key",
+                seat=sender,
+                fatal=False,
+            )
+        return message
+
+    def on_time(self, message: GameMessage, now: int) -> None:
+        """Refuse *message* if it is dated further ahead of *now* than clocks may differ."""
+        ahead = ahead_by(message.time, now=now)
+        if ahead is not None:
+            raise BadTime(
+                f"{self.setup.names[message.seat]}'s message is dated {seconds(ahead)} ahead "
+                "of this computer's clock: one of the two clocks is wrong",
+                seat=message.seat,
+                fatal=False,
+            )
+
+    def signature_holds(self, message: GameMessage) -> bool:
+        """Whether *message* is signed by the key of the seat it names."""
+        signed = signed_data(self.setup.match_id, message.unsigned_fields())
+        return self._verify(self.setup.public_keys[message.seat], message.signature, signed)
+
+    def blame(self, message: GameMessage, error: RemoteProtocolError) -> RemoteProtocolError:
+        """*error*, unless *message*'s signature was left unchecked and does not hold: then
+        nobody signed it, and it proves nothing."""
+        if not self.check_signatures and not self.signature_holds(message):
+            return BadSignature(
+                f"a message claiming to be {self.setup.names[message.seat]}'s is not signed "
+                "by their key",
+                fatal=False,
+            )
+        return error

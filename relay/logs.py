@@ -1,4 +1,14 @@
-"""One log line per connection event or refusal, as plain text or as a JSON object."""
+"""One log line per connection event or refusal, as plain text or as a JSON object.
+
+Values can come from the network (a room id a client asked for, an address from
+``X-Forwarded-For``), so nothing reaches the line as it came: in plain text every character
+that a terminal or a log reader could take for structure (a newline, an escape sequence, a
+space, a quote, ``=``) is written as a backslash escape; JSON escapes control and non-ASCII
+characters itself::
+
+    >>> render(Log(7, "refused", {"code": "unknown_room", "room": "a\\nb\\x1b[2J"}), False)
+    'refused conn=7 code=unknown_room room=a\\\\nb\\\\x1b[2J'
+"""
 
 from __future__ import annotations
 
@@ -10,6 +20,27 @@ from relay.core import Log
 
 logger = logging.getLogger("tablier.relay")
 
+_STRUCTURE = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", " ": "\\x20", '"': '\\"'}
+_STRUCTURE["="] = "\\x3d"
+
+
+def escaped(text: str) -> str:
+    """``text`` with every character that is not plainly printable written as an escape."""
+    if text.isprintable() and text.isascii() and not any(c in _STRUCTURE for c in text):
+        return text  # the common case: an id, a code, an address
+    return "".join(_escape(c) for c in text)
+
+
+def _escape(char: str) -> str:
+    if char in _STRUCTURE:
+        return _STRUCTURE[char]
+    if char.isprintable() and char.isascii():
+        return char
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
 
 def render(entry: Log, as_json: bool) -> str:
     if as_json:
@@ -17,12 +48,16 @@ def render(entry: Log, as_json: bool) -> str:
         if entry.conn is not None:
             record["conn"] = entry.conn
         record.update(entry.details)
-        return json.dumps(record, separators=(",", ":"))
+        return json.dumps(record, separators=(",", ":"))  # ensure_ascii: no raw control bytes
     parts = [entry.event]
     if entry.conn is not None:
         parts.append(f"conn={entry.conn}")
-    parts += [f"{key}={value}" for key, value in entry.details.items()]
+    parts += [f"{key}={_plain(value)}" for key, value in entry.details.items()]
     return " ".join(parts)
+
+
+def _plain(value: str | int) -> str:
+    return escaped(value) if isinstance(value, str) else str(value)
 
 
 def configure(as_json: bool) -> None:

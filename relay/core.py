@@ -16,7 +16,6 @@ from relay.config import RelayConfig
 from relay.envelope import (
     MAX_NAME_CHARS,
     Create,
-    Created,
     EnvelopeError,
     Error,
     ErrorCode,
@@ -35,7 +34,7 @@ from relay.envelope import (
     stamp,
 )
 from relay.limits import TokenBucket
-from relay.rooms import ConnId, Room, Seat, new_room_id, new_token, token_hash
+from relay.rooms import ConnId, Room, Seat, new_room, new_token, room_id_for, token_hash
 
 CLOSE_UNSUPPORTED_DATA = 1003
 CLOSE_POLICY_VIOLATION = 1008
@@ -144,6 +143,12 @@ _REFUSALS: dict[ErrorCode, tuple[int | None, str]] = {
 }
 
 
+_NOT_THIS_ROOM = (
+    "Those tokens are not the ones this room was created with: a room comes back only with "
+    "its own invite."
+)
+
+
 @dataclass(slots=True)
 class Session:
     """One websocket connection: in the lobby until it joins a room as a player or spectator."""
@@ -174,6 +179,7 @@ class RelayCore:
         self.sessions: dict[ConnId, Session] = {}
         self.stats = Stats()
         self._per_ip: Counter[str] = Counter()
+        self._upgrading_per_ip: Counter[str] = Counter()  # connections not upgraded yet
         self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
         self._failures: dict[str, TokenBucket] = {}
         # Senders whose latest message no later event has reached yet (conn -> its number),
@@ -182,6 +188,29 @@ class RelayCore:
         self._unplaced_before: dict[ConnId, int] = {}
 
     # --- events from the shell -----------------------------------------------------------
+
+    def admit(self, ip: str) -> Log | None:
+        """A TCP connection arrived from ``ip``: None lets it go on to its HTTP upgrade, a
+        :class:`Log` says it is refused (the shell closes the socket: without a websocket yet,
+        there is nothing to carry an error). Each admitted one is counted until
+        :meth:`upgraded_or_gone`, so one address cannot hold many half-open connections (each
+        costs memory until the handshake timeout) any more than many joined ones.
+
+        The shell asks only where the peer's address is the client's own: behind a proxy every
+        connection comes from the proxy, which holds the slow clients itself.
+        """
+        if self._upgrading_per_ip[ip] >= self.config.max_connections_per_ip:
+            self.stats.refusals[ErrorCode.TOO_MANY_CONNECTIONS] += 1
+            return Log(None, "refused", {"code": ErrorCode.TOO_MANY_CONNECTIONS, "ip": ip})
+        self._upgrading_per_ip[ip] += 1
+        return None
+
+    def upgraded_or_gone(self, ip: str) -> None:
+        """An admitted connection finished its upgrade (it is counted by :meth:`open` from now
+        on) or closed before it."""
+        self._upgrading_per_ip[ip] -= 1
+        if self._upgrading_per_ip[ip] <= 0:
+            del self._upgrading_per_ip[ip]
 
     def open(self, conn: ConnId, ip: str, now: float) -> list[Output]:
         """A websocket connection completed its HTTP handshake."""
@@ -319,16 +348,21 @@ class RelayCore:
             text = _REFUSALS[ErrorCode.BAD_SEATS][1].format(max=self.config.max_seats)
             return self._refuse(session, ErrorCode.BAD_SEATS, text)
         again = message.again
-        if again is not None and self._throttled(session, now):
-            return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
-        if again is not None and (room := self.rooms.get(again.room_id)) is not None:
-            # Another member re-created it first: the same secrets get the same answer.
-            if hmac.compare_digest(room.player_hash, token_hash(again.player_token)) and (
-                hmac.compare_digest(room.spectator_hash, token_hash(again.spectator_token))
+        if again is not None:
+            # The proof is the id itself: only tokens that hash to it bring a room back, so
+            # knowing a room's id (as a spectator or anyone shown an invite's id does) is not
+            # enough to take it over. Checking needs no relay state and tells a failed prover
+            # nothing he could not compute himself, so it is not counted as a guess.
+            if again.room_id != room_id_for(
+                message.seats, again.player_token, again.spectator_token
             ):
+                return self._refuse(
+                    session, ErrorCode.BAD_TOKEN, _NOT_THIS_ROOM, room=again.room_id
+                )
+            if (room := self.rooms.get(again.room_id)) is not None:
+                # Another member re-created it first: the same secrets get the same answer.
                 log = Log(session.conn, "recreated", {"room": room.id[:8], "seats": room.capacity})
                 return [log, Transmit((session.conn,), encode(again))]
-            return self._failed_join(session, ErrorCode.BAD_TOKEN, now)
         if len(self.rooms) >= self.config.max_rooms:
             return self._refuse(session, ErrorCode.TOO_MANY_ROOMS)
         if self._rooms_per_ip[session.ip] >= self.config.max_rooms_per_ip:
@@ -338,7 +372,7 @@ class RelayCore:
             )
             return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, text)
         # A re-created room (one this relay lost in a restart) keeps its old secrets.
-        created = again or Created(new_room_id(), new_token(), new_token())
+        created = again or new_room(message.seats)
         room_id = created.room_id
         self.rooms[room_id] = Room(
             room_id,
@@ -364,7 +398,7 @@ class RelayCore:
             return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
         room = self.rooms.get(message.room_id)
         if room is None:
-            return self._failed_join(session, ErrorCode.UNKNOWN_ROOM, now)
+            return self._failed_join(session, ErrorCode.UNKNOWN_ROOM, now, message.room_id)
         name = message.name.strip()
         if not (1 <= len(name) <= MAX_NAME_CHARS and name.isprintable()):
             return self._refuse(session, ErrorCode.BAD_NAME)
@@ -398,7 +432,7 @@ class RelayCore:
         elif digest in room.expired_tokens:
             return self._refuse(session, ErrorCode.SEAT_EXPIRED)
         else:
-            return self._failed_join(session, ErrorCode.BAD_TOKEN, now)
+            return self._failed_join(session, ErrorCode.BAD_TOKEN, now, message.room_id)
 
         session.room, session.seat = room, seat
         replay = None if message.resume_from is None else room.backlog_since(message.resume_from)
@@ -423,12 +457,14 @@ class RelayCore:
         failures = self._failures.get(session.ip)
         return failures is not None and not failures.ready(now)
 
-    def _failed_join(self, session: Session, code: ErrorCode, now: float) -> list[Output]:
+    def _failed_join(
+        self, session: Session, code: ErrorCode, now: float, room_id: str
+    ) -> list[Output]:
         """Count failures per address, so guessing room ids or tokens stays hopeless."""
         rate = self.config.join_failures_per_minute
         bucket = self._failures.setdefault(session.ip, TokenBucket(rate / 60.0, rate, now))
         bucket.take(now)
-        return self._refuse(session, code)
+        return self._refuse(session, code, room=room_id)
 
     def _replace(self, old_conn: ConnId) -> list[Output]:
         """A player reconnected while its old connection still looked alive: drop the old one."""
@@ -464,11 +500,18 @@ class RelayCore:
             self._unplaced.pop(conn, None)
         return [Transmit(room.audience, frame)] if room.audience else []
 
-    def _refuse(self, session: Session, code: ErrorCode, text: str | None = None) -> list[Output]:
+    def _refuse(
+        self, session: Session, code: ErrorCode, text: str | None = None, *, room: str = ""
+    ) -> list[Output]:
+        """Refuse with ``code``; ``room`` is the room id the client named, if any (cut to 8
+        characters in the log, like every room id there: enough to find a room, not to join)."""
         close_code, default_text = _REFUSALS[code]
         self.stats.refusals[code] += 1
+        details: dict[str, str | int] = {"code": code, "ip": session.ip}
+        if room:
+            details["room"] = room[:8]
         out: list[Output] = [
-            Log(session.conn, "refused", {"code": code, "ip": session.ip}),
+            Log(session.conn, "refused", details),
             Transmit((session.conn,), encode(Error(code, text or default_text))),
         ]
         if close_code is not None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from relay.envelope import Member
+from relay.envelope import Created, Member
 
 ConnId = int
 
@@ -18,12 +19,37 @@ def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
 
 
-def new_room_id() -> str:
-    return secrets.token_urlsafe(16)  # 128 bits, URL-safe
-
-
 def new_token() -> str:
     return secrets.token_urlsafe(32)  # 256 bits
+
+
+_ROOM_ID_DOMAIN = b"tablier relay room id\x00"
+
+
+def room_id_for(seats: int, player_token: str, spectator_token: str) -> str:
+    """A room's id: the first 128 bits of SHA-256 over its seat count and both its tokens.
+
+    The id is public (every invite shows it); the tokens are not. Deriving the one from the
+    others makes the id a commitment to them: bringing a lost room back (a re-create) needs
+    tokens that hash to its id, which only the holders of its invites have, and the relay
+    checks that without remembering anything::
+
+        >>> room_id_for(2, "p" * 43, "s" * 43)
+        '4bLUyknlGJQxTMiNxwsjLw'
+        >>> room_id_for(3, "p" * 43, "s" * 43) != room_id_for(2, "p" * 43, "s" * 43)
+        True
+    """
+    digest = hashlib.sha256(_ROOM_ID_DOMAIN + bytes((seats,)))
+    for token in (player_token, spectator_token):
+        encoded = token.encode("utf-8", "surrogatepass")
+        digest.update(len(encoded).to_bytes(2, "big") + encoded)  # no two splits alike
+    return base64.urlsafe_b64encode(digest.digest()[:16]).rstrip(b"=").decode("ascii")
+
+
+def new_room(seats: int) -> Created:
+    """Fresh secrets for a room of ``seats`` seats, and the id they make."""
+    player, spectator = new_token(), new_token()
+    return Created(room_id_for(seats, player, spectator), player, spectator)
 
 
 @dataclass(slots=True)

@@ -18,7 +18,7 @@ import ssl
 from collections.abc import Coroutine
 from http import HTTPStatus
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
@@ -39,6 +39,34 @@ SLOW_READER_FRAMES = 64
 CONFIRM_PERIOD = 0.05
 CONFIRM_BATCH = 16
 _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
+
+
+class _AdmittedConnection(ServerConnection):
+    """A connection the core admits the moment its TCP connection arrives, before a byte of
+    its HTTP upgrade is read (:meth:`RelayCore.admit`); one subclass per relay says which."""
+
+    relay: ClassVar[RelayServer]
+    upgrading_from: str | None = None  # counted by the core as not upgraded yet
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        ip = str(peer[0]) if peer else "local"
+        refusal = self.relay.core.admit(ip)
+        if refusal is None:
+            self.upgrading_from = ip
+        else:
+            self.relay._carry_out([refusal])
+            self.transport.abort()  # websockets' handshake then ends without a word
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.upgraded()
+        super().connection_lost(exc)
+
+    def upgraded(self) -> None:
+        if self.upgrading_from is not None:
+            self.relay.core.upgraded_or_gone(self.upgrading_from)
+            self.upgrading_from = None
 
 
 class CertificateError(Exception):
@@ -63,6 +91,11 @@ class RelayServer:
 
     async def start(self) -> None:
         config = self.config
+        # Behind a trusted proxy every TCP connection comes from the proxy: only the address
+        # it forwards (known once the upgrade request is read) is counted, by core.open.
+        admitted = None
+        if not config.trust_proxy:
+            admitted = type("AdmittedConnection", (_AdmittedConnection,), {"relay": self})
         self._server = await serve(
             self._handle,
             config.host,
@@ -77,6 +110,7 @@ class RelayServer:
             server_header="tablier-relay",
             logger=_WEBSOCKETS_LOGGER,  # looked up once, not once per connection
             ssl=self._tls_context(),
+            create_connection=admitted,
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         self._confirmer = asyncio.create_task(self._confirm_forever())
@@ -152,6 +186,8 @@ class RelayServer:
         loop = asyncio.get_running_loop()
         core = self.core
         self._connections[conn] = websocket
+        if isinstance(websocket, _AdmittedConnection):
+            websocket.upgraded()
         # Bound once: this loop runs for every frame the relay receives.
         carry_out, receive, clock = self._carry_out, core.receive, loop.time
         try:

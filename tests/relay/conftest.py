@@ -48,19 +48,26 @@ class RelayProcess:
     def http(self) -> str:
         return "http" + self.url.removeprefix("ws").rstrip("/")
 
-    def log_lines(self) -> list[dict[str, object]]:
-        """Stop the relay (SIGTERM) and return everything it logged, one dict per line."""
+    def log_text(self) -> str:
+        """Stop the relay (SIGTERM) and return everything it wrote to stderr."""
         self.process.send_signal(signal.SIGTERM)
         _, err = self.process.communicate(timeout=10)
-        return [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+        return err
+
+    def log_lines(self) -> list[dict[str, object]]:
+        """Stop the relay (SIGTERM) and return everything it logged, one dict per line."""
+        return [json.loads(line) for line in self.log_text().splitlines() if line.startswith("{")]
 
 
 def spawn_relay(
-    *flags: str, env: dict[str, str] | None = None, command: tuple[str, ...] = ("relay",)
+    *flags: str,
+    env: dict[str, str] | None = None,
+    command: tuple[str, ...] = ("relay",),
+    json_logs: bool = True,
 ) -> RelayProcess:
-    """A real relay process on a free port, logging JSON lines to stderr."""
+    """A real relay process on a free port, logging to stderr (JSON lines, or plain text)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", *command, "--port", "0", "--log-json", *flags],
+        [sys.executable, "-m", *command, "--port", "0", *(["--log-json"] * json_logs), *flags],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
@@ -71,7 +78,9 @@ def spawn_relay(
     line = process.stderr.readline()
     if not line:
         raise RuntimeError(f"relay did not start: exit {process.wait()}")
-    return RelayProcess(process, json.loads(line)["url"])
+    if json_logs:
+        return RelayProcess(process, json.loads(line)["url"])
+    return RelayProcess(process, line.split(" url=", 1)[1].split()[0])
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from relay.envelope import (
 from relay.limits import TokenBucket
 from relay.refusals import CLOSE_SERVICE_RESTART, REFUSALS
 from relay.rooms import ConnId, Room, Seat, new_room, room_id_for, token_hash
-from relay.rules import Admitted, admit, display_name, expire_seats, leave
+from relay.rules import Admitted, admit, can_replay, display_name, expire_seats, leave
 from relay.shared import (
     Append,
     Bring,
@@ -299,8 +299,7 @@ class RelayCore:
             out += self._replace(replaced)
         session.room, session.seat = local, admitted.seat
         welcome = self._welcome(admitted, result.capacity, result.next_seq, result.epoch)
-        role = "spectator" if admitted.seat is None else f"seat {admitted.seat.index}"
-        out.append(Log(conn, "joined", {"room": result.room_id[:8], "as": role}))
+        out.append(Log(conn, "joined", _joined(result.room_id, admitted)))
         out.append(Transmit((conn,), encode(replace(welcome, resync=result.resync))))
         out.extend(Transmit((conn,), frame) for frame in result.events)
         start = result.start + len(result.events)
@@ -364,6 +363,14 @@ class RelayCore:
                 out += self._seat_changed(local, event, now)
                 if local.id not in self.shared:
                     break  # its last member here was let go
+        return out
+
+    def lost_backplane(self, reason: str) -> list[Output]:
+        """The backplane cannot be reached: every member of a shared room here reconnects
+        later (joins are refused with ``unavailable`` until it is back)."""
+        out: list[Output] = [Log(None, "backplane_down", {"reason": reason})]
+        for room_id in list(self.shared):
+            out += self.resync(room_id)
         return out
 
     def resync(self, room_id: str) -> list[Output]:
@@ -476,8 +483,11 @@ class RelayCore:
         name = display_name(message.name)
         if name is None:
             return self._refuse(session, ErrorCode.BAD_NAME)
-        if message.resume_from is not None and message.resume_from > room.next_seq:
-            return self._refuse(session, ErrorCode.BAD_RESUME)
+        replayable = message.resume_from is not None and can_replay(
+            message.resume_from, message.epoch, room.epoch, 0, room.next_seq
+        )
+        if isinstance(replayable, ErrorCode):
+            return self._refuse(session, replayable)
         # The roster and next_seq the newcomer gets describe the room just before its own
         # arrival, which reaches it (and everyone) as the presence event numbered next_seq.
         next_seq = room.next_seq
@@ -492,14 +502,12 @@ class RelayCore:
         if isinstance(admitted.replaced, int):
             out += self._replace(admitted.replaced)
         session.room, session.seat = room, admitted.seat
-        same_epoch = message.epoch is None or message.epoch == room.epoch
         replay = None
-        if message.resume_from is not None and same_epoch:
+        if message.resume_from is not None and replayable:
             replay = room.backlog_since(message.resume_from)
         welcome = self._welcome(admitted, room.capacity, next_seq, room.epoch)
         welcome = replace(welcome, resync=message.resume_from is not None and replay is None)
-        role = "spectator" if admitted.seat is None else f"seat {admitted.seat.index}"
-        out.append(Log(session.conn, "joined", {"room": room.id[:8], "as": role}))
+        out.append(Log(session.conn, "joined", _joined(room.id, admitted)))
         out.append(Transmit((session.conn,), encode(welcome)))
         out.extend(Transmit((session.conn,), frame) for frame in replay or ())
         room.refresh_audience(now)
@@ -615,3 +623,9 @@ class RelayCore:
             session.closing = True
             out.append(Close(session.conn, close_code, code))
         return out
+
+
+def _joined(room_id: str, admitted: Admitted) -> dict[str, str | int]:
+    if admitted.seat is None:
+        return {"room": room_id[:8], "as": "spectator"}
+    return {"room": room_id[:8], "as": "player", "seat": admitted.seat.index}

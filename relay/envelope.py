@@ -266,6 +266,32 @@ def stamp(seq: int, seat: int, packed_payload: bytes) -> bytes:
     return b"".join((_MESSAGE_HEAD, _pack_uint(seq), _pack_uint(seat), packed_payload))
 
 
+# Where a backplane numbers events (a Lua script in Redis), a frame is made of two parts
+# around its sequence number, msgpack's smallest encoding of it: ``head + seq + tail``.
+_PRESENCE_HEAD = bytes((0x96, VERSION, Kind.PRESENCE))  # fixarray of 6, version, kind
+
+
+def message_parts(seat: int, packed_payload: bytes) -> tuple[bytes, bytes]:
+    """What goes before and after the number in :func:`stamp`'s frame.
+
+    >>> head, tail = message_parts(1, pack_payload(b"hi"))
+    >>> head + b"\\x07" + tail == encode(Message(7, 1, b"hi"))
+    True
+    """
+    return _MESSAGE_HEAD, _pack_uint(seat) + packed_payload
+
+
+def presence_parts(seat: int, event: PresenceEvent, name: str) -> tuple[bytes, bytes]:
+    """What goes before and after the number in a presence frame.
+
+    >>> head, tail = presence_parts(0, PresenceEvent.LEFT, "Ada")
+    >>> head + b"\\xcc\\xc8" + tail == encode(Presence(200, 0, PresenceEvent.LEFT, "Ada"))
+    True
+    """
+    name_bytes: bytes = msgpack.packb(name, use_bin_type=True)
+    return _PRESENCE_HEAD, _pack_uint(seat) + _pack_uint(event) + name_bytes
+
+
 _FIXINTS = tuple(bytes((n,)) for n in range(0x80))
 
 

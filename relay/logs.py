@@ -1,13 +1,16 @@
-"""One log line per connection event or refusal, as plain text or as a JSON object.
+r"""One log line per connection event or refusal, as plain text or as a JSON object.
 
 Values can come from the network (a room id a client asked for, an address from
-``X-Forwarded-For``), so nothing reaches the line as it came: in plain text every character
-that a terminal or a log reader could take for structure (a newline, an escape sequence, a
-space, a quote, ``=``) is written as a backslash escape; JSON escapes control and non-ASCII
-characters itself::
+``X-Forwarded-For``), so nothing reaches the line as it came. In plain text (``key=value``
+pairs, as logfmt has them) every character that is not printable ASCII is written as a
+backslash escape, so a value can neither end the line nor reach the operator's terminal, and
+a value holding a space, a quote or ``=`` is quoted, so it cannot make up fields of its own;
+JSON escapes control and non-ASCII characters itself::
 
-    >>> render(Log(7, "refused", {"code": "unknown_room", "room": "a\\nb\\x1b[2J"}), False)
-    'refused conn=7 code=unknown_room room=a\\\\nb\\\\x1b[2J'
+    >>> render(Log(7, "refused", {"code": "unknown_room", "room": "a\nb\x1b[2J"}), False)
+    'refused conn=7 code=unknown_room room=a\\nb\\x1b[2J'
+    >>> render(Log(None, "refused", {"room": 'x ip="1.2.3.4"'}), False)
+    'refused room="x ip=\\"1.2.3.4\\""'
 """
 
 from __future__ import annotations
@@ -20,20 +23,22 @@ from relay.core import Log
 
 logger = logging.getLogger("tablier.relay")
 
-_STRUCTURE = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", " ": "\\x20", '"': '\\"'}
-_STRUCTURE["="] = "\\x3d"
+_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"'}
+_QUOTED_IF = frozenset(' "=')
 
 
 def escaped(text: str) -> str:
-    """``text`` with every character that is not plainly printable written as an escape."""
-    if text.isprintable() and text.isascii() and not any(c in _STRUCTURE for c in text):
-        return text  # the common case: an id, a code, an address
-    return "".join(_escape(c) for c in text)
+    """``text`` as one plain-text value: printable ASCII, quoted if it holds a separator."""
+    if text.isprintable() and text.isascii() and not any(c in _ESCAPES for c in text):
+        plain = text  # the common case: an id, a code, an address
+    else:
+        plain = "".join(_escape(c) for c in text)
+    return f'"{plain}"' if _QUOTED_IF.intersection(text) or not text else plain
 
 
 def _escape(char: str) -> str:
-    if char in _STRUCTURE:
-        return _STRUCTURE[char]
+    if char in _ESCAPES:
+        return _ESCAPES[char]
     if char.isprintable() and char.isascii():
         return char
     code = ord(char)

@@ -61,6 +61,15 @@ def room_id_for(seats: int, player_token: str, spectator_token: str) -> str:
     return base64.urlsafe_b64encode(digest.digest()[:16]).rstrip(b"=").decode("ascii")
 
 
+_ROOM_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def is_room_id(text: str) -> bool:
+    """Whether ``text`` is shaped like an id :func:`room_id_for` makes (22 characters of
+    URL-safe base64); nothing else is ever a room."""
+    return len(text) == 22 and _ROOM_ID_CHARS.issuperset(text)
+
+
 def new_room(seats: int) -> Created:
     """Fresh secrets for a room of ``seats`` seats, and the id they make."""
     player, spectator = new_token(), new_token()

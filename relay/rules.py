@@ -93,3 +93,24 @@ def reap(state: RoomState, alive: Callable[[Holder], bool], now: float) -> list[
     for seat in gone:
         seat.holder, seat.left_at = None, now
     return sorted(gone, key=lambda s: s.index)
+
+
+def can_replay(
+    resume_from: int, epoch: int | None, room_epoch: int, base: int, next_seq: int
+) -> bool | ErrorCode:
+    """Whether a resume from ``resume_from``, numbered in ``epoch`` (None: the room's own),
+    can be replayed (if the backlog still reaches back) or must resync (False).
+
+    A room numbered anew from ``base`` (its stream may have lost events after it) still has
+    every event before ``base``: a resume from there or earlier in the old epoch is served.
+    A number the room has not reached is refused; in an old epoch it only means that the
+    events the client saw were lost.
+
+    >>> can_replay(5, None, 7, 0, 9), can_replay(12, 7, 7, 0, 9)
+    (True, <ErrorCode.BAD_RESUME: 'bad_resume'>)
+    >>> can_replay(5, 3, 7, 6, 9), can_replay(8, 3, 7, 6, 9)
+    (True, False)
+    """
+    if epoch is None or epoch == room_epoch:
+        return ErrorCode.BAD_RESUME if resume_from > next_seq else True
+    return resume_from <= base

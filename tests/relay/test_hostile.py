@@ -273,4 +273,4 @@ async def test_hostile_room_ids_cannot_forge_log_lines() -> None:
     assert "\x1b" not in text
     lines = text.splitlines()
     assert lines and all(line[:4].isdigit() and line[23:30] == " relay " for line in lines)
-    assert sum("room=\\x1b[2J\\nX" in line for line in lines) == 2  # both, escaped
+    assert sum('room="\\x1b[2J\\nX r"' in line for line in lines) == 2  # both, escaped

@@ -49,6 +49,7 @@ class RelayConfig:
     trust_proxy: bool = False
     log_json: bool = False
     backplane: str | None = None  # redis://HOST:PORT/DB: rooms shared by many processes
+    backplane_lease: float = 10.0
 
     def __post_init__(self) -> None:
         problems = [text for check, text in _checks(self) if not check]
@@ -78,6 +79,7 @@ def _checks(c: RelayConfig) -> list[tuple[bool, str]]:
         (c.ping_interval > 0 and c.ping_timeout > 0, "ping interval and timeout must be positive"),
         (c.join_failures_per_minute >= 1, "join failures per minute must be at least 1"),
         (c.shutdown_timeout > 0, "shutdown timeout must be positive"),
+        (c.backplane_lease >= 1, "backplane lease must be at least 1 second"),
         (
             c.backplane is None or c.backplane.startswith(_BACKPLANE_SCHEMES),
             f"backplane must be a Redis URL (redis://HOST:PORT/DB), not {c.backplane!r}",
@@ -115,6 +117,8 @@ HELP: dict[str, str] = {
     "log_json": "log one JSON object per line instead of plain text",
     "backplane": "share rooms with other relay processes through Redis (redis://HOST:PORT/DB; "
     "needs the redis extra)",
+    "backplane_lease": "seconds the members of a relay process that died still count as "
+    "connected (with --backplane); then they are away, and their seats expire after the grace",
 }
 
 

@@ -343,7 +343,14 @@ class RelayCore:
                 # member saw may be gone, so each resumes, and is told to resync if so.
                 return [*out, *self.resync(room_id)]
             local.recent.append((event.seq, event.frame))
-            sender = self.local_conn(event.holder) if event.presence is None else None
+            if event.presence is not None:
+                # First who no longer holds his seat here (he gets the refusal, not the news).
+                out += self._seat_changed(local, event, now)
+                if local.id not in self.shared:
+                    break  # its last member here was let go
+                sender = None
+            else:
+                sender = self.local_conn(event.holder)
             to = []
             for conn, seq in expects.items():
                 if seq == event.seq and conn != sender:
@@ -359,10 +366,6 @@ class RelayCore:
                 if event.presence is None:
                     self.stats.messages_forwarded += len(to)
                     self.stats.bytes_forwarded += len(event.frame) * len(to)
-            if event.presence is not None:
-                out += self._seat_changed(local, event, now)
-                if local.id not in self.shared:
-                    break  # its last member here was let go
         return out
 
     def lost_backplane(self, reason: str) -> list[Output]:

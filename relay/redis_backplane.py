@@ -59,8 +59,6 @@ from relay.shared import (
     Leave,
 )
 
-LEASE = 10.0  # seconds a process's hold on its members lasts unless renewed
-RENEW_EVERY = LEASE / 4
 TIMEOUT = 2.0  # seconds for any one Redis command (the reader's block aside)
 BLOCK_MS = 2000  # how long one XREAD waits for news
 RETRY_EVERY = 0.5  # seconds between attempts to reach Redis again
@@ -135,7 +133,9 @@ class RedisBackplane:
             url, socket_timeout=BLOCK_MS / 1000 + TIMEOUT, single_connection_client=True, **options
         )
         self._bell = f"tablier:bell:{self.process}"
-        self._ttl_ms = int((config.room_idle + LEASE) * 1000)
+        # A process's hold on its members lasts this long unless renewed (a few times a lease).
+        self._lease_ms = int(config.backplane_lease * 1000)
+        self._ttl_ms = int(config.room_idle * 1000) + self._lease_ms
         self._appends: list[Append] = []
         self._appending = asyncio.Event()
         self._cursors: dict[str, int] = {}  # room -> the last number its reader took
@@ -163,14 +163,17 @@ class RedisBackplane:
 
     async def close(self) -> None:
         self._closing = True  # redis-py may turn a cancelled read into an error: stop anyway
-        for task in self._tasks:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
             task.cancel()
-        await asyncio.wait(self._tasks, timeout=TIMEOUT)
-        self._tasks.clear()
+        await asyncio.wait(tasks, timeout=TIMEOUT)
         for client in (self._redis, self._reader):
             with contextlib.suppress(RedisError, OSError, TimeoutError):
                 async with asyncio.timeout(TIMEOUT):
                     await client.aclose()
+        for task in tasks:  # what a read cut short by the close raised is of no interest now
+            if task.done() and not task.cancelled():
+                task.exception()
 
     # --- what the core asks ----------------------------------------------------------------
 
@@ -393,7 +396,7 @@ class RedisBackplane:
             start,
             ",".join(sorted(processes)),
             self.process,
-            self._ms() + int(LEASE * 1000),
+            self._ms() + self._lease_ms,
             state.capacity,
             *holders,
             len(events),
@@ -473,7 +476,7 @@ class RedisBackplane:
         listener = self._listener
         assert listener is not None
         while not self._closing:
-            await asyncio.sleep(RENEW_EVERY)
+            await asyncio.sleep(self.config.backplane_lease / 4)
             rooms = list(listener.served())
             if self.down is not None or not rooms:
                 continue
@@ -482,7 +485,7 @@ class RedisBackplane:
                 for room_id in rooms:
                     keys = room_keys(room_id)
                     pipe.fcall("tablier_lease", 4, *keys, self.process,
-                               now + int(LEASE * 1000), now, self._ttl_ms)  # fmt: skip
+                               now + self._lease_ms, now, self._ttl_ms)  # fmt: skip
                     creator = self._creators.get(room_id, "")
                     pipe.fcall("tablier_room_lives", 2, *_room_counts(creator), room_id,
                                now + self._ttl_ms, self._ttl_ms)  # fmt: skip
@@ -501,6 +504,8 @@ class RedisBackplane:
 
     async def _connect(self) -> None:
         """Reach Redis, make sure it has this version of the library, and say so."""
+        # Connections opened before Redis went away are dead: a command must not meet one.
+        await self._redis.connection_pool.disconnect()
         await self._timed(self._redis.ping())
         listed = await self._redis.function_list(library=redis_library.NAME, withcode=True)
         if not any(redis_library.SOURCE.encode() in entry for entry in listed):
@@ -514,7 +519,14 @@ class RedisBackplane:
             logs.logger.info(logs.render(up, self.config.log_json))
 
     def _failure(self, error: BaseException) -> None:
+        """A command failed. Redis refusing one (an error reply) is that command's failure
+        alone; not reaching Redis at all means every member here must go."""
         self.stats.errors += 1
+        if isinstance(error, ResponseError):
+            if logs.logger.isEnabledFor(logging.INFO):
+                refused = Log(None, "backplane_error", {"error": str(error)[:200]})
+                logs.logger.info(logs.render(refused, self.config.log_json))
+            return
         if self.down is None and not self._closing:
             self.down = f"Redis at {_safe_url(self.url)} cannot be reached ({type(error).__name__})"
             self._appends.clear()

@@ -4,6 +4,7 @@ each test takes a database of its own from it."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import subprocess
@@ -58,10 +59,13 @@ def spawn_shared(url: str, *flags: str) -> RelayProcess:
     return spawn_relay("--backplane", url, "--backplane-lease", "1", *FAST_PLAY, *flags)
 
 
+DEPLOYED = Path(__file__).resolve().parents[2] / "deploy" / "nginx-tablier-relays.conf"
+
+
 @dataclass
 class Nginx:
-    """A real nginx on a free loopback port balancing websockets over relay processes, as
-    deploy/nginx-tablier-relays.conf does (a relay that refuses connections is skipped)."""
+    """A real nginx on a free loopback port running deploy/nginx-tablier-relays.conf, with
+    the test's relay ports for its upstreams and plain HTTP instead of its certificate."""
 
     directory: Path
     upstreams: list[int]
@@ -76,44 +80,18 @@ class Nginx:
         binary = shutil.which("nginx") or "/usr/sbin/nginx"
         assert Path(binary).exists(), "nginx is not installed (.ci/run installs Debian's package)"
         self.port = free_port()
-        servers = "\n".join(
-            f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=2s;"
-            for port in self.upstreams
-        )
+        site = self.directory / "relays.conf"
+        site.write_text(self._site(DEPLOYED.read_text()))
         conf = self.directory / "nginx.conf"
+        temp = " ".join(
+            f"{kind}_temp_path {self.directory / kind};"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
         conf.write_text(
-            f"""
-worker_processes 1;
-pid {self.directory}/nginx.pid;
-error_log {self.directory}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {self.directory}/body;
-    proxy_temp_path {self.directory}/proxy;
-    fastcgi_temp_path {self.directory}/fastcgi;
-    uwsgi_temp_path {self.directory}/uwsgi;
-    scgi_temp_path {self.directory}/scgi;
-    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-    upstream relays {{
-{servers}
-    }}
-    server {{
-        listen 127.0.0.1:{self.port};
-        location / {{
-            proxy_pass http://relays;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_next_upstream error timeout;
-            proxy_connect_timeout 1s;
-            proxy_read_timeout 1h;
-            proxy_buffering off;
-        }}
-    }}
-}}
-"""
+            f"worker_processes 1; pid {self.directory}/nginx.pid;\n"
+            f"error_log {self.directory}/error.log warn;\n"
+            "events { worker_connections 256; }\n"
+            f"http {{ access_log off; {temp} include {site}; }}\n"
         )
         self.process = subprocess.Popen(
             [binary, "-p", str(self.directory), "-c", str(conf), "-g", "daemon off;"],
@@ -121,10 +99,26 @@ http {{
             stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10
-        while not (self.directory / "nginx.pid").exists() or not _listening(self.port):
-            assert self.process.poll() is None, (self.directory / "error.log").read_text()
+        while not _listening(self.port):
+            if self.process.poll() is not None:
+                raise AssertionError((self.directory / "error.log").read_text())
             assert time.monotonic() < deadline, "nginx did not listen in 10 s"
             time.sleep(0.02)
+
+    def _site(self, deployed: str) -> str:
+        upstreams = iter(self.upstreams)
+        lines = []
+        for line in deployed.splitlines():
+            stripped = line.strip()
+            if stripped.startswith("server 127.0.0.1:"):
+                line = re.sub(r"127\.0\.0\.1:\d+", f"127.0.0.1:{next(upstreams)}", line)
+            elif stripped == "listen 443 ssl;":
+                line = f"    listen 127.0.0.1:{self.port};"
+            elif stripped.startswith(("listen [::]", "ssl_certificate")):
+                continue
+            lines.append(line)
+        assert next(upstreams, None) is None, "the deployed example balances fewer relays"
+        return "\n".join(lines)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -351,13 +351,19 @@ class RelayCore:
                 sender = None
             else:
                 sender = self.local_conn(event.holder)
-            to = []
+            to, behind = [], []
             for conn, seq in expects.items():
                 if seq == event.seq and conn != sender:
                     to.append(conn)
                     unplaced.pop(conn, None)
+                elif seq < event.seq:
+                    behind.append(conn)
             for conn in to:
                 expects[conn] = event.seq + 1
+            for conn in behind:  # it would miss events (never seen): it resumes instead
+                out += self._let_go(local, conn, "resume")
+                if local.id not in self.shared:
+                    return out
             if sender is not None and expects.get(sender) == event.seq:
                 expects[sender] = event.seq + 1
                 unplaced[sender] = event.seq
@@ -573,16 +579,21 @@ class RelayCore:
             arrived = event.presence in (PresenceEvent.JOINED, PresenceEvent.RECONNECTED)
             if arrived and event.holder == self.holder(conn):
                 continue  # its own arrival
-            session = self.sessions[conn]
             if event.presence == PresenceEvent.RECONNECTED:
                 out += self._replace(conn)  # its player came back through another process
-            elif not session.closing:
-                # Let go while still here (this process's lease lapsed): it reconnects.
-                self._forget_member(local, conn)
-                session.room = session.seat = None
-                session.closing = True
-                out.append(Close(conn, CLOSE_SERVICE_RESTART, "seat_lost"))
+            else:  # let go while still here (this process's lease lapsed): it reconnects
+                out += self._let_go(local, conn, "seat_lost")
         return out
+
+    def _let_go(self, local: LocalRoom, conn: ConnId, reason: str) -> list[Output]:
+        """Close a member with 1012: it reconnects and resumes (or resyncs) by itself."""
+        self._forget_member(local, conn)
+        session = self.sessions.get(conn)
+        if session is None or session.closing:
+            return []
+        session.room = session.seat = None
+        session.closing = True
+        return [Close(conn, CLOSE_SERVICE_RESTART, reason)]
 
     # --- expiry --------------------------------------------------------------------------
 

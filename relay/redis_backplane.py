@@ -44,7 +44,7 @@ from redis.retry import Retry
 from relay import logs, redis_library, rules
 from relay.config import RelayConfig
 from relay.core import Log
-from relay.envelope import ErrorCode, PresenceEvent, message_parts, presence_parts
+from relay.envelope import ErrorCode, PresenceEvent, message_parts, presence_parts, stamp
 from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
 from relay.shared import (
     Append,
@@ -110,6 +110,36 @@ class _Loaded:
     live: frozenset[str]  # processes whose lease runs past now
 
 
+class _Channel:
+    """One connection of this process's own to Redis, for one task: the writer sends every
+    queued append at once and reads the answers, the reader blocks on its inbox. Cheaper
+    than a pooled client per call, and a failure is this channel's, seen at once."""
+
+    def __init__(self, client: Redis, timeout: float) -> None:
+        self._connection = client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
+        self._timeout = timeout
+
+    async def ask(self, *commands: tuple[Any, ...]) -> list[Any]:
+        """Send the commands in one write; each answer, or the error Redis answered."""
+        connection = self._connection
+        try:
+            await connection.connect()
+            await connection.send_packed_command(connection.pack_commands(commands))
+            answers: list[Any] = []
+            for _ in commands:
+                try:
+                    answers.append(await connection.read_response(timeout=self._timeout))
+                except ResponseError as error:
+                    answers.append(error)
+            return answers
+        except BaseException:
+            await connection.disconnect()  # whatever was on its way is of no use now
+            raise
+
+    async def close(self) -> None:
+        await self._connection.disconnect()
+
+
 class _Conflict(Exception):
     """Someone changed the room between our load and our store: decide again."""
 
@@ -127,12 +157,12 @@ class RedisBackplane:
             "retry": Retry(NoBackoff(), 0),  # a lost reply must not run a change twice
             "socket_connect_timeout": TIMEOUT,
             "decode_responses": False,
+            "protocol": 2,  # RESP2: the same plain arrays from every Redis version
         }
         self._redis = Redis.from_url(url, socket_timeout=TIMEOUT, **options)
-        self._reader = Redis.from_url(
-            url, socket_timeout=BLOCK_MS / 1000 + TIMEOUT, single_connection_client=True, **options
-        )
-        self._bell = f"tablier:bell:{self.process}"
+        self._writer = _Channel(self._redis, TIMEOUT)
+        self._reader = _Channel(self._redis, BLOCK_MS / 1000 + TIMEOUT)
+        self._inbox = f"tablier:inbox:{self.process}"  # every event of our rooms, in order
         # A process's hold on its members lasts this long unless renewed (a few times a lease).
         self._lease_ms = int(config.backplane_lease * 1000)
         self._ttl_ms = int(config.room_idle * 1000) + self._lease_ms
@@ -140,7 +170,8 @@ class RedisBackplane:
         self._appending = asyncio.Event()
         self._cursors: dict[str, int] = {}  # room -> the last number its reader took
         self._settling: dict[str, int] = {}  # rooms entered, their answers not taken in yet
-        self._new_rooms: set[str] = set()  # among them, those new to the reader
+        self._held: dict[str, list[Event]] = {}  # what the reader brought for those meanwhile
+        self._early: dict[str, dict[int, Event]] = {}  # events that came before their turn
         self._creators: dict[str, str] = {}  # room -> the address it counts against
         self._listener: Listener | None = None
         self._was_up = False
@@ -167,10 +198,10 @@ class RedisBackplane:
         for task in tasks:
             task.cancel()
         await asyncio.wait(tasks, timeout=TIMEOUT)
-        for client in (self._redis, self._reader):
+        for client in (self._redis, self._writer, self._reader):
             with contextlib.suppress(RedisError, OSError, TimeoutError):
                 async with asyncio.timeout(TIMEOUT):
-                    await client.aclose()
+                    await client.aclose() if isinstance(client, Redis) else await client.close()
         for task in tasks:  # what a read cut short by the close raised is of no interest now
             if task.done() and not task.cancelled():
                 task.exception()
@@ -239,16 +270,16 @@ class RedisBackplane:
             return ErrorCode.UNAVAILABLE
         return Brought(created, seats, again=again)
 
-    async def settled(self, room_id: str) -> None:
-        """The core has taken in an :meth:`enter`'s answer: a new room is now among its
-        served ones, so wake the reader to take its stream in."""
+    def settled(self, room_id: str) -> None:
+        """The core has taken in an :meth:`enter`'s answer: what the reader brought for the
+        room meanwhile, held back until now, goes to the core."""
         self._settling[room_id] -= 1
-        if not self._settling[room_id]:
-            del self._settling[room_id]
-        if room_id in self._new_rooms:
-            self._new_rooms.discard(room_id)
-            with contextlib.suppress(RedisError, OSError):
-                await self._ring()
+        if self._settling[room_id]:
+            return
+        del self._settling[room_id]
+        held = self._held.pop(room_id, [])
+        if held and self._listener is not None:
+            self._listener.on_events(room_id, held)
 
     async def leave(self, request: Leave) -> None:
         def decide(state: RoomState, wall: float) -> list[_Presence]:
@@ -298,7 +329,6 @@ class RedisBackplane:
         self._creators[message.room_id] = state.creator
         if message.room_id not in self._cursors:  # the reader takes it from there
             self._cursors[message.room_id] = numbered[-1][0] if numbered else next_seq - 1
-            self._new_rooms.add(message.room_id)
         self._settling[message.room_id] = self._settling.get(message.room_id, 0) + 1
         away = tuple((s.index, wall - s.left_at) for s in state.disconnected_seats())
         return Entered(
@@ -397,6 +427,9 @@ class RedisBackplane:
             ",".join(sorted(processes)),
             self.process,
             self._ms() + self._lease_ms,
+            room_id,
+            self._ms(),
+            self._ttl_ms,
             state.capacity,
             *holders,
             len(events),
@@ -428,49 +461,105 @@ class RedisBackplane:
             batch, self._appends = self._appends, []
             if not batch or self.down is not None:
                 continue
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for request in batch:
-                    meta, _, log, _ = room_keys(request.room_id)
-                    head, tail = message_parts(request.seat, request.packed_payload)
-                    pipe.fcall("tablier_append", 2, meta, log, request.holder, request.seat,
-                               head, tail, new_epoch(), backlog, backlog_bytes)  # fmt: skip
-                try:
-                    await self._timed(pipe.execute(raise_on_error=False))
-                except (RedisError, OSError) as error:
-                    self._failure(error)
+            now = self._ms()
+            commands = []
+            for request in batch:
+                meta, _, log, leases = room_keys(request.room_id)
+                head, tail = message_parts(request.seat, request.packed_payload)
+                commands.append(("FCALL", "tablier_append", 3, meta, log, leases,
+                                 request.holder, request.seat, head, tail, new_epoch(),
+                                 backlog, backlog_bytes, request.room_id, now, self._ttl_ms,
+                                 self.process))  # fmt: skip
+            try:
+                replies = await self._timed(self._writer.ask(*commands))
+            except (RedisError, OSError) as error:
+                self._failure(error)
+                continue
+            self._deliver_own(batch, replies)
             # A room Redis no longer has ("gone"): its members' reader sees nothing more; they
             # are let go by the next lease renewal, which finds it gone too.
 
+    def _deliver_own(self, batch: list[Append], replies: list[Any]) -> None:
+        """Our own members' messages, numbered: Redis does not put them in our inbox, so
+        they are handed to the core from here, in their place among the room's events."""
+        for request, reply in zip(batch, replies, strict=True):
+            if not isinstance(reply, list) or reply[0] != b"ok":
+                continue  # an error, or "gone"/"not_holder": nothing was numbered
+            seq = int(reply[1])
+            frame = stamp(seq, request.seat, request.packed_payload)
+            event = Event(seq, int(reply[2]), request.holder, request.seat, None, frame)
+            self._offer(request.room_id, [event])
+
+    def _offer(self, room_id: str, events: list[Event]) -> list[int]:
+        """Events of a room from the inbox or our own appends, in whatever order the two
+        arrive: each goes to the core once, in order; returns the numbers still missing
+        before the earliest one held back (empty when nothing is missing)."""
+        taken = self._cursors.get(room_id)
+        if taken is None:
+            return []  # not a room of ours (any more)
+        early = self._early.setdefault(room_id, {})
+        for event in events:
+            if event.seq > taken:
+                early[event.seq] = event
+        ready = []
+        while taken + 1 in early:
+            taken += 1
+            ready.append(early.pop(taken))
+        if not early:
+            del self._early[room_id]
+        if ready:
+            self._cursors[room_id] = taken
+            if room_id in self._settling:
+                self._held.setdefault(room_id, []).extend(ready)
+            elif self._listener is not None:
+                self._listener.on_events(room_id, ready)
+        return list(range(taken + 1, min(early))) if early else []
+
     async def _read_forever(self) -> None:
-        listener = self._listener
-        assert listener is not None
-        bell_seen: Any = b"$"
+        """Read this process's inbox (every event of its rooms that others made, as Redis
+        numbered them) and offer each room's events to the core; fetch from a room's own
+        stream whatever neither the inbox nor our own appends brought."""
+        seen: Any = b"$"
         while not self._closing:
             try:
                 if self.down is not None:
                     await self._connect()
-                served = set(listener.served())
-                for room_id in [r for r in self._cursors if r not in served]:
-                    if room_id not in self._settling:
-                        del self._cursors[room_id]  # its last member here left
-                streams: dict[Any, Any] = {self._bell: bell_seen}
-                for room_id, cursor in self._cursors.items():
-                    streams[room_keys(room_id)[2]] = f"{cursor}-1"
-                reply: Any = await self._reader.xread(streams, count=256, block=BLOCK_MS)
-            except (RedisError, OSError) as error:
-                self._failure(error)
+                    seen = b"$"  # what came before was for members who are gone
+                (reply,) = await self._reader.ask(
+                    ("XREAD", "COUNT", 1024, "BLOCK", BLOCK_MS, "STREAMS", self._inbox, seen)
+                )
+                if isinstance(reply, ResponseError):
+                    raise reply
+                if not reply:
+                    continue
+                entries = reply[0][1]
+                seen = entries[-1][0]
+                by_room: dict[str, list[Event]] = {}
+                for _, flat in entries:
+                    fields = dict(zip(flat[::2], flat[1::2], strict=True))
+                    room_id = fields[b"r"].decode()
+                    by_room.setdefault(room_id, []).append(_event(fields[b"q"], fields))
+                for room_id, events in by_room.items():
+                    missing = self._offer(room_id, events)
+                    if missing:  # skipped by the inbox (trimmed, or ours not back yet)
+                        await self._fetch(room_id, missing)
+            except (RedisError, OSError, ValueError, KeyError, IndexError) as error:
+                # Unreachable, or an answer not shaped as expected: either way, start over.
+                self._failure(error if isinstance(error, RedisError | OSError) else OSError(error))
                 await asyncio.sleep(RETRY_EVERY)
-                continue
-            for stream, entries in reply or ():
-                if stream == self._bell.encode():
-                    bell_seen = entries[-1][0]
-                    continue
-                room_id = stream.decode().split("{", 1)[1].rsplit("}", 1)[0]
-                if room_id not in self._cursors:
-                    continue
-                events = [_event(entry_id, fields) for entry_id, fields in entries]
-                self._cursors[room_id] = events[-1].seq
-                listener.on_events(room_id, events)
+
+    async def _fetch(self, room_id: str, missing: list[int]) -> None:
+        log = room_keys(room_id)[2]
+        (found,) = await self._reader.ask(("XRANGE", log, f"{missing[0]}-0", f"{missing[-1]}-1"))
+        if isinstance(found, ResponseError):
+            raise found
+        events = []
+        for entry_id, flat in found:
+            fields = dict(zip(flat[::2], flat[1::2], strict=True))
+            events.append(_event(entry_id.split(b"-", 1)[0], fields))
+        still = self._offer(room_id, events)
+        if still and self._listener is not None:  # gone from the room's stream too
+            self._listener.on_lost_room(room_id)  # its members here resume, or resync
 
     async def _renew_forever(self) -> None:
         listener = self._listener
@@ -478,6 +567,8 @@ class RedisBackplane:
         while not self._closing:
             await asyncio.sleep(self.config.backplane_lease / 4)
             rooms = list(listener.served())
+            for room_id in [r for r in self._cursors if r not in rooms and r not in self._settling]:
+                del self._cursors[room_id]  # its last member here left
             if self.down is not None or not rooms:
                 continue
             now = self._ms()
@@ -506,6 +597,7 @@ class RedisBackplane:
         """Reach Redis, make sure it has this version of the library, and say so."""
         # Connections opened before Redis went away are dead: a command must not meet one.
         await self._redis.connection_pool.disconnect()
+        await self._writer.close()
         await self._timed(self._redis.ping())
         listed = await self._redis.function_list(library=redis_library.NAME, withcode=True)
         if not any(redis_library.SOURCE.encode() in entry for entry in listed):
@@ -547,11 +639,6 @@ class RedisBackplane:
             self.stats.round_trips += 1
             self.stats.round_trip_seconds += time.perf_counter() - started
 
-    async def _ring(self) -> None:
-        """Wake the reader, so that its next XREAD takes a new room in."""
-        await self._redis.xadd(self._bell, {"r": 1}, maxlen=1)
-        await self._redis.pexpire(self._bell, self._ttl_ms)
-
     @staticmethod
     def _ms() -> int:
         return int(time.time() * 1000)
@@ -578,11 +665,11 @@ def _holders(state: RoomState) -> list[Holder]:
     return seated + sorted(state.spectators, key=str)
 
 
-def _event(entry_id: bytes, fields: dict[bytes, bytes]) -> Event:
-    """A stream entry as :func:`relay.redis_library`'s append wrote it."""
+def _event(seq: bytes, fields: dict[bytes, bytes]) -> Event:
+    """An entry of a room's stream or of an inbox, as the library's append wrote it."""
     presence = fields[b"p"]
     return Event(
-        seq=int(entry_id.split(b"-", 1)[0]),
+        seq=int(seq),
         epoch=int(fields[b"e"]),
         holder=fields[b"h"].decode(),
         seat=int(fields[b"s"]),

@@ -1,9 +1,12 @@
 """The Redis function library every relay process shares: the only code that writes a room.
 
-Each function takes the keys of one room (they share the hash tag ``{room id}``, so the
-library also runs on Redis Cluster) and does its whole job atomically: check, number,
-``XADD``. A frame is built here around its number (``head + uint(seq) + tail``, see
-:func:`relay.envelope.message_parts`) and kept in the room's stream as entry ``<seq>-1``.
+Each function takes the keys of one room (they share the hash tag ``{room id}``) and does its
+whole job atomically: check, number, ``XADD``. A frame is built here around its number
+(``head + uint(seq) + tail``, see :func:`relay.envelope.message_parts`) and kept in the
+room's stream as entry ``<seq>-1``; a copy goes to the inbox stream of each process reading
+the room (``tablier:inbox:<process>``), so that a process reads one stream whatever the
+number of its rooms, and falls back on the room's own stream (by number) for anything its
+inbox did not bring.
 
 Epochs: the library remembers, in a local of its own, a name for this Redis's life (the
 first ``TIME`` it saw); it is gone after a restart, and a replica that takes over never had
@@ -54,28 +57,50 @@ local function numbering(meta, new_epoch)
   return tonumber(m[1]), m[2], m[3]
 end
 
--- Keep one event as entry <seq>-1, then trim the backlog to its count and bytes.
-local function append(meta, log, seq, epoch, holder, seat, presence, head, tail, count, bytes)
+-- The processes that read a room: those whose lease on it runs past now (but one).
+local function readers(leases, now, but)
+  local found = {}
+  for _, process in ipairs(redis.call('ZRANGEBYSCORE', leases, now, '+inf')) do
+    if process ~= but then found[#found + 1] = process end
+  end
+  return found
+end
+
+-- Keep one event as entry <seq>-1 of the room's log, trim the log to its count and bytes,
+-- and put it at once in the inbox of every process reading the room (each process reads
+-- its own inbox, one stream, whatever the number of its rooms). r: the room's keys and
+-- numbering, as the caller has them.
+local function append(r, seq, holder, seat, presence, head, tail)
   local frame = head .. uint(seq) .. tail
-  redis.call('XADD', log, seq .. '-1', 'f', frame, 'e', epoch, 'h', holder, 's', seat,
+  redis.call('XADD', r.log, seq .. '-1', 'f', frame, 'e', r.epoch, 'h', holder, 's', seat,
              'p', presence)
-  local size = redis.call('HINCRBY', meta, 'bytes', #frame)
-  local kept = redis.call('XLEN', log)
-  while kept > count or (size > bytes and kept > 1) do
-    local oldest = redis.call('XRANGE', log, '-', '+', 'COUNT', 1)[1]
-    redis.call('XDEL', log, oldest[1])
-    size = redis.call('HINCRBY', meta, 'bytes', -#oldest[2][2])
+  local size = redis.call('HINCRBY', r.meta, 'bytes', #frame)
+  local kept = redis.call('XLEN', r.log)
+  while kept > r.count or (size > r.bytes and kept > 1) do
+    local oldest = redis.call('XRANGE', r.log, '-', '+', 'COUNT', 1)[1]
+    redis.call('XDEL', r.log, oldest[1])
+    size = redis.call('HINCRBY', r.meta, 'bytes', -#oldest[2][2])
     kept = kept - 1
+  end
+  for _, process in ipairs(r.readers) do
+    local inbox = 'tablier:inbox:' .. process
+    redis.call('XADD', inbox, 'MAXLEN', '~', 100000, '*', 'r', r.room, 'q', seq, 'f', frame,
+               'e', r.epoch, 'h', holder, 's', seat, 'p', presence)
+    redis.call('PEXPIRE', inbox, r.inbox_ttl)
   end
 end
 
--- KEYS meta, log. ARGV holder, seat, head, tail, new epoch, backlog count, backlog bytes.
+-- KEYS meta, log, leases. ARGV holder, seat, head, tail, new epoch, backlog count, backlog
+-- bytes, room id, now (ms), inbox ttl (ms), the appending process (its own inbox is spared:
+-- it has the answer).
 redis.register_function('tablier_append', function(keys, args)
   local seq, epoch = numbering(keys[1], args[5])
   if not seq then return {'gone'} end
   if redis.call('HGET', keys[1], 'h' .. args[2]) ~= args[1] then return {'not_holder'} end
-  append(keys[1], keys[2], seq, epoch, args[1], args[2], '', args[3], args[4],
-         tonumber(args[6]), tonumber(args[7]))
+  local r = {meta = keys[1], log = keys[2], epoch = epoch, count = tonumber(args[6]),
+             bytes = tonumber(args[7]), room = args[8], inbox_ttl = args[10],
+             readers = readers(keys[3], args[9], args[11])}
+  append(r, seq, args[1], args[2], '', args[3], args[4])
   redis.call('HSET', keys[1], 'seq', seq + 1)
   return {'ok', tostring(seq), epoch}
 end)
@@ -94,8 +119,8 @@ end)
 -- KEYS meta, state, log, leases. ARGV version, epoch (as loaded), state, ttl (ms), new
 -- epoch, backlog count, backlog bytes, first number to return, the processes that hold
 -- something in the new state (comma-separated), the committing process and its lease end
--- (ms), holders (n, then seat and holder n times; '' for none), events (n, then holder,
--- seat, presence, head, tail).
+-- (ms), room id, now (ms), inbox ttl (ms), holders (n, then seat and holder n times; ''
+-- for none), events (n, then holder, seat, presence, head, tail).
 -- Stores the state if nobody changed it since it was loaded, numbers the events, and
 -- returns the first number, the next one, and {seq, frame, ...} from the one asked for.
 redis.register_function('tablier_commit', function(keys, args)
@@ -107,7 +132,7 @@ redis.register_function('tablier_commit', function(keys, args)
   redis.call('HINCRBY', meta, 'v', 1)
   redis.call('HSET', meta, 'procs', args[9])
   redis.call('ZADD', keys[4], args[11], args[10])  -- its own holders are alive, from now
-  local at = 12
+  local at = 15
   for _ = 1, tonumber(args[at]) do
     if args[at + 2] == '' then
       redis.call('HDEL', meta, 'h' .. args[at + 1])
@@ -117,10 +142,12 @@ redis.register_function('tablier_commit', function(keys, args)
     at = at + 2
   end
   at = at + 1
+  local r = {meta = meta, log = log, epoch = epoch, count = tonumber(args[6]),
+             bytes = tonumber(args[7]), room = args[12], inbox_ttl = args[14],
+             readers = readers(keys[4], args[13])}
   local first = seq
   for _ = 1, tonumber(args[at]) do
-    append(meta, log, seq, epoch, args[at + 1], args[at + 2], args[at + 3], args[at + 4],
-           args[at + 5], tonumber(args[6]), tonumber(args[7]))
+    append(r, seq, args[at + 1], args[at + 2], args[at + 3], args[at + 4], args[at + 5])
     seq = seq + 1
     at = at + 5
   end

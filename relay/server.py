@@ -269,7 +269,7 @@ class RelayServer:
             entered = await backplane.enter(request)
             self._carry_out(self.core.entered(request.conn, entered, loop.time()))
             if not isinstance(entered, ErrorCode):
-                await backplane.settled(entered.room_id)
+                backplane.settled(entered.room_id)
         elif isinstance(request, Bring):
             self._carry_out(self.core.brought(request.conn, await backplane.bring(request)))
         elif isinstance(request, Leave):

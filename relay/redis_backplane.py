@@ -63,6 +63,10 @@ TIMEOUT = 2.0  # seconds for any one Redis command (the reader's block aside)
 BLOCK_MS = 2000  # how long one XREAD waits for news
 RETRY_EVERY = 0.5  # seconds between attempts to reach Redis again
 TRIES = 8  # a change of state decided again at most this often when others race it
+# Joins, departures and expiries being decided at once, at most: a crowd leaving together
+# (a restart) waits its turn rather than opening a connection to Redis each.
+CONCURRENT_CHANGES = 32
+RENEWALS_AT_ONCE = 16  # rooms whose leases one pipeline renews
 
 
 class Listener(Protocol):
@@ -159,7 +163,10 @@ class RedisBackplane:
             "decode_responses": False,
             "protocol": 2,  # RESP2: the same plain arrays from every Redis version
         }
-        self._redis = Redis.from_url(url, socket_timeout=TIMEOUT, **options)
+        self._redis = Redis.from_url(
+            url, socket_timeout=TIMEOUT, max_connections=CONCURRENT_CHANGES + 4, **options
+        )
+        self._changes = asyncio.Semaphore(CONCURRENT_CHANGES)
         self._writer = _Channel(self._redis, TIMEOUT)
         self._reader = _Channel(self._redis, BLOCK_MS / 1000 + TIMEOUT)
         self._inbox = f"tablier:inbox:{self.process}"  # every event of our rooms, in order
@@ -178,6 +185,7 @@ class RedisBackplane:
         self._up = asyncio.Event()
         self._closing = False
         self._tasks: list[asyncio.Task[None]] = []
+        self._checks: set[asyncio.Task[None]] = set()  # rooms decided again after a death
 
     # --- lifecycle -----------------------------------------------------------------------
 
@@ -215,6 +223,10 @@ class RedisBackplane:
             self._appending.set()
 
     async def enter(self, request: Enter) -> EnterResult:
+        async with self._changes:
+            return await self._enter(request)
+
+    async def _enter(self, request: Enter) -> EnterResult:
         message = request.message
         if self.down is not None:
             return ErrorCode.UNAVAILABLE
@@ -237,6 +249,10 @@ class RedisBackplane:
         return ErrorCode.UNAVAILABLE
 
     async def bring(self, request: Bring) -> BringResult:
+        async with self._changes:
+            return await self._bring(request)
+
+    async def _bring(self, request: Bring) -> BringResult:
         created, seats = request.created, request.message.seats
         again = request.message.again is not None
         if self.down is not None:
@@ -360,6 +376,12 @@ class RedisBackplane:
         self, room_id: str, decide: Callable[[RoomState, float], list[_Presence]]
     ) -> None:
         """Tidy the room and apply ``decide``; store it only if anything changed."""
+        async with self._changes:
+            await self._change_now(room_id, decide)
+
+    async def _change_now(
+        self, room_id: str, decide: Callable[[RoomState, float], list[_Presence]]
+    ) -> None:
         if self.down is not None:
             return
         try:
@@ -567,29 +589,41 @@ class RedisBackplane:
         while not self._closing:
             await asyncio.sleep(self.config.backplane_lease / 4)
             rooms = list(listener.served())
-            for room_id in [r for r in self._cursors if r not in rooms and r not in self._settling]:
+            served = set(rooms)
+            for room_id in [
+                r for r in self._cursors if r not in served and r not in self._settling
+            ]:
                 del self._cursors[room_id]  # its last member here left
             if self.down is not None or not rooms:
                 continue
-            now = self._ms()
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for room_id in rooms:
-                    keys = room_keys(room_id)
-                    pipe.fcall("tablier_lease", 4, *keys, self.process,
-                               now + self._lease_ms, now, self._ttl_ms)  # fmt: skip
-                    creator = self._creators.get(room_id, "")
-                    pipe.fcall("tablier_room_lives", 2, *_room_counts(creator), room_id,
-                               now + self._ttl_ms, self._ttl_ms)  # fmt: skip
-                try:
-                    replies = await self._timed(pipe.execute(raise_on_error=False))
-                except (RedisError, OSError) as error:
-                    self._failure(error)
-                    continue
-            for room_id, renewed in zip(rooms, replies[::2], strict=True):
-                if renewed == 1:  # a process with members there died: let them go
-                    asyncio.create_task(self.check(Check(room_id)))  # noqa: RUF006
-                elif renewed == -1:  # Redis lost the room: its members start it again
-                    listener.on_lost_room(room_id)
+            # A few rooms at a time: Redis serves nobody else while it runs a batch.
+            for start in range(0, len(rooms), RENEWALS_AT_ONCE):
+                await self._renew(rooms[start : start + RENEWALS_AT_ONCE])
+
+    async def _renew(self, rooms: list[str]) -> None:
+        listener = self._listener
+        assert listener is not None
+        now = self._ms()
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for room_id in rooms:
+                keys = room_keys(room_id)
+                pipe.fcall("tablier_lease", 4, *keys, self.process,
+                           now + self._lease_ms, now, self._ttl_ms)  # fmt: skip
+                creator = self._creators.get(room_id, "")
+                pipe.fcall("tablier_room_lives", 2, *_room_counts(creator), room_id,
+                           now + self._ttl_ms, self._ttl_ms)  # fmt: skip
+            try:
+                replies = await self._timed(pipe.execute(raise_on_error=False))
+            except (RedisError, OSError) as error:
+                self._failure(error)
+                return
+        for room_id, renewed in zip(rooms, replies[::2], strict=True):
+            if renewed == 1:  # a process with members there died: let them go
+                task = asyncio.create_task(self.check(Check(room_id)))
+                self._checks.add(task)
+                task.add_done_callback(self._checks.discard)
+            elif renewed == -1:  # Redis lost the room: its members start it again
+                listener.on_lost_room(room_id)
 
     # --- helpers -------------------------------------------------------------------------
 

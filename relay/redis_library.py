@@ -94,9 +94,12 @@ end
 -- bytes, room id, now (ms), inbox ttl (ms), the appending process (its own inbox is spared:
 -- it has the answer).
 redis.register_function('tablier_append', function(keys, args)
-  local seq, epoch = numbering(keys[1], args[5])
-  if not seq then return {'gone'} end
-  if redis.call('HGET', keys[1], 'h' .. args[2]) ~= args[1] then return {'not_holder'} end
+  -- The hot path: one read of the room's numbering and of the seat's holder.
+  local m = redis.call('HMGET', keys[1], 'seq', 'epoch', 'life', 'h' .. args[2])
+  if not m[1] then return {'gone'} end
+  if m[4] ~= args[1] then return {'not_holder'} end
+  local seq, epoch = tonumber(m[1]), m[2]
+  if m[3] ~= this_life() then seq, epoch = numbering(keys[1], args[5]) end
   local r = {meta = keys[1], log = keys[2], epoch = epoch, count = tonumber(args[6]),
              bytes = tonumber(args[7]), room = args[8], inbox_ttl = args[10],
              readers = readers(keys[3], args[9], args[11])}

@@ -216,6 +216,8 @@ def _pack(fields: list[Any]) -> bytes:
 def encode(message: ClientMessage | RelayMessage) -> bytes:
     if type(message) is Send:  # what a client sends most: spliced, not packed (see below)
         return _SEND_HEAD + _bin_header(len(message.payload)) + message.payload
+    if type(message) is Stamped:  # what a relay sends most after messages: likewise
+        return _STAMPED_HEAD + _pack_uint(message.seq)
     match message:
         case Create(seats, None):
             return _pack([VERSION, Kind.CREATE, seats])
@@ -248,6 +250,7 @@ def encode(message: ClientMessage | RelayMessage) -> bytes:
 # very same msgpack bin object, which is sliced out and stamped without being unpacked.
 _SEND_HEAD = bytes((0x93, VERSION, Kind.SEND))  # fixarray of 3, version, kind
 _MESSAGE_HEAD = bytes((0x95, VERSION, Kind.MESSAGE))  # fixarray of 5, version, kind
+_STAMPED_HEAD = bytes((0x93, VERSION, Kind.STAMPED))  # fixarray of 3, version, kind
 _BIN_HEADERS = {0xC4: 1, 0xC5: 2, 0xC6: 4}  # bin 8/16/32: bytes of length after the marker
 
 

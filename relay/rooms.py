@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -194,6 +193,7 @@ class Room(RoomState):
         "_backlog_bytes",
         "_backlog_count",
         "_backlog_size",
+        "_oldest",
         "_others",
         "audience",
         "empty_since",
@@ -217,7 +217,10 @@ class Room(RoomState):
         self.epoch = new_epoch()  # a room in memory never loses events: one epoch for life
         self.next_seq = 0
         # The newest events, as many as both bounds allow: a resume reaches back this far.
-        self._backlog: deque[bytes] = deque()
+        # A list read from _oldest on (a deque allocates a 64-slot block per room, half a
+        # kilobyte for a room that holds a few events), compacted now and then.
+        self._backlog: list[bytes] = []
+        self._oldest = 0
         self._backlog_count = backlog
         self._backlog_bytes = backlog_bytes
         self._backlog_size = 0
@@ -236,21 +239,27 @@ class Room(RoomState):
 
         :meth:`stamp` is the way in; the relay's hot path calls this directly, having built
         the frame with ``next_seq`` itself, to save a closure per message."""
-        self._backlog.append(frame)
+        backlog = self._backlog
+        backlog.append(frame)
         self._backlog_size += len(frame)
-        while len(self._backlog) > self._backlog_count or (
-            self._backlog_size > self._backlog_bytes and len(self._backlog) > 1
+        while len(backlog) - self._oldest > self._backlog_count or (
+            self._backlog_size > self._backlog_bytes and len(backlog) - self._oldest > 1
         ):
-            self._backlog_size -= len(self._backlog.popleft())
+            self._backlog_size -= len(backlog[self._oldest])
+            self._oldest += 1
+        if self._oldest > len(backlog) // 2:  # what is dropped is at most half of the list
+            del backlog[: self._oldest]
+            self._oldest = 0
         self.next_seq += 1
         return frame
 
     def backlog_since(self, seq: int) -> list[bytes] | None:
         """Frames numbered ``seq`` onwards, or None if the backlog no longer reaches back."""
-        oldest = self.next_seq - len(self._backlog)
+        kept = len(self._backlog) - self._oldest
+        oldest = self.next_seq - kept
         if seq < oldest:
             return None
-        return list(self._backlog)[seq - oldest :]
+        return self._backlog[self._oldest + seq - oldest :]
 
     def audience_but(self, sender: ConnId) -> tuple[ConnId, ...]:
         """Who receives ``sender``'s messages: everyone connected except the sender."""

@@ -19,15 +19,15 @@ import ssl
 from collections.abc import Collection, Coroutine
 from http import HTTPStatus
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
-from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 from relay import logs, metrics
 from relay.config import RelayConfig
+from relay.connection import RelayConnection
 from relay.core import Close, Log, Output, RelayCore, Transmit
 from relay.envelope import ErrorCode
 from relay.shared import Append, Bring, Check, Enter, Event, Leave
@@ -38,40 +38,12 @@ if TYPE_CHECKING:
 RESTART_REASON = "relay restarting"
 # A member with this many full-size frames queued for it in the relay is not reading.
 SLOW_READER_FRAMES = 64
-# How often quiet senders are told their messages' numbers (RelayCore.confirm): each hears
-# within two periods of its last message. They are told a few at a time, letting the
-# traffic in between, so that a thousand quiet rooms do not stall everyone's round trip.
-CONFIRM_PERIOD = 0.05
+# How often the core is asked which quiet senders are due to be told their messages' numbers
+# (RelayCore.confirm: after CONFIRM_AFTER of silence). Often, so that they are told a few at
+# a time as they fall due, never in a burst that would hold up everyone's round trip.
+CONFIRM_PERIOD = 0.01
 CONFIRM_BATCH = 16
 _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
-
-
-class _AdmittedConnection(ServerConnection):
-    """A connection the core admits the moment its TCP connection arrives, before a byte of
-    its HTTP upgrade is read (:meth:`RelayCore.admit`); one subclass per relay says which."""
-
-    relay: ClassVar[RelayServer]
-    upgrading_from: str | None = None  # counted by the core as not upgraded yet
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(transport)
-        peer = transport.get_extra_info("peername")
-        ip = str(peer[0]) if peer else "local"
-        refusal = self.relay.core.admit(ip)
-        if refusal is None:
-            self.upgrading_from = ip
-        else:
-            self.relay._carry_out([refusal])
-            self.transport.abort()  # websockets' handshake then ends without a word
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.upgraded()
-        super().connection_lost(exc)
-
-    def upgraded(self) -> None:
-        if self.upgrading_from is not None:
-            self.relay.core.upgraded_or_gone(self.upgrading_from)
-            self.upgrading_from = None
 
 
 class CertificateError(Exception):
@@ -103,11 +75,8 @@ class RelayServer:
 
     async def start(self) -> None:
         config = self.config
-        # Behind a trusted proxy every TCP connection comes from the proxy: only the address
-        # it forwards (known once the upgrade request is read) is counted, by core.open.
-        admitted = None
-        if not config.trust_proxy:
-            admitted = type("AdmittedConnection", (_AdmittedConnection,), {"relay": self})
+        # Each connection hands its frames to this relay's core (relay.connection).
+        connection_class = RelayConnection.for_relay(self)
         self._server = await serve(
             self._handle,
             config.host,
@@ -122,7 +91,7 @@ class RelayServer:
             server_header="tablier-relay",
             logger=_WEBSOCKETS_LOGGER,  # looked up once, not once per connection
             ssl=self._tls_context(),
-            create_connection=admitted,
+            create_connection=connection_class,
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         self._confirmer = asyncio.create_task(self._confirm_forever())
@@ -202,25 +171,22 @@ class RelayServer:
     # --- connections ---------------------------------------------------------------------
 
     async def _handle(self, websocket: ServerConnection) -> None:
+        """A connection upgraded: the core opens it, then its frames reach the core as they
+        arrive (:class:`relay.connection.RelayConnection`) until it closes."""
+        assert isinstance(websocket, RelayConnection)
         conn = next(self._ids)
         loop = asyncio.get_running_loop()
         core = self.core
         self._connections[conn] = websocket
-        if isinstance(websocket, _AdmittedConnection):
-            websocket.upgraded()
-        # Bound once: this loop runs for every frame the relay receives.
-        carry_out, receive, clock = self._carry_out, core.receive, loop.time
+        websocket.upgraded()
         try:
-            carry_out(core.open(conn, self._client_address(websocket), clock()))
-            async for frame in websocket:
-                if type(frame) is bytes:
-                    carry_out(receive(conn, frame, clock()))
-                else:
-                    carry_out(core.receive_text(conn))
-        except ConnectionClosed as exc:
-            if exc.sent is not None and exc.sent.code == CloseCode.MESSAGE_TOO_BIG:
-                self._carry_out(core.refused_by_transport(conn, ErrorCode.FRAME_TOO_LARGE))
+            self._carry_out(core.open(conn, self._client_address(websocket), loop.time()))
+            websocket.start(conn)
+            await websocket.wait_closed()
         finally:
+            sent = websocket.protocol.close_sent
+            if sent is not None and sent.code == CloseCode.MESSAGE_TOO_BIG:
+                self._carry_out(core.refused_by_transport(conn, ErrorCode.FRAME_TOO_LARGE))
             del self._connections[conn]
             self._carry_out(core.closed(conn, loop.time()))
 
@@ -317,9 +283,10 @@ class RelayServer:
             self._carry_out(self.core.tick(loop.time()))
 
     async def _confirm_forever(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(CONFIRM_PERIOD)
-            due = self.core.confirm()
+            due = self.core.confirm(loop.time())
             for start in range(0, len(due), CONFIRM_BATCH):
                 if start:
                     await asyncio.sleep(0)

@@ -9,7 +9,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from relay.config import RelayConfig
-from relay.core import Close, Output, RelayCore, Transmit
+from relay.core import CONFIRM_AFTER, Close, Output, RelayCore, Transmit
 from relay.envelope import (
     VERSION,
     Create,
@@ -64,7 +64,9 @@ class Harness:
         self.apply(self.core.closed(conn, self.now))
 
     def confirm(self) -> None:
-        self.apply(self.core.confirm())
+        """More than half the quiet time after which a sender is told its number goes by."""
+        self.now += CONFIRM_AFTER * 0.6
+        self.apply(self.core.confirm(self.now))
 
     def advance(self, seconds: float) -> None:
         self.now += seconds

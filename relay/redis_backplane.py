@@ -1,11 +1,11 @@
 """Rooms shared by many relay processes through Redis: ``tablier relay --backplane redis://…``.
 
-Every room is a few keys under the hash tag ``{room id}`` (so a room stays on one Redis
-Cluster slot): ``meta`` (its next number, epoch, state version, who holds each seat),
-``state`` (:class:`relay.rooms.RoomState` as bytes), ``log`` (its stream: one entry per
-event, the frame already numbered, trimmed like a backlog) and ``leases`` (each process that
-has members in it, until when). The functions of :mod:`relay.redis_library` are the only
-writers.
+Every room is a few keys under the hash tag ``{room id}``: ``meta`` (its next number, epoch,
+state version, who holds each seat), ``state`` (:class:`relay.rooms.RoomState` as bytes),
+``log`` (its stream: one entry per event, the frame already numbered, trimmed like a
+backlog) and ``leases`` (each process that has members in it, until when); each process has
+an inbox, ``tablier:inbox:<process>``. The functions of :mod:`relay.redis_library` are the
+only writers.
 
 One process holds, for its connections, only their view of each room
 (:class:`relay.shared.LocalRoom`); this module carries the core's requests to Redis:
@@ -14,8 +14,10 @@ One process holds, for its connections, only their view of each room
   pipelined with the others waiting, in the order they came;
 - a change of a room's state (a join, a departure, an expiry) loads the state, decides with
   :mod:`relay.rules`, and stores it back only if nobody changed it meanwhile (else again);
-- one reader (``XREAD BLOCK`` over the streams of every room this process has members in,
-  and a doorbell stream to take new rooms in) hands the events to the core in order;
+- Redis copies each event it numbers to the inbox stream of every process with members in
+  the room (but the one that sent it, which has the answer); one reader per process
+  (``XREAD BLOCK`` on its inbox: one key, whatever the number of its rooms) hands them to
+  the core in order, with our own, and fetches from a room's stream any number missing;
 - every few seconds the process renews its leases; a room where a process with members let
   its lease lapse (it died) is decided again, and those members are let go.
 

@@ -16,6 +16,7 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from relay.client import RelayError, RoomConnection
+from relay.core import CONFIRM_AFTER
 from relay.envelope import (
     Message,
     Presence,
@@ -25,7 +26,6 @@ from relay.envelope import (
     Welcome,
     encode,
 )
-from relay.core import CONFIRM_AFTER
 from relay.server import CONFIRM_PERIOD, RelayServer
 from tests.relay.conftest import two_players
 

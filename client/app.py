@@ -20,6 +20,14 @@ from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from client.messages import (
+    CloseLater,
+    EndChosen,
+    OpenGame,
+    ReturnToLobby,
+    RoomOpened,
+    StartGame,
+)
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import EndChoice
 from client.screens.game import GameScreen
@@ -27,7 +35,7 @@ from client.screens.lobby import LobbyScreen
 from client.setup import GameSetup, SessionSettings
 
 if TYPE_CHECKING:
-    from client.local_game import LocalGame
+    from client.game.driver import GameDriver
 
 
 CLOSING_SECONDS = 3.0
@@ -61,9 +69,10 @@ class TablierApp(App[None]):
         self.settings = settings or SessionSettings()
         self._start = start
         self._rooms_closing: set[asyncio.Task[None]] = set()
+        self._open_rooms: set[Callable[[], Coroutine[Any, Any, None]]] = set()
 
     def get_default_screen(self) -> Screen[None]:
-        return LobbyScreen()
+        return LobbyScreen(self.settings)
 
     def on_mount(self) -> None:
         if self._start is not None:
@@ -71,10 +80,10 @@ class TablierApp(App[None]):
 
     def start_game(self, setup: GameSetup) -> None:
         """Start a new local game for *setup* and show it, replacing any finished game."""
-        from client.local_game import LocalGame  # the protocol's crypto loads with a game
+        from client.game.local import LocalGame  # the protocol's crypto loads with a game
 
         try:
-            game = LocalGame.start(setup, self.settings)
+            game = LocalGame(setup, self.settings)
         except OSError as problem:  # the log folder cannot be written, the disk is full…
             self.notify(
                 f"The match log cannot be written: {problem}",
@@ -82,19 +91,42 @@ class TablierApp(App[None]):
                 severity="error",
             )
             return
-        if isinstance(self.screen, GameScreen):
-            self.pop_screen()
-        self.push_screen(self._screen_for(game))
+        replacing = self.screen if isinstance(self.screen, GameScreen) else None
+        self.open_game(game, replacing)
 
-    def _screen_for(self, game: LocalGame) -> GameScreen:
-        animation = self.settings.animation
-        if game.setup.game == "goose":
-            from client.screens.goose import GooseScreen
-
-            return GooseScreen(game, animation=animation)
+    def open_game(self, game: GameDriver, replacing: Screen[Any] | None = None) -> None:
+        """Show *game* on its game's screen (the one screen of that game, whatever drives
+        it), in place of *replacing* and whatever is above it when given."""
+        from client.screens.goose import GooseScreen
         from client.screens.jacquet import JacquetScreen
 
-        return JacquetScreen(game, animation=animation)
+        kind = GooseScreen if game.setup.game == "goose" else JacquetScreen
+        screen = kind(game, self.settings)
+        if replacing is not None and replacing in self.screen_stack:
+            while self.screen is not replacing:
+                self.pop_screen()
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def on_start_game(self, message: StartGame) -> None:
+        self.start_game(message.setup)
+
+    def on_open_game(self, message: OpenGame) -> None:
+        self.open_game(message.game, message.replacing)
+
+    def on_return_to_lobby(self, message: ReturnToLobby) -> None:
+        self.return_to_lobby()
+
+    def on_end_chosen(self, message: EndChosen) -> None:
+        self.handle_end_choice(message.setup, message.choice)
+
+    def on_room_opened(self, message: RoomOpened) -> None:
+        self._open_rooms.add(message.closing)
+
+    def on_close_later(self, message: CloseLater) -> None:
+        self._open_rooms.discard(message.closing)
+        self.close_later(message.closing)
 
     def handle_end_choice(self, setup: GameSetup, choice: EndChoice | None) -> None:
         """What the end-of-game screen's buttons do: play again, back to the lobby, or quit."""
@@ -138,7 +170,11 @@ class TablierApp(App[None]):
         task.add_done_callback(self._rooms_closing.discard)
 
     async def on_unmount(self) -> None:
-        """The screens are gone: let the rooms they left finish closing, for a moment."""
+        """The screens are gone: leave the rooms still open, and let those being left finish
+        closing, for a moment."""
+        for closing in self._open_rooms:
+            self.close_later(closing)
+        self._open_rooms.clear()
         if self._rooms_closing:
             _, late = await asyncio.wait(self._rooms_closing, timeout=CLOSING_SECONDS)
             for task in late:

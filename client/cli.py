@@ -13,6 +13,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from client.commands.scripting import OneLineErrorParser
+
 # Order here is the order ``tablier --help`` lists the commands in.
 COMMAND_MODULES: tuple[str, ...] = (
     "client.commands.engine",
@@ -37,7 +39,9 @@ match log anyone can verify. With no command, opens the lobby.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    # Every command's parser is of this class too (argparse gives subparsers their parent's):
+    # a bad argument is one line naming it, as everywhere in Tablier.
+    parser = OneLineErrorParser(
         prog="tablier",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,

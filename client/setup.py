@@ -8,15 +8,24 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+# The engines' rules and defaults, copied so that `tablier --help` and the lobby's first
+# paint need not import the engines; tests/client/test_setup.py ties each copy to its source.
 GOOSE_MIN_PLAYERS = 2
 GOOSE_MAX_PLAYERS = 15
+DEFAULT_GOOSE_PLAYERS = 3  # `tablier play goose`, `host goose` and `selfplay goose` alike
 GOOSE_RULE_SETS: tuple[str, ...] = ("daumont", "1792")
+GOOSE_DEFAULT_RULES = "daumont"
+GOOSE_DEFAULT_ANTE = 4
+GOOSE_DEFAULT_FEE = 1
+GOOSE_DEFAULT_PLAYERS = 3  # the lobby's, `tablier play goose`'s and `tablier host goose`'s
 JACQUET_BEAROFF_RULES: tuple[str, ...] = ("backgammon", "trictrac")
+JACQUET_DEFAULT_MATCH_TO = 1
+JACQUET_DEFAULT_BEAROFF = "backgammon"
 JACQUET_LEVELS: tuple[int, ...] = (1, 2, 3)
 DEFAULT_GOOSE_NAMES: tuple[str, ...] = (
     "Alice", "Bruno", "Chloé", "Denis", "Élise", "Fanny", "Gaston", "Hugo",
@@ -53,9 +62,9 @@ class GooseSetup:
 
     names: tuple[str, ...]
     computer_seats: frozenset[int] = frozenset()
-    rules: str = "daumont"
-    ante: int = 4
-    fee: int = 1
+    rules: str = GOOSE_DEFAULT_RULES
+    ante: int = GOOSE_DEFAULT_ANTE
+    fee: int = GOOSE_DEFAULT_FEE
     game: Literal["goose"] = "goose"
 
     def __post_init__(self) -> None:
@@ -67,7 +76,9 @@ class GooseSetup:
         _check_names(self.names)
         _check_computer_seats(self.computer_seats, len(self.names))
         if self.rules not in GOOSE_RULE_SETS:
-            raise SetupError(f"unknown rule set {self.rules!r}: choose daumont or 1792")
+            raise SetupError(
+                f"unknown rule set {self.rules!r}: choose {' or '.join(GOOSE_RULE_SETS)}"
+            )
         if self.ante < 0:
             raise SetupError(f"the ante cannot be negative ({self.ante})")
         if self.fee < 0:
@@ -81,8 +92,8 @@ class JacquetSetup:
     names: tuple[str, str] = DEFAULT_JACQUET_NAMES
     computer_seats: frozenset[int] = frozenset()
     level: int = 1
-    match_to: int = 1
-    bearoff: str = "backgammon"
+    match_to: int = JACQUET_DEFAULT_MATCH_TO
+    bearoff: str = JACQUET_DEFAULT_BEAROFF
     game: Literal["jacquet"] = "jacquet"
 
     def __post_init__(self) -> None:
@@ -91,16 +102,69 @@ class JacquetSetup:
         _check_names(self.names)
         _check_computer_seats(self.computer_seats, 2)
         if self.level not in JACQUET_LEVELS:
-            raise SetupError(f"the computer's level is 1, 2 or 3, not {self.level}")
+            levels = ", ".join(str(level) for level in JACQUET_LEVELS)
+            raise SetupError(f"the computer's level is one of {levels}, not {self.level}")
         if not 1 <= self.match_to <= 99:
             raise SetupError(f"a match is played to 1 to 99 points, not {self.match_to}")
         if self.bearoff not in JACQUET_BEAROFF_RULES:
             raise SetupError(
-                f"unknown bear-off rule {self.bearoff!r}: choose backgammon or trictrac"
+                f"unknown bear-off rule {self.bearoff!r}: "
+                f"choose {' or '.join(JACQUET_BEAROFF_RULES)}"
             )
 
 
 GameSetup = GooseSetup | JacquetSetup
+
+
+def setup_for_match(
+    game: str,
+    names: Sequence[str],
+    options: Mapping[str, int | str],
+    *,
+    computer_seats: frozenset[int] = frozenset(),
+    level: int = 1,
+) -> GameSetup:
+    """The screens' view of a match set up elsewhere (over the network, in a log file): a
+    local setup with its names and options. Names the protocol allows but a local game would
+    refuse (twins, more than 20 characters) are cut and numbered so each seat stays apart."""
+    try:
+        return _setup(game, tuple(names), options, computer_seats, level)
+    except SetupError:
+        unique = tuple(f"{name[:16]} {seat + 1}" for seat, name in enumerate(names))
+        return _setup(game, unique, options, computer_seats, level)
+
+
+def _setup(
+    game: str,
+    names: tuple[str, ...],
+    options: Mapping[str, int | str],
+    computer: frozenset[int],
+    level: int,
+) -> GameSetup:
+    if game == "goose":
+        return GooseSetup(
+            names,
+            computer,
+            rules=str(options.get("rules", GOOSE_DEFAULT_RULES)),
+            ante=int(options.get("ante", GOOSE_DEFAULT_ANTE)),
+            fee=int(options.get("fee", GOOSE_DEFAULT_FEE)),
+        )
+    if len(names) != 2:
+        raise SetupError("Jacquet is played by exactly two players")
+    return JacquetSetup(
+        (names[0], names[1]),
+        computer,
+        level,
+        match_to=int(options.get("match_to", JACQUET_DEFAULT_MATCH_TO)),
+        bearoff=str(options.get("bearoff", JACQUET_DEFAULT_BEAROFF)),
+    )
+
+
+def game_options(setup: GameSetup) -> dict[str, int | str]:
+    """The protocol's options for *setup*'s game (what a match proposal records)."""
+    if isinstance(setup, GooseSetup):
+        return {"rules": setup.rules, "ante": setup.ante, "fee": setup.fee}
+    return {"match_to": setup.match_to, "bearoff": setup.bearoff}
 
 
 def wall_clock_ms() -> int:

@@ -46,6 +46,8 @@ class RelayError(Exception):
 
 async def _open(url: str, tls: ssl.SSLContext | None) -> ClientConnection:
     # A relay that stopped answering should not hold up a reconnection for long.
+    if tls is None:  # websockets' own default: for wss://, the system's trust (ssl=None fails)
+        return await connect(url, compression=None, open_timeout=10, close_timeout=2)
     return await connect(url, compression=None, ssl=tls, open_timeout=10, close_timeout=2)
 
 

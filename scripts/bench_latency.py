@@ -29,10 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from client.local_game import Turn  # noqa: E402
+from client.game.turn import Turn  # noqa: E402
 from client.net.app import NetworkApp  # noqa: E402
 from client.net.invite import parse_invite  # noqa: E402
-from client.net.screens import NetJacquetScreen  # noqa: E402
+from client.screens.jacquet import JacquetScreen  # noqa: E402
 from client.screens.room import HostPlan, JoinPlan, RoomScreen  # noqa: E402
 from client.setup import SessionSettings  # noqa: E402
 from engine.awaiting import ChoosePlay, Finished, ThrowDice  # noqa: E402
@@ -60,8 +60,8 @@ def start_relay(work: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit(f"the relay did not start: {log.read_text()}")
 
 
-def game_screen(app: NetworkApp) -> NetJacquetScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, NetJacquetScreen)), None)
+def game_screen(app: NetworkApp) -> JacquetScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, JacquetScreen)), None)
 
 
 def settings(work: Path, who: str) -> SessionSettings:
@@ -77,19 +77,19 @@ async def bob(invite: str, out: Path, work: Path) -> None:
             await pilot.pause(0.01)
         screen = game_screen(app)
         assert screen is not None
-        original = screen._after_turn
+        original = screen.show_turn
         with out.open("w") as stamps:
 
             def stamp() -> None:
                 stamps.write(f"{time.monotonic()}\n")
                 stamps.flush()
 
-            def after_turn(turn: Turn, *, announce_pass: bool) -> None:
-                original(turn, announce_pass=announce_pass)
+            async def show_turn(turn: Turn) -> None:
+                await original(turn)
                 if any(isinstance(e, PlayMade) and e.seat == 0 for e in turn.events):
                     screen.call_after_refresh(stamp)
 
-            screen._after_turn = after_turn  # type: ignore[method-assign]
+            screen.show_turn = show_turn  # type: ignore[method-assign]
             while not isinstance(screen.game.awaiting, Finished):
                 await pilot.pause(0.05)
 
@@ -118,9 +118,9 @@ async def ada(url: str, plays: int, work: Path) -> list[float]:
                 awaiting = mine.game.awaiting
                 if isinstance(awaiting, Finished):
                     break
-                if mine._pass_notice:
+                if mine.check_action("confirm", ()) and mine._entry is None:  # a pass notice
                     await pilot.press("enter")
-                elif isinstance(awaiting, ThrowDice) and awaiting.seat == 0 and not mine._throwing:
+                elif isinstance(awaiting, ThrowDice) and awaiting.seat == 0 and not mine.acting:
                     await pilot.press("r")
                 elif isinstance(awaiting, ChoosePlay) and awaiting.seat == 0 and mine._entry:
                     entry = mine._entry

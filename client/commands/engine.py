@@ -8,6 +8,17 @@ from typing import Any
 
 GAME_MODULES = ("client.commands.engine_goose", "client.commands.engine_jacquet")
 
+EPILOG = """\
+commands:
+  tablier engine goose play        one game from given throws: every turn as JSON
+  tablier engine goose simulate    many seeded random games: a JSON summary
+  tablier engine jacquet moves     every legal play of a throw in a position
+  tablier engine jacquet bot       the computer player's play, levels 1 to 3
+
+`tablier engine GAME COMMAND --help` shows each one's input and output. The rules the
+engines follow, point by point: docs/rules.md.
+"""
+
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -18,6 +29,8 @@ def register(subparsers: Any) -> None:
             "with --batch it reads one JSON request per line on standard input. Invalid input "
             "exits with status 2 and a one-line error."
         ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     games = parser.add_subparsers(title="games", metavar="GAME", required=True)
     for name in GAME_MODULES:

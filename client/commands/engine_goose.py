@@ -59,7 +59,7 @@ def register(games: Any) -> None:
         "goose",
         help="Jeu de l'oie: play a game from given dice, or simulate random games",
         description=(
-            "The Jeu de l'oie rules engine (RULES.md section 1), driven from scripts. "
+            "The Jeu de l'oie rules engine (docs/rules.md, section 1), driven from scripts. "
             "Seats are numbered from 0; squares run from 0 (off the board) to 63."
         ),
     )
@@ -110,7 +110,7 @@ def register(games: Any) -> None:
     simulate.add_argument(
         "--lots",
         action="store_true",
-        help="decide who plays first by the lots (RULES 1.3) instead of starting with seat 0",
+        help="decide who plays first by the lots (docs/rules.md 1.3) instead of seat 0",
     )
     simulate.set_defaults(run=run_simulate, error_prefix=simulate.prog)
 

@@ -37,7 +37,8 @@ output (one JSON object):
   {"plays": [{"moves": ["1/7", "7/12"], "position": {...}}, ...]}
   one play per distinct resulting position, in the order the engine generates them; each
   "position" is the position after the play, with the turn passed to the opponent. A pass is
-  one play with "moves": []. When the player to move has a blocked postillon (RULES 2.4):
+  one play with "moves": []. When the player to move has a blocked postillon
+  (docs/rules.md 2.4):
   {"plays": [], "winner": "white"|"black", "points": 4}
 
 --batch reads one JSON request per line on standard input:
@@ -54,9 +55,9 @@ example:
 def register(games: Any) -> None:
     parser: argparse.ArgumentParser = games.add_parser(
         "jacquet",
-        help="Jacquet: list the legal plays of a position",
+        help="Jacquet: the legal plays of a throw, or the computer player's choice",
         description=(
-            "The Jacquet rules engine (RULES.md section 2), driven from scripts. Points are "
+            "The Jacquet rules engine (docs/rules.md, section 2), driven from scripts. Points are "
             "numbered on each player's own track: 1 is his talon, 19-24 his last quarter."
         ),
     )
@@ -68,7 +69,7 @@ def register(games: Any) -> None:
         help="every legal play of a throw, with the position each leads to",
         description=(
             "List the legal plays for the player to move: one per distinct resulting\n"
-            "position, each using as many dice as the rules require (RULES 2.5)."
+            "position, each using as many dice as the rules require (docs/rules.md 2.5)."
         ),
         epilog=MOVES_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -89,7 +90,7 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
         "--bearoff",
         choices=BEAROFF_RULES,
         default="backgammon",
-        help="bear-off rule, RULES 2.6 (default: %(default)s)",
+        help="bear-off rule, docs/rules.md 2.6 (default: %(default)s)",
     )
     parser.add_argument(
         "--batch", action="store_true", help="read one JSON request per line on standard input"

@@ -27,7 +27,8 @@ EPILOG = """\
 output (one JSON object), in the format of one entry of `jacquet moves`:
   {"moves": ["1/7", "7/12"], "position": {...}}
   "position" is the position after the play, turn passed on; a pass is "moves": [].
-  When the player to move has a blocked postillon (RULES 2.4) there is nothing to play:
+  When the player to move has a blocked postillon (docs/rules.md 2.4), there is nothing
+  to play:
   {"moves": null, "position": null, "winner": "white"|"black", "points": 4}
 
 levels: 1 quick heuristic, 2 best position by evaluation, 3 two-ply expectimax over the 21

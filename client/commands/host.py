@@ -8,6 +8,7 @@ from typing import Any
 
 from client.net.launch import add_player_options, parse_listen, player_name, relay_url, run
 from client.setup import (
+    DEFAULT_GOOSE_PLAYERS,
     GOOSE_MAX_PLAYERS,
     GOOSE_MIN_PLAYERS,
     GOOSE_RULE_SETS,
@@ -29,18 +30,34 @@ def register(subparsers: Any) -> None:
         ),
     )
     games = parser.add_subparsers(title="games", metavar="GAME", required=True)
-    goose = games.add_parser("goose", help="Jeu de l'oie, 2 to 15 players")
+    goose = games.add_parser(
+        "goose",
+        help="Jeu de l'oie, 2 to 15 players",
+        description=(
+            "Host a Jeu de l'oie for 2 to 15 players on other terminals: the room screen shows "
+            "the invites to send them, and the game starts when every seat is taken (you "
+            "have the first). Rules: docs/rules.md, section 1."
+        ),
+    )
     goose.add_argument(
         "--players",
         type=int,
-        default=2,
+        default=DEFAULT_GOOSE_PLAYERS,
         metavar="N",
-        help=f"seats, {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} (default 2)",
+        help=f"seats, {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} (default {DEFAULT_GOOSE_PLAYERS})",
     )
     goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont")
     goose.add_argument("--ante", type=int, default=4, help="tokens each player puts in the pot")
     goose.add_argument("--fee", type=int, default=1, help="tokens each hazard costs")
-    jacquet = games.add_parser("jacquet", help="Jacquet, two players")
+    jacquet = games.add_parser(
+        "jacquet",
+        help="Jacquet, two players",
+        description=(
+            "Host a Jacquet match against a friend on another terminal: the room screen shows "
+            "the invites to send, and the match starts when the friend has joined (you play "
+            "white). Rules: docs/rules.md, section 2."
+        ),
+    )
     jacquet.add_argument(
         "--match-to", type=int, default=1, metavar="N", help="points to win the match"
     )
@@ -65,8 +82,8 @@ def register(subparsers: Any) -> None:
             "--invite-file",
             type=Path,
             metavar="PATH",
-            help="also write the player and spectator invites to this file, "
-            "one a line (for scripts)",
+            help="also write the player and spectator invites to this file, one a line; "
+            "- writes them to standard output (redirected: the screen is the room's)",
         )
         add_player_options(sub)
         sub.set_defaults(run=lambda args, game=game: run("host", _plan(game), args))

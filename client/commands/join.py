@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from client.net.launch import add_player_options, player_name, run
+from client.net.launch import add_connect_option, add_player_options, player_name, run
 
 
 def register(subparsers: Any) -> None:
@@ -16,6 +16,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("invite", metavar="INVITE", help="the tablier://… invite")
     add_player_options(parser)
+    add_connect_option(parser)
     parser.set_defaults(run=lambda args: run("join", _plan, args))
 
 
@@ -26,4 +27,5 @@ def _plan(args: argparse.Namespace) -> Any:
     invite = parse_invite(args.invite)
     if invite.role != "player":
         raise ValueError("that is a spectator's invite: use `tablier watch` with it")
-    return JoinPlan(invite, player_name(args), computer=args.computer, level=args.level)
+    return JoinPlan(invite, player_name(args), computer=args.computer, level=args.level,
+                    connect_timeout=args.connect_timeout)  # fmt: skip

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
+from client.commands.paths import check_new_file
+from client.commands.terminal import without_terminal
 from client.setup import (
     DEFAULT_GOOSE_NAMES,
+    DEFAULT_GOOSE_PLAYERS,
     DEFAULT_JACQUET_NAMES,
     GOOSE_MAX_PLAYERS,
     GOOSE_MIN_PLAYERS,
@@ -45,7 +47,7 @@ def register(subparsers: Any) -> None:
         type=int,
         metavar="N",
         help=f"number of players, {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS}, with default names "
-        "(default 3)",
+        f"(default {DEFAULT_GOOSE_PLAYERS})",
     )
     who.add_argument("--names", metavar="A,B,...", help="the players' names, in seat order")
     goose.add_argument(
@@ -95,22 +97,32 @@ def _add_session_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _split(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
+def _split(text: str, option: str, item: str) -> list[str]:
+    """The comma-separated *item*s of *option*'s value; an empty one is refused, not dropped."""
+    parts = [part.strip() for part in text.split(",")]
+    if not all(parts):
+        raise SetupError(f"{option} {text!r} has an empty {item}: fill it in or remove a comma")
+    return parts
 
 
 def _seats(text: str) -> frozenset[int]:
+    if not text.strip():
+        return frozenset()
     try:
-        return frozenset(int(part) - 1 for part in _split(text))
+        seats = [int(part) - 1 for part in _split(text, "--computer", "seat number")]
     except ValueError:
         raise SetupError(f"--computer takes seat numbers such as 1,3, not {text!r}") from None
+    twice = sorted({seat + 1 for seat in seats if seats.count(seat) > 1})
+    if twice:
+        raise SetupError(f"--computer names seat {twice[0]} twice: give each seat once")
+    return frozenset(seats)
 
 
 def goose_setup(args: argparse.Namespace) -> GooseSetup:
     if args.names:
-        names = tuple(_split(args.names))
+        names = tuple(_split(args.names, "--names", "name"))
     else:
-        players = 3 if args.players is None else args.players
+        players = DEFAULT_GOOSE_PLAYERS if args.players is None else args.players
         if not GOOSE_MIN_PLAYERS <= players <= GOOSE_MAX_PLAYERS:
             raise SetupError(
                 f"the Goose is played by {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} players, "
@@ -124,7 +136,7 @@ def goose_setup(args: argparse.Namespace) -> GooseSetup:
 
 
 def jacquet_setup(args: argparse.Namespace) -> JacquetSetup:
-    names = tuple(_split(args.names)) if args.names else DEFAULT_JACQUET_NAMES
+    names = tuple(_split(args.names, "--names", "name")) if args.names else DEFAULT_JACQUET_NAMES
     if len(names) != 2:
         raise SetupError(f"--names takes two names, white's and black's, not {args.names!r}")
     return JacquetSetup(
@@ -144,39 +156,31 @@ def _run_jacquet(args: argparse.Namespace) -> int:
     return _launch(args, jacquet_setup)
 
 
-def check_log_path(path: Path | None) -> None:
-    """Refuse a ``--log`` that cannot be written before the app opens (a new file is needed:
-    logs are never overwritten, so an existing file gets a numbered sibling)."""
-    if path is None:
-        return
-    if path.is_dir():
-        raise SetupError(f"--log {path} is a folder: give the name of the log file to write")
-    folder = path.parent
-    while not folder.exists():
-        folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise SetupError(f"cannot write the match log in {folder}: choose another --log")
-
-
 def _launch(args: argparse.Namespace, build: Any) -> int:
     import sys
 
     try:
         setup: GameSetup = build(args)
-        check_log_path(args.log)
+        if args.log is not None:  # logs are never overwritten: an existing one gets a sibling
+            check_new_file(args.log, "--log")
     except SetupError as problem:
         print(f"tablier play: {problem}", file=sys.stderr)
         return 2
-    return _run_app(setup, SessionSettings(animation=not args.no_animation, log_path=args.log))
+    settings = SessionSettings(animation=not args.no_animation, log_path=args.log)
+    return _run_app("play", setup, settings)
 
 
 def run_lobby(args: argparse.Namespace) -> int:
     """``tablier`` with no command: open the lobby."""
-    return _run_app(None, SessionSettings())
+    return _run_app("", None, SessionSettings())
 
 
-def _run_app(setup: GameSetup | None, settings: SessionSettings) -> int:
+def _run_app(command: str, setup: GameSetup | None, settings: SessionSettings) -> int:
+    refused = without_terminal(command)
+    if refused is not None:
+        return refused
     from client.app import TablierApp
 
-    TablierApp(setup, settings).run()
-    return 0
+    app = TablierApp(setup, settings)
+    app.run()
+    return app.return_code or 0

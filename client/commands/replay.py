@@ -29,14 +29,19 @@ EXIT_NOT_A_LOG = 2  # the file is not a match log at all
 
 
 def run(args: argparse.Namespace) -> int:
-    from client.screens.replay_log import NotALogFile, ReplayRefused, load_replay
+    from client.commands.terminal import FOR_LOGS, without_terminal
+    from client.game.replay import NotALogFile, ReplayRefused, load_replay
 
     try:
         replay = load_replay(args.log)
     except ReplayRefused as refusal:
         print(f"tablier replay: {refusal}", file=sys.stderr)
         return EXIT_NOT_A_LOG if isinstance(refusal, NotALogFile) else EXIT_INVALID
+    refused = without_terminal("replay", FOR_LOGS)
+    if refused is not None:
+        return refused
     from client.screens.replay_app import ReplayApp
 
-    ReplayApp(replay).run()
-    return 0
+    app = ReplayApp(replay)
+    app.run()
+    return app.return_code or 0

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
+
+from client.commands.paths import check_new_file
+from client.setup import DEFAULT_GOOSE_PLAYERS, GOOSE_MAX_PLAYERS, GOOSE_MIN_PLAYERS
 
 
 def register(subparsers: Any) -> None:
@@ -19,8 +23,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("game", choices=("goose", "jacquet"))
     parser.add_argument("--out", required=True, metavar="LOG", help="the log file to write")
-    parser.add_argument("--players", type=int, default=2, metavar="N",
-                        help="goose: number of players, 2-15 (default 2)")
+    parser.add_argument("--players", type=int, metavar="N",
+                        help=f"goose: number of players, 2-15 (default {DEFAULT_GOOSE_PLAYERS})")
     parser.add_argument("--rules", choices=("daumont", "1792"), help="goose: rule set")
     parser.add_argument("--ante", type=int, metavar="TOKENS", help="goose: ante per player")
     parser.add_argument("--fee", type=int, metavar="TOKENS", help="goose: fee per hazard")
@@ -42,21 +46,37 @@ def game_options(args: argparse.Namespace) -> dict[str, int | str]:
     for name in wrong:
         if getattr(args, name) is not None:
             raise ValueError(f"--{name.replace('_', '-')} is not an option of {args.game}")
-    if args.game == "jacquet" and args.players != 2:
-        raise ValueError("jacquet is played by 2 players")
     return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+
+
+def player_count(args: argparse.Namespace) -> int:
+    """How many seats: ``--players`` for the Goose (2 to 15), two for Jacquet."""
+    if args.game == "jacquet":
+        if args.players not in (None, 2):
+            raise ValueError("jacquet is played by 2 players")
+        return 2
+    players: int = DEFAULT_GOOSE_PLAYERS if args.players is None else args.players
+    if not GOOSE_MIN_PLAYERS <= players <= GOOSE_MAX_PLAYERS:
+        raise ValueError(f"the Goose is played by {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} "
+                         f"players, not {players}")  # fmt: skip
+    return players
 
 
 def run(args: argparse.Namespace) -> int:
     import time
-    from pathlib import Path
 
+    try:  # refused before the engines load: a mistyped option is answered at once
+        options, players = game_options(args), player_count(args)
+        check_new_file(Path(args.out), "--out")
+    except ValueError as error:
+        print(f"tablier selfplay: {error}", file=sys.stderr)
+        return 2
     from protocol.selfplay import selfplay
     from protocol.verify import describe_result
 
     start = args.start_time if args.start_time is not None else time.time_ns() // 1_000_000
     try:
-        match = selfplay(args.game, game_options(args), players=args.players, seed=args.seed,
+        match = selfplay(args.game, options, players=players, seed=args.seed,
                          start_time=start, log_path=Path(args.out))
     except ValueError as error:
         print(f"tablier selfplay: {error}", file=sys.stderr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from client.net.launch import add_player_options, player_name, run
+from client.net.launch import add_connect_option, add_player_options, player_name, run
 
 
 def register(subparsers: Any) -> None:
@@ -16,6 +16,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("invite", metavar="INVITE", help="the tablier://…?watch=… invite")
     add_player_options(parser, playing=False)
+    add_connect_option(parser)
     parser.set_defaults(run=lambda args: run("watch", _plan, args))
 
 
@@ -26,4 +27,4 @@ def _plan(args: argparse.Namespace) -> Any:
     invite = parse_invite(args.invite)
     if invite.role != "watch":
         raise ValueError("that is a player's invite: use `tablier join` with it")
-    return JoinPlan(invite, player_name(args))
+    return JoinPlan(invite, player_name(args), connect_timeout=args.connect_timeout)

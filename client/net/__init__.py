@@ -1,5 +1,5 @@
 """Networked play: invites, the relay link, the networked match, chat (docs/networked-play.md).
 
-Nothing here imports Textual; the screens that show a networked game live in
-:mod:`client.net.screens` and :mod:`client.screens.room`.
+Nothing here imports Textual: a networked game is played on the game screens like any other
+(:class:`client.net.game.NetworkGame` is its driver); the room is :mod:`client.screens.room`.
 """

@@ -1,35 +1,54 @@
-"""A networked game as the game screens see it: the same members as :class:`LocalGame`.
+"""A networked match as the game screens play it: one seat here (or none, watching).
 
-The screens read ``state``/``awaiting`` and call ``throw``/``play`` exactly as for a local
-game; what differs is time. A throw is not over when this seat reveals its share: the dice
+:class:`NetworkGame` is a :class:`~client.game.driver.GameDriver` like the local game and the
+replay; what differs is time. A throw is not over when this seat reveals its share: the dice
 are known once every other seat's share came back through the relay, so :meth:`throw` only
-starts it, and the finished turn — ours or anyone's — arrives from :meth:`next_turn`.
-``state`` and ``awaiting`` describe the last turn handed to the screen, not what the session
-already knows, so the screen never sees the match jump ahead of what it has shown.
+starts it, and the finished turn — ours or anyone's — arrives from :meth:`next_turn`, in the
+room's order. It is also the game's chat, its relay link and its rematch
+(:class:`~client.game.driver.Extras`).
 
 One :class:`NetworkGame` is one match: when a rematch begins in the room, this one is
-:attr:`~NetworkGame.superseded` and :meth:`~NetworkGame.rematch` gives the next one, which
-takes the room over.
+:attr:`superseded` and :meth:`next_game` gives the next one, which takes the room over.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from client.local_game import NotYourTurnError, Turn
+from client.game.driver import (
+    Changed,
+    ChatLine,
+    Extras,
+    GameDriver,
+    GameNews,
+    Listener,
+    Offence,
+    OffenceNews,
+    PeerLine,
+    ScreenAwaiting,
+    SeatRole,
+    Superseded,
+)
+from client.game.turn import GameState, NotYourTurnError, Turn, TurnQueue
 from client.net.link import LinkStatus, RelayLink
-from client.net.match import NetMatch, Offence
-from client.setup import GameSetup, GooseSetup, JacquetSetup, SessionSettings, SetupError
-from engine.awaiting import Awaiting, ChoosePlay, Finished, ThrowDice
+from client.net.match import NetMatch
+from client.setup import GameSetup, SessionSettings, setup_for_match
+from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.jacquet import Play
 from protocol.errors import LocalProtocolError
 from protocol.events import ChatReceived, MatchEnded
+from protocol.session import MatchSession
+
+Closer = Callable[[], Coroutine[Any, Any, None]]
+SEAT_GRACE_S = 300
+"""How long the relay holds a disconnected player's seat: its default (``--seat-grace``); the
+relay does not say its own, so a relay configured otherwise shows a countdown that is off."""
 
 
 class NetworkGame:
-    """One networked match on this terminal: one seat here (or none, watching)."""
+    """One networked match on this terminal; see the module docstring."""
 
     def __init__(
         self,
@@ -47,50 +66,54 @@ class NetworkGame:
         self.local_seat = match.seat
         self.computer = computer and self.local_seat is not None
         self.level = level
-        self.setup = _game_setup(match, self.local_seat if self.computer else None, level)
-        self._match_setup = match.setup  # the match this game is (a rematch is another)
+        here = self.local_seat
+        computer_seats = frozenset({here}) if self.computer and here is not None else frozenset()
+        setup = match.setup
+        self.setup: GameSetup = setup_for_match(
+            setup.game, setup.names, dict(setup.proposal.options),
+            computer_seats=computer_seats, level=level,
+        )  # fmt: skip
+        self._match_setup = setup  # the match this game is (a rematch is another)
         self._log_path = match.log_path
         self._handed_over = False
-        self._state: Any = match.session.state
-        self._ended: MatchEnded | None = None
-        # Turns played before this screen existed (a late spectator's catch-up): told, not
-        # replayed, so the screen opens on the current position.
-        self.history: tuple[Turn, ...] = tuple(match.turns)
-        match.turns.clear()
+        # Every turn the match has cut so far waits here, from the first: a late spectator's
+        # screen (or one back in its seat) catches up through the same turns as a live one.
+        self._turns = TurnQueue(match.session.state if not match.turns else match.turns[0].before)
         # Every line said in the room so far, for a chat panel opened now (a rematch's too).
         self.chat_history: list[ChatReceived] = list(match.chats)
         match.chats.clear()
-        for turn in self.history:
-            self._show(turn)
-        self._turn_ready = asyncio.Event()
-        self.chat_listeners: list[Callable[[ChatReceived], None]] = []
-        self.offence_listeners: list[Callable[[Offence], None]] = []
-        self.change_listeners: list[Callable[[], None]] = []
-        self._offences_seen = len(match.offences)
-        self.closer: Callable[[], Coroutine[Any, Any, None]] | None = None  # leaves the room
+        self._listeners: list[Listener] = []
+        self._offences_seen = 0
+        self.closer: Closer | None = None  # leaves the room
+        self._next: NetworkGame | None = None  # the rematch's game, once asked for
+        self._told_superseded = False
+        self.extras = Extras(chat=self, link=self, rematch=self)
         match.listeners.append(self._on_change)
         self._on_change()
 
-    # ----------------------------------------------------------------- as LocalGame
+    # ----------------------------------------------------------------- as a game driver
+
+    animated = True
 
     @property
     def names(self) -> tuple[str, ...]:
         return self.match.names
 
     @property
-    def state(self) -> Any:
-        return self._state
+    def state(self) -> GameState:
+        return self._turns.shown
 
     @property
-    def awaiting(self) -> Awaiting:
-        if self._ended is not None:
+    def awaiting(self) -> ScreenAwaiting:
+        if self._turns.ended is not None:
             return Finished()
-        awaiting: Awaiting = self._state.awaiting
+        awaiting = self.state.awaiting
+        assert isinstance(awaiting, ThrowDice | ChoosePlay | Finished)  # MissTurn: applied
         return awaiting
 
     @property
     def ended(self) -> MatchEnded | None:
-        return self._ended
+        return self._turns.ended
 
     @property
     def finished(self) -> bool:
@@ -101,17 +124,21 @@ class NetworkGame:
         return self._log_path
 
     @property
+    def home_seat(self) -> int | None:
+        return self.local_seat
+
+    @property
+    def pending_turns(self) -> int:
+        return self._turns.pending
+
+    @property
     def watching(self) -> bool:
         return self.local_seat is None
 
-    def is_computer(self, seat: int) -> bool:
-        return self.computer and seat == self.local_seat
-
-    def is_local_human(self, seat: int) -> bool:
-        return not self.computer and seat == self.local_seat
-
-    def is_remote(self, seat: int) -> bool:
-        return seat != self.local_seat
+    def seat_role(self, seat: int) -> SeatRole:
+        if seat != self.local_seat:
+            return "elsewhere"
+        return "computer" if self.computer else "person"
 
     def throw(self) -> None:
         """Reveal this seat's share for the awaited throw; the turn comes from next_turn."""
@@ -120,48 +147,103 @@ class NetworkGame:
             raise NotYourTurnError("the game is not waiting for your throw")
         self._act(lambda session: session.throw(self.settings.clock()))
 
-    def play(self, play: Any) -> Turn:
-        """Jacquet: play this seat's play; checked and applied here at once."""
+    def play(self, play: Play) -> None:
+        """Jacquet: play this seat's play (checked and applied at once; its turn follows)."""
         awaiting = self.awaiting
         if not isinstance(awaiting, ChoosePlay) or awaiting.seat != self.local_seat:
             raise NotYourTurnError("the game is not waiting for your play")
         self._act(lambda session: session.play(play, self.settings.clock()))
-        turn = self.match.turns.pop()  # the play just made, already accepted
-        self._show(turn)
-        return turn
 
-    async def next_turn(self, *, show: bool = True) -> Turn:
-        """The next finished turn, in match order (anyone's, ours included).
+    async def next_turn(self) -> Turn:
+        return await self._turns.next()
 
-        ``show=False`` leaves ``state`` where it was, for a screen that first plays the turn
-        back from there; it then calls :meth:`show` with the turn.
-        """
-        while self.superseded or not self.match.turns:  # a rematch's turns are not ours
-            self._turn_ready.clear()
-            await self._turn_ready.wait()
-        turn = self.match.turns.popleft()
-        if show:
-            self._show(turn)
-        return turn
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def show(self, turn: Turn) -> None:
-        """The screen has shown *turn*: ``state`` and ``awaiting`` move on past it."""
-        self._show(turn)
+    def close(self) -> None:
+        """Close the log (the game screen does it when it is removed)."""
+        if not self._handed_over:  # else the rematch's game has the match now
+            self.match.close()
+
+    # ----------------------------------------------------------------- the chat
+
+    @property
+    def can_speak(self) -> bool:
+        return not self.watching
 
     def chat(self, text: str) -> None:
         self._act(lambda session: session.chat(text, self.settings.clock()))
 
-    def resign(self) -> None:
-        self._act(lambda session: session.resign(self.settings.clock()))
+    # ----------------------------------------------------------------- the relay link
+
+    @property
+    def status(self) -> LinkStatus:
+        return self.link.status
+
+    @property
+    def offences(self) -> Sequence[Offence]:
+        return self.match.offences
+
+    @property
+    def resumable(self) -> bool:
+        return self.match.resumable
+
+    def describe_peers(self) -> Sequence[PeerLine]:
+        """Each other player: here, away (with his seat's grace left), gone."""
+        now = self.settings.clock()
+        lines = []
+        for seat, name in enumerate(self.names):
+            if seat == self.local_seat:
+                continue
+            member = self.match.member_for_seat(seat)
+            if member is None:
+                lines.append(PeerLine(name, "unknown"))
+            elif member.connected:
+                lines.append(PeerLine(name, "here"))
+            elif member.expired:
+                lines.append(PeerLine(name, "gone"))
+            else:
+                left = SEAT_GRACE_S * 1000 - (now - member.since)
+                lines.append(PeerLine(name, "away", max(0, left)))
+        return lines
+
+    def claimable(self, now_ms: int) -> int | None:
+        session = self._live_session()
+        if session is None or self.local_seat is None or now_ms < session.deadline():
+            return None
+        return next((s for s in session.awaited_seats() if s != self.local_seat), None)
+
+    def waiting_for(self, now_ms: int) -> tuple[tuple[str, ...], int] | None:
+        """Absent players the match waits for, and the ms until a claim is possible."""
+        session = self._live_session()
+        if session is None or self.watching:
+            return None
+        awaited = [seat for seat in session.awaited_seats() if seat != self.local_seat]
+        absent = [
+            seat
+            for seat in awaited
+            if not (member := self.match.member_for_seat(seat)) or not member.connected
+        ]
+        if not absent:
+            return None
+        return tuple(self.names[seat] for seat in absent), session.deadline() - now_ms
 
     def claim_abandonment(self, seat: int) -> None:
         self._act(lambda session: session.claim_abandonment(seat, self.settings.clock()))
+
+    def resign(self) -> None:
+        self._act(lambda session: session.resign(self.settings.clock()))
+
+    def leaving(self) -> Closer | None:
+        closer, self.closer = self.closer, None
+        return None if self._handed_over else closer
 
     # ----------------------------------------------------------------- the rematch
 
     def ask_rematch(self) -> None:
         """Ask for another match with the same players in this room (the host proposes it
-        at once); NotYourTurnError says why not."""
+        once everyone asked); NotYourTurnError says why not."""
         try:
             self.match.ask_rematch(self.settings.clock())
         except LocalProtocolError as error:
@@ -177,93 +259,53 @@ class NetworkGame:
         """A rematch has begun in the room: this game's match is over and done with."""
         return self.match.setup is not self._match_setup
 
-    def rematch(self) -> NetworkGame:
-        """The match that superseded this one, as the game screens use it; it takes the room
-        over (closing this game no longer leaves it)."""
+    def next_game(self) -> GameDriver:
+        """The match that superseded this one; it takes the room over (closing this game no
+        longer leaves it). The same game however often it is asked for."""
         assert self.superseded
-        self.match.listeners.remove(self._on_change)
-        game = NetworkGame(
-            self.match, self.link, self.settings, computer=self.computer, level=self.level
-        )
-        game.closer, self.closer = self.closer, None
-        game.chat_history[:0] = self.chat_history  # the talk goes on across matches
-        self._handed_over = True
-        return game
-
-    def close(self) -> None:
-        """Close the log (the game screen does it when it is removed)."""
-        if not self._handed_over:  # else the rematch's game has the match now
-            self.match.close()
-
-    def leaving(self) -> Callable[[], Coroutine[Any, Any, None]] | None:
-        """What leaves the room once this game's screen is gone (``None`` when a rematch's
-        game took the room over). The caller runs it: the app, which waits for it before it
-        exits, so a connection is never left half-closed."""
-        closer, self.closer = self.closer, None
-        return None if self._handed_over else closer
-
-    # ----------------------------------------------------------------- the connection
-
-    @property
-    def status(self) -> LinkStatus:
-        return self.link.status
-
-    def claimable(self, now_ms: int) -> int | None:
-        """The seat this seat may claim abandoned now (past the time limit), if any."""
-        session = self.match.session
-        if session is None or self.local_seat is None or session.ended is not None:
-            return None
-        if now_ms < session.deadline():
-            return None
-        return next((s for s in session.awaited_seats() if s != self.local_seat), None)
+        if self._next is None:
+            self.match.listeners.remove(self._on_change)
+            game = NetworkGame(
+                self.match, self.link, self.settings, computer=self.computer, level=self.level
+            )
+            game.closer, self.closer = self.closer, None
+            game.chat_history[:0] = self.chat_history  # the talk goes on across matches
+            self._handed_over = True
+            self._next = game
+        return self._next
 
     # ----------------------------------------------------------------- internals
 
-    def _act(self, action: Callable[[Any], list[Any]]) -> None:
+    def _live_session(self) -> MatchSession | None:
+        session = self.match.session
+        if session is None or session.ended is not None or self.superseded:
+            return None
+        return session
+
+    def _act(self, action: Callable[[MatchSession], list[Any]]) -> None:
         try:
             self.match.act(action)
         except LocalProtocolError as error:
             raise NotYourTurnError(error.reason) from None
         self.link.flush()
 
-    def _show(self, turn: Turn) -> None:
-        self._state = turn.after
-        ended = [event for event in turn.events if isinstance(event, MatchEnded)]
-        if ended:
-            self._ended = ended[-1]
+    def _tell(self, news: GameNews) -> None:
+        for listener in list(self._listeners):
+            listener(news)
 
     def _on_change(self) -> None:
-        if self.match.turns:
-            self._turn_ready.set()
+        if self.superseded:  # a rematch's turns are not ours
+            if not self._told_superseded:
+                self._told_superseded = True
+                self._tell(Superseded())
+            return
+        while self.match.turns:
+            self._turns.put(self.match.turns.popleft())
         while self.match.chats:
             line = self.match.chats.popleft()
             self.chat_history.append(line)
-            for chat_listener in self.chat_listeners:
-                chat_listener(line)
+            self._tell(ChatLine(line))
         for offence in self.match.offences[self._offences_seen :]:
-            for offence_listener in self.offence_listeners:
-                offence_listener(offence)
+            self._tell(OffenceNews(offence))
         self._offences_seen = len(self.match.offences)
-        for listener in self.change_listeners:
-            listener()
-
-
-def _game_setup(match: NetMatch, computer_seat: int | None, level: int) -> GameSetup:
-    """The screens' view of the match: a local setup with the same names and options."""
-    assert match.setup is not None
-    computer = frozenset() if computer_seat is None else frozenset({computer_seat})
-    options: dict[str, Any] = dict(match.setup.proposal.options)
-    names = match.setup.names
-    try:
-        return _setup(match.setup.game, names, computer, level, options)
-    except SetupError:  # names the protocol allows but a local game would not (twins, long)
-        unique = tuple(f"{name[:16]} {seat + 1}" for seat, name in enumerate(names))
-        return _setup(match.setup.game, unique, computer, level, options)
-
-
-def _setup(
-    game: str, names: tuple[str, ...], computer: frozenset[int], level: int, options: Any
-) -> GameSetup:
-    if game == "goose":
-        return GooseSetup(names, computer, **options)
-    return JacquetSetup((names[0], names[1]), computer, level, **options)
+        self._tell(Changed())

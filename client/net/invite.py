@@ -19,15 +19,15 @@ the invite has no token: it should end with ?player=… or ?watch=…
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import parse_qs, urlsplit
 
+from client.net.untrusted import is_secret
+
 Role = Literal["player", "watch"]
 
 _SCHEMES = {"tablier": "ws", "tabliers": "wss"}
-_SECRET = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 class InviteError(ValueError):
@@ -70,7 +70,7 @@ def parse_invite(text: str) -> Invite:
     if not parts.hostname:
         raise InviteError("the invite has no relay address after tablier://")
     path, _, room_id = parts.path.rpartition("/")
-    if not _SECRET.fullmatch(room_id):
+    if not is_secret(room_id):
         raise InviteError("the invite's room is missing or mistyped: copy the whole invite")
     query = parse_qs(parts.query)
     roles = [role for role in ("player", "watch") if role in query]
@@ -79,7 +79,7 @@ def parse_invite(text: str) -> Invite:
     if len(roles) > 1 or len(query[roles[0]]) > 1 or len(query) > 1:
         raise InviteError("the invite holds more than one token: copy just one invite")
     token = query[roles[0]][0]
-    if not _SECRET.fullmatch(token):
+    if not is_secret(token):
         raise InviteError("the invite's token is mistyped: copy the whole invite")
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     netloc = host if port is None else f"{host}:{port}"

@@ -7,14 +7,22 @@ only the standard library and :mod:`client.net.invite` at module level.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from client.commands.paths import check_new_file
+from client.commands.terminal import without_terminal
 from client.setup import JACQUET_LEVELS, SessionSettings, SetupError
 
 if TYPE_CHECKING:
     from client.screens.room import HostPlan, JoinPlan
+
+DEFAULT_CONNECT_TIMEOUT = 15.0
+"""Seconds a join or a watch tries to reach the relay before it gives up."""
+STDOUT = Path("-")
+"""``--invite-file -``: the invites go to standard output."""
 
 
 def add_player_options(parser: argparse.ArgumentParser, *, playing: bool = True) -> None:
@@ -41,6 +49,28 @@ def add_player_options(parser: argparse.ArgumentParser, *, playing: bool = True)
         metavar="PATH",
         help="where to write your copy of the match log (default: Tablier's log folder)",
     )
+
+
+def add_connect_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--connect-timeout",
+        type=_seconds,
+        default=DEFAULT_CONNECT_TIMEOUT,
+        metavar="SECONDS",
+        help="give up when the relay has not answered within this time (default: "
+        f"{DEFAULT_CONNECT_TIMEOUT:g}); once in the room, dropped connections are retried "
+        "for as long as the app runs",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"a number of seconds from 0 to 3600, not {text!r}")
+    return seconds
 
 
 def player_name(args: argparse.Namespace) -> str:
@@ -80,14 +110,40 @@ def relay_url(text: str) -> str:
 
 
 def run(command: str, plan_for: object, args: argparse.Namespace) -> int:
-    """Build the plan (errors go to stderr with status 2), then open the app on its room."""
+    """Build the plan (errors go to stderr with status 2), then open the app on its room.
+
+    Exit status 1, with the reason on stderr, when the room could not be entered (the relay
+    cannot be reached or refused, the port to listen on is taken).
+    """
     try:
         plan: HostPlan | JoinPlan = plan_for(args)  # type: ignore[operator]
+        _check_files(args)
     except (SetupError, ValueError) as problem:
         print(f"tablier {command}: {problem}", file=sys.stderr)
         return 2
+    refused = without_terminal(command)
+    if refused is not None:
+        return refused
     settings = settings_from(args)
     from client.net.app import NetworkApp
 
-    NetworkApp(plan, settings).run()
-    return 0
+    app = NetworkApp(plan, settings)
+    app.run()
+    failure = app.problem()
+    if failure is not None:
+        print(f"tablier {command}: {failure}", file=sys.stderr)
+        return 1
+    return app.return_code or 0
+
+
+def _check_files(args: argparse.Namespace) -> None:
+    if args.log is not None:
+        check_new_file(args.log, "--log")
+    invites: Path | None = getattr(args, "invite_file", None)
+    if invites == STDOUT:
+        if os.isatty(1):
+            raise SetupError("--invite-file - writes the invites to standard output, which is "
+                             "this terminal's screen: redirect it (> invites.txt), or name a "
+                             "file")  # fmt: skip
+    elif invites is not None:
+        check_new_file(invites, "--invite-file")

@@ -16,6 +16,12 @@ things can stand in the way, each handled here:
   it afresh from its first event.
 
 In the last two cases the match asks its peers for what it missed (see :mod:`client.net.match`).
+
+Until a first connection has succeeded, the link gives up after ``connect_timeout`` seconds
+(a relay that is down or mistyped does not come back by waiting); after that, it retries for
+as long as the app runs. What the relay says is checked before it is used
+(:mod:`client.net.untrusted`): a relay that sends a malformed seat token, seat or name is
+named and left.
 """
 
 from __future__ import annotations
@@ -26,12 +32,14 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NoReturn
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from client.net.failures import describe_connect
 from client.net.match import NetMatch
 from client.net.tasks import stop
+from client.net.untrusted import RelayMisbehaved, check_name, check_seat, check_secret, shown
 from relay.client import RelayError, RoomConnection, create_room
 from relay.envelope import (
     Created,
@@ -41,6 +49,7 @@ from relay.envelope import (
     Notice,
     Presence,
     PresenceEvent,
+    Welcome,
 )
 
 State = Literal["connecting", "connected", "reconnecting", "failed", "closed"]
@@ -105,10 +114,12 @@ class RelayLink:
         backoff: Backoff | None = None,
         on_status: Callable[[LinkStatus], None] | None = None,
         seat_token: str | None = None,
+        connect_timeout: float | None = None,
     ) -> None:
         """``seat_token``: the seat a player held before his app stopped; the link takes it
         back and asks the relay for the room's events from the first (the match drops what
-        it already has)."""
+        it already has). ``connect_timeout``: seconds to keep trying before a first
+        connection succeeded (None: for ever)."""
         self.match = match
         self.url = url
         self.room_id = room_id
@@ -129,7 +140,10 @@ class RelayLink:
         self._unconfirmed: list[bytes] = []
         self._queue: asyncio.Queue[bytes] = asyncio.Queue()
         self._closing = False
-        self._refused: RelayError | None = None  # mid-stream, for good ("replaced")
+        self._refused: str | None = None  # mid-stream, for good ("replaced", a bad frame)
+        self.connect_timeout = connect_timeout
+        self.deadline: float | None = None  # monotonic: when trying to connect stops
+        self.ever_connected = False
         self._drop = asyncio.Event()
         self.connected = asyncio.Event()
         self.reconnections = 0
@@ -152,41 +166,63 @@ class RelayLink:
     async def run(self) -> None:
         """Stay in the room until :meth:`close`; raise :class:`LinkFailed` on a final refusal."""
         attempt = 0
+        detail = ""
+        if self.connect_timeout is not None:
+            self.deadline = time.monotonic() + self.connect_timeout
         while not self._closing:
+            limit = asyncio.timeout_at(self._loop_deadline())
             try:
-                connection = await self._join()
+                async with limit:
+                    connection = await self._join()
             except RelayError as error:
                 if error.code in _FATAL or (
                     error.code in ("unknown_room", "bad_token") and self._next_seq is None
                 ):
-                    self._set(LinkStatus("failed", detail=error.text))
-                    raise LinkFailed(error.text) from None
-                detail = error.text
+                    self._fail(shown(error.text))
+                detail = shown(error.text)
             except EnvelopeError as error:
                 if error.code == ErrorCode.UNSUPPORTED_VERSION:  # no retry will cure it
-                    self._set(LinkStatus("failed", detail=error.text))
-                    raise LinkFailed(error.text) from None
+                    self._fail(shown(error.text))
                 detail = _describe(error)
+            except RelayMisbehaved as error:
+                self._fail(str(error))
             except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as error:
-                detail = _describe(error)
-            except InvalidURI as error:
-                self._set(LinkStatus("failed", detail=str(error)))
-                raise LinkFailed(f"the relay address is not valid: {error}") from None
+                if not (limit.expired() and detail):  # cut short by the deadline: say the last
+                    detail = _describe(error)
+            except InvalidURI:
+                self._fail(f"{shown(self.url)} is not a relay address (ws://HOST:PORT/ or wss://…)")
             else:
                 attempt = 0
+                self.ever_connected = True
+                self.deadline = None
                 await self._pump(connection)
                 if self._refused is not None:
-                    self._set(LinkStatus("failed", detail=self._refused.text))
-                    raise LinkFailed(self._refused.text)
+                    self._fail(self._refused)
                 if self._closing:
                     break
                 self.reconnections += 1
                 detail = "connection lost"
             attempt += 1
             delay = self.backoff.delay(attempt)
+            if self.deadline is not None:
+                if time.monotonic() >= self.deadline:
+                    tries = f"{attempt} attempt{'s' if attempt > 1 else ''}; the last: {detail}"
+                    self._fail(f"no relay answered at {shown(self.url)} in "
+                               f"{self.connect_timeout:g} s ({tries})")  # fmt: skip
+                delay = min(delay, self.deadline - time.monotonic())
             self._set(LinkStatus("reconnecting", attempt, time.monotonic() + delay, detail))
-            await asyncio.sleep(delay)
+            await asyncio.sleep(max(0.0, delay))
         self._set(LinkStatus("closed"))
+
+    def _loop_deadline(self) -> float | None:
+        """The event loop's time at which a first connection stops being tried (None: never)."""
+        if self.deadline is None:
+            return None
+        return asyncio.get_running_loop().time() + (self.deadline - time.monotonic())
+
+    def _fail(self, text: str) -> NoReturn:
+        self._set(LinkStatus("failed", detail=text))
+        raise LinkFailed(text)
 
     def drop(self) -> None:
         """Close the current connection as if the network failed (reconnects by itself)."""
@@ -235,6 +271,11 @@ class RelayLink:
             epoch=None if fresh else self._epoch,
         )
         welcome = connection.welcome
+        try:
+            _check_welcome(self.url, welcome)
+        except RelayMisbehaved:
+            await connection.close()
+            raise
         self._epoch = welcome.epoch  # the numbering its next resume is counted in
         if (fresh or token != self._seat_token) and welcome.seat_token != self._seat_token:
             self._seat_token = welcome.seat_token
@@ -291,7 +332,10 @@ class RelayLink:
                     self._caught_up()
         except RelayError as error:
             if error.code in _FATAL:  # the app in another terminal took this seat back
-                self._refused = error
+                self._refused = shown(error.text)
+            return
+        except RelayMisbehaved as error:
+            self._refused = str(error)
             return
         except (ConnectionClosed, EnvelopeError, OSError):
             return
@@ -321,6 +365,8 @@ class RelayLink:
 
     def _deliver(self, event: Message | Presence | Notice, connection: RoomConnection) -> None:
         now = self.clock()
+        if isinstance(event, Message | Presence):
+            check_seat(self.url, event.seat)
         if isinstance(event, Message):
             if (
                 event.seat == connection.seat
@@ -330,15 +376,27 @@ class RelayLink:
                 self._unconfirmed.pop(0)
             self.match.receive(event.seat, event.payload, now)
         elif isinstance(event, Presence):
-            self.match.presence(event.seat, _PRESENCE[event.event], event.name, now)
+            name = check_name(self.url, event.name)
+            self.match.presence(event.seat, _PRESENCE[event.event], name, now)
         else:
-            self._set(LinkStatus("connected", detail=event.text))
+            self._set(LinkStatus("connected", detail=shown(event.text)))
         self.flush()
 
     def _set(self, status: LinkStatus) -> None:
         self.status = status
         if self.on_status is not None:
             self.on_status(status)
+
+
+def _check_welcome(url: str, welcome: Welcome) -> None:
+    """What a welcome says is used as a seat token, seat numbers and names: of their shape."""
+    if welcome.seat_token is not None:
+        check_secret(url, "seat token", welcome.seat_token)
+    if welcome.seat is not None:
+        check_seat(url, welcome.seat)
+    for member in welcome.members:
+        check_seat(url, member.seat)
+        check_name(url, member.name)
 
 
 def _describe(error: BaseException) -> str:
@@ -348,4 +406,4 @@ def _describe(error: BaseException) -> str:
         return "the relay closed the connection"
     if isinstance(error, TimeoutError):
         return "the relay took too long to answer"
-    return str(error) or type(error).__name__
+    return f"the relay cannot be reached: {describe_connect(error)}"

@@ -31,7 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from client.local_game import Turn, free_log_path
+from client.game.driver import Offence
+from client.game.local import free_log_path
+from client.game.turn import Turn
 from client.net import wire
 from client.net.durable import DeferredSyncLog
 from client.net.meeting import Meeting, Refused
@@ -59,15 +61,6 @@ class Member:
     connected: bool = True
     since: int = 0  # ms: when ``connected`` last changed
     expired: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Offence:
-    """Something a peer did wrong, in words naming them; ``fatal`` when it stopped the match."""
-
-    who: str
-    text: str
-    fatal: bool
 
 
 class NetMatch:

@@ -18,17 +18,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from websockets.exceptions import WebSocketException
+
+from client.game.driver import Offence
+from client.net.failures import RoomError, listen_failure, relay_failure
 from client.net.game import NetworkGame
 from client.net.invite import Invite
 from client.net.link import Backoff, LinkFailed, LinkStatus, RelayLink
-from client.net.match import NetMatch, Offence, Role
+from client.net.match import NetMatch, Role
 from client.net.seatfile import Seat, forget_seat, load_seat, save_seat, seat_path
 from client.net.tasks import stop
+from client.net.untrusted import RelayMisbehaved, check_secret
 from client.setup import SessionSettings
 from protocol.games import OptionValue
 from protocol.identity import Identity
 from protocol.logfile import read_log
 from protocol.setup import DEFAULT_TIME_LIMIT_MS, Proposal
+from relay.client import RelayError
+from relay.envelope import Created, EnvelopeError
 
 
 @dataclass
@@ -181,7 +188,7 @@ async def host_room(
         random_source=settings.random_source,
         time_limit_ms=time_limit_ms,
     )
-    created = await create_room(relay_url, seats)
+    created = _checked(relay_url, await create_room(relay_url, seats))
     invite = Invite(relay_url, created.room_id, created.player_token, "player")
     match = _new_match("host", name, settings, identity)
     link = RelayLink(
@@ -206,6 +213,47 @@ async def host_room(
     return room
 
 
+async def open_hosted_room(
+    game: str,
+    options: Mapping[str, OptionValue],
+    *,
+    seats: int,
+    name: str,
+    settings: SessionSettings,
+    relay_url: str | None,
+    listen: tuple[str, int],
+) -> Room:
+    """``tablier host``: the room created on *relay_url*, or on a relay this terminal runs
+    on *listen* (its invites then name the address others reach it at). :class:`RoomError`
+    says in words why the room cannot be opened; nothing is left running or written then."""
+    embedded = None
+    url = relay_url
+    if url is None:
+        host, port = listen
+        try:
+            embedded = await start_embedded_relay(host, port)
+        except OSError as error:
+            raise RoomError(listen_failure(host, port, error)) from None
+        url = embedded.local_url
+    try:
+        room = await host_room(url, game, options, seats=seats, name=name, settings=settings)
+    except (OSError, RelayError, EnvelopeError, RelayMisbehaved, WebSocketException) as error:
+        if embedded is not None:
+            await embedded.close()
+        raise RoomError(relay_failure(url, error)) from None
+    if embedded is not None:
+        room.closers.append(embedded.close)
+        room.listen = embedded.listen
+        room.invite = _public(room.invite, embedded.public_url)
+        if room.spectator_invite is not None:
+            room.spectator_invite = _public(room.spectator_invite, embedded.public_url)
+    return room
+
+
+def _public(invite: Invite, relay_url: str) -> Invite:
+    return Invite(relay_url, invite.room_id, invite.token, invite.role)
+
+
 async def join_room(
     invite: Invite,
     *,
@@ -213,12 +261,13 @@ async def join_room(
     settings: SessionSettings,
     identity: Identity | None = None,
     backoff: Backoff | None = None,
+    connect_timeout: float | None = None,
 ) -> Room:
     """Enter the room an invite opens, as a player or (a watch invite) a spectator.
 
     A player who left a match of this room (the app quit or crashed) takes his seat back
     from his seat file; when it cannot be used, :attr:`Room.notice` says why and he joins
-    as a new player.
+    as a new player. ``connect_timeout``: how long to try before the relay first answered.
     """
     role: Role = "player" if invite.role == "player" else "spectator"
     path = seat_path(invite.room_id, settings.data_dir) if role == "player" else None
@@ -227,12 +276,19 @@ async def join_room(
         try:
             seat = load_seat(path)
             if seat is not None:
-                return await _resume_room(seat, path, invite, settings=settings, backoff=backoff)
+                return await _resume_room(seat, path, invite, settings=settings, backoff=backoff,
+                                          connect_timeout=connect_timeout)  # fmt: skip
         except (ValueError, OSError) as problem:  # OSError: its log cannot be reopened
             notice = f"Your saved seat in this room cannot be used: {problem}. Joining anew."
     match = _new_match(role, name, settings, identity)
     link = RelayLink(
-        match, invite.relay_url, invite.room_id, invite.token, clock=settings.clock, backoff=backoff
+        match,
+        invite.relay_url,
+        invite.room_id,
+        invite.token,
+        clock=settings.clock,
+        backoff=backoff,
+        connect_timeout=connect_timeout,
     )
     room = Room(match, link, invite, seat_path=path, notice=notice)
     room.start()
@@ -240,7 +296,13 @@ async def join_room(
 
 
 async def _resume_room(
-    seat: Seat, path: Path, invite: Invite, *, settings: SessionSettings, backoff: Backoff | None
+    seat: Seat,
+    path: Path,
+    invite: Invite,
+    *,
+    settings: SessionSettings,
+    backoff: Backoff | None,
+    connect_timeout: float | None,
 ) -> Room:
     """Back in a saved seat: the match from its log, the relay seat from its token."""
     if seat.room_id != invite.room_id:
@@ -267,6 +329,7 @@ async def _resume_room(
         seats=log.setup.seats,
         backoff=backoff,
         seat_token=seat.seat_token,
+        connect_timeout=connect_timeout,
     )
     room = Room(match, link, invite, seat_path=path, listen=seat.listen)
     if seat.role == "host":
@@ -283,6 +346,15 @@ async def _resume_room(
     link.flush()  # dice reveals made again by the replay, not back from the relay yet
     room.start()
     return room
+
+
+def _checked(url: str, created: Created) -> Created:
+    """The relay's answer to a create, once its id and tokens have the invites' shape: they
+    become the invites, and the id the seat file's name (raises :class:`RelayMisbehaved`)."""
+    check_secret(url, "room id", created.room_id)
+    check_secret(url, "player token", created.player_token)
+    check_secret(url, "spectator token", created.spectator_token)
+    return created
 
 
 @dataclass(frozen=True, slots=True)

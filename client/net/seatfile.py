@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
+from client.net.untrusted import is_secret
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage
 from protocol.identity import KEY_BYTES, RandomSource, seeded_source
@@ -117,9 +118,32 @@ def chain_source(secret: bytes) -> RandomSource:
     return seeded_source(secret)
 
 
+def seats_folder(data_dir: Path | None = None) -> Path:
+    """``<data dir>/seats``: every seat file, one per room."""
+    return (data_dir if data_dir is not None else default_data_dir()) / "seats"
+
+
 def seat_path(room_id: str, data_dir: Path | None = None) -> Path:
-    """``<data dir>/seats/<room id>`` (room ids are URL-safe base64: safe as a file name)."""
-    return (data_dir if data_dir is not None else default_data_dir()) / "seats" / room_id
+    """``<data dir>/seats/<room id>``, for a room id of the invites' shape only (URL-safe
+    base64: no separator, no dot), and only if it resolves inside that folder (a link placed
+    there cannot send the seat's secrets elsewhere); :class:`SeatFileError` otherwise.
+
+    >>> seat_path("R" * 22, Path("/data"))
+    PosixPath('/data/seats/RRRRRRRRRRRRRRRRRRRRRR')
+    >>> try:
+    ...     seat_path("../../.bashrc", Path("/data"))
+    ... except SeatFileError as error:
+    ...     print(error)
+    no seat file is kept for a room named '../../.bashrc': that is not a room id
+    """
+    if not is_secret(room_id):
+        raise SeatFileError(f"no seat file is kept for a room named {room_id!r}: "
+                            "that is not a room id")  # fmt: skip
+    folder = seats_folder(data_dir)
+    path = folder / room_id
+    if path.resolve().parent != folder.resolve():
+        raise SeatFileError(f"{path} leads out of {folder}: remove it, it is no seat file")
+    return path
 
 
 def save_seat(path: Path, seat: Seat) -> None:

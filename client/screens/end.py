@@ -12,6 +12,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label
 
+from client.game.driver import RematchOffer
+from client.game.turn import GameState, NotYourTurnError
+from client.lifecycle import closing
+from protocol.events import MatchEnded
+
 EndChoice = Literal["again", "lobby", "quit"]
 END_CHOICES: dict[str, EndChoice] = {"again": "again", "lobby": "lobby", "quit": "quit"}
 
@@ -25,8 +30,33 @@ class GameSummary:
     log_path: Path | None
 
 
+def ending_summary(
+    ended: MatchEnded, names: tuple[str, ...], state: GameState, log_path: Path | None
+) -> GameSummary:
+    """The end screen's content for a match that ended otherwise than by being played out:
+    stopped on a peer's fault, resigned, or abandoned past the time limit."""
+    if ended.reason == "stopped":
+        who = names[ended.seat] if ended.seat is not None else "a peer"
+        reason = ended.error.reason if ended.error else ""
+        said = (f"{who}: {reason}", "Everything accepted before it is in the log.")
+        return GameSummary("The match was stopped.", said, log_path)
+    loser = names[ended.seat] if ended.seat is not None else "a player"
+    what = "resigned" if ended.reason == "resigned" else "abandoned the match (past the time limit)"
+    title = f"{loser} {what}."
+    if ended.winner is not None:
+        title = f"{loser} {what}: {names[ended.winner]} wins the match."
+    score = getattr(state, "score", None)
+    lines: tuple[str, ...] = ()
+    if score is not None:
+        lines = (f"Score when it ended: {names[0]} {score[0]}, {names[1]} {score[1]}.",)
+    return GameSummary(title, lines, log_path)
+
+
 class EndScreen(ModalScreen[EndChoice]):
-    """Dismissed with the player's choice; the app acts on it (``handle_end_choice``)."""
+    """Dismissed with the player's choice; the app acts on it (``handle_end_choice``).
+
+    With a rematch offer (a networked room), "Play again" asks for the rematch instead and
+    the screen stays, saying where it stands, until the rematch's board replaces it."""
 
     AUTO_FOCUS = "#again"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -35,9 +65,10 @@ class EndScreen(ModalScreen[EndChoice]):
         Binding("q", "choose('quit')", "Quit"),
     ]
 
-    def __init__(self, summary: GameSummary) -> None:
+    def __init__(self, summary: GameSummary, rematch: RematchOffer | None = None) -> None:
         super().__init__()
         self.summary = summary
+        self.rematch = rematch
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -50,16 +81,35 @@ class EndScreen(ModalScreen[EndChoice]):
                 yield Label(
                     f"Match log saved to {self.summary.log_path}", id="log-path", markup=False
                 )
+            if self.rematch is not None:
+                yield Label("", id="rematch", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("Play again (a)", variant="success", id="again")
                 yield Button("Lobby (l)", variant="primary", id="lobby")
                 yield Button("Quit (q)", id="quit")
         yield Footer()  # the dialog's own keys, not those of the screen below
 
+    def on_mount(self) -> None:
+        if not closing(self):
+            self.show_rematch()
+
+    def show_rematch(self) -> None:
+        """Say where the rematch stands (the game screen calls it when that changes)."""
+        if self.rematch is not None:
+            self.query_one("#rematch", Label).update(self.rematch.rematch_note or "")
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_choose(str(event.button.id))
 
     def action_choose(self, choice: str) -> None:
         chosen: EndChoice | None = END_CHOICES.get(choice)
+        if chosen == "again" and self.rematch is not None:
+            try:
+                self.rematch.ask_rematch()
+            except NotYourTurnError as refusal:
+                reason = str(refusal)
+                self.notify(reason[:1].upper() + reason[1:], title="No rematch", severity="warning")
+            self.show_rematch()
+            return
         if chosen is not None:
             self.dismiss(chosen)

@@ -1,48 +1,264 @@
-"""What every game screen shares: its game, quitting and leaving with confirmation, the end.
+"""What every game screen shares, for every driver: the turn loop, the optional parts, the end.
 
-The Goose and Jacquet screens subclass :class:`GameScreen`; see docs/client-architecture.md.
+A game screen plays through a :class:`~client.game.driver.GameDriver` — a local game, a
+networked one or a replay; it never knows which. One worker (:meth:`GameScreen._run_turns`)
+runs the whole game: say what is awaited, let the computer act for a seat it plays here,
+then take the next turn from the driver and show it — whoever acted, wherever. A person's
+keys only *start* an action; the turn comes back through that same loop.
+
+What only some drivers have is composed in, never overridden: the chat panel and the
+connection line (a networked game), the story and the step keys (a replay), the claim and
+resign keys, the rematch on the end screen. News from the driver (a chat line, a peer's
+offence, a rematch) arrives as a :class:`GameScreen.News` message.
+
+The Goose and Jacquet screens subclass it and fill in how their game is drawn:
+:meth:`show_state`, :meth:`show_turn`, :meth:`prompt`, :meth:`summary` and :meth:`say`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from collections.abc import Callable
+from typing import ClassVar
 
+from textual import work
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.screen import Screen
+from textual.widgets import Static
 
+from client import help_topics
+from client.computer import ComputerPlayer
+from client.game.driver import (
+    Changed,
+    ChatLine,
+    Extras,
+    GameDriver,
+    GameNews,
+    OffenceNews,
+    ScreenAwaiting,
+    Superseded,
+)
+from client.game.turn import GameState, NotYourTurnError, Turn
+from client.lifecycle import closing
+from client.messages import CloseLater, EndChosen, OpenGame, ReturnToLobby
 from client.screens.confirm import ConfirmScreen
-from client.screens.end import EndChoice, EndScreen, GameSummary
-
-if TYPE_CHECKING:
-    from client.app import TablierApp
-    from client.local_game import LocalGame
+from client.screens.end import EndChoice, EndScreen, GameSummary, ending_summary
+from client.setup import JacquetSetup, SessionSettings
+from client.widgets.chat import ChatPanel
+from client.widgets.connection import ConnectionBar
+from client.widgets.replay_bar import ReplayBar, StoryList
+from engine.awaiting import ChoosePlay, ThrowDice
+from engine.jacquet import JacquetState
 
 
 class GameScreen(Screen[None]):
-    """A screen showing one game. ``HELP_TEXT`` is the rules summary the help screen shows."""
+    """A screen showing one game; ``HELP_TEXT`` is the rules summary the help screen shows."""
 
-    HELP_TEXT: ClassVar[str] = ""
+    RULES: ClassVar[str] = ""
+    """The game's rules summary (Markdown) for the help screen."""
+    ENTRY_HELP: ClassVar[str] = ""
+    """How a person enters a turn here (shown only where a person plays)."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", "Lobby", tooltip="Leave this game for the lobby"),
         Binding("q", "app.quit", "Quit", tooltip="Quit Tablier (asks first mid-game)"),
+        Binding("t", "chat", "Chat", tooltip="Type a chat line (enter sends, escape returns)"),
+        Binding("c", "claim", "Claim", tooltip="Claim the match from a player past the time limit"),
+        # Not in the footer (full at 80 columns): the help's key list and the palette offer it.
+        Binding("ctrl+r", "resign", "Resign", show=False, tooltip="Give up the match (asks first)"),
     ]
+    _EXTRA_ACTIONS: ClassVar[frozenset[str]] = frozenset({"chat", "claim", "resign"})
 
-    def __init__(self, game: LocalGame, *, animation: bool) -> None:
+    class News(Message):
+        """Something the driver told (posted by the screen to itself, from the driver)."""
+
+        def __init__(self, news: GameNews) -> None:
+            super().__init__()
+            self.news = news
+
+    def __init__(self, game: GameDriver, settings: SessionSettings) -> None:
         super().__init__()
         self.game = game
-        self.animation = animation
+        self.settings = settings
+        self.animation = settings.animation and game.animated
+        setup = game.setup
+        level = setup.level if isinstance(setup, JacquetSetup) else 1
+        self._computer = ComputerPlayer(level, settings.computer_pause)
+        self.acting = False  # a person here started an action whose turn is not back yet
+        self.busy = False  # a turn is being shown (played back, animated)
+        self._claimable = False
+        self._unsubscribe: Callable[[], None] | None = None
 
     @property
-    def tablier(self) -> TablierApp:
-        return cast("TablierApp", self.app)
+    def extras(self) -> Extras:
+        return self.game.extras
+
+    @property
+    def HELP_TEXT(self) -> str:
+        """The rules, how a turn is entered where a person plays, and how a networked match
+        goes when it is one."""
+        entry = self.ENTRY_HELP if self.persons_here() else ""
+        network = help_topics.NETWORK if self.extras.link is not None else ""
+        return self.RULES + entry + network
 
     @property
     def in_progress(self) -> bool:
         """Whether leaving now would abandon a game someone is still playing."""
-        return not self.game.finished
+        return not self.game.finished and self.extras.replay is None
+
+    def persons_here(self) -> list[int]:
+        """The seats a person at this terminal plays."""
+        return [s for s in range(len(self.game.names)) if self.game.seat_role(s) == "person"]
+
+    # -- the optional parts -----------------------------------------------------------------
+
+    def compose_side_extras(self) -> ComposeResult:
+        """What goes at the bottom of the side panel: the chat, or a replay's story."""
+        chat, replay = self.extras.chat, self.extras.replay
+        if chat is not None:
+            yield ChatPanel(chat, id="chat")
+        if replay is not None:
+            yield StoryList(replay, id="story")
+
+    def compose_bottom_extras(self) -> ComposeResult:
+        """What goes above the footer: the connection line, or the replay's position."""
+        if self.extras.link is not None:
+            yield ConnectionBar(
+                self.extras.link, self.game.names, self.settings.clock, id="connection"
+            )
+        replay = self.extras.replay
+        if replay is not None:
+            if replay.warning is not None:
+                yield Static(replay.warning, id="replay-warning", markup=False)
+            yield ReplayBar(replay, id="replay-bar")
+
+    # -- the flow of the game ---------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if closing(self):
+            return
+        self._unsubscribe = self.game.subscribe(self._post_news)
+        self.show_state(self.game.state)
+        if self.extras.link is not None:
+            self.set_interval(1.0, self._watch_claims)
+        for offence in self.extras.link.offences if self.extras.link else ():
+            self._tell_offence(offence.who, offence.text, fatal=offence.fatal)
+        replay = self.extras.replay
+        if replay is not None and replay.warning is not None:
+            self.notify(replay.warning, severity="warning", timeout=8)
+        self._run_turns()
+
+    def _post_news(self, news: GameNews) -> None:
+        """From the driver, whose news comes in the middle of its own work: handled after."""
+        self.post_message(self.News(news))
 
     def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
         self.game.close()
+        link = self.extras.link
+        leaving = link.leaving() if link is not None else None
+        if leaving is not None:  # (when the app is quitting, it leaves its open rooms itself)
+            self.app.post_message(CloseLater(leaving))
+
+    @work(exclusive=True, group="turn")
+    async def _run_turns(self) -> None:
+        """The whole game, one turn after another, for every driver alike."""
+        game = self.game
+        while not game.finished:
+            self.acting = False
+            self.prompt()  # (the game screens refresh the footer when its keys change)
+            awaiting = game.awaiting
+            if isinstance(awaiting, ThrowDice | ChoosePlay) and self._computer_plays(awaiting.seat):
+                await self._computer_acts(awaiting)
+            turn = await game.next_turn()
+            self.busy = True
+            try:
+                await self.show_turn(turn)
+            finally:
+                self.busy = False
+        self.acting = False
+        self.prompt()
+        self.refresh_bindings()
+        self.show_end()
+
+    def _computer_plays(self, seat: int) -> bool:
+        """The computer acts for *seat* here, and the screen has caught up with the game
+        (it acts on what is shown)."""
+        return self.game.seat_role(seat) == "computer" and not self.game.pending_turns
+
+    async def _computer_acts(self, awaiting: ThrowDice | ChoosePlay) -> None:
+        await self._computer.wait_to_act()
+        try:
+            state = self.game.state
+            if isinstance(awaiting, ThrowDice):
+                self.game.throw()
+            elif isinstance(state, JacquetState):  # plays are Jacquet's only
+                self.game.play(await self._computer.choose_play(state))
+        except NotYourTurnError as refusal:  # the match moved on meanwhile (a peer resigned)
+            self.refuse(str(refusal))
+
+    def start(self, action: Callable[[], None]) -> bool:
+        """Start a person's action (a throw, a play); False after saying why it cannot."""
+        try:
+            action()
+        except NotYourTurnError as refusal:
+            reason = str(refusal)
+            self.refuse(reason[:1].upper() + reason[1:] + ".")
+            return False
+        self.acting = True
+        return True
+
+    def waiting_sentence(self, awaiting: ScreenAwaiting) -> str | None:
+        """What the screen says while another terminal's player is to act."""
+        if not isinstance(awaiting, ThrowDice | ChoosePlay):
+            return None
+        if self.game.seat_role(awaiting.seat) != "elsewhere" or self.extras.replay:
+            return None
+        name = self.game.names[awaiting.seat]
+        doing = "to play" if isinstance(awaiting, ChoosePlay) else "to throw"
+        lots = " for the lots" if getattr(self.game.state, "phase", "") == "lots" else ""
+        return f"Waiting for {name} {doing}{lots}…"
+
+    # -- what the game screens draw ---------------------------------------------------------
+
+    def show_state(self, state: GameState) -> None:
+        """Draw *state* as it is (the first picture, a replay's jump)."""
+        raise NotImplementedError
+
+    async def show_turn(self, turn: Turn) -> None:
+        """Show *turn*: played back (animated unless catching up), told, then drawn."""
+        raise NotImplementedError
+
+    def prompt(self) -> None:
+        """Say what the game waits for, and set up whatever a person here may enter."""
+        raise NotImplementedError
+
+    def summary(self) -> GameSummary:
+        """The end screen's content for a game played to its end."""
+        raise NotImplementedError
+
+    def say(self, text: str, *, refusal: bool = False) -> None:
+        """Put *text* in the screen's prompt line."""
+        raise NotImplementedError
+
+    def catching_up(self) -> bool:
+        """More turns wait behind this one: show it at once (a late spectator, a resume)."""
+        return self.game.pending_turns > 0
+
+    # -- keys -----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action not in self._EXTRA_ACTIONS:
+            return True
+        chat, link = self.extras.chat, self.extras.link
+        if action == "chat":
+            return chat is not None and chat.can_speak
+        if link is None or link.watching:
+            return False
+        if action == "resign":
+            return not self.game.finished
+        return self._claimable
 
     def refuse(self, reason: str) -> None:
         """Say why a key does nothing now; pressed again, it replaces its toast rather than
@@ -51,13 +267,21 @@ class GameScreen(Screen[None]):
         self.notify(reason, title="Not now", severity="warning")
 
     def quit_detail(self) -> str:
-        if self.game.log_path is None:
-            return "The game so far is lost."
-        return f"The game so far stays in its log: {self.game.log_path}"
+        log_path = self.game.log_path
+        detail = (
+            "The game so far is lost."
+            if log_path is None
+            else f"The game so far stays in its log: {log_path}"
+        )
+        if self.extras.link is not None and self.extras.link.resumable:
+            detail += (
+                "\nYour seat is kept: run `tablier join` with the same invite to take it back."
+            )
+        return detail
 
     def action_leave(self) -> None:
         if not self.in_progress:
-            self.tablier.return_to_lobby()
+            self.post_message(ReturnToLobby())
             return
         self.app.push_screen(
             ConfirmScreen(
@@ -65,14 +289,99 @@ class GameScreen(Screen[None]):
                 detail=self.quit_detail(),
                 confirm_label="Leave",
             ),
-            lambda confirmed: self.tablier.return_to_lobby() if confirmed else None,
+            self._leave_if_confirmed,
         )
 
-    def show_end(self, summary: GameSummary) -> None:
+    def _leave_if_confirmed(self, confirmed: bool | None) -> None:
+        if confirmed:
+            self.post_message(ReturnToLobby())
+
+    def on_replay_bar_closed(self) -> None:
+        self.action_leave()
+
+    def action_chat(self) -> None:
+        for panel in self.query(ChatPanel):
+            panel.focus_input()
+
+    def action_focus_board(self) -> None:
+        board = self.query_one("#board")  # the Goose board takes no focus: leave the input
+        self.set_focus(board if board.focusable else None)
+
+    def action_claim(self) -> None:
+        link = self.extras.link
+        seat = None if link is None else link.claimable(self.settings.clock())
+        if link is None or seat is None:
+            self.notify("Nobody is past the time limit.", title="Nothing to claim")
+            return
+        self.start(lambda: link.claim_abandonment(seat))
+
+    def action_resign(self) -> None:
+        link = self.extras.link
+        if link is None or not self.check_action("resign", ()):
+            return
+        others = [name for seat, name in enumerate(self.game.names) if seat != self.game.home_seat]
+
+        def answered(resign: bool | None) -> None:
+            if resign and not self.game.finished:
+                self.start(link.resign)  # the end comes back as a turn, as any turn does
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Resign this match?",
+                detail=f"It ends now for {', '.join(others)} too; its log is kept.",
+                confirm_label="Resign",
+            ),
+            answered,
+        )
+
+    def _watch_claims(self) -> None:
+        link = self.extras.link
+        claimable = link is not None and link.claimable(self.settings.clock()) is not None
+        if claimable != self._claimable:
+            self._claimable = claimable
+            self.refresh_bindings()
+
+    # -- news -----------------------------------------------------------------------------
+
+    def on_game_screen_news(self, message: News) -> None:
+        news = message.news
+        if isinstance(news, ChatLine):
+            for panel in self.query(ChatPanel):
+                panel.add(news.line.name, news.line.text, news.line.time)
+        elif isinstance(news, OffenceNews):
+            offence = news.offence
+            self._tell_offence(offence.who, offence.text, fatal=offence.fatal)
+        elif isinstance(news, Changed):
+            for bar in self.query(ConnectionBar):
+                bar.refresh_status()
+            for end in self.app.query(EndScreen):  # attributes down: the end screen's note
+                end.show_rematch()
+        elif isinstance(news, Superseded) and self.extras.rematch is not None:
+            self.post_message(OpenGame(self.extras.rematch.next_game(), replacing=self))
+
+    def _tell_offence(self, who: str, text: str, *, fatal: bool) -> None:
+        for bar in self.query(ConnectionBar):
+            bar.refresh_status()
+        self.notify(
+            f"{who}: {text}",
+            title="Match stopped" if fatal else "Ignored",
+            severity="error" if fatal else "warning",
+            timeout=15,
+        )
+
+    # -- the end --------------------------------------------------------------------------
+
+    def show_end(self) -> None:
         """Open the end-of-game screen; its choice (again, lobby, quit) goes to the app."""
+        ended = self.game.ended
+        summary = (
+            self.summary()
+            if ended is None or ended.reason == "finished"
+            else ending_summary(ended, self.game.names, self.game.state, self.game.log_path)
+        )
         setup = self.game.setup
 
         def chosen(choice: EndChoice | None) -> None:
-            self.tablier.handle_end_choice(setup, choice)
+            self.post_message(EndChosen(setup, choice))
 
-        self.app.push_screen(EndScreen(summary), chosen)
+        self.app.push_screen(EndScreen(summary, self.extras.rematch), chosen)

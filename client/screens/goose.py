@@ -1,9 +1,9 @@
 """The Jeu de l'oie screen: the board, the ledger, the story so far, and the throw key.
 
-A throw is taken from the game controller as a :class:`~client.local_game.Turn` and played
-back event by event: tokens walk their path square by square, geese repeat, the bounce at 63,
-hazards and meetings move tokens, and each event is told in the side log. Computer seats
-throw by themselves in a worker after a short pause.
+One screen for every way a game is played (:mod:`client.screens.game`): hot-seat and against
+the computer, over the network, or replayed from a log. Each turn is played back event by
+event: tokens walk their path square by square, geese repeat, the bounce at 63, hazards and
+meetings move tokens, and each event is told in the side log.
 """
 
 from __future__ import annotations
@@ -11,167 +11,163 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from client import help_topics
+from client.game.driver import GameDriver
+from client.game.story import tell
+from client.game.turn import GameState, Turn
 from client.lifecycle import closing
-from client.local_game import LocalGame, Turn
 from client.screens.end import GameSummary
 from client.screens.game import GameScreen
+from client.setup import SessionSettings
 from client.widgets.dice import DiceDisplay
 from client.widgets.footer import KeysFooter
 from client.widgets.goose_board import GooseBoard
 from client.widgets.ledger import GooseLedger
 from client.widgets.narrative import NarrativeLog
+from client.widgets.replay_bar import ReplayBar, StoryList
 from client.widgets.title_bar import TitleBar
 from client.widgets.tokens import seat_tokens
 from engine import goose
 from engine.awaiting import ThrowDice
-from protocol.narrate import narrate, narrate_turns
+from protocol.narrate import narrate
 
 STEP_SECONDS = 0.12  # one square of a count
 PAUSE_SECONDS = 0.6  # after a goose, a hazard, a meeting: time to read what happened
 FAST_FACTOR = 4
 
+Frame = tuple[tuple[int, ...], frozenset[int], float]
+
 
 class GooseScreen(GameScreen):
-    """One Jeu de l'oie game; see docs/client-architecture.md for how it is built."""
+    """One Jeu de l'oie game; see the module docstring."""
 
-    CSS_PATH = "goose.tcss"
-    HELP_TEXT = help_topics.GOOSE
+    CSS_PATH = ["goose.tcss", "game.tcss"]  # noqa: RUF012 - Textual's own type
+    RULES = help_topics.GOOSE
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "throw", "Throw", tooltip="Throw the dice (the player to move)"),
         Binding("s", "skip", "Skip animation", tooltip="Show the current throw's end at once"),
         Binding("f", "toggle_fast", "Fast", tooltip="Animate throws four times faster"),
-        *GameScreen.BINDINGS,
     ]
 
-    def __init__(self, game: LocalGame, *, animation: bool) -> None:
-        super().__init__(game, animation=animation)
-        self.tokens = seat_tokens(game.names)
-        self.name_styles = {
-            name: token.style for name, token in zip(game.names, self.tokens, strict=True)
-        }
-        self.busy = False  # a throw is being animated
+    def __init__(self, game: GameDriver, settings: SessionSettings) -> None:
+        super().__init__(game, settings)
+        names = game.names
+        self.tokens = seat_tokens(names)
+        self.name_styles = {name: t.style for name, t in zip(names, self.tokens, strict=True)}
         self._skip = False
         self._fast = False
 
+    def on_mount(self) -> None:  # before GameScreen's (Textual calls each class's handler)
+        if closing(self):
+            return
+        self.sub_title = self._rules_line()
+
+    @property
+    def state(self) -> goose.GooseState:
+        state = self.game.state
+        assert isinstance(state, goose.GooseState)
+        return state
+
     def compose(self) -> ComposeResult:
+        names = self.game.names
         yield TitleBar()
         with Horizontal(id="table"):
             yield GooseBoard(self.tokens, id="board")
             with Vertical(id="side"):
-                yield GooseLedger(self.game.names, self.tokens, id="ledger")
-                yield NarrativeLog(id="narrative")
+                yield GooseLedger(names, self.tokens, id="ledger")
+                if self.extras.replay is None:
+                    yield NarrativeLog(id="narrative")
+                yield from self.compose_side_extras()
         with Horizontal(id="status-bar"):
             yield Static("", id="prompt", markup=False)
             yield Static("", id="pot", markup=False)
             yield DiceDisplay(id="dice")
-        yield KeysFooter()
-
-    @property
-    def board(self) -> GooseBoard:
-        return self.query_one(GooseBoard)
-
-    @property
-    def narrative(self) -> NarrativeLog:
-        return self.query_one(NarrativeLog)
-
-    def on_mount(self) -> None:
-        if closing(self):
-            return
-        self.sub_title = self._rules_line()
-        state = self.game.state
-        self.board.show(state.squares)
-        self._show_ledger(state)
-        self.narrative.tell(
-            f"{len(self.game.names)} players put {state.options.ante} each in the pot. "
-            "Everybody throws once to decide who starts."
-        )
-        self._next_turn()
+        yield from self.compose_bottom_extras()
+        yield KeysFooter(compact=self.extras.replay is not None)
 
     def _rules_line(self) -> str:
-        options = self.game.state.options
+        options = self.state.options
         rules = "Daumont rules" if options.rules == "daumont" else "1792 rules"
         return f"Jeu de l'oie · {rules} · ante {options.ante} · fee {options.fee}"
 
-    # Keys
+    # -- what is drawn --------------------------------------------------------------------
 
-    def action_throw(self) -> None:
-        refusal = self.throw_refusal()
-        if refusal:
-            self.refuse(refusal)
+    def show_state(self, state: GameState) -> None:
+        assert isinstance(state, goose.GooseState)
+        self.query_one(GooseBoard).show(state.squares)
+        self._show_ledger(state)
+        if self.extras.replay is None:  # a game's first picture (a replay tells its own)
+            self.tell(
+                f"{len(self.game.names)} players put {state.options.ante} each in the pot. "
+                "Everybody throws once to decide who starts."
+            )
+
+    def tell(self, sentence: str) -> None:
+        for log in self.query(NarrativeLog):
+            log.tell(sentence, self.name_styles)
+
+    def say(self, text: str, *, refusal: bool = False) -> None:
+        self.query_one("#prompt", Static).update(text)
+
+    def prompt(self) -> None:
+        game = self.game
+        awaiting = game.awaiting
+        if self.extras.replay is not None:
+            self.say("")
             return
-        self._show_turn(self.game.throw())
-
-    def throw_refusal(self) -> str | None:
-        """Why the throw key does nothing now, in words; ``None`` when it may throw."""
-        awaiting = self.game.awaiting
         if not isinstance(awaiting, ThrowDice):
-            return "The game is over."
-        if not self.game.is_local_human(awaiting.seat):
-            return f"It is {self.game.names[awaiting.seat]}'s turn: the computer throws."
-        if self.busy:
-            return "Wait until the throw being shown is over (s skips it)."
-        return None
-
-    def action_skip(self) -> None:
-        if self.busy:
-            self._skip = True
-
-    def action_toggle_fast(self) -> None:
-        self._fast = not self._fast
-        self.notify("Fast animation" if self._fast else "Normal animation speed")
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Animation keys only exist when throws are animated (hidden otherwise)."""
-        if action in ("skip", "toggle_fast"):
-            return self.animation
-        if action == "throw":  # a spectator, or computers only: nobody throws from here
-            return any(self.game.is_local_human(seat) for seat in range(len(self.game.names)))
-        return True
-
-    # Turns
-
-    def _next_turn(self) -> None:
-        """After a throw: end the game, let the computer throw, or wait for a person."""
-        awaiting = self.game.awaiting
-        if not isinstance(awaiting, ThrowDice):
-            self._show_prompt("The game is over.")
-            self.show_end(self.summary())
+            self.say("The game is over.")
             return
-        name = self.game.names[awaiting.seat]
-        lots = self.game.state.phase == "lots"
-        if self.game.is_computer(awaiting.seat):
-            self._show_prompt(f"{name} (computer) throws{' for the lots' if lots else ''}…")
-            self._computer_turn()
+        name = game.names[awaiting.seat]
+        lots = self.state.phase == "lots"
+        waiting = self.waiting_sentence(awaiting)
+        if waiting is not None:
+            self.say(waiting)
+        elif game.seat_role(awaiting.seat) == "computer":
+            self.say(f"{name} (computer) throws{' for the lots' if lots else ''}…")
         else:
-            what = "throw for the lots" if lots else "throw"
-            self._show_prompt(f"{name}'s turn: press space to {what}.")
+            self.say(f"{name}'s turn: press space to {'throw for the lots' if lots else 'throw'}.")
 
-    @work(exclusive=True, group="computer")
-    async def _computer_turn(self) -> None:
-        await self._computer_throw()
-
-    async def _computer_throw(self) -> None:
-        await asyncio.sleep(self.game.settings.computer_pause)
-        self._show_turn(self.game.throw())
-
-    def _show_turn(self, turn: Turn) -> None:
-        if not self.animation:
-            self._settle(turn)
+    async def show_turn(self, turn: Turn) -> None:
+        """Walk the tokens through *turn*'s events, then tell it and draw where it ended."""
+        if self.extras.replay is not None:
+            self._show_frame(turn)
             return
-        self.busy = True
-        self._play_back(turn)
+        if self.animation and not self.catching_up():
+            await self._play_back(turn)
+        for sentence in tell("goose", turn.events, self.game.names):
+            self.tell(sentence)
+        thrown = [e.dice for e in turn.events if isinstance(e, goose.Thrown | goose.LotThrown)]
+        if thrown:
+            self.query_one(DiceDisplay).show(thrown[-1])
+        after = turn.after
+        assert isinstance(after, goose.GooseState)
+        self.query_one(GooseBoard).show(after.squares)
+        self._show_ledger(after)
 
-    @work(exclusive=True, group="animation")
+    def _show_frame(self, turn: Turn) -> None:
+        """A replay's step: the state it reaches, the squares its tokens landed on."""
+        after = turn.after
+        assert isinstance(after, goose.GooseState)
+        landed = frozenset(event.end for event in turn.events if isinstance(event, goose.Moved))
+        self.query_one(GooseBoard).show(after.squares, landed)
+        self._show_ledger(after)
+        thrown = [event.dice for event in turn.events if isinstance(event, goose.Thrown)]
+        self.query_one(DiceDisplay).show(thrown[-1] if thrown else ())
+        for story in self.query(StoryList):
+            story.follow()
+        for bar in self.query(ReplayBar):
+            bar.show_position()
+
     async def _play_back(self, turn: Turn) -> None:
-        """Walk the tokens through *turn*'s events; the status bar says what each one means."""
-        squares = list(turn.before.squares)
+        before = turn.before
+        assert isinstance(before, goose.GooseState)
+        squares = list(before.squares)
         self._skip = False
         for event in turn.events:
             if isinstance(event, goose.Thrown | goose.LotThrown):
@@ -180,22 +176,18 @@ class GooseScreen(GameScreen):
             seat = getattr(event, "seat", None)
             if clause and not self._skip and isinstance(seat, int):
                 mover = self.game.names[seat]
-                self._show_prompt(clause if clause.startswith(mover) else f"{mover}: {clause}")
+                self.say(clause if clause.startswith(mover) else f"{mover}: {clause}")
             for squares_now, highlight, seconds in self._frames(event, squares):
                 if self._skip:
                     break
-                self.board.show(squares_now, highlight)
-                self._show_ledger(turn.before, squares_now)  # the mover keeps his ▶ till the end
+                self.query_one(GooseBoard).show(squares_now, highlight)
+                self._show_ledger(before, squares_now)  # the mover keeps his ▶ till the end
                 await asyncio.sleep(seconds / FAST_FACTOR if self._fast else seconds)
-        self.busy = False
-        self._settle(turn)
 
     @staticmethod
-    def _frames(
-        event: object, squares: list[int]
-    ) -> list[tuple[tuple[int, ...], frozenset[int], float]]:
+    def _frames(event: object, squares: list[int]) -> list[Frame]:
         """The pictures one event is shown as; *squares* is updated to after the event."""
-        frames: list[tuple[tuple[int, ...], frozenset[int], float]] = []
+        frames: list[Frame] = []
         match event:
             case goose.Moved(seat=seat, path=path):
                 for index, square in enumerate(path):
@@ -221,29 +213,60 @@ class GooseScreen(GameScreen):
                 frames.append((tuple(squares), frozenset(), PAUSE_SECONDS))
         return frames
 
-    def _settle(self, turn: Turn) -> None:
-        """Tell *turn* in the side log, show the state after it, then move the game on."""
-        for sentence in narrate_turns(turn.events, self.game.names):
-            self.narrative.tell(sentence, self.name_styles)
-        thrown = [
-            event.dice for event in turn.events if isinstance(event, goose.Thrown | goose.LotThrown)
-        ]
-        if thrown:
-            self.query_one(DiceDisplay).show(thrown[-1])
-        self.board.show(turn.after.squares)
-        self._show_ledger(turn.after)
-        self._next_turn()
-
     def _show_ledger(self, state: goose.GooseState, squares: tuple[int, ...] | None = None) -> None:
         self.query_one(GooseLedger).show(state, squares)
         self.query_one("#pot", Static).update(f"Pot {state.pot}")
 
-    def _show_prompt(self, text: str) -> None:
-        self.query_one("#prompt", Static).update(text)
+    # -- keys -----------------------------------------------------------------------------
+
+    def action_throw(self) -> None:
+        refusal = self.throw_refusal()
+        if refusal:
+            self.refuse(refusal)
+            return
+        self.start(self.game.throw)
+
+    def throw_refusal(self) -> str | None:
+        """Why the throw key does nothing now, in words; ``None`` when it may throw."""
+        game = self.game
+        awaiting = game.awaiting
+        if not isinstance(awaiting, ThrowDice):
+            return "The game is over."
+        role = game.seat_role(awaiting.seat)
+        if role == "computer":
+            return f"It is {game.names[awaiting.seat]}'s turn: the computer throws."
+        if role == "elsewhere":
+            if not self.persons_here():
+                return "You are watching: only the players throw."
+            return f"It is {game.names[awaiting.seat]}'s turn: they throw from their terminal."
+        if self.busy:
+            return "Wait until the throw being shown is over (s skips it)."
+        if self.acting:
+            return "Your dice are on their way: waiting for the other players' shares."
+        return None
+
+    def action_skip(self) -> None:
+        if self.busy:
+            self._skip = True
+
+    def action_toggle_fast(self) -> None:
+        self._fast = not self._fast
+        self.notify("Fast animation" if self._fast else "Normal animation speed")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Animation keys only exist when throws are animated; the throw key only where a
+        person throws from this terminal (hidden otherwise)."""
+        if action in ("skip", "toggle_fast"):
+            return self.animation
+        if action == "throw":
+            return bool(self.persons_here())
+        return super().check_action(action, parameters)
+
+    # -- the end --------------------------------------------------------------------------
 
     def summary(self) -> GameSummary:
-        """The end screen's content: who took the pot (or how it was shared), every balance."""
-        state = self.game.state
+        """Who took the pot (or how it was shared), every balance."""
+        state = self.state
         names = self.game.names
         if state.result == "win" and state.winner is not None:
             title = f"{names[state.winner]} reaches le jardin de l'oie and wins!"

@@ -1,13 +1,15 @@
 """The Jacquet screen: the board, the side panel, and a turn entered point by point.
 
-A person's turn: throw (``r``), pick a checker (arrows or hjkl then space/enter, or a
-click), pick one of the highlighted destinations, repeat; ``u`` takes a move back and enter
-confirms the play once it is complete. What may be entered is decided by
-:class:`~client.screens.jacquet_turn.TurnEntry` from the engine's legal plays, and every
-refusal says why. Computer seats act in a worker; their moves are shown one at a time.
+One screen for every way a match is played (:mod:`client.screens.game`): hot-seat, against
+the computer, over the network, replayed from a log. A person's turn: throw (``r``), pick a
+checker (arrows or hjkl then space/enter, or a click), pick one of the highlighted
+destinations, repeat; ``u`` takes a move back and enter confirms the play once it is
+complete. What may be entered is decided by :class:`~client.screens.jacquet_turn.TurnEntry`
+from the engine's legal plays, and every refusal says why. Another player's play (the
+computer's, a peer's) is shown one move at a time.
 
-Hot-seat, the board turns to face whoever is to move; against the computer it stays with
-the person's side at the bottom.
+Hot-seat, the board turns to face whoever is to move; otherwise it stays with the seat played
+from here at the bottom (``f`` turns it for a spectator or a replay).
 """
 
 from __future__ import annotations
@@ -15,31 +17,32 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.widgets import Static
 
 from client import help_topics
-from client.computer import ComputerPlayer
+from client.game.driver import GameDriver
+from client.game.story import tell
+from client.game.turn import GameState, Turn
 from client.lifecycle import closing
-from client.local_game import LocalGame, Turn
+from client.screens.end import GameSummary
 from client.screens.game import GameScreen
 from client.screens.jacquet_turn import TurnEntry, describe_steps
 from client.screens.jacquet_view import (
     board_view,
     game_summary,
-    narrate,
     seen_points,
     status_view,
     to_viewer,
 )
-from client.setup import JacquetSetup
+from client.setup import SessionSettings
 from client.widgets.footer import KeysFooter
 from client.widgets.jacquet_board import OFF, BoardMarks, JacquetBoard
 from client.widgets.jacquet_status import JacquetStatus, JacquetStatusView
 from client.widgets.narrative import NarrativeLog
+from client.widgets.replay_bar import ReplayBar, StoryList
 from client.widgets.title_bar import TitleBar
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from engine.jacquet import (
@@ -47,7 +50,6 @@ from engine.jacquet import (
     JacquetState,
     Moved,
     Passed,
-    Play,
     Position,
     PostillonBlocked,
     apply_play,
@@ -55,90 +57,105 @@ from engine.jacquet import (
 
 PASS_NOTICE_SECONDS = 2.5
 MOVE_SHOW_SECONDS = 0.5
+_ENTRY_KEYS = ("throw", "confirm", "undo")
+
+
+def shown_dice(turn: Turn) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """The dice the side panel shows after *turn*, and which are spent: a throw waiting to be
+    played, a pass's dice, or the dice a play just used."""
+    after, before = turn.after, turn.before
+    assert isinstance(after, JacquetState) and isinstance(before, JacquetState)
+    if after.phase == "opening":
+        return (), ()
+    if after.dice is not None:
+        dice = (after.dice[0],) * 4 if after.dice[0] == after.dice[1] else after.dice
+        return dice, tuple(False for _ in dice)
+    passed = [event.dice for event in turn.events if isinstance(event, Passed)]
+    played = before.dice if any(isinstance(event, Moved) for event in turn.events) else None
+    spent: tuple[int, ...] = passed[-1] if passed else (played or ())
+    return spent, tuple(True for _ in spent)
 
 
 class JacquetScreen(GameScreen):
-    """One local Jacquet match; see the module docstring for how a turn is entered."""
+    """One Jacquet match; see the module docstring for how a turn is entered."""
 
-    CSS_PATH = "../jacquet.tcss"
-    HELP_TEXT: ClassVar[str] = help_topics.JACQUET + help_topics.JACQUET_ENTRY
+    CSS_PATH = ["jacquet.tcss", "game.tcss"]  # noqa: RUF012 - Textual's own type
+    RULES = help_topics.JACQUET
+    ENTRY_HELP = help_topics.JACQUET_ENTRY
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "throw", "Throw", tooltip="Throw the dice for your turn"),
         Binding("enter,space", "confirm", "Pick/Confirm",
                 tooltip="Pick the point under the cursor; confirm a complete play"),
         Binding("u,backspace", "undo", "Undo", tooltip="Take back the last move of this turn"),
+        Binding("f", "flip", "Flip", tooltip="See the board from the other side"),
     ]  # fmt: skip
 
-    def __init__(self, game: LocalGame, *, animation: bool) -> None:
-        super().__init__(game, animation=animation)
-        humans = [seat for seat in (0, 1) if game.is_local_human(seat)]
-        self._hot_seat = len(humans) == 2
-        self._plays_here = bool(humans)  # a spectator (or computer v computer) enters nothing
-        self._viewer = humans[0] if humans else 0
-        setup = game.setup
-        assert isinstance(setup, JacquetSetup)
-        self._computer = ComputerPlayer(
-            level=setup.level, pause=game.settings.computer_pause if animation else 0.0
-        )
+    def __init__(self, game: GameDriver, settings: SessionSettings) -> None:
+        super().__init__(game, settings)
+        persons = self.persons_here()
+        self._hot_seat = len(persons) == 2
+        self._viewer = persons[0] if persons else (game.home_seat or 0)
         self._entry: TurnEntry | None = None
         self._selected: int | None = None
         self._recent: frozenset[int] = frozenset()
-        self._pass_notice = False
-        self._last_dice: tuple[int, ...] = ()
+        self._dice: tuple[tuple[int, ...], tuple[bool, ...]] = ((), ())
+        self._pass_seen: asyncio.Event | None = None  # a person's pass, until acknowledged
         self._enabled_keys: tuple[bool | None, ...] = ()
         self._notice = ""  # what the person to throw next should know (the computer passed)
 
     @property
     def state(self) -> JacquetState:
-        state: JacquetState = self.game.state
+        state = self.game.state
+        assert isinstance(state, JacquetState)
         return state
-
-    # -- layout ---------------------------------------------------------------------------
-
-    def compose(self) -> ComposeResult:
-        yield TitleBar()
-        with Horizontal(id="jacquet-main"):
-            with Container(id="jacquet-table"):
-                yield JacquetBoard(board_view(self.state.position, self._viewer), id="board")
-            with Vertical(id="jacquet-side"):
-                yield JacquetStatus(self._status(), id="status")
-                yield Static(id="jacquet-message", markup=False)
-                yield NarrativeLog(id="narrative")
-        yield KeysFooter(compact=True)
-
-    def on_mount(self) -> None:
-        if closing(self):
-            return
-        options = self.state.options
-        length = "one game" if options.match_to == 1 else f"match to {options.match_to}"
-        self.sub_title = f"Jacquet · {length} · {options.bearoff} bear-off"  # as Goose's says
-        self.query_one(JacquetBoard).focus()
-        self._next()
 
     @property
     def board(self) -> JacquetBoard:
         return self.query_one(JacquetBoard)
 
+    # -- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        replay = self.extras.replay is not None
+        yield TitleBar()
+        with Horizontal(id="jacquet-main"):
+            with Container(id="jacquet-table"):
+                board = JacquetBoard(board_view(self.state.position, self._viewer), id="board")
+                board.can_focus = bool(self.persons_here())  # else the keys are the screen's
+                yield board
+            with Vertical(id="jacquet-side"):
+                yield JacquetStatus(self._status(), id="status")
+                yield Static(id="jacquet-message", markup=False)
+                if not replay:
+                    yield NarrativeLog(id="narrative")
+                yield from self.compose_side_extras()
+        yield from self.compose_bottom_extras()
+        yield KeysFooter(compact=True)
+
+    def on_mount(self) -> None:  # before GameScreen's (Textual calls each class's handler)
+        if closing(self):
+            return
+        options = self.state.options
+        length = "one game" if options.match_to == 1 else f"match to {options.match_to}"
+        self.sub_title = f"Jacquet · {length} · {options.bearoff} bear-off"  # as Goose's says
+        if self.board.can_focus:
+            self.board.focus()
+
     def _status(self, position: Position | None = None) -> JacquetStatusView:
         entry = self._entry
-        dice: tuple[int, ...] = entry.all_dice if entry else self._last_dice
-        spent = entry.spent if entry else tuple(False for _ in dice)
-        return status_view(
-            self.state,
-            self.game.names,
-            position or (entry.current if entry else self.state.position),
-            dice,
-            spent,
-        )
+        dice, spent = (entry.all_dice, entry.spent) if entry else self._dice
+        shown = position or (entry.current if entry else self.state.position)
+        return status_view(self.state, self.game.names, shown, dice, spent)
 
-    def _say(self, text: str, *, refusal: bool = False) -> None:
+    def say(self, text: str, *, refusal: bool = False) -> None:
         message = self.query_one("#jacquet-message", Static)
         message.update(text)
         if message.has_class("refusal") != refusal:
             message.set_class(refusal, "refusal")
 
-    def _tell(self, sentence: str) -> None:
-        self.query_one(NarrativeLog).tell(sentence)
+    def tell(self, sentence: str) -> None:
+        for log in self.query(NarrativeLog):
+            log.tell(sentence)
 
     def _redraw(self, position: Position | None = None) -> None:
         """Redraw board and panel from the current state and entry (nothing remounted)."""
@@ -155,47 +172,50 @@ class JacquetScreen(GameScreen):
         )
         self.board.show(board_view(shown, self._viewer), marks)
         self.query_one(JacquetStatus).show(self._status(shown))
-        self._refresh_footer()
-
-    def _refresh_footer(self) -> None:
-        """Re-check the keys only when one changes: the footer rebuilds on every refresh."""
-        enabled = tuple(self.check_action(name, ()) for name in ("throw", "confirm", "undo"))
-        if enabled != self._enabled_keys:
+        enabled = tuple(self.check_action(name, ()) for name in _ENTRY_KEYS)
+        if enabled != self._enabled_keys:  # the footer rebuilds on every refresh: only then
             self._enabled_keys = enabled
             self.refresh_bindings()
 
-    # -- the flow of the match ------------------------------------------------------------
+    # -- what is drawn --------------------------------------------------------------------
 
-    def _next(self) -> None:
+    def show_state(self, state: GameState) -> None:
+        self._redraw()
+
+    def prompt(self) -> None:
         """Set the screen up for whatever the match waits for now."""
-        awaiting = self.game.awaiting
-        if self.game.finished or isinstance(awaiting, Finished):  # finished, or resigned
-            self._redraw()
-            self._say("The match is over.")
-            game = self.game
-            self.show_end(game_summary(self.state, game.names, game.ended, game.log_path))
-            return
-        assert isinstance(awaiting, ThrowDice | ChoosePlay)
+        game = self.game
+        awaiting = game.awaiting
+        self._entry, self._selected = None, None
+        if self.extras.replay is not None:
+            self.say("")
+        elif isinstance(awaiting, Finished):
+            self.say("The match is over.")
+        elif (waiting := self.waiting_sentence(awaiting)) is not None:
+            self.say(waiting)
+        elif game.seat_role(awaiting.seat) == "computer":
+            self.say(f"{game.names[awaiting.seat]} (computer) is playing…")
+        else:
+            self._prompt_person(awaiting)
+        self._redraw()
+
+    def _prompt_person(self, awaiting: ThrowDice | ChoosePlay) -> None:
         seat = awaiting.seat
-        if self.game.is_computer(seat):
-            self._say(f"{self.game.names[seat]} (computer) is playing…")
-            self._redraw()
-            self._computer_turns()
-            return
         if self._hot_seat and self.state.phase == "play":
             self._face(seat)
-        name = self.game.names[seat]
-        if isinstance(awaiting, ThrowDice):
-            notice, self._notice = self._notice, ""
-            if self.state.phase == "opening":
-                self._say(
-                    f"{notice}Opening throw: each side throws one die, the higher starts. Press r."
-                )
-            else:
-                self._say(f"{notice}{name}, your turn: press r to throw.")
-            self._redraw()
+        if isinstance(awaiting, ChoosePlay):
+            self._entry = TurnEntry(self.state.position, awaiting.dice, self.state.options.bearoff)
+            sources = sorted(self._entry.sources())
+            if sources:
+                self.board.show(marks=BoardMarks(cursor=sources[0]))
+            self._prompt_entry()
             return
-        self._begin_entry(awaiting.dice)
+        notice, self._notice = self._notice, ""
+        if self.state.phase == "opening":
+            opening = "Opening throw: each side throws one die, the higher starts. Press r."
+            self.say(f"{notice}{opening}")
+        else:
+            self.say(f"{notice}{self.game.names[seat]}, your turn: press r to throw.")
 
     def _face(self, seat: int) -> None:
         """Turn the board to face *seat*, carrying the highlights over to his numbering."""
@@ -204,105 +224,116 @@ class JacquetScreen(GameScreen):
             self._viewer = seat
             self.board.show(marks=BoardMarks(cursor=self.board.marks.cursor))
 
-    def _begin_entry(self, dice: tuple[int, int]) -> None:
-        self._entry = TurnEntry(self.state.position, dice, self.state.options.bearoff)
-        self._selected = None
-        sources = sorted(self._entry.sources())
-        if sources:
-            self.board.show(marks=BoardMarks(cursor=sources[0]))
-        self._prompt()
-        self._redraw()
-
-    def _prompt(self) -> None:
+    def _prompt_entry(self) -> None:
         entry = self._entry
         if entry is None:
             return
         name = self.game.names[entry.mover]
         if entry.complete and entry.steps:
-            self._say(
-                f"{name}: {describe_steps(tuple(entry.steps))} - enter to confirm, u to undo."
-            )
+            self.say(f"{name}: {describe_steps(tuple(entry.steps))} - enter to confirm, u to undo.")
         elif self._selected is not None:
             targets = ", ".join(
                 "off" if point == OFF else str(point)
                 for point in sorted(entry.destinations(self._selected))
             )
-            self._say(
+            self.say(
                 f"{name}: the checker on {self._selected} may go to {targets}. "
                 "Pick it again to put it back."
             )
         else:
             left = " ".join(str(die) for die in entry.dice_left)
-            self._say(f"{name}: pick a checker to move (dice left: {left}).")
+            self.say(f"{name}: pick a checker to move (dice left: {left}).")
 
-    def _show_turn(self, turn: Turn) -> None:
-        """Narrate a turn's events and remember what to highlight and which dice to show."""
-        for sentence in narrate(turn.events, self.game.names):
-            self._tell(sentence)
-        ended = [event for event in turn.events if isinstance(event, GameWon | PostillonBlocked)]
-        if ended:  # the next game's opening prompt starts with how this one ended
-            self._notice = " ".join(narrate(ended, self.game.names)) + " "
-        moved = [event for event in turn.events if isinstance(event, Moved)]
-        if moved:
-            mover = moved[0].seat
-            self._recent = seen_points((event.move for event in moved), mover, self._viewer)
+    async def show_turn(self, turn: Turn) -> None:
+        """Play another's moves back one at a time, tell the turn, then draw where it ended;
+        a person's own pass waits for enter (or a moment, when animated)."""
+        self._entry, self._selected = None, None
+        moves = tuple(event.move for event in turn.events if isinstance(event, Moved))
+        animate = self.animation and not self.catching_up() and self.extras.replay is None
+        if moves and animate and self.game.seat_role(turn.seat) != "person":
+            await self._show_moves(turn)
+        self._take(turn)
         passed = [event for event in turn.events if isinstance(event, Passed)]
-        if passed:
-            self._last_dice = passed[0].dice
-            if not self.game.is_local_human(passed[0].seat):  # a person's pass has its notice
-                dice = "-".join(str(die) for die in passed[0].dice)
-                self._notice = f"{self.game.names[passed[0].seat]} could not play {dice}. "
+        if passed and self.game.seat_role(passed[0].seat) == "person" and not self.catching_up():
+            await self._announce_pass(passed[0].seat)
+        for story in self.query(StoryList):
+            story.follow()
+        for bar in self.query(ReplayBar):
+            bar.show_position()
+
+    def _take(self, turn: Turn) -> None:
+        """Tell *turn* and remember what to highlight and which dice to show."""
+        names = self.game.names
+        for sentence in tell("jacquet", turn.events, names):
+            self.tell(sentence)
+        ended = [e for e in turn.events if isinstance(e, GameWon | PostillonBlocked)]
+        if ended:  # the next game's opening prompt starts with how this one ended
+            self._notice = " ".join(tell("jacquet", ended, names)) + " "
+        moved = [event for event in turn.events if isinstance(event, Moved)]
+        if moved:  # the last play stays highlighted until the next (a throw keeps it)
+            self._recent = seen_points((e.move for e in moved), moved[0].seat, self._viewer)
+        self._dice = shown_dice(turn)
+        passed = [event for event in turn.events if isinstance(event, Passed)]
+        if passed and self.game.seat_role(passed[0].seat) != "person":
+            dice = "-".join(str(die) for die in passed[0].dice)  # a person's pass has its notice
+            self._notice = f"{names[passed[0].seat]} could not play {dice}. "
+        self._redraw()
+
+    async def _show_moves(self, turn: Turn) -> None:
+        """Show a play one move at a time, each highlighted, from where it started."""
+        before = turn.before
+        assert isinstance(before, JacquetState)
+        position = before.position
+        mover = position.turn
+        play = tuple(event.move for event in turn.events if isinstance(event, Moved))
+        for index, move in enumerate(play, start=1):
+            shown = Position(mover, apply_play(position, play[:index]).boards)
+            self._recent = seen_points((move,), mover, self._viewer)
+            self._redraw(shown)
+            await asyncio.sleep(MOVE_SHOW_SECONDS)
+
+    async def _announce_pass(self, seat: int) -> None:
+        dice = "-".join(str(die) for die in self._dice[0])
+        self.say(f"{self.game.names[seat]} cannot play {dice}: the turn passes. Press enter.",
+                 refusal=True)  # fmt: skip
+        self._pass_seen = asyncio.Event()
+        self._redraw()
+        if self.animation:
+            self.set_timer(PASS_NOTICE_SECONDS, self._pass_seen.set)
+        try:
+            await self._pass_seen.wait()
+        finally:
+            self._pass_seen = None
+        self._dice = ((), ())
 
     # -- a person's actions ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("throw", "confirm", "undo") and not self._plays_here:
+        if action == "flip":
+            return not self.persons_here()  # a spectator or a replay: no seat to face
+        if action not in _ENTRY_KEYS:
+            return super().check_action(action, parameters)
+        if not self.persons_here():
             return False  # never usable from this terminal: not in the footer at all
         awaiting = self.game.awaiting
-        human_turn = not self.game.finished and (
-            not isinstance(awaiting, Finished) and self.game.is_local_human(awaiting.seat)
+        person_turn = (
+            not isinstance(awaiting, Finished) and self.game.seat_role(awaiting.seat) == "person"
         )
         if action == "throw":
-            return (
-                human_turn and isinstance(awaiting, ThrowDice) and not self._pass_notice
-            ) or None
+            pausing = self._pass_seen is not None
+            return (person_turn and isinstance(awaiting, ThrowDice) and not pausing
+                    and not self.acting) or None  # fmt: skip
         if action == "confirm":
-            return self._entry is not None or self._pass_notice or None
-        if action == "undo":
-            return bool(self._entry and self._entry.steps) or None
-        return True
+            return self._entry is not None or self._pass_seen is not None or None
+        return bool(self._entry and self._entry.steps) or None
 
     def action_throw(self) -> None:
-        awaiting = self.game.awaiting
-        if not isinstance(awaiting, ThrowDice) or not self.game.is_local_human(awaiting.seat):
-            return
-        turn = self.game.throw()
-        self._show_turn(turn)
-        if any(isinstance(event, Passed) for event in turn.events):
-            self._announce_pass(turn.seat)
-            return
-        self._next()
-
-    def _announce_pass(self, seat: int) -> None:
-        self._pass_notice = True
-        dice = "-".join(str(die) for die in self._last_dice)
-        self._say(
-            f"{self.game.names[seat]} cannot play {dice}: the turn passes. Press enter.",
-            refusal=True,
-        )
-        self._redraw()
-        if self.animation:
-            self.set_timer(PASS_NOTICE_SECONDS, self._end_pass_notice)
-
-    def _end_pass_notice(self) -> None:
-        if self._pass_notice:
-            self._pass_notice = False
-            self._last_dice = ()
-            self._next()
+        if self.check_action("throw", ()):
+            self.start(self.game.throw)
 
     def action_confirm(self) -> None:
-        if self._pass_notice:
-            self._end_pass_notice()
+        if self._pass_seen is not None:
+            self._pass_seen.set()
             return
         entry = self._entry
         if entry is None:
@@ -311,16 +342,18 @@ class JacquetScreen(GameScreen):
             if self.board.marks.cursor is not None:
                 self._choose(self.board.marks.cursor)
             return
-        self._entry = None
-        self._selected = None
-        turn = self.game.play(entry.play)
-        self._show_turn(turn)
-        self._next()
+        if self.start(lambda: self.game.play(entry.play)):
+            self._entry, self._selected = None, None
 
     def action_undo(self) -> None:
         if self._entry and self._entry.undo():
             self._selected = None
-            self._prompt()
+            self._prompt_entry()
+            self._redraw()
+
+    def action_flip(self) -> None:
+        if self.check_action("flip", ()):
+            self._face(1 - self._viewer)
             self._redraw()
 
     def on_jacquet_board_point_chosen(self, message: JacquetBoard.PointChosen) -> None:
@@ -335,20 +368,20 @@ class JacquetScreen(GameScreen):
             if point in entry.sources():
                 self._select(point)
             else:
-                self._say(entry.refuse_source(point), refusal=True)
+                self.say(entry.refuse_source(point), refusal=True)
         elif point == self._selected:
             self._selected = None
-            self._prompt()
+            self._prompt_entry()
         else:
             paths = entry.destinations(self._selected)
             if point in paths:
                 entry.enter(paths[point])
                 self._selected = None
-                self._prompt()
+                self._prompt_entry()
             elif point in entry.sources():
                 self._select(point)
             else:
-                self._say(entry.refuse_destination(self._selected, point), refusal=True)
+                self.say(entry.refuse_destination(self._selected, point), refusal=True)
         self._redraw()
 
     def _select(self, point: int) -> None:
@@ -357,46 +390,10 @@ class JacquetScreen(GameScreen):
         self._selected = point
         nearest = min(self._entry.destinations(point))
         self.board.show(marks=BoardMarks(cursor=nearest))
-        self._prompt()
+        self._prompt_entry()
 
-    # -- the computer ---------------------------------------------------------------------
+    # -- the end --------------------------------------------------------------------------
 
-    @work(exclusive=True, group="turn")
-    async def _computer_turns(self) -> None:
-        """Play every consecutive computer action, then hand back to a person (or the end)."""
-        while True:
-            awaiting = self.game.awaiting
-            if self.game.finished or isinstance(awaiting, Finished):
-                break
-            if not self.game.is_computer(awaiting.seat):
-                break
-            await self._computer.wait_to_act()
-            if isinstance(awaiting, ThrowDice):
-                turn = self.game.throw()
-                self._last_dice = () if self.state.phase == "opening" else turn.after.dice or ()
-                self._show_turn(turn)
-                self._redraw()
-                continue
-            assert isinstance(awaiting, ChoosePlay)
-            await self._computer_play()
-        self._next()
-
-    async def _computer_play(self) -> None:
-        """The computer's play for the awaited seat: chosen, shown move by move, made."""
-        play = await self._computer.choose_play(self.state)
-        await self._show_moves(play)
-        self._last_dice = ()
-        self._show_turn(self.game.play(play))
-        self._redraw()
-
-    async def _show_moves(self, play: Play) -> None:
-        """Show the computer's moves one at a time, each highlighted, before committing."""
-        if not self.animation:
-            return
-        position = self.state.position
-        mover = position.turn
-        for index, move in enumerate(play, start=1):
-            shown = Position(mover, apply_play(position, play[:index]).boards)
-            self._recent = seen_points((move,), mover, self._viewer)
-            self._redraw(shown)
-            await asyncio.sleep(MOVE_SHOW_SECONDS)
+    def summary(self) -> GameSummary:
+        game = self.game
+        return game_summary(self.state, game.names, game.ended, game.log_path)

@@ -1,4 +1,4 @@
-"""From engine states to what the Jacquet widgets draw, and the match told in words.
+"""From engine states to what the Jacquet widgets draw, and the end screen's summary.
 
 Shared by the live Jacquet screen and the replay, so both show a position the same way.
 """
@@ -11,9 +11,8 @@ from pathlib import Path
 from client.screens.end import GameSummary
 from client.widgets.jacquet_board import BoardView
 from client.widgets.jacquet_status import JacquetStatusView, SeatLine
-from engine.jacquet import OFF, JacquetState, Move, Moved, Position, format_play
+from engine.jacquet import OFF, JacquetState, Move, Position
 from protocol.events import MatchEnded
-from protocol.narrate import narrate as protocol_narrate
 from protocol.verify import describe_result
 
 
@@ -72,29 +71,6 @@ def status_view(
         spent=spent,
         game_number=state.game,
     )
-
-
-def narrate(events: Iterable[object], names: Sequence[str]) -> list[str]:
-    """The protocol's sentences for *events*, with a turn's moves told as one play."""
-    sentences: list[str] = []
-    moves: list[Moved] = []
-
-    def flush() -> None:
-        if moves:
-            play = format_play(tuple(moved.move for moved in moves))
-            sentences.append(f"{names[moves[0].seat]} plays {play}.")
-            moves.clear()
-
-    for event in events:
-        if isinstance(event, Moved):
-            moves.append(event)
-            continue
-        flush()
-        sentence = protocol_narrate(event, names)
-        if sentence is not None:
-            sentences.append(f"{sentence}.")
-    flush()
-    return sentences
 
 
 def game_summary(

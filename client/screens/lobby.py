@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -22,11 +22,14 @@ from textual.widgets import (
     TabbedContent,
     TabPane,
 )
+from textual.worker import Worker, WorkerState
 
 from client import help_topics
+from client.messages import OpenGame, StartGame
 from client.setup import (
     DEFAULT_GOOSE_NAMES,
     DEFAULT_JACQUET_NAMES,
+    GOOSE_DEFAULT_PLAYERS,
     GOOSE_MAX_PLAYERS,
     GOOSE_MIN_PLAYERS,
     GOOSE_RULE_SETS,
@@ -35,7 +38,9 @@ from client.setup import (
     GameSetup,
     GooseSetup,
     JacquetSetup,
+    SessionSettings,
     SetupError,
+    game_options,
 )
 from client.widgets.deferred import AfterFirstPaint
 from client.widgets.saved_seats import SavedSeats
@@ -43,11 +48,10 @@ from client.widgets.select import QuitSafeSelect
 from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from client.app import TablierApp
+    from client.game.replay import MatchReplay
     from client.screens.room import HostPlan
 
 
-DEFAULT_PLAYERS = 3
 NETWORK_HELP = (
     "Play with friends on other machines. To host, set the game up in its tab (your name "
     "is the first player's) and press “Host over the network”: Tablier starts a relay here "
@@ -59,11 +63,7 @@ def host_plan(setup: GameSetup) -> HostPlan:
     """The network room for *setup*'s game and options; the host takes the first seat."""
     from client.screens.room import HostPlan
 
-    options: dict[str, int | str]
-    if setup.game == "goose":
-        options = {"rules": setup.rules, "ante": setup.ante, "fee": setup.fee}
-    else:
-        options = {"match_to": setup.match_to, "bearoff": setup.bearoff}
+    options = game_options(setup)
     # Only the host's own seat can be the computer here: the others are friends who join.
     computer = 0 in setup.computer_seats
     level = setup.level if isinstance(setup, JacquetSetup) else 1
@@ -221,26 +221,33 @@ class ReplayForm(Vertical):
 
     def open_log(self, path: Path) -> None:
         self.query_one("#replay-error", Static).update(f"Verifying {path.name}…")
-        self.run_worker(lambda: self._load(path), thread=True, exclusive=True, group="replay")
+        self._load(path)
 
-    def _load(self, path: Path) -> None:
-        """In a thread: verifying a long log takes a moment; the lobby stays responsive."""
-        from client.screens.replay import ReplayScreen
-        from client.screens.replay_log import ReplayRefused, load_replay
+    @work(thread=True, exclusive=True, group="replay")
+    def _load(self, path: Path) -> MatchReplay | str:
+        """In a thread: verifying a long log takes a moment; the lobby stays responsive.
+        The replay, or why it cannot be opened (shown by :meth:`_loaded`)."""
+        from client.game.replay import ReplayRefused, load_replay
 
         try:
-            replay = load_replay(path)
+            return load_replay(path)
         except ReplayRefused as refusal:
-            self.app.call_from_thread(self._refused, str(refusal))
+            return str(refusal)
+
+    @on(Worker.StateChanged)
+    def _loaded(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group != "replay" or event.state != WorkerState.SUCCESS:
             return
-        self.app.call_from_thread(self._opened, ReplayScreen(replay))
+        result = worker.result
+        if isinstance(result, str):
+            self.query_one("#replay-error", Static).update(result)
+            return
+        from client.game.replay import MatchReplay, ReplayGame
 
-    def _refused(self, reason: str) -> None:
-        self.query_one("#replay-error", Static).update(reason)
-
-    def _opened(self, screen: Screen[None]) -> None:
+        assert isinstance(result, MatchReplay)
         self.query_one("#replay-error", Static).update("")
-        self.app.push_screen(screen)
+        self.post_message(OpenGame(ReplayGame(result)))
 
 
 class LobbyScreen(Screen[None]):
@@ -256,9 +263,9 @@ class LobbyScreen(Screen[None]):
         Binding("ctrl+q", "app.quit", "Quit", priority=True),
     ]
 
-    @property
-    def tablier(self) -> TablierApp:
-        return cast("TablierApp", self.app)
+    def __init__(self, settings: SessionSettings) -> None:
+        super().__init__()
+        self.settings = settings
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -268,12 +275,12 @@ class LobbyScreen(Screen[None]):
             with TabPane("Jacquet", id="jacquet"):
                 yield AfterFirstPaint(JacquetForm(id="jacquet-form"))
             with TabPane("Recorded match", id="replay"):
-                yield AfterFirstPaint(ReplayForm(self.tablier.settings.data_dir, id="replay-form"))
+                yield AfterFirstPaint(ReplayForm(self.settings.data_dir, id="replay-form"))
             with TabPane("Network", id="network"):
                 yield Static(NETWORK_HELP, classes="intro", markup=False)
                 with Horizontal(classes="actions"):
                     yield Button("Join or watch… (F6)", variant="primary", id="join")
-                yield SavedSeats(self.tablier.settings.data_dir, id="saved-seats")
+                yield SavedSeats(self.settings.data_dir, id="saved-seats")
         yield Footer()
 
     def _compose_goose(self) -> ComposeResult:
@@ -287,7 +294,7 @@ class LobbyScreen(Screen[None]):
             yield Label("Players", classes="option-label", markup=False)
             yield QuitSafeSelect(
                 [(str(n), n) for n in range(GOOSE_MIN_PLAYERS, GOOSE_MAX_PLAYERS + 1)],
-                value=DEFAULT_PLAYERS,
+                value=GOOSE_DEFAULT_PLAYERS,
                 allow_blank=False,
                 compact=True,
                 id="goose-players",
@@ -305,7 +312,7 @@ class LobbyScreen(Screen[None]):
             yield Label("Fee", classes="option-label", markup=False)
             yield Input("1", type="integer", id="goose-fee", classes="number", compact=True)
         with VerticalScroll(id="seats"):
-            for seat in range(DEFAULT_PLAYERS):
+            for seat in range(GOOSE_DEFAULT_PLAYERS):
                 yield SeatRow(seat)
         with Horizontal(classes="actions"):
             yield Button("Play Jeu de l'oie", variant="success", id="play-goose")
@@ -357,7 +364,7 @@ class LobbyScreen(Screen[None]):
 
         seat, invite = event.saved.seat, event.saved.invite
         assert seat is not None and invite is not None
-        self.app.push_screen(RoomScreen(JoinPlan(invite, seat.name), self.tablier.settings))
+        self.app.push_screen(RoomScreen(JoinPlan(invite, seat.name), self.settings))
 
     @on(SavedSeats.Forget)
     def _forget(self, event: SavedSeats.Forget) -> None:
@@ -379,7 +386,7 @@ class LobbyScreen(Screen[None]):
     def action_join(self) -> None:
         from client.screens.room import JoinScreen
 
-        self.app.push_screen(JoinScreen(self.tablier.settings))
+        self.app.push_screen(JoinScreen(self.settings))
 
     @on(Button.Pressed, "#host-goose")
     @on(Button.Pressed, "#host-jacquet")
@@ -396,7 +403,7 @@ class LobbyScreen(Screen[None]):
                     f"{', '.join(ignored)} will not be played by the computer.",
                     title="Computer seats",
                 )
-            self.app.push_screen(RoomScreen(host_plan(setup), self.tablier.settings))
+            self.app.push_screen(RoomScreen(host_plan(setup), self.settings))
 
     @on(Button.Pressed, "#play-goose")
     @on(Button.Pressed, "#play-jacquet")
@@ -407,7 +414,7 @@ class LobbyScreen(Screen[None]):
         """Start the game the tab describes (or say under the form what to fix)."""
         setup = self._checked_setup(game)
         if setup is not None:
-            self.tablier.start_game(setup)
+            self.post_message(StartGame(setup))
 
     def _checked_setup(self, game: str) -> GameSetup | None:
         """The tab's setup; ``None`` after saying under the form what to fix."""

@@ -1,10 +1,9 @@
-"""The app ``tablier replay LOG`` runs: the replay screen over the lobby; closing it quits."""
+"""The app ``tablier replay LOG`` runs: the replay over the lobby; closing it quits."""
 
 from __future__ import annotations
 
 from client.app import TablierApp, app_styles
-from client.screens.replay import ReplayScreen
-from client.screens.replay_log import MatchReplay
+from client.game.replay import MatchReplay, ReplayGame
 
 
 class ReplayApp(TablierApp):
@@ -18,4 +17,8 @@ class ReplayApp(TablierApp):
 
     def on_mount(self) -> None:
         # TablierApp.on_mount also runs (Textual calls each class's handler); it starts nothing.
-        self.push_screen(ReplayScreen(self.replay), lambda _closed: self.exit())
+        self.open_game(ReplayGame(self.replay))
+
+    def return_to_lobby(self) -> None:
+        """Closing the replay ends the program: it was opened for this log alone."""
+        self.exit()

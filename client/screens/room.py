@@ -9,24 +9,29 @@ invite (a player's or a spectator's), give a name, press enter.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import HorizontalScroll, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from client.lifecycle import closing
+from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import Invite, InviteError, parse_invite
+from client.net.launch import DEFAULT_CONNECT_TIMEOUT, STDOUT
 from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from client.app import TablierApp
     from client.net.room import Room
     from client.setup import SessionSettings
 
@@ -56,6 +61,18 @@ class JoinPlan:
     name: str
     computer: bool = False
     level: int = 1
+    connect_timeout: float | None = DEFAULT_CONNECT_TIMEOUT
+
+
+class InviteLine(HorizontalScroll):
+    """One invite on one line, scrolled sideways when the screen is narrower: ``←``/``→``,
+    and ``home``/``end`` to its start and its end."""
+
+    def action_scroll_home(self) -> None:
+        self.scroll_to(x=0)
+
+    def action_scroll_end(self) -> None:
+        self.scroll_to(x=self.max_scroll_x)
 
 
 class RoomScreen(Screen[None]):
@@ -68,26 +85,42 @@ class RoomScreen(Screen[None]):
         Binding("escape", "leave", "Leave", tooltip="Leave the room for the lobby"),
     ]
 
+    class Failed(Message):
+        """The room could not be entered, or the relay refused us for good."""
+
+        def __init__(self, room_screen: RoomScreen, text: str) -> None:
+            super().__init__()
+            self.room_screen = room_screen
+            self.text = text
+
     def __init__(self, plan: HostPlan | JoinPlan, settings: SessionSettings) -> None:
         super().__init__()
         self.plan = plan
         self.settings = settings
         self.room: Room | None = None
+        self.failure: str | None = None  # why the room could not be entered: said once
         self._handed_over = False
-        self._failure = ""  # what _fail said last: said once, not once per update
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="room"):
             yield Static(self._title(), id="room-title", markup=False)
-            yield Static("", id="room-invites", markup=False)
+            with Vertical(id="room-invites"):
+                for role, label in (("player", "Invite a player (c copies it):"),
+                                    ("watch", "Invite spectators (w copies it):")):  # fmt: skip
+                    yield Label(label, classes="invite-label", markup=False)
+                    # One line, scrolled sideways when the terminal is narrower than the
+                    # invite: a mouse selection of it is then never cut by a line break.
+                    with InviteLine(classes="invite-line"):
+                        yield Static("", id=f"invite-{role}", classes="invite", markup=False)
             yield Static("", id="room-members", markup=False)
-            yield Static("Connecting to the relay…", id="room-status", markup=False)
+            yield Static(self._connecting(), id="room-status", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
         if closing(self):
             return
+        self.query_one("#room-invites").display = False
         self._enter()
         self.set_interval(0.5, self._refresh)
 
@@ -95,50 +128,74 @@ class RoomScreen(Screen[None]):
         plan = self.plan
         if isinstance(plan, HostPlan):
             return f"Hosting {GAME_TITLES[plan.game]} for {plan.seats} players"
+        if self.hosting:  # the host back in his seat through `tablier join`
+            return "Hosting this room: back in your seat"
         if plan.invite.role == "watch":
             return "Watching a match"
         return "Joining a match"
+
+    def _connecting(self) -> Text:
+        plan = self.plan
+        if isinstance(plan, HostPlan):
+            where = plan.relay_url or "a relay on this machine"
+            return Text(f"Opening the room on {where}…")
+        return Text(f"Connecting to the relay at {plan.invite.relay_url}…")
+
+    @property
+    def hosting(self) -> bool:
+        """This terminal hosts the room (also when its host came back through ``join``)."""
+        return isinstance(self.plan, HostPlan) or (
+            self.room is not None and self.room.match.role == "host"
+        )
+
+    def outcome(self) -> str | None:
+        """Why this screen never got into its room (None: it did)."""
+        if self.failure is not None:
+            return self.failure
+        plan, room = self.plan, self.room
+        if isinstance(plan, HostPlan):
+            if room is None:
+                return f"left before the room was open on {plan.relay_url or 'this machine'}"
+        elif room is None or not room.link.ever_connected:
+            return f"left before the relay at {plan.invite.relay_url} answered"
+        return None
 
     # -- entering -------------------------------------------------------------------------
 
     @work(exclusive=True, group="room")
     async def _enter(self) -> None:
+        from client.net.failures import RoomError
         from client.net.link import LinkFailed
-        from client.net.room import host_room, join_room, start_embedded_relay
-        from relay.client import RelayError
+        from client.net.room import join_room, open_hosted_room
 
         plan = self.plan
         try:
             if isinstance(plan, HostPlan):
-                url = plan.relay_url
-                embedded = None
-                if url is None:
-                    embedded = await start_embedded_relay(*plan.listen)
-                    url = embedded.local_url
-                room = await host_room(
-                    url,
+                room = await open_hosted_room(
                     plan.game,
                     plan.options,
                     seats=plan.seats,
                     name=plan.name,
                     settings=self.settings,
+                    relay_url=plan.relay_url,
+                    listen=plan.listen,
                 )
-                if embedded is not None:
-                    room.closers.append(embedded.close)
-                    room.listen = embedded.listen
-                    room.invite = _public(room.invite, embedded.public_url)
-                    if room.spectator_invite is not None:
-                        room.spectator_invite = _public(room.spectator_invite, embedded.public_url)
-                if plan.invite_file is not None:
-                    _write_invites(plan.invite_file, room)
             else:
-                room = await join_room(plan.invite, name=plan.name, settings=self.settings)
-        except (OSError, RelayError, ValueError) as error:
-            self._fail(f"Could not open the room: {error}")
+                room = await join_room(plan.invite, name=plan.name, settings=self.settings,
+                                       connect_timeout=plan.connect_timeout)  # fmt: skip
+        except RoomError as error:
+            self._fail(str(error))
             return
         self.room = room
+        self.post_message(RoomOpened(room.close))
+        if isinstance(plan, HostPlan) and plan.invite_file is not None:
+            try:
+                write_invites(plan.invite_file, room)
+            except OSError as error:
+                self._fail(f"cannot write the invites to {plan.invite_file}: {error.strerror}")
+                return
         if room.notice is not None:
-            self.notify(room.notice, title="Your seat", timeout=10)
+            self.notify(room.notice, title="Your seat", timeout=10, markup=False)
         room.match.listeners.append(self._changed)
         self._refresh()
         try:
@@ -149,11 +206,15 @@ class RoomScreen(Screen[None]):
         self._begin()
 
     def _fail(self, text: str) -> None:
-        if text == self._failure:
+        if self.failure is not None:
             return
-        self._failure = text
+        self.failure = text
         self.query_one("#room-status", Static).update(Text(f"✖ {text}", style="bold red"))
-        self.notify(text, title="Cannot enter the room", severity="error", timeout=15)
+        self.query_one("#room-invites").display = False  # no use to anyone now
+        self.refresh_bindings()
+        self.notify(text, title="Cannot enter the room", severity="error", timeout=15,
+                    markup=False)  # fmt: skip
+        self.post_message(self.Failed(self, text))
 
     def _changed(self) -> None:
         if self.room is not None and self.room.failure is not None:
@@ -162,66 +223,68 @@ class RoomScreen(Screen[None]):
 
     def _begin(self) -> None:
         """Everyone is seated: the game screen takes over (and the room with it)."""
-        from client.net.screens import screen_for
-
         assert self.room is not None
         plan = self.plan
         game = self.room.game(self.settings, computer=plan.computer, level=plan.level)
         self.room.match.listeners.remove(self._changed)
         self._handed_over = True
-        self.app.switch_screen(screen_for(game, animation=self.settings.animation))
+        self.post_message(OpenGame(game, replacing=self))
 
     # -- showing --------------------------------------------------------------------------
 
     def _refresh(self) -> None:
+        room = self.room
+        if room is None or self.failure is not None:
+            return
+        self.query_one("#room-title", Static).update(self._title())
+        self._show_invites(room)
+        if self.hosting or room.link.ever_connected:
+            self.query_one("#room-members", Static).update(_members(room))
+        self.query_one("#room-status", Static).update(self._status(room))
+
+    def _show_invites(self, room: Room) -> None:
+        shown = self.query_one("#room-invites")
+        if shown.display != self.hosting:
+            shown.display = self.hosting
+            self.refresh_bindings()
+        for role, invite in (("player", room.invite), ("watch", room.spectator_invite)):
+            text = invite.encode() if invite is not None and self.hosting else ""
+            line = self.query_one(f"#invite-{role}", Static)
+            if str(line.render()) != text:
+                line.update(text)
+
+    def _status(self, room: Room) -> Text:
         from client.widgets.connection import describe_link
 
-        room = self.room
-        if room is None:
-            return
-        match = room.match
-        invites = Text()
-        if isinstance(self.plan, HostPlan):
-            invites.append("Invite a player (c copies it):\n", style="bold")
-            invites.append(room.invite.encode() + "\n\n")
-            if room.spectator_invite is not None:
-                invites.append("Invite spectators (w copies it):\n", style="bold")
-                invites.append(room.spectator_invite.encode())
-        self.query_one("#room-invites", Static).update(invites)
-        members = Text()
-        proposal = match.meeting.proposal
-        if proposal is not None:
-            options = ", ".join(f"{name} {value}" for name, value in proposal.options)
-            title = GAME_TITLES.get(proposal.game, proposal.game)
-            seated = f"{len(match.meeting.joins)} of {proposal.seats} seated"
-            members.append(f"{title} ({options}): {seated}\n", style="bold")
-            for seat, join in enumerate(match.meeting.joins):
-                members.append(f"  {seat + 1}. {join.name}")
-                members.append(" (you)\n" if join.public_key == match.identity.public_key else "\n")
-            if len(match.meeting.joins) < proposal.seats:
-                members.append("  Waiting for players…", style="italic")
-        else:
-            members.append("Waiting for the host's proposal…", style="italic")
-        self.query_one("#room-members", Static).update(members)
-        if room.failure is None:
-            self.query_one("#room-status", Static).update(describe_link(room.link.status))
+        link = room.link
+        if link.ever_connected or link.deadline is None:
+            return describe_link(link.status)
+        left = max(0, int(link.deadline - time.monotonic() + 0.999))
+        status = Text(f"◌ connecting to {link.url}: giving up in {left} s", style="yellow")
+        if link.status.state == "reconnecting" and link.status.detail:
+            status.append(f" (attempt {link.status.attempt}: {link.status.detail})")
+        return status
 
     # -- keys -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "copy":  # only the host has invites to hand out: hidden for the others
-            return isinstance(self.plan, HostPlan)
+            return self.hosting and self.failure is None
         return True
 
-    def action_copy(self, which: str) -> None:
+    @work(group="copy")
+    async def action_copy(self, which: str) -> None:
+        from client.clipboard import copy_text
+
         room = self.room
         if room is None:
             return
         invite = room.invite if which == "player" else room.spectator_invite
         if invite is None:
             return
-        self.app.copy_to_clipboard(invite.encode())
-        self.notify(f"{'Player' if which == 'player' else 'Spectator'} invite copied.")
+        copied = await copy_text(invite.encode(), self.app.copy_to_clipboard)
+        what = "The player invite" if which == "player" else "The spectator invite"
+        self.notify(copied.sentence(what), timeout=8 if copied.where else 15, markup=False)
 
     def action_leave(self) -> None:
         self.app.pop_screen()
@@ -229,21 +292,59 @@ class RoomScreen(Screen[None]):
     def on_unmount(self) -> None:
         if self.room is not None and not self._handed_over:
             room = self.room
-            room.match.listeners.remove(self._changed)
-            cast("TablierApp", self.app).close_later(room.close)
+            if self._changed in room.match.listeners:
+                room.match.listeners.remove(self._changed)
+            self.app.post_message(CloseLater(room.close))
 
 
-def _public(invite: Invite, relay_url: str) -> Invite:
-    return Invite(relay_url, invite.room_id, invite.token, invite.role)
+def _members(room: Room) -> Text:
+    """Who has joined the match being met for (who plays it, once it began), or what the
+    room waits for."""
+    match = room.match
+    members = Text()
+    if match.setup is not None:  # back in a match that began: its players, as they sit
+        setup = match.setup
+        options = ", ".join(f"{name} {value}" for name, value in setup.proposal.options)
+        members.append(f"{GAME_TITLES.get(setup.game, setup.game)} ({options}):\n", style="bold")
+        for seat, name in enumerate(setup.names):
+            members.append(f"  {seat + 1}. {name}{' (you)' if seat == match.seat else ''}\n")
+        return members
+    proposal = match.meeting.proposal
+    if proposal is None:
+        members.append("Waiting for the host's proposal…", style="italic")
+        return members
+    options = ", ".join(f"{name} {value}" for name, value in proposal.options)
+    title = GAME_TITLES.get(proposal.game, proposal.game)
+    seated = f"{len(match.meeting.joins)} of {proposal.seats} seated"
+    members.append(f"{title} ({options}): {seated}\n", style="bold")
+    for seat, join in enumerate(match.meeting.joins):
+        members.append(f"  {seat + 1}. {join.name}")
+        members.append(" (you)\n" if join.public_key == match.identity.public_key else "\n")
+    if len(match.meeting.joins) < proposal.seats:
+        members.append("  Waiting for players…", style="italic")
+    return members
 
 
-def _write_invites(path: Path, room: Room) -> None:
+def write_invites(path: Path, room: Room) -> None:
+    """The player invite, then the spectator one, one a line: in *path* whole or not at all
+    (a script may be waiting for it), or on standard output for ``-``."""
     lines = [room.invite.encode()]
     if room.spectator_invite is not None:
         lines.append(room.spectator_invite.encode())
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text("\n".join(lines) + "\n")
-    temporary.replace(path)  # whole or not at all: a script may be waiting for it
+    data = "\n".join(lines) + "\n"
+    if path == STDOUT:
+        # Textual draws on stderr and captures sys.stdout: write to the descriptor itself.
+        with contextlib.suppress(BrokenPipeError):  # the reader (`| head -1`) is done
+            os.write(1, data.encode())
+        return
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(data)
+    temporary.replace(path)
+
+
+def _sentence(text: str) -> str:
+    """*text* with a capital first letter (and every other letter as it was: "TLS")."""
+    return text[:1].upper() + text[1:]
 
 
 class JoinScreen(Screen[None]):
@@ -266,9 +367,9 @@ class JoinScreen(Screen[None]):
             yield Input(placeholder="tablier://host:port/room?player=…", id="join-invite")
             yield Label("Your name:", markup=False)
             yield Input(self._name, placeholder="Your name", max_length=20, id="join-name")
-            with Horizontal(classes="actions"):
-                yield Button("Join", variant="success", id="join-go")
-                yield Static("", id="join-error", classes="error", markup=False)
+            yield Button("Join", variant="success", id="join-go")
+            # Below the button, as wide as the form: a long sentence wraps, whole.
+            yield Static("", id="join-error", classes="error", markup=False)
         yield Footer()
 
     @on(Input.Submitted)
@@ -279,7 +380,7 @@ class JoinScreen(Screen[None]):
         try:
             invite = parse_invite(self.query_one("#join-invite", Input).value)
         except InviteError as problem:
-            error.update(str(problem).capitalize())
+            error.update(_sentence(str(problem)))
             return
         if not name:
             error.update("Give a name the other players will see.")

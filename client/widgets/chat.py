@@ -1,9 +1,8 @@
-"""The chat panel: signed lines from the other players, and a line to type into (``t``)."""
+"""The chat panel: signed lines from the players, and a line to type into (``t``)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -12,6 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, RichLog
 
+from client.game.driver import ChatChannel
+from client.game.turn import NotYourTurnError
 from client.lifecycle import closing
 
 MAX_CHAT_CHARS = 500
@@ -26,30 +27,23 @@ class ChatInput(Input):
 
 
 class ChatPanel(Vertical):
-    """Lines as they come (``add``), and an input when this terminal may speak."""
+    """Lines as they come (``add``), and an input when this terminal may speak (a spectator
+    reads the players' chat and says nothing: the relay forwards nothing of his)."""
 
-    def __init__(
-        self,
-        send: Callable[[str], str | None] | None,
-        *,
-        said: Sequence[tuple[str, str, int]] = (),
-        id: str | None = None,
-    ) -> None:
-        """``said``: (name, text, ms) lines from before this panel existed, shown first."""
+    def __init__(self, channel: ChatChannel, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._send = send
-        self._said = said
+        self.channel = channel
 
     def on_mount(self) -> None:
         if closing(self):
             return
-        for name, text, sent_ms in self._said:
-            self.add(name, text, sent_ms)
+        for line in self.channel.chat_history:
+            self.add(line.name, line.text, line.time)
 
     def compose(self) -> ComposeResult:
         # min_width: RichLog renders lines at least 78 wide by default, cut by the side panel
         yield RichLog(wrap=True, markup=False, auto_scroll=True, min_width=20, id="chat-log")
-        if self._send is not None:
+        if self.channel.can_speak:
             yield ChatInput(
                 placeholder="t to chat, enter to send",
                 max_length=MAX_CHAT_CHARS,
@@ -65,16 +59,17 @@ class ChatPanel(Vertical):
         self.query_one("#chat-log", RichLog).write(line)
 
     def focus_input(self) -> None:
-        if self._send is not None:
-            self.query_one(ChatInput).focus()
+        for field in self.query(ChatInput):
+            field.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         text = event.value.strip()
-        if not text or self._send is None:
+        if not text or not self.channel.can_speak:
             return
-        problem = self._send(text)
-        if problem:
-            self.app.notify(problem, title="Not sent", severity="warning")
+        try:
+            self.channel.chat(text)
+        except NotYourTurnError as refusal:
+            self.app.notify(str(refusal), title="Not sent", severity="warning")
             return
         event.input.value = ""

@@ -10,19 +10,17 @@ match, naming who.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.widgets import Static
 
+from client.game.driver import MatchLink, PeerLine
 from client.lifecycle import closing
 
 if TYPE_CHECKING:
-    from client.net.game import NetworkGame
     from client.net.link import LinkStatus
-    from client.net.match import NetMatch
-
-SEAT_GRACE_S = 300  # the relay's default hold on a disconnected player's seat
 
 
 def _clock(seconds: float) -> str:
@@ -52,31 +50,37 @@ def describe_link(status: LinkStatus) -> Text:
     return Text("◌ connecting…", style="yellow")
 
 
-def describe_peers(match: NetMatch, now_ms: int) -> Text:
+def describe_peers(peers: Sequence[PeerLine]) -> Text:
     """Each other player: here, away (with the seat's grace left), gone."""
     line = Text()
-    names = match.names
-    for seat, name in enumerate(names):
-        if seat == match.seat:
-            continue
-        member = match.member_for_seat(seat)
+    for peer in peers:
         line.append("  ")
-        if member is None or member.connected:
-            line.append(f"{name} ✓", style="green" if member else "dim")
-        elif member.expired:
-            line.append(f"{name}: seat given up", style="bold red")
+        if peer.state in ("here", "unknown"):
+            line.append(f"{peer.name} ✓", style="green" if peer.state == "here" else "dim")
+        elif peer.state == "gone":
+            line.append(f"{peer.name}: seat given up", style="bold red")
         else:
-            left = SEAT_GRACE_S - (now_ms - member.since) / 1000
-            line.append(f"{name} away, seat held {_clock(left)}", style="bold yellow")
+            held = _clock(peer.grace_left_ms / 1000)
+            line.append(f"{peer.name} away, seat held {held}", style="bold yellow")
     return line
 
 
 class ConnectionBar(Static):
-    """One line under the board: the link, the peers, what may be claimed, what went wrong."""
+    """One line under the board: the link, the peers, what may be claimed, what went wrong.
+    It redraws itself every half second (its countdowns move) and when the screen says."""
 
-    def __init__(self, game: NetworkGame, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        link: MatchLink,
+        names: Sequence[str],
+        clock: Callable[[], int],
+        *,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id, markup=False)
-        self.game = game
+        self.link = link
+        self.names = names
+        self.clock = clock
 
     def on_mount(self) -> None:
         if closing(self):
@@ -85,33 +89,28 @@ class ConnectionBar(Static):
         self.set_interval(0.5, self.refresh_status)
 
     def refresh_status(self) -> None:
-        self.update(self.describe(int(time.time() * 1000)))
+        self.update(self.describe(self.clock()))
 
     def describe(self, now_ms: int) -> Text:
-        game, match = self.game, self.game.match
-        line = describe_link(game.status)
-        line.append_text(describe_peers(match, now_ms))
-        if game.watching:
+        link = self.link
+        line = describe_link(link.status)
+        line.append_text(describe_peers(link.describe_peers()))
+        if link.watching:
             line.append("  watching", style="italic")
-        fatal = [offence for offence in match.offences if offence.fatal]
+        fatal = [offence for offence in link.offences if offence.fatal]
         if fatal:
             offence = fatal[-1]
             line.append(f"  ✖ match stopped: {offence.who}: {offence.text}", style="bold red")
             return line
-        session = match.session
-        if session is None or session.ended is not None or game.watching:
-            return line
-        awaited = [seat for seat in session.awaited_seats() if seat != match.seat]
-        if not awaited:
-            return line
-        names = ", ".join(match.names[seat] for seat in awaited)
-        claimable = game.claimable(now_ms)
+        claimable = link.claimable(now_ms)
+        waiting = link.waiting_for(now_ms)
         if claimable is not None:
+            past = f"  {self.names[claimable]} is past the time limit: c claims the match"
+            line.append(past, style="bold magenta")
+        elif waiting is not None:
+            names, left_ms = waiting
             line.append(
-                f"  {match.names[claimable]} is past the time limit: c claims the match",
-                style="bold magenta",
+                f"  waiting for {', '.join(names)}: claim possible in {_clock(left_ms / 1000)}",
+                style="magenta",
             )
-        elif any(not (m := match.member_for_seat(s)) or not m.connected for s in awaited):
-            left = (session.deadline() - now_ms) / 1000
-            line.append(f"  waiting for {names}: claim possible in {_clock(left)}", style="magenta")
         return line

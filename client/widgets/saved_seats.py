@@ -45,9 +45,9 @@ class SavedSeat:
 def saved_seats(data_dir: Path | None) -> list[SavedSeat]:
     """Every seat file under *data_dir*, the most recently left first (reads their logs'
     headers: call it off the UI thread)."""
-    from client.net.seatfile import seat_path
+    from client.net.seatfile import seats_folder
 
-    folder = seat_path("room", data_dir).parent
+    folder = seats_folder(data_dir)
     if not folder.is_dir():
         return []
     paths = [p for p in folder.iterdir() if p.is_file() and not p.name.endswith(".tmp")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App
@@ -31,7 +32,7 @@ def settings(tmp_path: Path) -> SessionSettings:
     return seeded_settings(tmp_path)
 
 
-def screen_text(app: App[object]) -> str:
+def screen_text(app: App[Any]) -> str:
     """Everything the current screen shows, as plain text (one line per row)."""
     strips = app.screen._compositor.render_strips()
     return "\n".join("".join(segment.text for segment in strip) for strip in strips)

@@ -6,15 +6,26 @@ from textual.app import App, ComposeResult
 from textual.widgets import RichLog
 
 from client.widgets.chat import ChatPanel
+from protocol.events import ChatReceived
 
 LINE = "Bonjour Bob, bonne chance ! Que le meilleur gagne, et pas de postillon bloqué."
+
+
+class Channel:
+    """A chat channel that takes every line (the panel's only partner)."""
+
+    can_speak = True
+    chat_history: tuple[ChatReceived, ...] = ()
+
+    def chat(self, text: str) -> None:
+        pass
 
 
 class NarrowChat(App[None]):
     CSS = "ChatPanel { width: 30; height: 12; }"
 
     def compose(self) -> ComposeResult:
-        yield ChatPanel(lambda _text: None, id="chat")
+        yield ChatPanel(Channel(), id="chat")
 
 
 async def test_a_long_chat_line_wraps_inside_a_narrow_side_panel() -> None:

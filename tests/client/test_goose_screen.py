@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from client.app import TablierApp
@@ -19,6 +21,13 @@ from protocol.verify import verify_log
 from tests.client.conftest import seeded_settings
 
 THREE = ("Alice", "Bruno", "Chloé")
+
+
+async def until_shown(pilot: Pilot[None], screen: GooseScreen) -> None:
+    """Until the throw just made has been shown to its end (and the next one is awaited)."""
+    async with asyncio.timeout(30):
+        while screen.busy or screen.acting:
+            await pilot.pause(0.01)
 
 
 def _narrative(screen: GooseScreen) -> str:
@@ -59,7 +68,7 @@ async def test_an_animated_throw_walks_its_path_and_can_be_skipped(tmp_path: Pat
         assert isinstance(screen, GooseScreen)
         for _ in range(3):  # the lots: nobody moves
             await pilot.press("space")
-            await app.workers.wait_for_complete()
+            await until_shown(pilot, screen)
         before = screen.game.state.squares
         board = screen.query_one(GooseBoard)
         await pilot.press("space")
@@ -72,7 +81,7 @@ async def test_an_animated_throw_walks_its_path_and_can_be_skipped(tmp_path: Pat
         assert board.squares != before, "the token is on its way"
         assert screen.throw_refusal() == "Wait until the throw being shown is over (s skips it)."
         await pilot.press("s")
-        await app.workers.wait_for_complete()
+        await until_shown(pilot, screen)
         assert not screen.busy
         assert board.squares == screen.game.state.squares
         assert not board.highlight
@@ -112,8 +121,8 @@ async def test_computer_seats_finish_a_whole_game_alone(settings: SessionSetting
     setup = GooseSetup(("Anne", "Basile", "Clara", "Dimitri"), frozenset(range(4)))
     app = TablierApp(setup, settings)
     async with app.run_test() as pilot:
-        screen = app.screen
-        assert isinstance(screen, GooseScreen)
+        # The computers may have finished before the test looks: find the game's screen.
+        (screen,) = (screen for screen in app.screen_stack if isinstance(screen, GooseScreen))
         for _ in range(500):
             if isinstance(app.screen, EndScreen):
                 break

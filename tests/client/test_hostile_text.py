@@ -18,8 +18,9 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from client.app import TablierApp
+from client.game.replay import ReplayGame
 from client.screens.end import EndScreen
-from client.screens.replay import ReplayScreen
+from client.screens.game import GameScreen
 from client.setup import GooseSetup, JacquetSetup
 from protocol.selfplay import selfplay
 from tests.client.conftest import FIXED_TIME_MS, screen_text, seeded_settings
@@ -83,10 +84,10 @@ async def test_a_log_with_markup_in_its_names_replays_as_written(
         listing.highlighted = 0
         await pilot.press("enter")
         for _ in range(400):
-            if isinstance(app.screen, ReplayScreen):
+            if isinstance(app.screen, GameScreen):
                 break
             await pilot.pause(0.01)
-        assert isinstance(app.screen, ReplayScreen)
+        assert isinstance(app.screen, GameScreen) and isinstance(app.screen.game, ReplayGame)
         await pilot.pause()
         text = screen_text(app)
         assert CLOSER in text and ACTION in text

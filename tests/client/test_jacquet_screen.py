@@ -20,7 +20,13 @@ from client.app import TablierApp
 from client.screens.end import EndScreen
 from client.screens.jacquet import JacquetScreen
 from client.setup import JacquetSetup
-from client.widgets.jacquet_board import BoardGeometry, JacquetBoard, visual_place
+from client.widgets.jacquet_board import (
+    BoardGeometry,
+    BoardMarks,
+    BoardView,
+    JacquetBoard,
+    visual_place,
+)
 from client.widgets.narrative import NarrativeLog
 from engine.awaiting import ChoosePlay, ThrowDice
 from engine.jacquet import BLACK, WHITE, Move, Position, apply_play
@@ -169,22 +175,27 @@ async def test_the_computers_pass_is_told_to_the_person_who_throws_next(tmp_path
         assert message(app) == "Blanc could not play 1-1. Noir, your turn: press r to throw."
 
 
-async def test_the_computers_play_is_shown_one_move_at_a_time(tmp_path: Path) -> None:
+async def test_the_computers_play_is_shown_one_move_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = jacquet_app(tmp_path, animation=True, computer_seats=frozenset({BLACK}))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = screen_of(app)
+        board = screen.board
+        shown: list[tuple[int, ...]] = []  # black's checkers on the board, each time drawn
+        draw = board.show
+
+        def drawing(view: BoardView | None = None, marks: BoardMarks | None = None) -> None:
+            draw(view, marks)
+            if not shown or shown[-1] != board.view.theirs:
+                shown.append(board.view.theirs)
+
+        monkeypatch.setattr(board, "show", drawing)
         await pilot.press("r", "r", "r", "enter")
         await move_cursor(pilot, 12)
         await pilot.press("enter", "enter")
-        shown: list[tuple[int, ...]] = []  # black's checkers on the board, as drawn
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            theirs = screen.board.view.theirs
-            if not shown or shown[-1] != theirs:
-                shown.append(theirs)
-            if screen.game.awaiting == ThrowDice(WHITE, 2):
-                break
-            await pilot.pause(0.02)
+        await wait_for(pilot, lambda: screen.game.awaiting == ThrowDice(WHITE, 2))
+        await wait_for(pilot, lambda: not screen.busy)
         # Black's 2-1 from his talon (white's 13): one checker out, then on to his 4 (16).
         halfway = [view for view in shown if view[12] == 14 and view[15] == 0]
         assert halfway, "the first move should have been shown on its own"
@@ -247,8 +258,11 @@ async def test_a_narrow_footer_drops_the_palette_hint_before_hiding_f1_help(
 
     app = jacquet_app(tmp_path)
     async with app.run_test(size=(74, 24)) as pilot:  # the local keys + the hint need 80
-        await pilot.pause()
-        footer = app.screen.query_one(Footer)
+        for _ in range(100):  # the footer fits itself after it was first drawn
+            await pilot.pause(0.01)
+            footer = app.screen.query_one(Footer)
+            if footer.virtual_size.width <= footer.size.width:
+                break
         keys = shown_keys(footer)
         assert "ctrl+p" not in keys
         assert keys["f1"].region.right <= footer.region.right  # all in view, F1 last

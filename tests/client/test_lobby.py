@@ -8,18 +8,17 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select, Static
 
 from client.app import TablierApp
-from client.local_game import LocalGame
+from client.game.replay import ReplayGame
 from client.net.invite import Invite
 from client.net.seatfile import Seat, save_seat, seat_path
 from client.screens.goose import GooseScreen
 from client.screens.jacquet import JacquetScreen
 from client.screens.lobby import LobbyScreen, SeatRow, host_plan, remote_computer_seats
-from client.screens.replay import ReplayScreen
 from client.screens.room import HostPlan, JoinPlan, JoinScreen, RoomScreen
 from client.setup import GooseSetup, JacquetSetup, SessionSettings
 from client.widgets.saved_seats import SavedSeats
 from protocol.selfplay import selfplay
-from tests.client.conftest import seeded_settings
+from tests.client.conftest import FIXED_TIME_MS, seeded_settings
 
 
 async def _choose_players(pilot: Pilot[None], players: Select[int], count: int) -> None:
@@ -76,9 +75,9 @@ async def test_bad_settings_are_explained_and_kept(settings: SessionSettings) ->
 
 
 async def test_a_recorded_match_opens_in_the_replay_screen(tmp_path: Path) -> None:
-    game = LocalGame.start(GooseSetup(("Ann", "Ben")), seeded_settings(tmp_path))
-    while not game.finished:
-        game.throw()
+    (tmp_path / "matches").mkdir()
+    selfplay("goose", {}, seed="lobby", start_time=FIXED_TIME_MS, names=("Ann", "Ben"),
+             log_path=tmp_path / "matches" / "ann-ben.tablier")  # fmt: skip
     (tmp_path / "broken.tablier").write_bytes(b"not a log")
     app = TablierApp(settings=seeded_settings(tmp_path))
     async with app.run_test(size=(80, 30)) as pilot:
@@ -95,10 +94,11 @@ async def test_a_recorded_match_opens_in_the_replay_screen(tmp_path: Path) -> No
         assert recent.option_count == 1
         recent.focus()
         await pilot.press("down", "enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert isinstance(app.screen, ReplayScreen)
-        assert app.screen.replay.game == "goose"
+        for _ in range(500):  # verified in a thread, then opened on the game's own screen
+            if isinstance(app.screen, GooseScreen):
+                break
+            await pilot.pause(0.01)
+        assert isinstance(app.screen, GooseScreen) and isinstance(app.screen.game, ReplayGame)
         await pilot.press("escape")
         assert app.screen is lobby
 

@@ -14,10 +14,10 @@ import pytest
 from textual.widgets import OptionList, Static
 
 from client.cli import main
+from client.game.replay import ReplayGame, ReplayRefused, load_replay
+from client.screens.game import GameScreen
 from client.screens.jacquet_view import board_view
-from client.screens.replay import ReplayScreen
 from client.screens.replay_app import ReplayApp
-from client.screens.replay_log import ReplayRefused, load_replay
 from client.widgets.goose_board import GooseBoard
 from client.widgets.jacquet_board import JacquetBoard
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
@@ -57,14 +57,20 @@ def jacquet_log(tmp_path: Path) -> tuple[Path, list[Any]]:
     return path, record_match(path, "jacquet", ("Blanc", "Noir"), JACQUET_THROWS)
 
 
-def position(screen: ReplayScreen) -> str:
-    """The status line under the board: step, turn, playing or paused."""
-    return str(screen.query_one("#replay-position", Static).render())
+def position(screen: GameScreen) -> str:
+    """The status line under the board: step, throw, playing or paused."""
+    return str(screen.query_one("#replay-bar", Static).render())
 
 
-def replay_screen(app: ReplayApp) -> ReplayScreen:
-    assert isinstance(app.screen, ReplayScreen)
+def replay_screen(app: ReplayApp) -> GameScreen:
+    """The game's own screen, driven by the log."""
+    assert isinstance(app.screen, GameScreen) and isinstance(app.screen.game, ReplayGame)
     return app.screen
+
+
+def replayed(screen: GameScreen) -> ReplayGame:
+    assert isinstance(screen.game, ReplayGame)
+    return screen.game
 
 
 async def test_stepping_forward_and_back_shows_exactly_the_engine_positions(
@@ -79,28 +85,28 @@ async def test_stepping_forward_and_back_shows_exactly_the_engine_positions(
         screen = replay_screen(app)
         board = screen.query_one(JacquetBoard)
         for index, state in enumerate(states):
-            assert screen.frame_state == state
+            assert screen.game.state == state
             assert board.view == board_view(state.position, 0)
             assert screen.query_one("#story", OptionList).highlighted == index
             await pilot.press("right")
-        assert screen.index == len(states) - 1  # stepping past the end stays there
+        assert replayed(screen).index == len(states) - 1  # stepping past the end stays there
         for state in reversed(states):
             assert board.view == board_view(state.position, 0)
             await pilot.press("left")
-        assert screen.index == 0
+        assert replayed(screen).index == 0
 
         await pilot.press("end")
-        assert screen.frame_state == states[-1]
-        await pilot.press("9", "9", "enter")  # refused: the log has 8 turns
-        assert screen.frame_state == states[-1]
+        assert screen.game.state == states[-1]
+        await pilot.press("9", "9", "enter")  # refused: the log has 8 throws
+        assert screen.game.state == states[-1]
         await pilot.press("1", "7", "backspace", "enter")
-        assert screen.replay.frames[screen.index].turn == 1
-        assert screen.replay.frames[screen.index - 1].turn == 0
-        assert f"turn 1/{JACQUET_THROWS}" in position(screen)
+        assert replayed(screen).replay.frames[replayed(screen).index].turn == 1
+        assert replayed(screen).replay.frames[replayed(screen).index - 1].turn == 0
+        assert f"throw 1/{JACQUET_THROWS}" in position(screen)
         await pilot.press("f")  # the board seen from black's side
-        assert board.view == board_view(screen.frame_state.position, 1)
+        assert board.view == board_view(screen.game.state.position, 1)
         await pilot.press("home")
-        assert screen.index == 0
+        assert replayed(screen).index == 0
 
 
 async def test_autoplay_runs_to_the_end_at_the_chosen_speed(
@@ -116,8 +122,8 @@ async def test_autoplay_runs_to_the_end_at_the_chosen_speed(
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and "paused" not in position(screen):
             await pilot.pause(0.05)
-        assert screen.index == len(states) - 1 and "paused" in position(screen)
-        assert screen.frame_state == states[-1]
+        assert replayed(screen).index == len(states) - 1 and "paused" in position(screen)
+        assert screen.game.state == states[-1]
 
 
 async def test_a_goose_log_replays_on_the_goose_board(tmp_path: Path) -> None:
@@ -171,7 +177,7 @@ async def test_a_truncated_log_replays_its_good_records_with_a_warning(
         warning = app.screen.query_one("#replay-warning", Static)
         assert warning.display and "damaged" in str(warning.render())
         await pilot.press("end")
-        assert replay_screen(app).frame_state == replay.frames[-1].state
+        assert replay_screen(app).game.state == replay.frames[-1].state
 
 
 async def test_a_click_on_the_story_jumps_there_and_fast_keys_are_not_undone(
@@ -182,12 +188,12 @@ async def test_a_click_on_the_story_jumps_there_and_fast_keys_are_not_undone(
     async with app.run_test(size=(100, 30)) as pilot:
         screen = replay_screen(app)
         for _ in range(6):  # as fast as a held key: no pause for the screen between them
-            screen.action_step(1)
+            replayed(screen).step(1)
         await pilot.pause()
-        assert screen.index == 6
+        assert replayed(screen).index == 6
         story = screen.query_one("#story", OptionList)
         await pilot.click(story, offset=(2, 2))  # under the border: the opening throw
-        assert screen.index == 1 and screen.frame_state == states[1]
+        assert replayed(screen).index == 1 and screen.game.state == states[1]
 
 
 async def test_help_in_a_replay_is_the_framed_dialog_without_the_players_turn_keys(

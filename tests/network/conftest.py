@@ -23,6 +23,7 @@ from client.setup import SessionSettings
 from protocol.identity import seeded_source
 from relay.config import RelayConfig
 from relay.server import RelayServer
+from tests.client.conftest import FIXED_TIME_MS
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = Backoff(first=0.05, most=0.5)
@@ -35,9 +36,29 @@ async def relay() -> AsyncIterator[RelayServer]:
         yield server
 
 
+@dataclass
+class PlayersClock:
+    """Every player's clock (ms since the epoch): fixed, so each run's matches get the same
+    ids and so the same dice, until a test moves it on (past a time limit, say)."""
+
+    now: int = FIXED_TIME_MS
+
+    def __call__(self) -> int:
+        return self.now
+
+    def advance(self, ms: int) -> None:
+        self.now += ms
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Callable[[str], SessionSettings]:
-    """Each player's settings: a seeded random source, logs under the test's folder."""
+def clock() -> PlayersClock:
+    return PlayersClock()
+
+
+@pytest.fixture
+def settings(tmp_path: Path, clock: PlayersClock) -> Callable[[str], SessionSettings]:
+    """Each player's settings: a seeded random source, the test's clock, logs under the
+    test's folder."""
 
     def make(who: str) -> SessionSettings:
         return SessionSettings(
@@ -45,6 +66,7 @@ def settings(tmp_path: Path) -> Callable[[str], SessionSettings]:
             data_dir=tmp_path / who,
             random_source=seeded_source(f"network-{who}"),
             computer_pause=0,
+            clock=clock,
         )
 
     return make

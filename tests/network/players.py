@@ -12,6 +12,7 @@ from client.net.room import Room, host_room, join_room
 from client.setup import SessionSettings
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from engine.bot import choose_play
+from engine.jacquet import JacquetState
 from protocol.logfile import read_log
 from protocol.verify import verify_log
 from tests.network.conftest import QUICK
@@ -52,17 +53,21 @@ async def autoplay(
     shown = 0
     while not isinstance(game.awaiting, Finished) and (stop_after is None or shown < stop_after):
         awaiting = game.awaiting
-        if isinstance(awaiting, ChoosePlay) and awaiting.seat == game.local_seat:
+        caught_up = not game.pending_turns
+        if (
+            caught_up
+            and isinstance(awaiting, ThrowDice | ChoosePlay)
+            and awaiting.seat == game.local_seat
+        ):
             state = game.state
-            game.play(choose_play(state.position, awaiting.dice, bearoff=state.options.bearoff))
+            if isinstance(awaiting, ChoosePlay):
+                assert isinstance(state, JacquetState)
+                game.play(choose_play(state.position, awaiting.dice, bearoff=state.options.bearoff))
+            else:
+                game.throw()
             if acted is not None:
                 acted(game)
-        else:
-            if isinstance(awaiting, ThrowDice) and awaiting.seat == game.local_seat:
-                game.throw()
-                if acted is not None:
-                    acted(game)
-            await game.next_turn()
+        await game.next_turn()
         shown += 1
     return shown
 

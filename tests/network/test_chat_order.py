@@ -8,6 +8,7 @@ import asyncio
 import itertools
 from collections.abc import Callable, Sequence
 
+from client.game.driver import ChatLine
 from client.net.game import NetworkGame
 from client.net.room import join_room
 from client.setup import SessionSettings
@@ -50,7 +51,7 @@ async def test_chat_racing_jacquet_throws_and_plays_keeps_the_logs_identical(
     games = [room.game(settings(name)) for room, name in zip(rooms, names, strict=True)]
     acted, said = chatter(games)
     heard: list[ChatReceived] = []
-    games[0].chat_listeners.append(heard.append)
+    games[0].subscribe(lambda news: heard.append(news.line) if isinstance(news, ChatLine) else None)
     try:
         async with asyncio.timeout(TIMEOUT):
             await asyncio.gather(*(autoplay(game, acted=acted) for game in games))

@@ -20,7 +20,7 @@ from client.setup import SessionSettings
 from client.widgets.connection import describe_link, describe_peers
 from relay.envelope import VERSION
 from relay.server import RelayServer
-from tests.network.conftest import QUICK
+from tests.network.conftest import QUICK, PlayersClock
 from tests.network.players import TIMEOUT
 
 ROOM, TOKEN = "R" * 22, "T" * 43
@@ -81,7 +81,7 @@ def test_the_connection_line_says_what_is_going_on() -> None:
 
 
 async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
-    relay: RelayServer, settings: Callable[[str], SessionSettings]
+    relay: RelayServer, settings: Callable[[str], SessionSettings], clock: PlayersClock
 ) -> None:
     ada = await host_room(relay.url, "goose", {}, seats=2, name="Ada", settings=settings("Ada"),
                           time_limit_ms=1000, backoff=QUICK)  # fmt: skip
@@ -91,13 +91,14 @@ async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
             await asyncio.gather(ada.wait_started(), bob.wait_started())
             game = ada.game(settings("Ada"))
             await bob.close()  # Bob's terminal goes away mid-match
-            while "Bob away, seat held" not in str(describe_peers(ada.match, _now())):
+            while "Bob away, seat held" not in str(describe_peers(game.describe_peers())):
                 await asyncio.sleep(0.02)
             # The lots: Ada throws hers; Bob never reveals. Past the limit, Ada may claim.
             if game.awaiting.seat == 0:  # type: ignore[union-attr]
                 game.throw()
-            while game.claimable(_now()) != 1:
-                await asyncio.sleep(0.05)
+            assert game.claimable(clock()) is None  # not before the limit
+            clock.advance(1000)
+            assert game.claimable(clock()) == 1
             game.claim_abandonment(1)
             turn = await game.next_turn()
         assert game.ended is not None and game.ended.reason == "abandoned"
@@ -105,10 +106,6 @@ async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
         assert turn.events[-1] == game.ended
     finally:
         await ada.close()
-
-
-def _now() -> int:
-    return int(time.time() * 1000)
 
 
 @pytest.mark.parametrize(

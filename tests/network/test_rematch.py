@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 
 import pytest
 
-from client.local_game import NotYourTurnError
+from client.game.turn import NotYourTurnError
 from client.net import wire
 from client.net.app import NetworkApp
 from client.net.game import NetworkGame
@@ -25,21 +25,30 @@ from relay.server import RelayServer
 from tests.network.conftest import QUICK
 from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet, play_out
 from tests.network.test_seat_resume import Crash, crash, crash_after, resume
-from tests.network.test_ui_games import SIZE, hosted_room, playing, says, shows_end, until
+from tests.network.test_ui_games import (
+    SIZE,
+    hosted_room,
+    network_game,
+    says,
+    shows_end,
+    until,
+)
 
 
 async def next_match(game: NetworkGame) -> NetworkGame:
     """Once the host seated everyone in the rematch: its game, as a screen would take it."""
     changed = asyncio.Event()
-    game.change_listeners.append(changed.set)
+    unsubscribe = game.subscribe(lambda _news: changed.set())
     try:
         async with asyncio.timeout(TIMEOUT):
             while not game.superseded:
                 changed.clear()
                 await changed.wait()
     finally:
-        game.change_listeners.remove(changed.set)
-    return game.rematch()
+        unsubscribe()
+    following = game.next_game()
+    assert isinstance(following, NetworkGame)
+    return following
 
 
 async def rematch(games: Sequence[NetworkGame]) -> list[NetworkGame]:
@@ -215,7 +224,7 @@ async def test_a_player_back_from_his_seat_file_in_a_rematch_plays_on_and_asks_a
 
 
 def on_a_new_board(app: NetworkApp, before: Sequence[NetworkGame]) -> Callable[[], bool]:
-    return lambda: playing(app).game not in before and not isinstance(app.screen, EndScreen)
+    return lambda: network_game(app) not in before and not isinstance(app.screen, EndScreen)
 
 
 async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps(
@@ -231,7 +240,7 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
             apps, pilots = (host, guest), (ada, bob)
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, shows_end(app), "the end of the first match")
-            first = [playing(app).game for app in apps]
+            first = [network_game(app) for app in apps]
             first_id = match_id(first[0])
             first[1].chat("encore une")  # said between the matches: the first match's log
             await until(ada, says(host, "Bob: encore une"), "Bob's line")
@@ -243,7 +252,7 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, on_a_new_board(app, first), "the rematch's board")
                 assert says(app, "Bob: encore une")()  # the chat panel goes on
-            second = [playing(app).game for app in apps]
+            second = [network_game(app) for app in apps]
             assert match_id(second[0]) == match_id(second[1]) != first_id
             # The new board plays (the computer seats), to the end: the apps stop when idle.
             for app, pilot in zip(apps, pilots, strict=True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from client.game.driver import ChatLine, GameNews
 from client.net.link import Backoff
 from client.net.room import join_room
 from client.setup import SessionSettings
@@ -69,7 +70,10 @@ async def test_a_late_spectator_sees_the_current_position_and_the_same_end(
             while len(session.records) < len(rooms[0].match.session.records):  # type: ignore[union-attr]
                 await asyncio.sleep(0.01)
         watching = watcher.game(settings("Eve"))
-        assert watching.watching and len(watching.history) >= 1
+        # Its screen is handed every turn so far, to catch up on, then is where the players are.
+        assert watching.watching and watching.pending_turns >= 1
+        while watching.pending_turns:
+            await watching.next_turn()
         assert state_hash(watching.state) == state_hash(games[0].state)
         await play_out([*games, watching])
         await assert_same_verified_logs([*games, watching])
@@ -95,7 +99,12 @@ async def test_a_player_back_after_the_backlog_moved_on_resyncs_from_a_peer(
                 for line in range(12):
                     ada.chat(f"line {line}")
                 heard: list[str] = []
-                bob.chat_listeners.append(lambda chat: heard.append(chat.text))
+
+                def hear(news: GameNews) -> None:
+                    if isinstance(news, ChatLine):
+                        heard.append(news.line.text)
+
+                bob.subscribe(hear)
                 while len(heard) < 12:
                     await asyncio.sleep(0.02)
             connection = rooms[1].link.connection

@@ -44,6 +44,7 @@ from tests.network.test_ui_games import (
     chat_text,
     hosted_room,
     narrative_text,
+    network_game,
     playing,
     says,
     shows_game,
@@ -93,12 +94,16 @@ async def back_and_finish(
     other: NetworkGame,
     *,
     check: Callable[[Room], None] = lambda room: None,
+    caught_up: list[int] | None = None,
 ) -> NetworkGame:
     """*name* runs ``tablier join`` again (``check`` looks at his room at once); then both
-    play to the end, and their logs are the same and verify."""
+    play to the end, and their logs are the same and verify. *caught_up* gets how many turns
+    his screen was handed to catch up on when the game opened."""
     live.append(await resume(invite, name, settings))
     check(live[-1])
     back = live[-1].game(settings)
+    if caught_up is not None:
+        caught_up.append(back.pending_turns)
     async with asyncio.timeout(TIMEOUT):
         await asyncio.gather(following, autoplay(back))
     await assert_same_verified_logs([other, back])
@@ -131,9 +136,11 @@ async def test_a_crashed_player_comes_back_from_disk_and_the_match_ends_the_same
         def told_the_cut(room: Room) -> None:
             assert "damaged end was cut" in (room.notice or "")
 
+        caught_up: list[int] = []
         back = await back_and_finish(rooms[0].invite, names[who], settings(names[who]), live,
-                                     following, survivor, check=told_the_cut)  # fmt: skip
-        assert back.local_seat == games[who].local_seat and back.history
+                                     following, survivor, check=told_the_cut,
+                                     caught_up=caught_up)  # fmt: skip
+        assert back.local_seat == games[who].local_seat and caught_up[0] >= 1
         assert back.ended is not None and back.ended.reason == "finished"
         assert not any(path.exists() for path in paths)  # the match is over: its secrets go
     finally:
@@ -250,6 +257,7 @@ async def test_the_app_quit_mid_match_and_run_again_opens_on_the_board(
         async with guest.run_test(size=SIZE) as bob:
             await until(bob, shows_game(guest), "Bob's game screen")
             await until(ada, shows_game(host), "Ada's game screen")
+            await until(bob, lambda: bool(playing(guest).query("#chat-input")), "Bob's chat")
             await bob.press("t", *"one", "enter", "escape")
             await ada.press("r")  # Ada throws the opening
             await until(ada, lambda: "Ada" in narrative_text(host), "the throw")
@@ -258,7 +266,7 @@ async def test_the_app_quit_mid_match_and_run_again_opens_on_the_board(
         again = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
         async with again.run_test(size=SIZE) as bob:
             await until(bob, shows_game(again), "Bob's board again")
-            await until(bob, lambda: playing(again).game.state == playing(host).game.state,
+            await until(bob, lambda: network_game(again).state == network_game(host).state,
                         "the position where the match stands")  # fmt: skip
             await until(bob, lambda: bool(playing(again).query("#chat-log")), "the chat panel")
             assert "Bob: one" in chat_text(again)  # what was said is shown again
@@ -330,6 +338,8 @@ async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_forgets_th
         save_seat(path, seat)  # as if the app had died before removing it
         live.append(await resume(rooms[0].invite, "Bob", settings("Bob")))
         back = live[-1].game(settings("Bob"))
+        while back.pending_turns:  # his screen catches up on the match, to its end
+            await back.next_turn()
         assert back.ended is not None and back.ended.reason == "finished"
         assert not path.exists()
     finally:

@@ -10,9 +10,12 @@ from textual.pilot import Pilot
 
 from client.app import CLOSING_SECONDS
 from client.net.app import NetworkApp
+from client.net.game import NetworkGame
 from client.net.room import Room
-from client.net.screens import NetGooseScreen, NetJacquetScreen, NetScreen
 from client.screens.end import EndScreen
+from client.screens.game import GameScreen
+from client.screens.goose import GooseScreen
+from client.screens.jacquet import JacquetScreen
 from client.screens.room import HostPlan, JoinPlan, RoomScreen
 from client.setup import SessionSettings
 from client.widgets.chat import ChatPanel
@@ -41,7 +44,7 @@ def ended(app: NetworkApp) -> bool:
 
 
 def room_of(app: NetworkApp) -> RoomScreen:
-    screen = next(s for s in app.screen_stack if isinstance(s, RoomScreen | NetScreen))
+    screen = next(s for s in app.screen_stack if isinstance(s, RoomScreen | GameScreen))
     assert isinstance(screen, RoomScreen)
     return screen
 
@@ -54,14 +57,21 @@ async def hosted_room(pilot: Pilot[None], host: NetworkApp) -> Room:
     return room
 
 
-def game_screen(app: NetworkApp) -> NetScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, NetScreen)), None)
+def game_screen(app: NetworkApp) -> GameScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, GameScreen)), None)
 
 
-def playing(app: NetworkApp) -> NetScreen:
+def playing(app: NetworkApp) -> GameScreen:
     screen = game_screen(app)
     assert screen is not None
     return screen
+
+
+def network_game(app: NetworkApp) -> NetworkGame:
+    """The networked match the app's game screen plays through."""
+    game = playing(app).game
+    assert isinstance(game, NetworkGame)
+    return game
 
 
 def shows_game(app: NetworkApp) -> Callable[[], bool]:
@@ -94,14 +104,14 @@ async def test_two_apps_play_a_whole_jacquet_match(
     host = NetworkApp(plan, settings("Ada"))
     async with host.run_test(size=SIZE) as ada:
         room = await hosted_room(ada, host)
-        assert "Invite a player" in str(room_of(host).query_one("#room-invites").render())
+        assert room.invite.encode() == str(room_of(host).query_one("#invite-player").render())
         await ada.press("c")  # copies the invite (and says so)
         guest = NetworkApp(JoinPlan(room.invite, "Bob", computer=True), settings("Bob"))
         async with guest.run_test(size=SIZE) as bob:
             await until(ada, lambda: game_screen(host) is not None, "the host's game screen")
             await until(bob, lambda: game_screen(guest) is not None, "the guest's game screen")
             screens = [game_screen(host), game_screen(guest)]
-            assert all(isinstance(screen, NetJacquetScreen) for screen in screens)
+            assert all(isinstance(screen, JacquetScreen) for screen in screens)
             await until(ada, lambda: ended(host), "the host's end screen")
             await until(bob, lambda: ended(guest), "the guest's end screen")
             games = [screen.game for screen in screens if screen is not None]
@@ -134,10 +144,10 @@ async def test_three_apps_play_a_whole_goose_game(
             pilots = [ada, bob, cy]
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, shows_game(app), "a game screen")
-            assert all(isinstance(game_screen(app), NetGooseScreen) for app in apps)
+            assert all(isinstance(game_screen(app), GooseScreen) for app in apps)
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, shows_end(app), "the end")
-            games = [playing(app).game for app in apps]
+            games = [network_game(app) for app in apps]
             await assert_same_verified_logs(games)
 
 
@@ -280,7 +290,7 @@ async def test_quitting_while_reconnecting_closes_cleanly(
             for app, pilot in ((host, ada), (guest, bob)):
                 await until(pilot, shows_game(app), "a game screen")
             await relay.close()
-            games = [playing(app).game for app in (host, guest)]
+            games = [network_game(app) for app in (host, guest)]
             await until(
                 bob,
                 lambda: all(game.status.state == "reconnecting" for game in games),
@@ -305,7 +315,7 @@ async def test_a_player_resigns_during_the_others_turn_and_both_see_the_end(
         async with guest.run_test(size=SIZE) as bob:
             for app, pilot in ((host, ada), (guest, bob)):
                 await until(pilot, shows_game(app), "a game screen")
-            games = [playing(app).game for app in (host, guest)]
+            games = [network_game(app) for app in (host, guest)]
             await bob.press("ctrl+r")
             await bob.press("n")  # asked first: no, and nothing happened
             assert games[1].ended is None and not isinstance(guest.screen, EndScreen)
@@ -313,6 +323,8 @@ async def test_a_player_resigns_during_the_others_turn_and_both_see_the_end(
             await bob.press("y")
             for app, pilot in ((host, ada), (guest, bob)):
                 await until(pilot, shows_end(app), "the end screen")
-                assert "Bob resigned." in str(app.screen.query_one("#title").render())
+                assert "Bob resigned: Ada wins the match." in str(
+                    app.screen.query_one("#title").render()
+                )
             assert all(game.ended and game.ended.reason == "resigned" for game in games)
             await assert_same_verified_logs(games)

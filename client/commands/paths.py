@@ -1,0 +1,32 @@
+"""Files a command is told to write (``--log``, ``--out``, ``--invite-file``): checked first.
+
+Tablier creates folders only inside its own data folder (``~/.local/share/tablier``); a file
+named anywhere else must go into a folder that exists, so a typo in a path is told in a
+sentence rather than turned into a tree of new folders.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from client.setup import SetupError
+
+
+def check_new_file(path: Path, option: str) -> None:
+    """Raise :class:`SetupError` unless a file can be created at *path* (given as *option*).
+
+    >>> try:
+    ...     check_new_file(Path("/nope/x.tablier"), "--out")
+    ... except SetupError as error:
+    ...     print(error)
+    --out /nope/x.tablier: there is no folder /nope; create it first, or choose another place
+    """
+    if path.is_dir():
+        raise SetupError(f"{option} {path} is a folder: give the name of the file to write")
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        raise SetupError(f"{option} {path}: there is no folder {folder}; create it first, "
+                         "or choose another place")  # fmt: skip
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SetupError(f"{option} {path}: cannot write in {folder}; choose another place")

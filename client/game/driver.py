@@ -1,0 +1,280 @@
+"""The one interface every game screen plays through: a local game, a networked one, a replay.
+
+A screen reads what the game shows now (``state``, ``awaiting``, who acts for each seat) and
+*starts* actions — ``throw()``, ``play(play)`` — that return nothing: whatever happened
+arrives, for every driver alike, from ``await next_turn()``, in the order it happened. A
+local throw's turn is there at once; a networked one once every share came back through the
+relay; a replay's when the person steps through the log.
+
+What only some games have is an optional part in :attr:`GameDriver.extras` — the chat, the
+relay link (connection, claims, resigning), the rematch, the replay's controls — and the
+screen composes a widget for each part that is there. What changes in the background (a chat
+line, a peer's offence, the link's status, a rematch) is told to :meth:`GameDriver.subscribe`
+listeners as :data:`GameNews`; the screens post it to themselves as Textual messages.
+
+>>> from client.game.local import LocalGame
+>>> from client.setup import GooseSetup, SessionSettings
+>>> import tempfile, pathlib
+>>> from protocol.identity import seeded_source
+>>> settings = SessionSettings(data_dir=pathlib.Path(tempfile.mkdtemp()), clock=lambda: 0,
+...                            random_source=seeded_source("doc"))
+>>> game = LocalGame(GooseSetup(("Ann", "Bob")), settings)
+>>> isinstance(game, GameDriver), game.seat_role(0), game.extras.chat is None
+(True, 'person', True)
+>>> game.close()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_checkable
+
+from client.game.turn import GameState, Turn
+from client.setup import GameSetup
+from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.jacquet import Play
+from protocol.events import ChatReceived, MatchEnded
+
+if TYPE_CHECKING:
+    from client.net.link import LinkStatus
+
+SeatRole = Literal["person", "computer", "elsewhere"]
+"""Who acts for a seat from this terminal: a person here, the computer here, or nobody here
+(another terminal's player, or a recorded one)."""
+
+ScreenAwaiting: TypeAlias = ThrowDice | ChoosePlay | Finished
+"""What a screen waits for: never ``MissTurn`` (missed turns come with the turn before)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Offence:
+    """Something a peer did wrong, in words naming them; ``fatal`` when it stopped the match."""
+
+    who: str
+    text: str
+    fatal: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    line: ChatReceived
+
+
+@dataclass(frozen=True, slots=True)
+class OffenceNews:
+    offence: Offence
+
+
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """The link, the peers or the rematch changed: redraw what shows them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Superseded:
+    """A rematch began in the room: this match is over and done with; the next one is
+    :meth:`RematchOffer.next_game`."""
+
+
+GameNews: TypeAlias = ChatLine | OffenceNews | Changed | Superseded
+
+
+class ChatChannel(Protocol):
+    """Signed chat between the players (spectators read it)."""
+
+    @property
+    def can_speak(self) -> bool: ...
+
+    @property
+    def chat_history(self) -> Sequence[ChatReceived]:
+        """Every line said so far (a panel opened now shows them first)."""
+        ...
+
+    def chat(self, text: str) -> None:
+        """Say *text*; :class:`~client.game.turn.NotYourTurnError` says why not."""
+        ...
+
+
+class MatchLink(Protocol):
+    """The relay room behind a networked match: connection, peers, claims, resigning."""
+
+    @property
+    def status(self) -> LinkStatus: ...
+
+    @property
+    def watching(self) -> bool: ...
+
+    @property
+    def offences(self) -> Sequence[Offence]: ...
+
+    def describe_peers(self) -> Sequence[PeerLine]: ...
+
+    def claimable(self, now_ms: int) -> int | None:
+        """The seat this terminal may claim abandoned now (past the time limit), if any."""
+        ...
+
+    def waiting_for(self, now_ms: int) -> tuple[tuple[str, ...], int] | None:
+        """The absent players the match waits for and the ms until they can be claimed."""
+        ...
+
+    def claim_abandonment(self, seat: int) -> None: ...
+
+    def resign(self) -> None: ...
+
+    @property
+    def resumable(self) -> bool:
+        """Quitting keeps this terminal's seat (its seat file can take it back)."""
+        ...
+
+    def leaving(self) -> Callable[[], Coroutine[Any, Any, None]] | None:
+        """What leaves the room once the game's screen is gone (None: a rematch's game took
+        the room over). The app runs it and waits for it before it exits."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class PeerLine:
+    """One other player as the connection line shows him."""
+
+    name: str
+    state: Literal["here", "away", "gone", "unknown"]
+    grace_left_ms: int = 0
+
+
+class RematchOffer(Protocol):
+    """Playing again in the same room once the match is over."""
+
+    def ask_rematch(self) -> None:
+        """This player would like another match; NotYourTurnError says why not."""
+        ...
+
+    @property
+    def rematch_note(self) -> str | None:
+        """Where the rematch stands, for the end screen (None: nobody asked)."""
+        ...
+
+    def next_game(self) -> GameDriver:
+        """The rematch's game, once it has begun (after :class:`Superseded`)."""
+        ...
+
+
+class ReplayControl(Protocol):
+    """Stepping through a recorded match."""
+
+    @property
+    def index(self) -> int: ...
+
+    @property
+    def last_index(self) -> int: ...
+
+    @property
+    def turn(self) -> int:
+        """Throws made up to the frame shown."""
+        ...
+
+    @property
+    def turns(self) -> int: ...
+
+    @property
+    def stories(self) -> Sequence[str]:
+        """Each frame told in words (the story list beside the board)."""
+        ...
+
+    @property
+    def warning(self) -> str | None: ...
+
+    def step(self, delta: int) -> None: ...
+
+    def jump(self, index: int) -> None: ...
+
+    def frame_of_turn(self, turn: int) -> int:
+        """The frame where throw *turn* is made; ValueError when there is none."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Extras:
+    """The optional parts a driver has (``None``: not in this game)."""
+
+    chat: ChatChannel | None = None
+    link: MatchLink | None = None
+    rematch: RematchOffer | None = None
+    replay: ReplayControl | None = None
+
+
+Listener = Callable[[GameNews], None]
+
+
+@runtime_checkable
+class GameDriver(Protocol):
+    """See the module docstring."""
+
+    @property
+    def setup(self) -> GameSetup:
+        """The game and its options, the names, and which seats the computer plays here."""
+        ...
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    @property
+    def state(self) -> GameState:
+        """The engine state after the last turn :meth:`next_turn` handed out."""
+        ...
+
+    @property
+    def awaiting(self) -> ScreenAwaiting: ...
+
+    @property
+    def ended(self) -> MatchEnded | None:
+        """How the match ended, once a turn that ended it was handed out."""
+        ...
+
+    @property
+    def finished(self) -> bool:
+        """Nothing more will happen (a replay is never finished: it is closed)."""
+        ...
+
+    @property
+    def log_path(self) -> Path | None: ...
+
+    @property
+    def home_seat(self) -> int | None:
+        """The seat this terminal sits at when it sits at one alone (a networked player),
+        else ``None`` (hot-seat, a spectator, a replay)."""
+        ...
+
+    @property
+    def animated(self) -> bool:
+        """Turns are played back as they happen (a replay's steps are shown at once)."""
+        ...
+
+    @property
+    def pending_turns(self) -> int:
+        """Turns already waiting behind the one being shown (a screen catching up)."""
+        ...
+
+    @property
+    def extras(self) -> Extras: ...
+
+    def seat_role(self, seat: int) -> SeatRole: ...
+
+    def throw(self) -> None:
+        """Start the awaited throw; NotYourTurnError if it is not this terminal's to make."""
+        ...
+
+    def play(self, play: Play) -> None:
+        """Start the awaited Jacquet play (one of the engine's legal plays)."""
+        ...
+
+    async def next_turn(self) -> Turn: ...
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call *listener* with each piece of news; returns what unsubscribes it."""
+        ...
+
+    def close(self) -> None:
+        """Close the log; the game's screen does it when it is removed."""
+        ...

@@ -1,0 +1,211 @@
+"""A recorded match as a game screen plays it: every state the log passes through, stepped.
+
+:func:`load_replay` reads the log and replays it through the protocol's own verifier (a
+strict spectator session: the same checks as live play), so a replay shows exactly the
+positions the engine reached; a log that fails verification is refused with the reason
+(:class:`ReplayRefused`), a truncated one keeps its good records and carries a warning.
+:class:`ReplayGame` is the driver: stepping (``step``, ``jump``) hands the screen the turn
+from the frame shown to the one asked for, backwards as well as forwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from client.game.driver import Extras, Listener, ScreenAwaiting, SeatRole
+from client.game.story import tell
+from client.game.turn import GameState, NotYourTurnError, Turn, TurnEvent, TurnQueue
+from client.setup import GameSetup, setup_for_match
+from engine.awaiting import Finished
+from engine.jacquet import Play
+from protocol.errors import CorruptLog, NotALog
+from protocol.events import DiceRolled, MatchEnded
+from protocol.logfile import LogContents, read_log
+from protocol.session import MatchSession
+from protocol.verify import replay as verified_steps
+
+GAME_TITLES = {"goose": "Jeu de l'oie", "jacquet": "Jacquet"}
+
+
+class ReplayRefused(ValueError):
+    """The log cannot be replayed; the message says why, in words a person understands."""
+
+
+class NotALogFile(ReplayRefused):
+    """The file is not a Tablier match log at all (or cannot be read)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFrame:
+    """One step of the replay: the state after it, what happened, and the throws so far."""
+
+    state: GameState
+    events: tuple[TurnEvent, ...]
+    story: str
+    turn: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReplay:
+    """A whole log, ready to step through; ``frames[0]`` is the match before anything."""
+
+    game: str
+    names: tuple[str, ...]
+    options: dict[str, int | str]
+    frames: tuple[ReplayFrame, ...]
+    warning: str | None
+    ended: MatchEnded | None
+
+    @property
+    def turns(self) -> int:
+        """Throws in the log (the opening and the lots count as throws too)."""
+        return self.frames[-1].turn
+
+    def frame_of_turn(self, turn: int) -> int:
+        """Index of the frame where throw number *turn* is made (0: the start)."""
+        if not 0 <= turn <= self.turns:
+            raise ValueError(f"there is no turn {turn}: this log has turns 0 to {self.turns}")
+        return next(index for index, frame in enumerate(self.frames) if frame.turn == turn)
+
+
+def load_replay(path: Path) -> MatchReplay:
+    """Read and verify the log at *path*; :class:`ReplayRefused` says why it cannot be used."""
+    try:
+        contents = read_log(path)
+    except NotALog as error:
+        raise NotALogFile(str(error)) from None
+    return replay_contents(contents)
+
+
+def replay_contents(contents: LogContents) -> MatchReplay:
+    setup = contents.setup
+    names = setup.names
+    session = MatchSession(setup, seat=None, strict=True)
+    opening = f"{GAME_TITLES.get(setup.game, setup.game)}: {', '.join(names)}."
+    frames = [ReplayFrame(session.state, (), opening, 0, 0)]
+    turn = 0
+    try:
+        for step in verified_steps(contents, session):
+            rolled = [event for event in step.events if isinstance(event, DiceRolled)]
+            turn += len(rolled)
+            story = " ".join(tell(setup.game, step.events, names))
+            if step.state == frames[-1].state and not story:
+                continue  # a dice share on its way: nothing to see yet
+            seat = rolled[0].seat if rolled else _mover(step.events, frames[-1].seat)
+            frames.append(ReplayFrame(step.state, tuple(step.events), story, turn, seat))
+    except CorruptLog as error:  # its message names the record and what is wrong with it
+        raise ReplayRefused(f"this log fails verification: {error}") from None
+    warning = None
+    if contents.problem is not None:
+        # The problem's own message already names the record and the byte.
+        warning = f"The log is damaged: {contents.problem}; replaying up to its last good record."
+    options = dict(setup.proposal.options)
+    return MatchReplay(setup.game, names, options, tuple(frames), warning, session.ended)
+
+
+def _mover(events: Sequence[TurnEvent], otherwise: int) -> int:
+    seats = [seat for event in events if isinstance(seat := getattr(event, "seat", None), int)]
+    return seats[0] if seats else otherwise
+
+
+class ReplayGame:
+    """A :class:`~client.game.driver.GameDriver` over a :class:`MatchReplay` (its own
+    :class:`~client.game.driver.ReplayControl`); nobody acts in it."""
+
+    animated = False
+    home_seat = None
+
+    def __init__(self, replay: MatchReplay) -> None:
+        self.replay = replay
+        self.setup: GameSetup = setup_for_match(replay.game, replay.names, replay.options)
+        self.index = 0
+        self._turns = TurnQueue(replay.frames[0].state)
+        self.extras = Extras(replay=self)
+
+    # -- as a game driver -------------------------------------------------------------------
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.setup.names
+
+    @property
+    def state(self) -> GameState:
+        return self._turns.shown
+
+    @property
+    def awaiting(self) -> ScreenAwaiting:
+        return Finished()  # nothing is asked of anyone: the log is what was played
+
+    @property
+    def ended(self) -> MatchEnded | None:
+        return self.replay.ended if self.index == self.last_index else None
+
+    @property
+    def finished(self) -> bool:
+        return False  # a replay is closed by the person, not ended by its last frame
+
+    @property
+    def log_path(self) -> Path | None:
+        return None
+
+    @property
+    def pending_turns(self) -> int:
+        return self._turns.pending
+
+    def seat_role(self, seat: int) -> SeatRole:
+        return "elsewhere"
+
+    def throw(self) -> None:
+        raise NotYourTurnError("a replay is watched, not played")
+
+    def play(self, play: Play) -> None:
+        raise NotYourTurnError("a replay is watched, not played")
+
+    async def next_turn(self) -> Turn:
+        return await self._turns.next()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        return lambda: None
+
+    def close(self) -> None:
+        """Nothing is open: the log was read whole."""
+
+    # -- as replay controls -----------------------------------------------------------------
+
+    @property
+    def last_index(self) -> int:
+        return len(self.replay.frames) - 1
+
+    @property
+    def turn(self) -> int:
+        return self.replay.frames[self.index].turn
+
+    @property
+    def turns(self) -> int:
+        return self.replay.turns
+
+    @property
+    def stories(self) -> Sequence[str]:
+        return [frame.story for frame in self.replay.frames]
+
+    @property
+    def warning(self) -> str | None:
+        return self.replay.warning
+
+    def frame_of_turn(self, turn: int) -> int:
+        return self.replay.frame_of_turn(turn)
+
+    def step(self, delta: int) -> None:
+        self.jump(self.index + delta)
+
+    def jump(self, index: int) -> None:
+        """Show frame *index* (clamped to the log): its turn goes to the screen."""
+        frames = self.replay.frames
+        target = max(0, min(index, self.last_index))
+        shown = frames[self.index].state
+        self.index = target
+        frame = frames[target]
+        self._turns.put(Turn(frame.seat, shown, frame.state, frame.events))

@@ -1,0 +1,79 @@
+"""What arrives from the network, checked before anything is built from it.
+
+A relay can be anyone's server, and what it says is only what it says: the room id and
+tokens of its ``created`` answer, the seat token and the roster of a ``welcome``, the names in
+its presence events, the sentences of its refusals. None of it becomes a file name, a log
+line or screen text until it has the shape Tablier itself gives such things — the shape an
+invite checks (:mod:`client.net.invite`): ids and tokens are URL-safe base64, names are 1 to
+32 printable characters, seats are numbered below 15. A relay that sends anything else is
+named in a :class:`RelayMisbehaved` error, and the client stops talking to it.
+
+>>> check_secret("ws://relay/", "room id", "R" * 22)
+'RRRRRRRRRRRRRRRRRRRRRR'
+>>> try:
+...     check_secret("ws://relay/", "room id", "../../../victim")
+... except RelayMisbehaved as error:
+...     print(error)
+the relay at ws://relay/ sent a malformed room id ('../../../victim'): it is not a Tablier \
+relay, or it is hostile
+>>> shown("Room full\\x1b[2J\\x07")
+'Room full�[2J�'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+SECRET: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
+"""Room ids and tokens: the relay makes them from 16 or 32 random bytes, URL-safe base64."""
+MAX_NAME_CHARS: Final = 32  # what the relay itself accepts in a join
+MAX_SEATS: Final = 15  # the relay's hard cap on a room's seats
+MAX_SHOWN_CHARS: Final = 300  # a relay's sentence for people: a line or two, never a page
+
+
+class RelayMisbehaved(ValueError):
+    """The relay sent something no Tablier relay sends; the message names the relay."""
+
+
+def is_secret(text: object) -> bool:
+    """Whether *text* has the shape of a room id or a token."""
+    return isinstance(text, str) and SECRET.fullmatch(text) is not None
+
+
+def check_secret(url: str, what: str, text: str) -> str:
+    """*text* when it has the shape of a room id or token, else :class:`RelayMisbehaved`."""
+    if not is_secret(text):
+        raise _misbehaved(url, what, text)
+    return text
+
+
+def check_name(url: str, text: str) -> str:
+    """A member's name as the relay passed it on: 1 to 32 printable characters."""
+    if not (1 <= len(text) <= MAX_NAME_CHARS and text.isprintable()):
+        raise _misbehaved(url, "member name", text)
+    return text
+
+
+def check_seat(url: str, seat: int) -> int:
+    """A relay seat number: 0 to 14."""
+    if not 0 <= seat < MAX_SEATS:
+        raise _misbehaved(url, "seat number", str(seat))
+    return seat
+
+
+def shown(text: str) -> str:
+    """A sentence the relay wrote for people, safe to show: every character that is not
+    printable (escape sequences, line breaks) replaced by U+FFFD, and cut to a few lines."""
+    safe = "".join(char if char.isprintable() else "\ufffd" for char in text)
+    if len(safe) > MAX_SHOWN_CHARS:
+        return safe[: MAX_SHOWN_CHARS - 1] + "…"
+    return safe
+
+
+def _misbehaved(url: str, what: str, text: str) -> RelayMisbehaved:
+    quoted = shown(text[:40] + ("…" if len(text) > 40 else ""))
+    return RelayMisbehaved(
+        f"the relay at {shown(url)} sent a malformed {what} ({quoted!r}): "
+        "it is not a Tablier relay, or it is hostile"
+    )

@@ -1,0 +1,160 @@
+"""A replay's own parts of the game screen: the story beside the board, and the position
+line with the keys that step through the log.
+
+:class:`ReplayBar` takes the keys (it holds the focus: the board is read-only in a replay)
+and moves the :class:`~client.game.driver.ReplayControl`; the frame it asks for comes back
+to the screen as a turn, like any other. :class:`StoryList` shows every frame told in words,
+the one on the board highlighted; a click on a line jumps there.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import OptionList, Static
+
+from client.game.driver import ReplayControl
+from client.lifecycle import closing
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""Autoplay speeds, in steps per second."""
+
+_STEP = Binding.Group("Step", compact=True)
+_ENDS = Binding.Group("Ends", compact=True)
+_SPEED = Binding.Group("Speed", compact=True)
+
+
+class StoryList(OptionList):
+    """Every frame of the replay in words; the frame on the board is highlighted."""
+
+    def __init__(self, replay: ReplayControl, *, id: str | None = None) -> None:
+        super().__init__(*replay.stories, id=id, markup=False)
+        self.replay = replay
+        self.can_focus = False  # the replay's keys drive it, the list follows
+
+    def follow(self) -> None:
+        self.highlighted = self.replay.index
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.replay.jump(event.option_index)
+
+
+class ReplayBar(Static, can_focus=True):
+    """Where the replay stands (step, throw, autoplay), and the keys that move it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "step(-1)", "back", key_display="←", group=_STEP),
+        Binding("right,l", "step(1)", "forward", key_display="→", group=_STEP),
+        Binding("home,g", "jump_to(0)", "start", key_display="⇱", group=_ENDS),
+        Binding("end,G", "jump_to(-1)", "end", key_display="⇲", group=_ENDS),
+        Binding("0", "type_digit('0')", "Throw N", key_display="0-9",
+                tooltip="Type a throw's number, then enter to jump there"),
+        *(Binding(digit, f"type_digit('{digit}')", show=False) for digit in "123456789"),
+        Binding("enter", "go_to_throw", "Go", tooltip="Jump to the throw typed"),
+        Binding("backspace", "erase_digit", "Erase", tooltip="Take back the last digit typed"),
+        Binding("space,p", "toggle_autoplay", "Play", key_display="␣",
+                tooltip="Play the replay on its own, or pause it"),
+        Binding("minus", "speed(-1)", "slower", key_display="-", group=_SPEED),
+        Binding("plus,equals_sign", "speed(1)", "faster", key_display="+", group=_SPEED),
+        Binding("q,escape", "close", "Close", tooltip="Close the replay (esc: forget a number)"),
+    ]  # fmt: skip
+
+    class Closed(Message):
+        """The person closed the replay (the screen leaves it)."""
+
+    def __init__(self, replay: ReplayControl, *, id: str | None = None) -> None:
+        super().__init__(id=id, markup=False)
+        self.replay = replay
+        self.speed = SPEEDS.index(1.0)
+        self.typed = ""
+        self._autoplay: Timer | None = None
+
+    def on_mount(self) -> None:
+        if not closing(self):
+            self.show_position()
+
+    @property
+    def playing(self) -> bool:
+        return self._autoplay is not None
+
+    def show_position(self) -> None:
+        """Say where the replay stands (the screen calls it after each frame it shows)."""
+        replay = self.replay
+        if replay.index >= replay.last_index and self.playing:
+            self._stop()  # autoplay reached the end
+        speed = SPEEDS[self.speed]
+        steps = "step" if speed == 1 else "steps"
+        playing = f"playing at {speed:g} {steps}/s" if self.playing else "paused"
+        position = (
+            f"Step {replay.index}/{replay.last_index} · throw {replay.turn}/{replay.turns}"
+            f" · {playing}"
+        )
+        if self.typed:
+            position += f" · go to throw {self.typed}▏ (enter)"
+        self.update(position)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("go_to_throw", "erase_digit"):
+            return bool(self.typed)  # hidden until a number is being typed
+        return True
+
+    def action_step(self, delta: int) -> None:
+        self.replay.step(delta)
+
+    def action_jump_to(self, index: int) -> None:
+        self.replay.jump(index if index >= 0 else self.replay.last_index)
+
+    def action_type_digit(self, digit: str) -> None:
+        self._set_typed((self.typed + digit)[-4:])
+
+    def action_erase_digit(self) -> None:
+        self._set_typed(self.typed[:-1])
+
+    def action_go_to_throw(self) -> None:
+        typed = self.typed
+        self._set_typed("")
+        try:
+            self.replay.jump(self.replay.frame_of_turn(int(typed)))
+        except ValueError as error:
+            self.notify(str(error), severity="error")
+
+    def action_toggle_autoplay(self) -> None:
+        if self.playing:
+            self._stop()
+        else:
+            if self.replay.index >= self.replay.last_index:
+                self.replay.jump(0)
+            self._start()
+        self.show_position()
+
+    def action_speed(self, delta: int) -> None:
+        self.speed = max(0, min(len(SPEEDS) - 1, self.speed + delta))
+        if self.playing:
+            self._stop()
+            self._start()
+        self.show_position()
+
+    def action_close(self) -> None:
+        if self.typed:
+            self._set_typed("")
+            return
+        self.post_message(self.Closed())
+
+    def _set_typed(self, typed: str) -> None:
+        shown_before = bool(self.typed)
+        self.typed = typed
+        if bool(typed) != shown_before:
+            self.refresh_bindings()  # "enter Go" shows only while a number is typed
+        self.show_position()
+
+    def _start(self) -> None:
+        self._autoplay = self.set_interval(1 / SPEEDS[self.speed], lambda: self.replay.step(1))
+
+    def _stop(self) -> None:
+        if self._autoplay is not None:
+            self._autoplay.stop()
+            self._autoplay = None

@@ -1,0 +1,203 @@
+"""The room screen and the join form, as a newcomer uses them at 80x24: the invites can be
+taken whole (one line each, copied truthfully), a failure offers only what can still be
+done, the join form's errors are read whole, and a host back in his seat is a host."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.app import App
+
+from client.app import TablierApp
+from client.net.app import NetworkApp
+from client.net.room import join_room
+from client.screens.room import HostPlan, InviteLine, JoinPlan, JoinScreen, RoomScreen
+from client.setup import SessionSettings
+from relay.config import RelayConfig
+from relay.server import RelayServer
+from tests.client.terminal import ROOT, environment
+from tests.network.conftest import QUICK
+from tests.network.test_ui_games import SIZE, hosted_room, room_of, shows_game, until
+
+
+def screen_lines(app: App[None]) -> list[str]:
+    """The text of every row of the screen, as the terminal shows it."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def embedded_host(settings: SessionSettings) -> NetworkApp:
+    return NetworkApp(HostPlan("jacquet", {"match_to": 1}, 2, "Ada"), settings)
+
+
+async def test_at_100_columns_each_invite_is_one_unbroken_line(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    app = embedded_host(settings("Ada"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        room = await hosted_room(pilot, app)
+        await pilot.pause()
+        lines = screen_lines(app)
+        for invite in (room.invite, room.spectator_invite):
+            assert invite is not None
+            assert any(invite.encode() in line for line in lines), "\n".join(lines)
+
+
+async def test_at_80_columns_an_invite_scrolls_sideways_instead_of_breaking(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    app = embedded_host(settings("Ada"))
+    async with app.run_test(size=SIZE) as pilot:
+        room = await hosted_room(pilot, app)
+        await pilot.pause()
+        text = room.invite.encode()
+        lines = screen_lines(app)
+        starts = [n for n, line in enumerate(lines) if text[:60] in line]
+        assert len(starts) == 1  # the player invite's start, once
+        assert text[-12:] not in lines[starts[0] + 1]  # and not its end broken onto the next
+        assert app.focused is app.screen.query(InviteLine).first()  # the player invite's
+        for _ in range(20):  # → steps along it (a step at a time: the scroll is animated)
+            await pilot.press("right")
+            await pilot.pause(0.05)
+            if text[:60] not in screen_lines(app)[starts[0]]:
+                break
+        assert text[:60] not in screen_lines(app)[starts[0]]  # it moved along
+        await pilot.press("end")  # scrolled to its end, the invite's end shows on its row
+        await until(pilot, lambda: screen_lines(app)[starts[0]].rstrip().endswith(text[-40:]),
+                    "the invite's end")  # fmt: skip
+
+
+async def test_copying_where_no_clipboard_answers_does_not_claim_it_worked(
+    settings: Callable[[str], SessionSettings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for variable in ("TMUX", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(variable, raising=False)
+    app = embedded_host(settings("Ada"))
+    async with app.run_test(size=SIZE) as pilot:
+        room = await hosted_room(pilot, app)
+        await pilot.press("c")
+        await until(pilot, lambda: bool(app._notifications), "the copy's notification")
+        told = [notification.message for notification in app._notifications]
+        assert app.clipboard == room.invite.encode()  # sent to the terminal (OSC 52)…
+        assert told == ["The player invite was sent to the terminal's clipboard, which cannot "
+                        "say whether it took it. Nothing to paste? Start with "
+                        "--invite-file PATH."]  # fmt: skip
+        assert not any("copied" in message.lower() for message in told)
+
+
+def test_under_tmux_c_puts_the_invite_in_tmuxs_paste_buffer(tmp_path: Path) -> None:
+    assert shutil.which("tmux"), "this test needs tmux (.ci/run installs it)"
+    server = f"tablier-clip-{free_port()}"
+    invites = tmp_path / "invites.txt"
+    env = environment(tmp_path)
+    places = [f"{key}={env[key]}" for key in ("HOME", "XDG_DATA_HOME")]
+    command = " ".join(
+        [f"cd {ROOT} &&", "exec", "env", *places, sys.executable, "-m", "client.cli", "host",
+         "jacquet", "--name", "Ada", "--invite-file", str(invites)]
+    )  # fmt: skip
+
+    def tmux(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["tmux", "-L", server, "-f", "/dev/null", *args],
+                              capture_output=True, text=True, timeout=30)  # fmt: skip
+
+    try:
+        assert tmux("new-session", "-d", "-x", "80", "-y", "24", command).returncode == 0
+        deadline = time.monotonic() + 60
+        while not invites.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        player = invites.read_text().splitlines()[0]
+        tmux("send-keys", "c")
+        while tmux("show-buffer").stdout != player and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert tmux("show-buffer").stdout == player
+        while "pastes it" not in (shown := tmux("capture-pane", "-p").stdout):
+            assert time.monotonic() < deadline, shown
+            time.sleep(0.05)
+        words = " ".join(shown.replace("▌", " ").split())
+        assert "The player invite is copied to tmux's paste buffer (prefix then ] pastes it)" in (
+            words
+        )
+    finally:
+        tmux("kill-server")
+
+
+async def test_a_room_that_cannot_open_offers_only_what_can_be_done(tmp_path: Path) -> None:
+    """From the lobby (the app goes on): the sentence, and no invite to copy."""
+    url = f"ws://127.0.0.1:{free_port()}/"
+    app = TablierApp(settings=SessionSettings(data_dir=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        room = RoomScreen(HostPlan("goose", {}, 3, "Ada", relay_url=url), app.settings)
+        await app.push_screen(room)
+        await until(pilot, lambda: room.failure is not None, "the room's failure")
+        await pilot.pause()
+        words = " ".join(" ".join(screen_lines(app)).split())
+        assert f"✖ no relay answers at {url} (nothing listens there)" in words
+        assert "Copy invite" not in words and "Errno" not in words
+        assert "esc Leave" in words
+        assert app.is_running and app.screen is room
+
+
+async def test_the_join_forms_error_is_shown_whole(tmp_path: Path) -> None:
+    app = TablierApp(settings=SessionSettings(data_dir=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.push_screen(JoinScreen(app.settings, "Bob"))
+        await pilot.click("#join-invite")
+        await pilot.press(*"garbage", "enter")
+        await pilot.pause()
+        words = " ".join(" ".join(screen_lines(app)).split())
+        assert ("An invite starts with tablier:// (or tabliers:// for a TLS relay), not "
+                "'garbage'") in words  # fmt: skip
+
+
+async def test_a_host_back_through_join_sees_the_invites_again(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    """Ada's app quit mid-match and the relay restarted: back with her player invite, she
+    waits in the room for Bob's word — as its host, invites and copy keys shown."""
+    config = RelayConfig(port=free_port(), rate=2000, burst=2000)
+    relay = RelayServer(config)
+    await relay.start()
+    plan = HostPlan("jacquet", {"match_to": 1}, 2, "Ada", relay_url=relay.url)
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        room = await hosted_room(ada, host)
+        bob = await join_room(room.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
+        await until(ada, shows_game(host), "Ada's game screen")
+    await bob.close()  # Bob has gone too: only he could say where the match stands
+    await relay.close()
+    relay = RelayServer(config)  # the relay restarted: the room is gone
+    await relay.start()
+    try:
+        back = NetworkApp(JoinPlan(room.invite, "Ada"), settings("Ada"))
+        async with back.run_test(size=SIZE) as ada:
+            await until(ada, lambda: room_of(back).room is not None, "Ada's room")
+            screen = room_of(back)
+            await until(ada, lambda: "c Copy invite" in " ".join(screen_lines(back)),
+                        "the copy keys in the footer")  # fmt: skip
+            words = " ".join(" ".join(screen_lines(back)).split())
+            assert "Hosting this room: back in your seat" in words
+            assert "Invite a player (c copies it): " + room.invite.encode()[:70] in words
+            assert "w Copy watch invite" in words
+            assert "Jacquet (match_to 1): 1. Ada (you) 2. Bob" in words
+            assert screen.room is not None and screen.room.spectator_invite is not None
+            assert str(screen.query_one("#invite-watch").render()) == (
+                screen.room.spectator_invite.encode()
+            )
+            assert not shows_game(back)()  # still waiting for Bob's word
+    finally:
+        await relay.close()
+        await asyncio.sleep(0)

@@ -517,7 +517,7 @@ class RedisBackplane:
     def _offer(self, room_id: str, events: list[Event]) -> list[int]:
         """Events of a room from the inbox or our own appends, in whatever order the two
         arrive: each goes to the core once, in order; returns the numbers still missing
-        before the earliest one held back (empty when nothing is missing)."""
+        among those held back (empty when nothing is missing)."""
         taken = self._cursors.get(room_id)
         if taken is None:
             return []  # not a room of ours (any more)
@@ -537,7 +537,7 @@ class RedisBackplane:
                 self._held.setdefault(room_id, []).extend(ready)
             elif self._listener is not None:
                 self._listener.on_events(room_id, ready)
-        return list(range(taken + 1, min(early))) if early else []
+        return [seq for seq in range(taken + 1, max(early)) if seq not in early] if early else []
 
     async def _read_forever(self) -> None:
         """Read this process's inbox (every event of its rooms that others made, as Redis

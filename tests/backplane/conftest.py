@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from relay.server import RelayServer
-from tests.network.conftest import settings  # noqa: F401  (the players' settings)
+from tests.network.conftest import clock, settings  # noqa: F401  (the players' fixtures)
 from tests.relay.conftest import (  # noqa: F401  (fixtures)
     FAST,
     RedisServer,

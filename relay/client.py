@@ -117,15 +117,17 @@ class RoomConnection:
         name: str,
         *,
         resume_from: int | None = None,
+        epoch: int | None = None,
         tls: ssl.SSLContext | None = None,
     ) -> Self:
         """Join with the player token (a new seat), the spectator token, or a seat token.
 
-        Raises :class:`RelayError` when the relay refuses.
+        ``resume_from`` (numbered in ``epoch``, the one the last welcome gave) asks for the
+        events from there on first. Raises :class:`RelayError` when the relay refuses.
         """
         websocket = await _open(url, tls)
         try:
-            await websocket.send(encode(Join(room_id, token, name, resume_from)))
+            await websocket.send(encode(Join(room_id, token, name, resume_from, epoch)))
             reply = await _read(websocket)
         except BaseException:
             await websocket.close()
@@ -176,6 +178,7 @@ class RoomConnection:
             self.token,
             self.name,
             resume_from=self.next_seq,
+            epoch=self.welcome.epoch,
             tls=self._tls,
         )
 

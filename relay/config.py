@@ -48,6 +48,8 @@ class RelayConfig:
     shutdown_timeout: float = 5.0
     trust_proxy: bool = False
     log_json: bool = False
+    backplane: str | None = None  # redis://HOST:PORT/DB: rooms shared by many processes
+    backplane_lease: float = 10.0
 
     def __post_init__(self) -> None:
         problems = [text for check, text in _checks(self) if not check]
@@ -77,7 +79,15 @@ def _checks(c: RelayConfig) -> list[tuple[bool, str]]:
         (c.ping_interval > 0 and c.ping_timeout > 0, "ping interval and timeout must be positive"),
         (c.join_failures_per_minute >= 1, "join failures per minute must be at least 1"),
         (c.shutdown_timeout > 0, "shutdown timeout must be positive"),
+        (c.backplane_lease >= 1, "backplane lease must be at least 1 second"),
+        (
+            c.backplane is None or c.backplane.startswith(_BACKPLANE_SCHEMES),
+            f"backplane must be a Redis URL (redis://HOST:PORT/DB), not {c.backplane!r}",
+        ),
     ]
+
+
+_BACKPLANE_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
 # What each setting means, as ``--help`` and the README's "Self-hosting the relay" say it.
@@ -105,10 +115,20 @@ HELP: dict[str, str] = {
     "shutdown_timeout": "seconds to wait for clients to close on shutdown",
     "trust_proxy": "take client addresses from X-Forwarded-For (only behind nginx/Caddy)",
     "log_json": "log one JSON object per line instead of plain text",
+    "backplane": "share rooms with other relay processes through Redis (redis://HOST:PORT/DB; "
+    "needs the redis extra)",
+    "backplane_lease": "seconds the members of a relay process that died still count as "
+    "connected (with --backplane); then they are away, and their seats expire after the grace",
 }
 
 
-_METAVARS = {"host": "HOST", "certfile": "FILE", "keyfile": "FILE", "rate": "PER_SECOND"}
+_METAVARS = {
+    "host": "HOST",
+    "certfile": "FILE",
+    "keyfile": "FILE",
+    "rate": "PER_SECOND",
+    "backplane": "URL",
+}
 
 
 def env_name(field: str) -> str:

@@ -8,15 +8,13 @@ and carries out the :data:`Output` it returns, in order.
 
 from __future__ import annotations
 
-import hmac
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from relay.config import RelayConfig
 from relay.envelope import (
-    MAX_NAME_CHARS,
     Create,
-    Created,
     EnvelopeError,
     Error,
     ErrorCode,
@@ -35,19 +33,35 @@ from relay.envelope import (
     stamp,
 )
 from relay.limits import TokenBucket
-from relay.rooms import ConnId, Room, Seat, new_room_id, new_token, token_hash
+from relay.refusals import CLOSE_SERVICE_RESTART, REFUSALS
+from relay.rooms import ConnId, Room, Seat, new_room, room_id_for, token_hash
+from relay.rules import Admitted, admit, can_replay, display_name, expire_seats, leave
+from relay.shared import (
+    Append,
+    Bring,
+    BringResult,
+    Check,
+    Enter,
+    EnterResult,
+    Event,
+    Leave,
+    LocalRoom,
+    Request,
+)
 
-CLOSE_UNSUPPORTED_DATA = 1003
-CLOSE_POLICY_VIOLATION = 1008
-CLOSE_TRY_AGAIN_LATER = 1013
 
+class Transmit(NamedTuple):
+    """Send these bytes, as one binary frame, to each of these connections.
 
-@dataclass(frozen=True, slots=True)
-class Transmit:
-    """Send these bytes, as one binary frame, to each of these connections."""
+    A named tuple rather than a frozen dataclass: one is made per message forwarded, and a
+    tuple is built in a fraction of the time."""
 
     to: tuple[ConnId, ...]
     data: bytes
+
+
+# How long a sender whose message nothing followed waits to be told its number (stamped).
+CONFIRM_AFTER = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,82 +80,13 @@ class Log:
     details: dict[str, str | int]
 
 
-Output = Transmit | Close | Log
+Output = Transmit | Close | Log | Request
 
-# Refusals: the websocket close that follows each (None: the connection stays open) and the
-# sentence sent when the caller has nothing more specific to say.
-_REFUSALS: dict[ErrorCode, tuple[int | None, str]] = {
-    ErrorCode.BAD_ENVELOPE: (CLOSE_POLICY_VIOLATION, "That frame is not a relay envelope."),
-    ErrorCode.TEXT_FRAME: (
-        CLOSE_UNSUPPORTED_DATA,
-        "The relay reads binary msgpack envelopes, not text frames.",
-    ),
-    ErrorCode.UNSUPPORTED_VERSION: (CLOSE_POLICY_VIOLATION, "Unsupported envelope version."),
-    ErrorCode.FRAME_TOO_LARGE: (1009, "That frame is larger than this relay accepts."),
-    ErrorCode.RATE_LIMITED: (
-        CLOSE_POLICY_VIOLATION,
-        "You sent messages faster than this relay allows, so it closed the connection.",
-    ),
-    ErrorCode.TOO_SLOW: (None, "You stopped reading; the relay dropped the connection."),
-    ErrorCode.HANDSHAKE_TIMEOUT: (
-        CLOSE_POLICY_VIOLATION,
-        "The connection neither created nor joined a room in time.",
-    ),
-    ErrorCode.TOO_MANY_CONNECTIONS: (
-        CLOSE_TRY_AGAIN_LATER,
-        "Too many connections from your address; close some and try again.",
-    ),
-    ErrorCode.TOO_MANY_ROOMS: (
-        CLOSE_TRY_AGAIN_LATER,
-        "This relay holds as many rooms as it may; try again later or use another relay.",
-    ),
-    ErrorCode.TOO_MANY_FAILURES: (
-        CLOSE_POLICY_VIOLATION,
-        "Too many failed joins from your address; wait a minute and check your invite.",
-    ),
-    ErrorCode.BAD_SEATS: (CLOSE_POLICY_VIOLATION, "A room needs between 1 and {max} seats."),
-    ErrorCode.BAD_NAME: (
-        CLOSE_POLICY_VIOLATION,
-        f"A display name is 1 to {MAX_NAME_CHARS} printable characters.",
-    ),
-    ErrorCode.BAD_RESUME: (
-        CLOSE_POLICY_VIOLATION,
-        "You asked to resume from a sequence number this room has not reached.",
-    ),
-    ErrorCode.UNKNOWN_ROOM: (
-        CLOSE_POLICY_VIOLATION,
-        "There is no such room on this relay: it may have expired, or the invite is mistyped.",
-    ),
-    ErrorCode.BAD_TOKEN: (
-        CLOSE_POLICY_VIOLATION,
-        "That token does not open this room; check the invite.",
-    ),
-    ErrorCode.SEAT_EXPIRED: (
-        CLOSE_POLICY_VIOLATION,
-        "Your seat was given up after you were away too long; join again with the invite.",
-    ),
-    ErrorCode.ROOM_FULL: (CLOSE_POLICY_VIOLATION, "Every seat in this room is taken."),
-    ErrorCode.SPECTATORS_FULL: (
-        CLOSE_POLICY_VIOLATION,
-        "This room has as many spectators as it allows.",
-    ),
-    ErrorCode.NOT_JOINED: (
-        CLOSE_POLICY_VIOLATION,
-        "Join a room before sending messages.",
-    ),
-    ErrorCode.ALREADY_JOINED: (
-        CLOSE_POLICY_VIOLATION,
-        "This connection is already in a room; open another connection for another room.",
-    ),
-    ErrorCode.SPECTATOR_CANNOT_SEND: (
-        None,
-        "Spectators can watch but not send; your message was not forwarded.",
-    ),
-    ErrorCode.REPLACED: (
-        CLOSE_POLICY_VIOLATION,
-        "Your seat was reclaimed by a newer connection with your token.",
-    ),
-}
+
+_NOT_THIS_ROOM = (
+    "Those tokens are not the ones this room was created with: a room comes back only with "
+    "its own invite."
+)
 
 
 @dataclass(slots=True)
@@ -152,9 +97,10 @@ class Session:
     ip: str
     opened_at: float
     bucket: TokenBucket
-    room: Room | None = None
+    room: Room | LocalRoom | None = None
     seat: Seat | None = None
     closing: bool = False
+    waiting: bool = False  # a backplane is deciding its create or join
 
 
 @dataclass(slots=True)
@@ -166,22 +112,65 @@ class Stats:
 
 
 class RelayCore:
-    """Every room and connection of one relay, and all the rules."""
+    """Every connection of one relay process, its rooms, and all the rules.
 
-    def __init__(self, config: RelayConfig) -> None:
+    Rooms live in this process's memory unless ``process`` is given: then a backplane holds
+    them (shared by every relay process; this one is known there by ``process``), the core
+    asks it through :mod:`relay.shared` requests among its outputs, and keeps for each room
+    only its own members' view (:class:`relay.shared.LocalRoom`).
+    """
+
+    def __init__(self, config: RelayConfig, *, process: str | None = None) -> None:
         self.config = config
+        self.process = process
         self.rooms: dict[str, Room] = {}
+        self.shared: dict[str, LocalRoom] = {}
         self.sessions: dict[ConnId, Session] = {}
         self.stats = Stats()
         self._per_ip: Counter[str] = Counter()
+        self._upgrading_per_ip: Counter[str] = Counter()  # connections not upgraded yet
         self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
         self._failures: dict[str, TokenBucket] = {}
-        # Senders whose latest message no later event has reached yet (conn -> its number),
-        # and the same as it stood at the previous confirm(): see confirm().
-        self._unplaced: dict[ConnId, int] = {}
-        self._unplaced_before: dict[ConnId, int] = {}
+        # Senders whose latest message no later event has reached yet: conn -> its number
+        # and when it came, the longest waiting first (see confirm()).
+        self._unplaced: dict[ConnId, tuple[int, float]] = {}
+
+    def holder(self, conn: ConnId) -> str:
+        """How a connection of this process is named in a shared room's state."""
+        return f"{self.process}/{conn}"
+
+    def local_conn(self, holder: object) -> ConnId | None:
+        """The connection a holder names, if it is one of this process's."""
+        if isinstance(holder, str):
+            process, _, conn = holder.rpartition("/")
+            if process == self.process and conn.isdigit():
+                return int(conn)
+        return None
 
     # --- events from the shell -----------------------------------------------------------
+
+    def admit(self, ip: str) -> Log | None:
+        """A TCP connection arrived from ``ip``: None lets it go on to its HTTP upgrade, a
+        :class:`Log` says it is refused (the shell closes the socket: without a websocket yet,
+        there is nothing to carry an error). Each admitted one is counted until
+        :meth:`upgraded_or_gone`, so one address cannot hold many half-open connections (each
+        costs memory until the handshake timeout) any more than many joined ones.
+
+        The shell asks only where the peer's address is the client's own: behind a proxy every
+        connection comes from the proxy, which holds the slow clients itself.
+        """
+        if self._upgrading_per_ip[ip] >= self.config.max_connections_per_ip:
+            self.stats.refusals[ErrorCode.TOO_MANY_CONNECTIONS] += 1
+            return Log(None, "refused", {"code": ErrorCode.TOO_MANY_CONNECTIONS, "ip": ip})
+        self._upgrading_per_ip[ip] += 1
+        return None
+
+    def upgraded_or_gone(self, ip: str) -> None:
+        """An admitted connection finished its upgrade (it is counted by :meth:`open` from now
+        on) or closed before it."""
+        self._upgrading_per_ip[ip] -= 1
+        if self._upgrading_per_ip[ip] <= 0:
+            del self._upgrading_per_ip[ip]
 
     def open(self, conn: ConnId, ip: str, now: float) -> list[Output]:
         """A websocket connection completed its HTTP handshake."""
@@ -203,13 +192,15 @@ class RelayCore:
             return self._refuse(session, ErrorCode.RATE_LIMITED)
         packed = packed_send_payload(data) if len(data) <= self.config.max_frame else None
         if packed is not None:
-            return self._forward(session, packed)
+            return self._forward(session, packed, now)
         try:
             message = decode_client_frame(data, self.config.max_frame)
         except EnvelopeError as exc:
             return self._refuse(session, exc.code, exc.text)
         if isinstance(message, Send):
-            return self._forward(session, pack_payload(message.payload))
+            return self._forward(session, pack_payload(message.payload), now)
+        if session.room is not None or session.waiting:
+            return self._refuse(session, ErrorCode.ALREADY_JOINED)
         if isinstance(message, Join):
             return self._join(session, message, now)
         return self._create(session, message, now)
@@ -219,6 +210,14 @@ class RelayCore:
         if session is None or session.closing:
             return []
         return self._refuse(session, ErrorCode.TEXT_FRAME)
+
+    def receive_fragment(self, conn: ConnId) -> list[Output]:
+        """A fragment of a message: an envelope is always one whole binary frame."""
+        session = self.sessions.get(conn)
+        if session is None or session.closing:
+            return []
+        text = "An envelope is one binary frame; fragmented messages are refused."
+        return self._refuse(session, ErrorCode.BAD_ENVELOPE, text)
 
     def refused_by_transport(self, conn: ConnId, code: ErrorCode) -> list[Output]:
         """The shell refused without the core: the websocket layer closed on an oversized
@@ -236,14 +235,13 @@ class RelayCore:
             del self._per_ip[session.ip]
         self._unplaced.pop(conn, None)
         out: list[Output] = [Log(conn, "close", {})]
-        room, seat = session.room, session.seat
+        room = session.room
+        if isinstance(room, LocalRoom):
+            self._forget_member(room, conn)
+            return [*out, Leave(room.id, self.holder(conn))]
         if room is None:
             return out
-        if seat is None:
-            room.spectators.discard(conn)
-        else:
-            seat.conn = None
-            seat.left_at = now
+        seat = leave(room, conn, now)
         room.refresh_audience(now)
         if seat is not None:
             out += self._presence(room, seat, PresenceEvent.LEFT)
@@ -261,21 +259,31 @@ class RelayCore:
         for ip, bucket in list(self._failures.items()):
             if bucket.full(now):
                 del self._failures[ip]
+        for local in self.shared.values():
+            due = [seat for seat, at in local.away.items() if at <= now]
+            for seat in due:  # asked again each second until the seat expires or is taken
+                local.away[seat] = now + 1.0
+            if due:
+                out.append(Check(local.id))
         return out
 
-    def confirm(self) -> list[Output]:
-        """Tell each sender that has heard nothing since its last message what number it got.
+    def confirm(self, now: float) -> list[Output]:
+        """Tell each sender that has heard nothing for :data:`CONFIRM_AFTER` seconds since
+        its last message what number that message got.
 
         A sender learns its messages' numbers from the gaps in the next event it receives;
-        only when no event followed since the previous call does it get a ``stamped``. Called
-        every few tens of milliseconds, so a busy room costs nothing and a quiet sender hears
-        within two periods.
+        only when none came does it get a ``stamped``. Called every few milliseconds, so a
+        busy room costs nothing and the quiet senders are told a few at a time, as they fall
+        due, rather than in bursts.
         """
-        unplaced, before = self._unplaced, self._unplaced_before
-        due = [(conn, seq) for conn, seq in unplaced.items() if before.get(conn) == seq]
+        unplaced, deadline = self._unplaced, now - CONFIRM_AFTER
+        due = []
+        for conn, (seq, at) in unplaced.items():  # the longest waiting first
+            if at > deadline:
+                break
+            due.append((conn, seq))
         for conn, _ in due:
             del unplaced[conn]
-        self._unplaced_before = dict(unplaced)
         return [Transmit((conn,), encode(Stamped(seq))) for conn, seq in due]
 
     def shutdown(self) -> list[Output]:
@@ -286,14 +294,139 @@ class RelayCore:
         )
         return [Transmit(tuple(self.sessions), encode(notice))]
 
+    # --- what a backplane answers ----------------------------------------------------------
+
+    def entered(self, conn: ConnId, result: EnterResult, now: float) -> list[Output]:
+        """The backplane decided an :class:`~relay.shared.Enter`."""
+        session = self.sessions.get(conn)
+        if session is None or session.closing:
+            return []  # it left meanwhile; its Leave, already sent, frees what it took
+        session.waiting = False
+        if isinstance(result, ErrorCode):
+            return self._refuse(session, result)
+        out: list[Output] = []
+        local = self.shared.get(result.room_id)
+        if local is not None and local.epoch != result.epoch:
+            out += self.resync(result.room_id)  # the room's numbering started anew meanwhile
+            local = None
+        if local is None:
+            local = self.shared[result.room_id] = LocalRoom(result.room_id, result.epoch)
+        admitted = result.admitted
+        replaced = self.local_conn(admitted.replaced)
+        if replaced is not None and replaced in self.sessions:
+            out += self._replace(replaced)
+        session.room, session.seat = local, admitted.seat
+        welcome = self._welcome(admitted, result.capacity, result.next_seq, result.epoch)
+        out.append(Log(conn, "joined", _joined(result.room_id, admitted)))
+        out.append(Transmit((conn,), encode(replace(welcome, resync=result.resync))))
+        out.extend(Transmit((conn,), frame) for frame in result.events)
+        start = result.start + len(result.events)
+        caught = local.catch_up(start)
+        if caught is None:  # the stream moved on further than this process kept: resume
+            return [*out, Close(conn, CLOSE_SERVICE_RESTART, "resume")]
+        out.extend(Transmit((conn,), frame) for frame in caught)
+        local.expects[conn] = start + len(caught)
+        if admitted.seat is not None:
+            local.seat_of[conn] = admitted.seat.index
+        for seat, seconds_ago in result.away:
+            local.away[seat] = now + max(0.0, self.config.seat_grace - seconds_ago)
+        return out
+
+    def brought(self, conn: ConnId, result: BringResult) -> list[Output]:
+        """The backplane decided a :class:`~relay.shared.Bring`."""
+        session = self.sessions.get(conn)
+        if session is None or session.closing:
+            return []
+        session.waiting = False
+        if isinstance(result, ErrorCode):
+            text = self.rooms_per_ip_text() if result == ErrorCode.TOO_MANY_ROOMS else None
+            return self._refuse(session, result, text)
+        created = result.created
+        event = "recreated" if result.again else "created"
+        return [
+            Log(conn, event, {"room": created.room_id[:8], "seats": result.seats}),
+            Transmit((conn,), encode(created)),
+        ]
+
+    def delivered(self, room_id: str, events: list[Event], now: float) -> list[Output]:
+        """The backplane's reader read these events of a shared room, in order."""
+        local = self.shared.get(room_id)
+        if local is None:
+            return []
+        out: list[Output] = []
+        expects, unplaced = local.expects, self._unplaced
+        for event in events:
+            if event.epoch != local.epoch:
+                # Its stream was lost and numbered anew (the backplane restarted): what each
+                # member saw may be gone, so each resumes, and is told to resync if so.
+                return [*out, *self.resync(room_id)]
+            local.recent.append((event.seq, event.frame))
+            if event.presence is not None:
+                # First who no longer holds his seat here (he gets the refusal, not the news).
+                out += self._seat_changed(local, event, now)
+                if local.id not in self.shared:
+                    break  # its last member here was let go
+                sender = None
+            else:
+                sender = self.local_conn(event.holder)
+            to, behind = [], []
+            for conn, seq in expects.items():
+                if seq == event.seq and conn != sender:
+                    to.append(conn)
+                    unplaced.pop(conn, None)
+                elif seq < event.seq:
+                    behind.append(conn)
+            for conn in to:
+                expects[conn] = event.seq + 1
+            for conn in behind:  # it would miss events (never seen): it resumes instead
+                out += self._let_go(local, conn, "resume")
+                if local.id not in self.shared:
+                    return out
+            if sender is not None and expects.get(sender) == event.seq:
+                expects[sender] = event.seq + 1
+                unplaced.pop(sender, None)
+                unplaced[sender] = (event.seq, now)
+            if to:
+                out.append(Transmit(tuple(to), event.frame))
+                if event.presence is None:
+                    self.stats.messages_forwarded += len(to)
+                    self.stats.bytes_forwarded += len(event.frame) * len(to)
+        return out
+
+    def lost_backplane(self, reason: str) -> list[Output]:
+        """The backplane cannot be reached: every member of a shared room here reconnects
+        later (joins are refused with ``unavailable`` until it is back)."""
+        out: list[Output] = [Log(None, "backplane_down", {"reason": reason})]
+        for room_id in list(self.shared):
+            out += self.resync(room_id)
+        return out
+
+    def resync(self, room_id: str) -> list[Output]:
+        """Every member here of this room reconnects (close 1012) and resumes, because the
+        backplane may have lost events they saw; the room is forgotten here until then."""
+        local = self.shared.pop(room_id, None)
+        if local is None:
+            return []
+        out: list[Output] = [Log(None, "resync", {"room": room_id[:8]})]
+        for conn in list(local.expects):
+            session = self.sessions.get(conn)
+            if session is not None and not session.closing:
+                session.closing = True
+                session.room = session.seat = None
+                out.append(Close(conn, CLOSE_SERVICE_RESTART, "resync"))
+        return out
+
     # --- what clients ask ----------------------------------------------------------------
 
-    def _forward(self, session: Session, packed_payload: bytes) -> list[Output]:
+    def _forward(self, session: Session, packed_payload: bytes, now: float) -> list[Output]:
         room, seat = session.room, session.seat
         if room is None:
             return self._refuse(session, ErrorCode.NOT_JOINED)
         if seat is None:
             return self._refuse(session, ErrorCode.SPECTATOR_CANNOT_SEND)
+        if type(room) is LocalRoom:  # numbered by the backplane, delivered by its reader
+            return [Append(room.id, self.holder(session.conn), seat.index, packed_payload)]
+        assert type(room) is Room
         # The hot path: one frame, built once around the payload bytes as they came and kept
         # for resumers (Room.record rather than Room.stamp, to spare a closure per message),
         # handed as the same bytes to every other member. The sender gets no copy: the gap
@@ -302,7 +435,8 @@ class RelayCore:
         frame = room.record(stamp(seq, seat.index, packed_payload))
         others = room.audience_but(session.conn)
         unplaced = self._unplaced
-        unplaced[session.conn] = seq
+        unplaced.pop(session.conn, None)  # (re)inserted last: the dict is oldest first
+        unplaced[session.conn] = (seq, now)
         for conn in others:
             unplaced.pop(conn, None)  # this frame places whatever it sent before
         if not others:
@@ -313,32 +447,31 @@ class RelayCore:
         return [Transmit(others, frame)]
 
     def _create(self, session: Session, message: Create, now: float) -> list[Output]:
-        if session.room is not None:
-            return self._refuse(session, ErrorCode.ALREADY_JOINED)
         if not 1 <= message.seats <= self.config.max_seats:
-            text = _REFUSALS[ErrorCode.BAD_SEATS][1].format(max=self.config.max_seats)
+            text = REFUSALS[ErrorCode.BAD_SEATS][1].format(max=self.config.max_seats)
             return self._refuse(session, ErrorCode.BAD_SEATS, text)
         again = message.again
-        if again is not None and self._throttled(session, now):
-            return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
-        if again is not None and (room := self.rooms.get(again.room_id)) is not None:
+        if again is not None and again.room_id != room_id_for(
+            message.seats, again.player_token, again.spectator_token
+        ):
+            # The proof is the id itself: only tokens that hash to it bring a room back, so
+            # knowing a room's id (as a spectator or anyone shown an invite's id does) is not
+            # enough to take it over. Checking needs no relay state and tells a failed prover
+            # nothing he could not compute himself, so it is not counted as a guess.
+            return self._refuse(session, ErrorCode.BAD_TOKEN, _NOT_THIS_ROOM, room=again.room_id)
+        # A re-created room (one this relay lost in a restart) keeps its old secrets.
+        created = again or new_room(message.seats)
+        if self.process is not None:
+            session.waiting = True
+            return [Bring(session.conn, session.ip, message, created)]
+        if (room := self.rooms.get(created.room_id)) is not None:
             # Another member re-created it first: the same secrets get the same answer.
-            if hmac.compare_digest(room.player_hash, token_hash(again.player_token)) and (
-                hmac.compare_digest(room.spectator_hash, token_hash(again.spectator_token))
-            ):
-                log = Log(session.conn, "recreated", {"room": room.id[:8], "seats": room.capacity})
-                return [log, Transmit((session.conn,), encode(again))]
-            return self._failed_join(session, ErrorCode.BAD_TOKEN, now)
+            log = Log(session.conn, "recreated", {"room": room.id[:8], "seats": room.capacity})
+            return [log, Transmit((session.conn,), encode(created))]
         if len(self.rooms) >= self.config.max_rooms:
             return self._refuse(session, ErrorCode.TOO_MANY_ROOMS)
         if self._rooms_per_ip[session.ip] >= self.config.max_rooms_per_ip:
-            text = (
-                f"Your address already holds {self.config.max_rooms_per_ip} rooms on this "
-                "relay; finish a game or wait for an empty room to expire."
-            )
-            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, text)
-        # A re-created room (one this relay lost in a restart) keeps its old secrets.
-        created = again or Created(new_room_id(), new_token(), new_token())
+            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, self.rooms_per_ip_text())
         room_id = created.room_id
         self.rooms[room_id] = Room(
             room_id,
@@ -357,96 +490,138 @@ class RelayCore:
             Transmit((session.conn,), encode(created)),
         ]
 
+    def rooms_per_ip_text(self) -> str:
+        return (
+            f"Your address already holds {self.config.max_rooms_per_ip} rooms on this "
+            "relay; finish a game or wait for an empty room to expire."
+        )
+
     def _join(self, session: Session, message: Join, now: float) -> list[Output]:
-        if session.room is not None:
-            return self._refuse(session, ErrorCode.ALREADY_JOINED)
+        if self.process is not None:  # the backplane counts failures, across processes
+            name = display_name(message.name)
+            if name is None:
+                return self._refuse(session, ErrorCode.BAD_NAME)
+            session.waiting = True
+            holder = self.holder(session.conn)
+            return [Enter(session.conn, holder, session.ip, message, name)]
         if self._throttled(session, now):
             return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
         room = self.rooms.get(message.room_id)
         if room is None:
-            return self._failed_join(session, ErrorCode.UNKNOWN_ROOM, now)
-        name = message.name.strip()
-        if not (1 <= len(name) <= MAX_NAME_CHARS and name.isprintable()):
+            return self._failed_join(session, ErrorCode.UNKNOWN_ROOM, now, message.room_id)
+        name = display_name(message.name)
+        if name is None:
             return self._refuse(session, ErrorCode.BAD_NAME)
-        if message.resume_from is not None and message.resume_from > room.next_seq:
-            return self._refuse(session, ErrorCode.BAD_RESUME)
-
+        replayable = message.resume_from is not None and can_replay(
+            message.resume_from, message.epoch, room.epoch, 0, room.next_seq
+        )
+        if isinstance(replayable, ErrorCode):
+            return self._refuse(session, replayable)
         # The roster and next_seq the newcomer gets describe the room just before its own
         # arrival, which reaches it (and everyone) as the presence event numbered next_seq.
-        roster, next_seq = room.roster(), room.next_seq
-        digest = token_hash(message.token)
-        out: list[Output] = []
-        seat_token: str | None = None
-        event: PresenceEvent | None = None
-        if hmac.compare_digest(digest, room.player_hash):
-            if room.free_seat() is None:
-                return self._refuse(session, ErrorCode.ROOM_FULL)
-            seat_token = new_token()
-            seat: Seat | None = room.take_seat(name, token_hash(seat_token), session.conn)
-            event = PresenceEvent.JOINED
-        elif hmac.compare_digest(digest, room.spectator_hash):
-            if len(room.spectators) >= self.config.max_spectators:
-                return self._refuse(session, ErrorCode.SPECTATORS_FULL)
-            seat = None
-            room.spectators.add(session.conn)
-        elif (seat := room.seat_by_token.get(digest)) is not None:
-            seat_token = message.token
-            if seat.conn is not None:
-                out += self._replace(seat.conn)
-            seat.conn = session.conn
-            event = PresenceEvent.RECONNECTED
-        elif digest in room.expired_tokens:
-            return self._refuse(session, ErrorCode.SEAT_EXPIRED)
-        else:
-            return self._failed_join(session, ErrorCode.BAD_TOKEN, now)
-
-        session.room, session.seat = room, seat
-        replay = None if message.resume_from is None else room.backlog_since(message.resume_from)
-        welcome = Welcome(
-            seat=None if seat is None else seat.index,
-            seat_token=seat_token,
-            seats=room.capacity,
-            next_seq=next_seq,
-            resync=message.resume_from is not None and replay is None,
-            members=roster,
+        next_seq = room.next_seq
+        admitted = admit(
+            room, message.token, name, session.conn, max_spectators=self.config.max_spectators
         )
-        role = "spectator" if seat is None else f"seat {seat.index}"
-        out.append(Log(session.conn, "joined", {"room": room.id[:8], "as": role}))
+        if admitted == ErrorCode.BAD_TOKEN:
+            return self._failed_join(session, ErrorCode.BAD_TOKEN, now, message.room_id)
+        if isinstance(admitted, ErrorCode):
+            return self._refuse(session, admitted)
+        out: list[Output] = []
+        if isinstance(admitted.replaced, int):
+            out += self._replace(admitted.replaced)
+        session.room, session.seat = room, admitted.seat
+        replay = None
+        if message.resume_from is not None and replayable:
+            replay = room.backlog_since(message.resume_from)
+        welcome = self._welcome(admitted, room.capacity, next_seq, room.epoch)
+        welcome = replace(welcome, resync=message.resume_from is not None and replay is None)
+        out.append(Log(session.conn, "joined", _joined(room.id, admitted)))
         out.append(Transmit((session.conn,), encode(welcome)))
         out.extend(Transmit((session.conn,), frame) for frame in replay or ())
         room.refresh_audience(now)
-        if seat is not None and event is not None:
-            out += self._presence(room, seat, event)
+        if admitted.seat is not None and admitted.event is not None:
+            out += self._presence(room, admitted.seat, admitted.event)
         return out
+
+    def _welcome(self, admitted: Admitted, capacity: int, next_seq: int, epoch: int) -> Welcome:
+        seat = admitted.seat
+        return Welcome(
+            seat=None if seat is None else seat.index,
+            seat_token=admitted.seat_token,
+            seats=capacity,
+            next_seq=next_seq,
+            resync=False,
+            members=admitted.roster,
+            epoch=epoch,
+        )
 
     def _throttled(self, session: Session, now: float) -> bool:
         failures = self._failures.get(session.ip)
         return failures is not None and not failures.ready(now)
 
-    def _failed_join(self, session: Session, code: ErrorCode, now: float) -> list[Output]:
+    def _failed_join(
+        self, session: Session, code: ErrorCode, now: float, room_id: str
+    ) -> list[Output]:
         """Count failures per address, so guessing room ids or tokens stays hopeless."""
         rate = self.config.join_failures_per_minute
         bucket = self._failures.setdefault(session.ip, TokenBucket(rate / 60.0, rate, now))
         bucket.take(now)
-        return self._refuse(session, code)
+        return self._refuse(session, code, room=room_id)
 
     def _replace(self, old_conn: ConnId) -> list[Output]:
         """A player reconnected while its old connection still looked alive: drop the old one."""
         old = self.sessions[old_conn]
         out = [] if old.closing else self._refuse(old, ErrorCode.REPLACED)
+        if isinstance(old.room, LocalRoom):
+            self._forget_member(old.room, old_conn)
         old.room = old.seat = None
         self._unplaced.pop(old_conn, None)
         return out
+
+    def _forget_member(self, local: LocalRoom, conn: ConnId) -> None:
+        local.expects.pop(conn, None)
+        local.seat_of.pop(conn, None)
+        if not local.expects:  # nobody here is in it any more: the reader lets it go
+            del self.shared[local.id]
+
+    def _seat_changed(self, local: LocalRoom, event: Event, now: float) -> list[Output]:
+        """A presence event of a shared room: note which seats are away (to ask when they
+        expire), and drop a member of ours that no longer holds the seat it holds here."""
+        if event.presence == PresenceEvent.LEFT:
+            local.away[event.seat] = now + self.config.seat_grace
+        else:
+            local.away.pop(event.seat, None)
+        out: list[Output] = []
+        for conn, index in list(local.seat_of.items()):
+            if index != event.seat:
+                continue
+            arrived = event.presence in (PresenceEvent.JOINED, PresenceEvent.RECONNECTED)
+            if arrived and event.holder == self.holder(conn):
+                continue  # its own arrival
+            if event.presence == PresenceEvent.RECONNECTED:
+                out += self._replace(conn)  # its player came back through another process
+            else:  # let go while still here (this process's lease lapsed): it reconnects
+                out += self._let_go(local, conn, "seat_lost")
+        return out
+
+    def _let_go(self, local: LocalRoom, conn: ConnId, reason: str) -> list[Output]:
+        """Close a member with 1012: it reconnects and resumes (or resyncs) by itself."""
+        self._forget_member(local, conn)
+        session = self.sessions.get(conn)
+        if session is None or session.closing:
+            return []
+        session.room = session.seat = None
+        session.closing = True
+        return [Close(conn, CLOSE_SERVICE_RESTART, reason)]
 
     # --- expiry --------------------------------------------------------------------------
 
     def _expire_room(self, room: Room, now: float) -> list[Output]:
         out: list[Output] = []
-        for seat in room.disconnected_seats():
-            if seat.left_at + self.config.seat_grace <= now:
-                out.append(Log(None, "seat_expired", {"room": room.id[:8], "seat": seat.index}))
-                out += self._presence(room, seat, PresenceEvent.SEAT_EXPIRED)
-                room.expire_seat(seat)
+        for seat in expire_seats(room, now, self.config.seat_grace):
+            out.append(Log(None, "seat_expired", {"room": room.id[:8], "seat": seat.index}))
+            out += self._presence(room, seat, PresenceEvent.SEAT_EXPIRED)
         if room.empty_since is not None and room.empty_since + self.config.room_idle <= now:
             del self.rooms[room.id]
             self._rooms_per_ip[room.creator] -= 1
@@ -464,14 +639,27 @@ class RelayCore:
             self._unplaced.pop(conn, None)
         return [Transmit(room.audience, frame)] if room.audience else []
 
-    def _refuse(self, session: Session, code: ErrorCode, text: str | None = None) -> list[Output]:
-        close_code, default_text = _REFUSALS[code]
+    def _refuse(
+        self, session: Session, code: ErrorCode, text: str | None = None, *, room: str = ""
+    ) -> list[Output]:
+        """Refuse with ``code``; ``room`` is the room id the client named, if any (cut to 8
+        characters in the log, like every room id there: enough to find a room, not to join)."""
+        close_code, default_text = REFUSALS[code]
         self.stats.refusals[code] += 1
+        details: dict[str, str | int] = {"code": code, "ip": session.ip}
+        if room:
+            details["room"] = room[:8]
         out: list[Output] = [
-            Log(session.conn, "refused", {"code": code, "ip": session.ip}),
+            Log(session.conn, "refused", details),
             Transmit((session.conn,), encode(Error(code, text or default_text))),
         ]
         if close_code is not None:
             session.closing = True
             out.append(Close(session.conn, close_code, code))
         return out
+
+
+def _joined(room_id: str, admitted: Admitted) -> dict[str, str | int]:
+    if admitted.seat is None:
+        return {"room": room_id[:8], "as": "spectator"}
+    return {"room": room_id[:8], "as": "player", "seat": admitted.seat.index}

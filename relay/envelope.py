@@ -18,7 +18,10 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 # 2: a sender no longer receives its own messages back; ``stamped`` tells it their numbers.
-VERSION = 2
+# 3: a room's numbering has an epoch (welcome), which a resume names (join): a room whose
+#    stream may have lost events (its backplane restarted) starts a new one, and a resume
+#    from the old numbering is answered with a resync instead of a replay.
+VERSION = 3
 MAX_NAME_CHARS = 32
 MAX_ID_CHARS = 64  # room ids and tokens are 22 and 43 characters; leave room, refuse junk
 # An envelope is a short flat array; its only nested array is a room's roster (≤ 15 entries).
@@ -72,6 +75,7 @@ class ErrorCode(StrEnum):
     ALREADY_JOINED = "already_joined"
     SPECTATOR_CANNOT_SEND = "spectator_cannot_send"
     REPLACED = "replaced"
+    UNAVAILABLE = "unavailable"
 
 
 class NoticeCode(StrEnum):
@@ -107,13 +111,15 @@ class Join:
     """Enter a room with the player token, the spectator token or one's own seat token.
 
     ``resume_from`` asks the relay to first replay the room's events from that sequence
-    number on (everything this client has not seen yet).
+    number on (everything this client has not seen yet), numbered in ``epoch`` (the one its
+    last welcome gave; None: whatever the room's is now).
     """
 
     room_id: str
     token: str
     name: str
     resume_from: int | None = None
+    epoch: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +151,8 @@ class Welcome:
     ``seat`` and ``seat_token`` are None for spectators. ``seat_token`` is this player's own
     secret for reclaiming the seat after a disconnection. ``next_seq`` is the sequence number
     of the first live event; any replayed events (seq < next_seq) arrive before it. ``resync``
-    is true when ``resume_from`` reached further back than the backlog keeps.
+    is true when ``resume_from`` reached further back than the backlog keeps, or named an
+    older epoch than the room's. ``epoch`` names the room's numbering: a resume names it.
     """
 
     seat: int | None
@@ -154,6 +161,7 @@ class Welcome:
     next_seq: int
     resync: bool
     members: tuple[Member, ...]
+    epoch: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,20 +216,23 @@ def _pack(fields: list[Any]) -> bytes:
 def encode(message: ClientMessage | RelayMessage) -> bytes:
     if type(message) is Send:  # what a client sends most: spliced, not packed (see below)
         return _SEND_HEAD + _bin_header(len(message.payload)) + message.payload
+    if type(message) is Stamped:  # what a relay sends most after messages: likewise
+        return _STAMPED_HEAD + _pack_uint(message.seq)
     match message:
         case Create(seats, None):
             return _pack([VERSION, Kind.CREATE, seats])
         case Create(seats, Created(room_id, player_token, spectator_token)):
             return _pack([VERSION, Kind.CREATE, seats, room_id, player_token, spectator_token])
-        case Join(room_id, token, name, resume_from):
-            return _pack([VERSION, Kind.JOIN, room_id, token, name, resume_from])
+        case Join(room_id, token, name, resume_from, epoch):
+            return _pack([VERSION, Kind.JOIN, room_id, token, name, resume_from, epoch])
         case Send(payload):
             return _pack([VERSION, Kind.SEND, payload])
         case Created(room_id, player_token, spectator_token):
             return _pack([VERSION, Kind.CREATED, room_id, player_token, spectator_token])
-        case Welcome(seat, seat_token, seats, next_seq, resync, members):
+        case Welcome(seat, seat_token, seats, next_seq, resync, members, epoch):
             roster = [[m.seat, m.name, m.connected] for m in members]
-            return _pack([VERSION, Kind.WELCOME, seat, seat_token, seats, next_seq, resync, roster])
+            fields = [seat, seat_token, seats, next_seq, resync, roster, epoch]
+            return _pack([VERSION, Kind.WELCOME, *fields])
         case Message(seq, seat, payload):
             return stamp(seq, seat, pack_payload(payload))
         case Presence(seq, seat, event, name):
@@ -239,6 +250,7 @@ def encode(message: ClientMessage | RelayMessage) -> bytes:
 # very same msgpack bin object, which is sliced out and stamped without being unpacked.
 _SEND_HEAD = bytes((0x93, VERSION, Kind.SEND))  # fixarray of 3, version, kind
 _MESSAGE_HEAD = bytes((0x95, VERSION, Kind.MESSAGE))  # fixarray of 5, version, kind
+_STAMPED_HEAD = bytes((0x93, VERSION, Kind.STAMPED))  # fixarray of 3, version, kind
 _BIN_HEADERS = {0xC4: 1, 0xC5: 2, 0xC6: 4}  # bin 8/16/32: bytes of length after the marker
 
 
@@ -255,6 +267,32 @@ def packed_send_payload(data: bytes) -> bytes | None:
 def stamp(seq: int, seat: int, packed_payload: bytes) -> bytes:
     """A message envelope around an already packed payload; see :func:`packed_send_payload`."""
     return b"".join((_MESSAGE_HEAD, _pack_uint(seq), _pack_uint(seat), packed_payload))
+
+
+# Where a backplane numbers events (a Lua script in Redis), a frame is made of two parts
+# around its sequence number, msgpack's smallest encoding of it: ``head + seq + tail``.
+_PRESENCE_HEAD = bytes((0x96, VERSION, Kind.PRESENCE))  # fixarray of 6, version, kind
+
+
+def message_parts(seat: int, packed_payload: bytes) -> tuple[bytes, bytes]:
+    """What goes before and after the number in :func:`stamp`'s frame.
+
+    >>> head, tail = message_parts(1, pack_payload(b"hi"))
+    >>> head + b"\\x07" + tail == encode(Message(7, 1, b"hi"))
+    True
+    """
+    return _MESSAGE_HEAD, _pack_uint(seat) + packed_payload
+
+
+def presence_parts(seat: int, event: PresenceEvent, name: str) -> tuple[bytes, bytes]:
+    """What goes before and after the number in a presence frame.
+
+    >>> head, tail = presence_parts(0, PresenceEvent.LEFT, "Ada")
+    >>> head + b"\\xcc\\xc8" + tail == encode(Presence(200, 0, PresenceEvent.LEFT, "Ada"))
+    True
+    """
+    name_bytes: bytes = msgpack.packb(name, use_bin_type=True)
+    return _PRESENCE_HEAD, _pack_uint(seat) + _pack_uint(event) + name_bytes
 
 
 _FIXINTS = tuple(bytes((n,)) for n in range(0x80))
@@ -395,13 +433,13 @@ def decode_client_frame(data: bytes, max_frame: int = 1024 * 1024) -> ClientMess
         _check(fields, "send", bytes)
         return Send(fields[2])
     if kind == Kind.JOIN:
-        _check(fields, "join", str, str, str, (int, _NONE))
-        room_id, token, name, resume_from = fields[2:]
+        _check(fields, "join", str, str, str, (int, _NONE), (int, _NONE))
+        room_id, token, name, resume_from, epoch = fields[2:]
         if len(room_id) > MAX_ID_CHARS or len(token) > MAX_ID_CHARS:
             raise _shape_error("join")
         if resume_from is not None and resume_from < 0:
             raise EnvelopeError(ErrorCode.BAD_RESUME, "resume_from cannot be negative.")
-        return Join(room_id, token, name, resume_from)
+        return Join(room_id, token, name, resume_from, epoch)
     if kind == Kind.CREATE:
         if len(fields) == 6:  # a re-creation: seats, room id, player token, spectator token
             _check(fields, "create", int, str, str, str)
@@ -432,9 +470,9 @@ def decode_relay_frame(data: bytes, max_frame: int = 1024 * 1024) -> RelayMessag
             raise _shape_error("presence")
         return Presence(seq, seat, PresenceEvent(event), name)
     if kind == Kind.WELCOME:
-        _check(fields, "welcome", (int, _NONE), (str, _NONE), int, int, bool, list)
-        seat, seat_token, seats, next_seq, resync, roster = fields[2:]
-        return Welcome(seat, seat_token, seats, next_seq, resync, _decode_roster(roster))
+        _check(fields, "welcome", (int, _NONE), (str, _NONE), int, int, bool, list, int)
+        seat, seat_token, seats, next_seq, resync, roster, epoch = fields[2:]
+        return Welcome(seat, seat_token, seats, next_seq, resync, _decode_roster(roster), epoch)
     if kind == Kind.CREATED:
         _check(fields, "created", str, str, str)
         return Created(*fields[2:])

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from relay.core import RelayCore
 from relay.envelope import ErrorCode
+
+if TYPE_CHECKING:
+    from relay.redis_backplane import RedisBackplane
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -14,7 +19,7 @@ def _metric(name: str, kind: str, help_text: str, samples: list[tuple[str, int]]
     return "\n".join(lines)
 
 
-def render(core: RelayCore) -> str:
+def render(core: RelayCore, backplane: RedisBackplane | None = None) -> str:
     stats = core.stats
     # Every reason is listed, zeros included, so a dashboard sees each series from the start.
     refusals = [(f'{{reason="{code}"}}', stats.refusals[code]) for code in ErrorCode]
@@ -46,4 +51,45 @@ def render(core: RelayCore) -> str:
         ),
         _metric("tablier_relay_refusals_total", "counter", "Refusals sent, by reason.", refusals),
     ]
+    if backplane is not None:
+        blocks += _backplane(core, backplane)
     return "\n".join(blocks) + "\n"
+
+
+def _backplane(core: RelayCore, backplane: RedisBackplane) -> list[str]:
+    stats = backplane.stats
+    return [
+        _metric(
+            "tablier_relay_backplane_up",
+            "gauge",
+            "1 while Redis answers, 0 while it cannot be reached.",
+            [("", int(backplane.down is None))],
+        ),
+        _metric(
+            "tablier_relay_backplane_rooms",
+            "gauge",
+            "Shared rooms this process has members in.",
+            [("", len(core.shared))],
+        ),
+        "\n".join(
+            [
+                "# HELP tablier_relay_backplane_round_trip_seconds Time Redis took to answer "
+                "(one command or one pipeline).",
+                "# TYPE tablier_relay_backplane_round_trip_seconds summary",
+                f"tablier_relay_backplane_round_trip_seconds_sum {stats.round_trip_seconds:.6f}",
+                f"tablier_relay_backplane_round_trip_seconds_count {stats.round_trips}",
+            ]
+        ),
+        _metric(
+            "tablier_relay_backplane_reconnects_total",
+            "counter",
+            "Times Redis was reached again after it could not be.",
+            [("", stats.reconnects)],
+        ),
+        _metric(
+            "tablier_relay_backplane_errors_total",
+            "counter",
+            "Redis commands that failed (unreachable, timed out).",
+            [("", stats.errors)],
+        ),
+    ]

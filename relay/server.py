@@ -12,31 +12,36 @@ It owns sockets, the clock and timers; every decision is the core's. Embed it wi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import ssl
-from collections.abc import Coroutine
+from collections.abc import Collection, Coroutine
 from http import HTTPStatus
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
-from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 from relay import logs, metrics
 from relay.config import RelayConfig
+from relay.connection import RelayConnection
 from relay.core import Close, Log, Output, RelayCore, Transmit
 from relay.envelope import ErrorCode
+from relay.shared import Append, Bring, Check, Enter, Event, Leave
+
+if TYPE_CHECKING:
+    from relay.redis_backplane import RedisBackplane
 
 RESTART_REASON = "relay restarting"
 # A member with this many full-size frames queued for it in the relay is not reading.
 SLOW_READER_FRAMES = 64
-# How often quiet senders are told their messages' numbers (RelayCore.confirm): each hears
-# within two periods of its last message. They are told a few at a time, letting the
-# traffic in between, so that a thousand quiet rooms do not stall everyone's round trip.
-CONFIRM_PERIOD = 0.05
+# How often the core is asked which quiet senders are due to be told their messages' numbers
+# (RelayCore.confirm: after CONFIRM_AFTER of silence). Often, so that they are told a few at
+# a time as they fall due, never in a burst that would hold up everyone's round trip.
+CONFIRM_PERIOD = 0.01
 CONFIRM_BATCH = 16
 _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
@@ -50,7 +55,14 @@ class RelayServer:
 
     def __init__(self, config: RelayConfig | None = None) -> None:
         self.config = config or RelayConfig()
-        self.core = RelayCore(self.config)
+        self.backplane: RedisBackplane | None = None
+        if self.config.backplane is not None:
+            # Imported only here: a relay without a backplane needs no Redis client.
+            from relay.redis_backplane import RedisBackplane
+
+            self.backplane = RedisBackplane(self.config.backplane, self.config)
+        process = None if self.backplane is None else self.backplane.process
+        self.core = RelayCore(self.config, process=process)
         self._server: Server | None = None
         self._connections: dict[int, ServerConnection] = {}
         self._ids = itertools.count(1)
@@ -63,6 +75,8 @@ class RelayServer:
 
     async def start(self) -> None:
         config = self.config
+        # Each connection hands its frames to this relay's core (relay.connection).
+        connection_class = RelayConnection.for_relay(self)
         self._server = await serve(
             self._handle,
             config.host,
@@ -77,9 +91,12 @@ class RelayServer:
             server_header="tablier-relay",
             logger=_WEBSOCKETS_LOGGER,  # looked up once, not once per connection
             ssl=self._tls_context(),
+            create_connection=connection_class,
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         self._confirmer = asyncio.create_task(self._confirm_forever())
+        if self.backplane is not None:
+            await self.backplane.start(self)
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -114,6 +131,12 @@ class RelayServer:
             for task in server.handler_tasks:
                 task.cancel()
             await server.wait_closed()
+        if self.backplane is not None:
+            # The departures just made still go to Redis (bounded), then the link closes.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.config.shutdown_timeout):
+                    await asyncio.gather(*self._tasks, return_exceptions=True)
+            await self.backplane.close()
 
     @property
     def port(self) -> int:
@@ -148,23 +171,22 @@ class RelayServer:
     # --- connections ---------------------------------------------------------------------
 
     async def _handle(self, websocket: ServerConnection) -> None:
+        """A connection upgraded: the core opens it, then its frames reach the core as they
+        arrive (:class:`relay.connection.RelayConnection`) until it closes."""
+        assert isinstance(websocket, RelayConnection)
         conn = next(self._ids)
         loop = asyncio.get_running_loop()
         core = self.core
         self._connections[conn] = websocket
-        # Bound once: this loop runs for every frame the relay receives.
-        carry_out, receive, clock = self._carry_out, core.receive, loop.time
+        websocket.upgraded()
         try:
-            carry_out(core.open(conn, self._client_address(websocket), clock()))
-            async for frame in websocket:
-                if type(frame) is bytes:
-                    carry_out(receive(conn, frame, clock()))
-                else:
-                    carry_out(core.receive_text(conn))
-        except ConnectionClosed as exc:
-            if exc.sent is not None and exc.sent.code == CloseCode.MESSAGE_TOO_BIG:
-                self._carry_out(core.refused_by_transport(conn, ErrorCode.FRAME_TOO_LARGE))
+            self._carry_out(core.open(conn, self._client_address(websocket), loop.time()))
+            websocket.start(conn)
+            await websocket.wait_closed()
         finally:
+            sent = websocket.protocol.close_sent
+            if sent is not None and sent.code == CloseCode.MESSAGE_TOO_BIG:
+                self._carry_out(core.refused_by_transport(conn, ErrorCode.FRAME_TOO_LARGE))
             del self._connections[conn]
             self._carry_out(core.closed(conn, loop.time()))
 
@@ -190,13 +212,50 @@ class RelayServer:
                 for target in targets:
                     if target.transport.get_write_buffer_size() > limit:
                         self._drop_slow_reader(target)
+            elif isinstance(output, Append):
+                assert self.backplane is not None
+                self.backplane.append(output)
             elif isinstance(output, Close):
                 websocket = connections.get(output.conn)
                 if websocket is not None:
                     self._spawn(websocket.close(output.code, output.reason))
-            elif isinstance(output, Log) and logs.logger.isEnabledFor(logging.INFO):
-                # Rendered only for a logger that keeps it (an embedding app may not).
-                logs.logger.info(logs.render(output, self.config.log_json))
+            elif isinstance(output, Log):
+                if logs.logger.isEnabledFor(logging.INFO):
+                    # Rendered only for a logger that keeps it (an embedding app may not).
+                    logs.logger.info(logs.render(output, self.config.log_json))
+            elif isinstance(output, Enter | Bring | Leave | Check):
+                self._spawn(self._ask(output))
+
+    async def _ask(self, request: Enter | Bring | Leave | Check) -> None:
+        """Carry a request to the backplane, and its answer back to the core."""
+        backplane = self.backplane
+        assert backplane is not None
+        loop = asyncio.get_running_loop()
+        if isinstance(request, Enter):
+            entered = await backplane.enter(request)
+            self._carry_out(self.core.entered(request.conn, entered, loop.time()))
+            if not isinstance(entered, ErrorCode):
+                backplane.settled(entered.room_id)
+        elif isinstance(request, Bring):
+            self._carry_out(self.core.brought(request.conn, await backplane.bring(request)))
+        elif isinstance(request, Leave):
+            await backplane.leave(request)
+        elif isinstance(request, Check):
+            await backplane.check(request)
+
+    # --- what the backplane tells (relay.redis_backplane.Listener) ------------------------
+
+    def on_events(self, room_id: str, events: list[Event]) -> None:
+        self._carry_out(self.core.delivered(room_id, events, asyncio.get_running_loop().time()))
+
+    def on_lost(self, reason: str) -> None:
+        self._carry_out(self.core.lost_backplane(reason))
+
+    def on_lost_room(self, room_id: str) -> None:
+        self._carry_out(self.core.resync(room_id))
+
+    def served(self) -> Collection[str]:
+        return self.core.shared.keys()
 
     def _drop_slow_reader(self, websocket: ServerConnection) -> None:
         """Broadcasting never waits, so a member that stops reading would make the relay queue
@@ -224,9 +283,10 @@ class RelayServer:
             self._carry_out(self.core.tick(loop.time()))
 
     async def _confirm_forever(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(CONFIRM_PERIOD)
-            due = self.core.confirm()
+            due = self.core.confirm(loop.time())
             for start in range(0, len(due), CONFIRM_BATCH):
                 if start:
                     await asyncio.sleep(0)
@@ -239,9 +299,13 @@ class RelayServer:
         if path == "/":
             return None  # the websocket handshake proceeds
         if path == "/healthz":
+            if self.backplane is not None and self.backplane.down is not None:
+                unavailable = HTTPStatus.SERVICE_UNAVAILABLE
+                return websocket.respond(unavailable, f"unavailable: {self.backplane.down}\n")
             return websocket.respond(HTTPStatus.OK, "ok\n")
         if path == "/metrics":
-            response = websocket.respond(HTTPStatus.OK, metrics.render(self.core))
+            text = metrics.render(self.core, None if self.backplane is None else self.backplane)
+            response = websocket.respond(HTTPStatus.OK, text)
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = metrics.CONTENT_TYPE
             return response

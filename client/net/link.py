@@ -132,6 +132,7 @@ class RelayLink:
         self.connection: RoomConnection | None = None
         self._seat_token = seat_token
         self._next_seq: int | None = None if seat_token is None else 0
+        self._epoch: int | None = None  # the numbering _next_seq counts in, once welcomed
         self.on_seat_token: Callable[[str], None] | None = None  # the relay gave a new one
         self._replay_until = 0
         self._replaying = False  # the relay is still replaying what we missed
@@ -262,7 +263,12 @@ class RelayLink:
         self, token: str, resume_from: int | None, *, fresh: bool = False
     ) -> RoomConnection:
         connection = await RoomConnection.join(
-            self.url, self.room_id, token, self.match.name, resume_from=resume_from or 0
+            self.url,
+            self.room_id,
+            token,
+            self.match.name,
+            resume_from=resume_from or 0,
+            epoch=None if fresh else self._epoch,
         )
         welcome = connection.welcome
         try:
@@ -270,6 +276,7 @@ class RelayLink:
         except RelayMisbehaved:
             await connection.close()
             raise
+        self._epoch = welcome.epoch  # the numbering its next resume is counted in
         if (fresh or token != self._seat_token) and welcome.seat_token != self._seat_token:
             self._seat_token = welcome.seat_token
             if self._seat_token is not None and self.on_seat_token is not None:

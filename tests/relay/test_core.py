@@ -5,16 +5,19 @@ from __future__ import annotations
 import pickle
 from dataclasses import replace
 
+import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from relay.config import RelayConfig
-from relay.core import Close, Output, RelayCore, Transmit
+from relay.core import CONFIRM_AFTER, Close, Output, RelayCore, Transmit
 from relay.envelope import (
+    VERSION,
     Create,
     Created,
     Error,
     ErrorCode,
     Join,
+    Kind,
     Message,
     Presence,
     PresenceEvent,
@@ -25,6 +28,7 @@ from relay.envelope import (
     decode_relay_frame,
     encode,
 )
+from relay.rooms import room_id_for
 
 CONFIG = RelayConfig(seat_grace=10.0, room_idle=60.0, handshake_timeout=5.0, backlog=8)
 
@@ -60,7 +64,9 @@ class Harness:
         self.apply(self.core.closed(conn, self.now))
 
     def confirm(self) -> None:
-        self.apply(self.core.confirm())
+        """More than half the quiet time after which a sender is told its number goes by."""
+        self.now += CONFIRM_AFTER * 0.6
+        self.apply(self.core.confirm(self.now))
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
@@ -404,17 +410,110 @@ def test_an_empty_room_expires_after_the_idle_time() -> None:
     assert h.error_code(h.join(room, room.player_token, "Ada")) == ErrorCode.UNKNOWN_ROOM
 
 
-def test_a_lost_room_is_recreated_under_its_old_secrets_and_guessing_is_throttled() -> None:
+def test_a_room_id_is_made_from_its_seats_and_tokens() -> None:
+    room = Harness().room(seats=3)
+    assert room.room_id == room_id_for(3, room.player_token, room.spectator_token)
+    assert len(room.room_id) == 22
+
+
+def test_a_lost_room_comes_back_under_its_old_secrets() -> None:
     lost = Harness().room()  # as handed out by a relay that has since restarted
-    h = Harness(replace(CONFIG, join_failures_per_minute=2))
+    h = Harness()
     for _ in range(2):  # two members race to bring it back: both get the same answer
         conn = h.connect()
         h.send(conn, Create(2, lost))
         assert h.take(conn) == [lost]
     ada = h.join(lost, lost.player_token, "Ada")
     assert welcome(h.take(ada)).seat == 0
-    forged = replace(lost, player_token="x" * 43)
-    for code in (ErrorCode.BAD_TOKEN, ErrorCode.BAD_TOKEN, ErrorCode.TOO_MANY_FAILURES):
+    eve = h.join(lost, lost.spectator_token, "Eve")
+    assert welcome(h.take(eve)).seat is None
+
+
+def test_knowing_a_room_id_is_not_enough_to_take_the_room() -> None:
+    """A spectator (or anyone shown an invite's room id) cannot squat a lost room by bringing
+    it back first under tokens of his own, and trying does not lock honest players out."""
+    lost = Harness().room()
+    h = Harness(replace(CONFIG, join_failures_per_minute=2))
+    squats = [
+        replace(lost, player_token="m" * 43),  # his own player token, the real spectator's
+        replace(lost, spectator_token="m" * 43),
+        Created(lost.room_id, lost.spectator_token, lost.player_token),  # swapped
+    ]
+    for attempt in squats * 2:  # more attempts than the failure limit allows guesses
         conn = h.connect()
-        h.send(conn, Create(2, forged))
-        assert h.error_code(conn) == code
+        h.send(conn, Create(2, attempt))
+        assert h.error_code(conn) == ErrorCode.BAD_TOKEN and h.closed[conn] == 1008
+    conn = h.connect()
+    h.send(conn, Create(3, lost))  # the right tokens, but not the room's seat count
+    assert h.error_code(conn) == ErrorCode.BAD_TOKEN
+    assert lost.room_id not in h.core.rooms
+    conn = h.connect()  # the same address: a failed proof was never counted as a guess
+    h.send(conn, Create(2, lost))
+    assert h.take(conn) == [lost]
+    assert welcome(h.take(h.join(lost, lost.player_token, "Ada"))).seat == 0
+
+
+def test_a_failed_proof_says_nothing_about_the_room() -> None:
+    """The refusal is the same whether the room exists or not: it is the id and the tokens
+    that disagree, which anyone can compute without asking."""
+    h = Harness()
+    live = h.room()
+    gone = Harness().room()
+    answers = []
+    for room in (live, gone):
+        conn = h.connect()
+        h.send(conn, Create(2, replace(room, player_token="m" * 43)))
+        answers.append(h.take(conn))
+    assert answers[0] == answers[1]
+
+
+def test_half_open_connections_are_counted_per_address() -> None:
+    h = Harness(replace(CONFIG, max_connections_per_ip=2))
+    core = h.core
+    assert core.admit("10.0.0.1") is None and core.admit("10.0.0.1") is None
+    refusal = core.admit("10.0.0.1")
+    assert refusal is not None and refusal.details["code"] == ErrorCode.TOO_MANY_CONNECTIONS
+    assert core.admit("10.0.0.2") is None  # another address is not affected
+    core.upgraded_or_gone("10.0.0.1")
+    assert core.admit("10.0.0.1") is None
+    assert core.stats.refusals[ErrorCode.TOO_MANY_CONNECTIONS] == 1
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        encode(Message(9, 0, b"forged")),  # a relay message, as if stamped for seat 0
+        msgpack.packb([VERSION, Kind.SEND, b"x", 0]),  # a send naming a seat
+        msgpack.packb([VERSION, Kind.SEND, 0, b"x"]),
+    ],
+    ids=["message envelope", "seat after", "seat before"],
+)
+def test_a_frame_claiming_a_seat_is_refused(frame: bytes) -> None:
+    h = Harness()
+    ada, bob = h.two_players()
+    h.apply(h.core.receive(bob, frame, h.now))
+    assert h.error_code(bob) == ErrorCode.BAD_ENVELOPE and h.closed[bob] == 1008
+    assert h.take(ada) == []
+
+
+def test_the_seat_stamped_on_a_message_is_its_senders() -> None:
+    """Whatever a player puts in a send, the relay stamps the seat of the connection it came
+    on: the payload is opaque, and the envelope has no field for a seat."""
+    h = Harness()
+    room = h.room()
+    ada, _ = h.seat(room, "Ada")
+    bob, bob_token = h.seat(room, "Bob")
+    looks_like_seat_0 = encode(Message(9, 0, b"forged"))
+    non_canonical = b"\xdc\x00\x03" + bytes((VERSION, Kind.SEND)) + msgpack.packb(b"slow path")
+    h.send(bob, Send(looks_like_seat_0))
+    h.apply(h.core.receive(bob, non_canonical, h.now))
+    h.drop(bob)
+    bob = h.join(room, bob_token, "Bob")  # back in his seat
+    h.take(bob)
+    h.send(bob, Send(b"after a reconnect"))
+    messages = [m for m in h.take(ada) if isinstance(m, Message)]
+    assert [(m.seat, m.payload) for m in messages] == [
+        (1, looks_like_seat_0),
+        (1, b"slow path"),
+        (1, b"after a reconnect"),
+    ]

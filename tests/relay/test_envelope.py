@@ -39,13 +39,14 @@ CLIENT_MESSAGES = [
     Create(2, Created("r" * 22, "p" * 43, "s" * 43)),
     Join("r" * 22, "t" * 43, "Ada", None),
     Join("r" * 22, "t" * 43, "Zoé", 1023),
+    Join("r" * 22, "t" * 43, "Zoé", 1023, 2**48 - 1),
     Send(b""),
     Send(bytes(range(256))),
 ]
 RELAY_MESSAGES = [
     Created("r" * 22, "p" * 43, "s" * 43),
     Welcome(0, "k" * 43, 2, 7, False, (Member(0, "Ada", True), Member(1, "Bob", False))),
-    Welcome(None, None, 15, 0, True, ()),
+    Welcome(None, None, 15, 0, True, (), epoch=2**48 - 1),
     Message(2**40, 14, b"\x00payload"),
     Presence(3, 1, PresenceEvent.SEAT_EXPIRED, "Bob"),
     Error(ErrorCode.ROOM_FULL, "Every seat in this room is taken."),
@@ -80,8 +81,10 @@ def test_a_stamped_message_is_compact() -> None:
         ([VERSION, Kind.SEND, b"x", b"extra"], ErrorCode.BAD_ENVELOPE),
         ([VERSION, Kind.CREATE, True], ErrorCode.BAD_ENVELOPE),
         ([VERSION, Kind.CREATE, 2, "short", "p" * 43, "s" * 43], ErrorCode.BAD_ENVELOPE),
-        ([VERSION, Kind.JOIN, "room", "token", "name", -1], ErrorCode.BAD_RESUME),
-        ([VERSION, Kind.JOIN, "r" * 65, "token", "name", None], ErrorCode.BAD_ENVELOPE),
+        ([VERSION, Kind.JOIN, "room", "token", "name", -1, 7], ErrorCode.BAD_RESUME),
+        ([VERSION, Kind.JOIN, "r" * 65, "token", "name", None, None], ErrorCode.BAD_ENVELOPE),
+        ([VERSION, Kind.JOIN, "room", "token", "name", 0], ErrorCode.BAD_ENVELOPE),  # no epoch
+        ([VERSION, Kind.JOIN, "room", "token", "name", 0, "7"], ErrorCode.BAD_ENVELOPE),
         ([VERSION, Kind.MESSAGE, 1, 1, b"x"], ErrorCode.BAD_ENVELOPE),  # relay-only kind
         ([VERSION, 99], ErrorCode.BAD_ENVELOPE),
         ({"v": 1}, ErrorCode.BAD_ENVELOPE),

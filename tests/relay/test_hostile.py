@@ -14,20 +14,26 @@ from collections.abc import AsyncIterator
 import msgpack  # type: ignore[import-untyped]
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosedError
+from websockets.exceptions import ConnectionClosedError, InvalidHandshake
 
 from relay.client import RelayError, RoomConnection, create_room
 from relay.envelope import (
     VERSION,
+    Create,
+    Created,
     Error,
     ErrorCode,
     Join,
+    Kind,
     Message,
+    Presence,
+    PresenceEvent,
     Send,
     decode_relay_frame,
     encode,
 )
-from tests.relay.conftest import RelayProcess, two_players
+from relay.rooms import new_room
+from tests.relay.conftest import RelayProcess, spawn_relay, two_players
 
 
 @pytest.fixture
@@ -171,3 +177,100 @@ async def test_guessing_room_ids_is_throttled(
         await RoomConnection.join(relay_process.url, real.room_id, real.player_token, "Guess")
     assert refused.value.code == ErrorCode.TOO_MANY_FAILURES
     await assert_game_goes_on(game)  # seated players are not affected
+
+
+async def test_a_room_id_alone_cannot_take_a_lost_room(
+    relay_process: RelayProcess, game: tuple[RoomConnection, ...]
+) -> None:
+    """A spectator knows a room's id and its spectator token: after a relay restart he must
+    not be able to bring the room back under a player token of his own (the players would
+    then be refused until their address was locked out for guessing)."""
+    lost = new_room(2)  # the secrets of a room this relay never held (it "restarted")
+    squat = Created(lost.room_id, "m" * 43, lost.spectator_token)
+    for _ in range(8):  # more tries than the 5 failed joins a minute this relay allows
+        async with connect(relay_process.url) as websocket:
+            await websocket.send(encode(Create(2, squat)))
+            assert await refusal_and_close(websocket) == (ErrorCode.BAD_TOKEN, 1008)
+    # The same address, with the invite's real secrets: never counted, never locked out.
+    assert await create_room(relay_process.url, 2, again=lost) == lost
+    url = relay_process.url
+    async with await RoomConnection.join(url, lost.room_id, lost.player_token, "Ada") as ada:
+        assert ada.seat == 0
+    await assert_game_goes_on(game)
+
+
+async def test_the_seat_on_each_message_is_its_senders(
+    relay_process: RelayProcess, game: tuple[RoomConnection, ...]
+) -> None:
+    """A player cannot make the relay stamp another seat on his messages: the payload is
+    opaque, a send has no seat field, and a relay's own message envelope is refused."""
+    ada, bob = game
+    looks_like_ada = encode(Message(99, 0, b"I resign"))
+    await bob.send(looks_like_ada)
+    non_canonical = b"\xdc\x00\x03" + bytes((VERSION, Kind.SEND)) + msgpack.packb(b"slow path")
+    await bob.websocket.send(non_canonical)  # decoded the long way, stamped all the same
+    first, second = await next_message(ada), await next_message(ada)
+    assert (first.seat, first.payload) == (1, looks_like_ada)
+    assert (second.seat, second.payload) == (1, b"slow path")
+    await bob.websocket.send(looks_like_ada)  # the relay's envelope, sent to the relay
+    with pytest.raises(RelayError) as refused:
+        while True:
+            await asyncio.wait_for(bob.receive(), 2)
+    assert refused.value.code == ErrorCode.BAD_ENVELOPE
+    assert await asyncio.wait_for(ada.receive(), 2) == Presence(
+        first.seq + 2, 1, PresenceEvent.LEFT, "Bob"
+    )  # nothing of Bob's reached Ada but his departure
+
+
+async def test_half_open_connections_are_capped_per_address() -> None:
+    """Connections that never finish their HTTP upgrade cost memory until the handshake
+    timeout: one address may hold only as many as it may hold joined connections."""
+    relay = spawn_relay("--max-connections-per-ip", "8", "--handshake-timeout", "10")
+    try:
+        host, port = relay.url.removeprefix("ws://").rstrip("/").rsplit(":", 1)
+        game = await two_players(relay.url)
+        half_open = [await asyncio.open_connection(host, int(port)) for _ in range(8)]
+        for _, writer in half_open:
+            writer.write(b"GET / HTTP/1.1\r\nHost: relay\r\n")  # and never the blank line
+        reader, writer = await asyncio.open_connection(host, int(port))
+        assert await asyncio.wait_for(reader.read(), 2) == b""  # at once, not in 10 s
+        writer.close()
+        await assert_game_goes_on(game[:2])
+        for _, writer in half_open:
+            writer.close()
+        async with asyncio.timeout(5):  # once the relay has seen them go, room again
+            while True:
+                try:
+                    await create_room(relay.url, seats=1)
+                    break
+                except (OSError, InvalidHandshake):
+                    await asyncio.sleep(0.05)
+        for member in game[:2]:
+            await member.close()  # type: ignore[union-attr]
+    finally:
+        logged = await asyncio.to_thread(relay.log_lines)
+    assert any(
+        line["event"] == "refused" and line.get("code") == "too_many_connections" for line in logged
+    )
+
+
+async def test_hostile_room_ids_cannot_forge_log_lines() -> None:
+    """Room ids a client names reach the relay's plain-text log escaped: a newline cannot
+    start a line of the attacker's, an escape sequence cannot reach the operator's terminal."""
+    relay = spawn_relay("--handshake-timeout", "2", json_logs=False)
+    forged = "\x1b[2J\nX relay joined conn=1 room=all"
+    try:
+        for frame in (
+            encode(Join(forged, "t" * 43, "Mallory")),
+            encode(Create(2, Created(forged, "p" * 43, "s" * 43))),
+        ):
+            async with connect(relay.url) as websocket:
+                await websocket.send(frame)
+                code, _ = await refusal_and_close(websocket)
+                assert code in (ErrorCode.UNKNOWN_ROOM, ErrorCode.BAD_TOKEN)
+    finally:
+        text = await asyncio.to_thread(relay.log_text)
+    assert "\x1b" not in text
+    lines = text.splitlines()
+    assert lines and all(line[:4].isdigit() and line[23:30] == " relay " for line in lines)
+    assert sum('room="\\x1b[2J\\nX r"' in line for line in lines) == 2  # both, escaped

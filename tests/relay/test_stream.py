@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import relay.stream
 from relay.config import RelayConfig
-from relay.core import RelayCore, Transmit
+from relay.core import CONFIRM_AFTER, RelayCore, Transmit
 from relay.envelope import (
     Create,
     Created,
@@ -66,6 +66,7 @@ class Room:
         self.seen: dict[int, list[Event]] = {seat: [] for seat in (0, 1, 2, SPECTATOR)}
         self._next_conn = 100
         self.counter = 0
+        self.now = 0.0
         for _ in range(3):
             self._join(created.player_token, None)
         self._join(created.spectator_token, None, spectator=True)
@@ -106,10 +107,12 @@ class Room:
         payload = f"{seat}:{self.counter}".encode()
         self.counter += 1
         self.streams[seat].sent(payload)
-        self._deliver(self.core.receive(self.conns[seat], encode(Send(payload)), 0.0))
+        self._deliver(self.core.receive(self.conns[seat], encode(Send(payload)), self.now))
 
     def confirm(self) -> None:
-        self._deliver(self.core.confirm())
+        """More than half the quiet time after which a sender is told its number goes by."""
+        self.now += CONFIRM_AFTER * 0.6
+        self._deliver(self.core.confirm(self.now))
 
     def bounce(self, seat: int) -> None:
         """The connection drops; the player comes back with its seat token, resuming."""

@@ -1,0 +1,724 @@
+"""Rooms shared by many relay processes through Redis: ``tablier relay --backplane redis://…``.
+
+Every room is a few keys under the hash tag ``{room id}``: ``meta`` (its next number, epoch,
+state version, who holds each seat), ``state`` (:class:`relay.rooms.RoomState` as bytes),
+``log`` (its stream: one entry per event, the frame already numbered, trimmed like a
+backlog) and ``leases`` (each process that has members in it, until when); each process has
+an inbox, ``tablier:inbox:<process>``. The functions of :mod:`relay.redis_library` are the
+only writers.
+
+One process holds, for its connections, only their view of each room
+(:class:`relay.shared.LocalRoom`); this module carries the core's requests to Redis:
+
+- a payload is appended by one function call (check the seat's holder, number, ``XADD``),
+  pipelined with the others waiting, in the order they came;
+- a change of a room's state (a join, a departure, an expiry) loads the state, decides with
+  :mod:`relay.rules`, and stores it back only if nobody changed it meanwhile (else again);
+- Redis copies each event it numbers to the inbox stream of every process with members in
+  the room (but the one that sent it, which has the answer); one reader per process
+  (``XREAD BLOCK`` on its inbox: one key, whatever the number of its rooms) hands them to
+  the core in order, with our own, and fetches from a room's stream any number missing;
+- every few seconds the process renews its leases; a room where a process with members let
+  its lease lapse (it died) is decided again, and those members are let go.
+
+When Redis cannot be reached, every member here is closed with 1012 (they reconnect with
+backoff), new rooms and joins are refused with ``unavailable``, ``/healthz`` says why, and
+the reader tries again every half second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+from redis.asyncio import Redis
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError, ResponseError
+from redis.retry import Retry
+
+from relay import logs, redis_library, rules
+from relay.config import RelayConfig
+from relay.core import Log
+from relay.envelope import ErrorCode, PresenceEvent, message_parts, presence_parts, stamp
+from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
+from relay.shared import (
+    Append,
+    Bring,
+    BringResult,
+    Brought,
+    Check,
+    Enter,
+    Entered,
+    EnterResult,
+    Event,
+    Leave,
+)
+
+TIMEOUT = 2.0  # seconds for any one Redis command (the reader's block aside)
+BLOCK_MS = 2000  # how long one XREAD waits for news
+RETRY_EVERY = 0.5  # seconds between attempts to reach Redis again
+TRIES = 8  # a change of state decided again at most this often when others race it
+# Joins, departures and expiries being decided at once, at most: a crowd leaving together
+# (a restart) waits its turn rather than opening a connection to Redis each.
+CONCURRENT_CHANGES = 32
+RENEWALS_AT_ONCE = 16  # rooms whose leases one pipeline renews
+
+
+class Listener(Protocol):
+    """The relay server, as the backplane's reader and supervisor see it."""
+
+    def on_events(self, room_id: str, events: list[Event]) -> None: ...
+
+    def on_lost(self, reason: str) -> None:
+        """Redis cannot be reached: every member here must go (and come back later)."""
+        ...
+
+    def on_lost_room(self, room_id: str) -> None:
+        """Redis no longer has this room: its members here must start it again."""
+        ...
+
+    def served(self) -> Collection[str]:
+        """The rooms this process has members in."""
+        ...
+
+
+def room_keys(room_id: str) -> tuple[str, str, str, str]:
+    tag = f"tablier:{{{room_id}}}"
+    return f"{tag}:meta", f"{tag}:state", f"{tag}:log", f"{tag}:leases"
+
+
+def _room_counts(ip: str) -> tuple[str, str]:
+    return "tablier:{rooms}", f"tablier:{{rooms}}:{ip}"
+
+
+@dataclass(slots=True)
+class BackplaneStats:
+    round_trips: int = 0
+    round_trip_seconds: float = 0.0
+    reconnects: int = 0
+    errors: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    version: bytes
+    next_seq: int
+    epoch: int
+    base: int
+    state: RoomState
+    live: frozenset[str]  # processes whose lease runs past now
+
+
+class _Channel:
+    """One connection of this process's own to Redis, for one task: the writer sends every
+    queued append at once and reads the answers, the reader blocks on its inbox. Cheaper
+    than a pooled client per call, and a failure is this channel's, seen at once."""
+
+    def __init__(self, client: Redis, timeout: float) -> None:
+        self._connection = client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
+        self._timeout = timeout
+
+    async def ask(self, *commands: tuple[Any, ...]) -> list[Any]:
+        """Send the commands in one write; each answer, or the error Redis answered."""
+        connection = self._connection
+        try:
+            await connection.connect()
+            await connection.send_packed_command(connection.pack_commands(commands))
+            answers: list[Any] = []
+            for _ in commands:
+                try:
+                    answers.append(await connection.read_response(timeout=self._timeout))
+                except ResponseError as error:
+                    answers.append(error)
+            return answers
+        except BaseException:
+            await connection.disconnect()  # whatever was on its way is of no use now
+            raise
+
+    async def close(self) -> None:
+        await self._connection.disconnect()
+
+
+class _Conflict(Exception):
+    """Someone changed the room between our load and our store: decide again."""
+
+
+class RedisBackplane:
+    """One relay process's link to the Redis that holds every room."""
+
+    def __init__(self, url: str, config: RelayConfig) -> None:
+        self.url = url
+        self.config = config
+        self.process = secrets.token_hex(4)  # this process's name in holders and leases
+        self.down: str | None = "not connected to Redis yet"
+        self.stats = BackplaneStats()
+        options: dict[str, Any] = {
+            "retry": Retry(NoBackoff(), 0),  # a lost reply must not run a change twice
+            "socket_connect_timeout": TIMEOUT,
+            "decode_responses": False,
+            "protocol": 2,  # RESP2: the same plain arrays from every Redis version
+        }
+        self._redis = Redis.from_url(
+            url, socket_timeout=TIMEOUT, max_connections=CONCURRENT_CHANGES + 4, **options
+        )
+        self._changes = asyncio.Semaphore(CONCURRENT_CHANGES)
+        self._writer = _Channel(self._redis, TIMEOUT)
+        self._reader = _Channel(self._redis, BLOCK_MS / 1000 + TIMEOUT)
+        self._inbox = f"tablier:inbox:{self.process}"  # every event of our rooms, in order
+        # A process's hold on its members lasts this long unless renewed (a few times a lease).
+        self._lease_ms = int(config.backplane_lease * 1000)
+        self._ttl_ms = int(config.room_idle * 1000) + self._lease_ms
+        self._appends: list[Append] = []
+        self._appending = asyncio.Event()
+        self._cursors: dict[str, int] = {}  # room -> the last number its reader took
+        self._settling: dict[str, int] = {}  # rooms entered, their answers not taken in yet
+        self._held: dict[str, list[Event]] = {}  # what the reader brought for those meanwhile
+        self._early: dict[str, dict[int, Event]] = {}  # events that came before their turn
+        self._creators: dict[str, str] = {}  # room -> the address it counts against
+        self._listener: Listener | None = None
+        self._was_up = False
+        self._up = asyncio.Event()
+        self._closing = False
+        self._tasks: list[asyncio.Task[None]] = []
+        self._checks: set[asyncio.Task[None]] = set()  # rooms decided again after a death
+
+    # --- lifecycle -----------------------------------------------------------------------
+
+    async def start(self, listener: Listener) -> None:
+        """Run the reader (which also connects, and reconnects), the writer and the leases,
+        and wait a moment for Redis. Redis being unreachable at start is no error: the relay
+        refuses rooms (``unavailable``) until it answers."""
+        self._listener = listener
+        for work in (self._read_forever, self._write_forever, self._renew_forever):
+            self._tasks.append(asyncio.create_task(work()))
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(TIMEOUT):
+                await self._up.wait()
+
+    async def close(self) -> None:
+        self._closing = True  # redis-py may turn a cancelled read into an error: stop anyway
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            task.cancel()
+        await asyncio.wait(tasks, timeout=TIMEOUT)
+        for client in (self._redis, self._writer, self._reader):
+            with contextlib.suppress(RedisError, OSError, TimeoutError):
+                async with asyncio.timeout(TIMEOUT):
+                    await client.aclose() if isinstance(client, Redis) else await client.close()
+        for task in tasks:  # what a read cut short by the close raised is of no interest now
+            if task.done() and not task.cancelled():
+                task.exception()
+
+    # --- what the core asks ----------------------------------------------------------------
+
+    def append(self, request: Append) -> None:
+        """Queue a payload for numbering; the writer sends everything queued in one pipeline."""
+        if self.down is None:
+            self._appends.append(request)
+            self._appending.set()
+
+    async def enter(self, request: Enter) -> EnterResult:
+        async with self._changes:
+            return await self._enter(request)
+
+    async def _enter(self, request: Enter) -> EnterResult:
+        message = request.message
+        if self.down is not None:
+            return ErrorCode.UNAVAILABLE
+        failures = f"tablier:failures:{request.ip}"
+        try:
+            if await self._call("tablier_failures", [failures], self._ms(), self._per_minute, 0):
+                return ErrorCode.TOO_MANY_FAILURES
+            if not is_room_id(message.room_id):  # no such id is ever made: never a key either
+                return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
+            for _ in range(TRIES):
+                loaded = await self._load(message.room_id)
+                if loaded is None:
+                    return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
+                try:
+                    return await self._admit(request, loaded, failures)
+                except _Conflict:
+                    continue
+        except (RedisError, OSError) as error:
+            self._failure(error)
+        return ErrorCode.UNAVAILABLE
+
+    async def bring(self, request: Bring) -> BringResult:
+        async with self._changes:
+            return await self._bring(request)
+
+    async def _bring(self, request: Bring) -> BringResult:
+        created, seats = request.created, request.message.seats
+        again = request.message.again is not None
+        if self.down is not None:
+            return ErrorCode.UNAVAILABLE
+        keys = room_keys(created.room_id)
+        try:
+            if again and await self._redis.exists(keys[0]):
+                return Brought(created, seats, again=True)
+            now = self._ms()
+            counted = await self._call(
+                "tablier_count_room",
+                _room_counts(request.ip),
+                created.room_id,
+                now,
+                now + self._ttl_ms,
+                self.config.max_rooms,
+                self.config.max_rooms_per_ip,
+            )
+            if counted != b"ok":
+                return ErrorCode.TOO_MANY_ROOMS
+            state = RoomState(
+                created.room_id,
+                token_hash(created.player_token),
+                token_hash(created.spectator_token),
+                seats,
+                creator=request.ip,
+            )
+            await self._call("tablier_create", keys, state.to_bytes(), self._ttl_ms, new_epoch())
+        except (RedisError, OSError) as error:
+            self._failure(error)
+            return ErrorCode.UNAVAILABLE
+        return Brought(created, seats, again=again)
+
+    def settled(self, room_id: str) -> None:
+        """The core has taken in an :meth:`enter`'s answer: what the reader brought for the
+        room meanwhile, held back until now, goes to the core."""
+        self._settling[room_id] -= 1
+        if self._settling[room_id]:
+            return
+        del self._settling[room_id]
+        held = self._held.pop(room_id, [])
+        if held and self._listener is not None:
+            self._listener.on_events(room_id, held)
+
+    async def leave(self, request: Leave) -> None:
+        def decide(state: RoomState, wall: float) -> list[_Presence]:
+            seat = rules.leave(state, request.holder, wall)
+            return [] if seat is None else [_presence(seat, PresenceEvent.LEFT, None)]
+
+        await self._change(request.room_id, decide)
+
+    async def check(self, request: Check) -> None:
+        await self._change(request.room_id, lambda state, wall: [])
+
+    # --- deciding on a room's state ---------------------------------------------------------
+
+    async def _admit(self, request: Enter, loaded: _Loaded, failures: str) -> EnterResult:
+        message, state, wall = request.message, loaded.state, time.time()
+        before = self._tidy(state, loaded.live, wall)
+        replayable = message.resume_from is not None and rules.can_replay(
+            message.resume_from, message.epoch, loaded.epoch, loaded.base, loaded.next_seq
+        )
+        if isinstance(replayable, ErrorCode):
+            return replayable
+        admitted = rules.admit(
+            state,
+            message.token,
+            request.name,
+            request.holder,
+            max_spectators=self.config.max_spectators,
+        )
+        if admitted == ErrorCode.BAD_TOKEN:
+            return await self._failed(failures, ErrorCode.BAD_TOKEN)
+        if isinstance(admitted, ErrorCode):
+            return admitted
+        events = list(before)
+        if admitted.seat is not None and admitted.event is not None:
+            events.append(_presence(admitted.seat, admitted.event, request.holder))
+        arrival = loaded.next_seq + len(before)
+        start = message.resume_from if replayable and message.resume_from is not None else arrival
+        first, frames = await self._commit(message.room_id, loaded, state, events, start)
+        next_seq = first + len(before)
+        # The commit numbers from the room's newest state, which may be ahead of the load.
+        numbered = [(seq, frame) for seq, frame in frames if seq >= min(start, next_seq)]
+        resync = message.resume_from is not None and (
+            not replayable or not numbered or numbered[0][0] != start
+        )
+        if resync:
+            numbered = [(seq, frame) for seq, frame in numbered if seq >= next_seq]
+        self._creators[message.room_id] = state.creator
+        if message.room_id not in self._cursors:  # the reader takes it from there
+            self._cursors[message.room_id] = numbered[-1][0] if numbered else next_seq - 1
+        self._settling[message.room_id] = self._settling.get(message.room_id, 0) + 1
+        away = tuple((s.index, wall - s.left_at) for s in state.disconnected_seats())
+        return Entered(
+            room_id=message.room_id,
+            capacity=state.capacity,
+            admitted=admitted,
+            next_seq=next_seq,
+            epoch=loaded.epoch,
+            resync=resync,
+            start=numbered[0][0] if numbered else next_seq,
+            events=tuple(frame for _, frame in numbered),
+            away=away,
+        )
+
+    def _tidy(self, state: RoomState, live: frozenset[str], wall: float) -> list[_Presence]:
+        """What is due before anything else: holders of dead processes let go, seats left
+        past their grace freed."""
+
+        def alive(holder: Holder) -> bool:
+            return isinstance(holder, str) and holder.rpartition("/")[0] in live
+
+        gone = rules.reap(state, alive, wall)
+        expired = rules.expire_seats(state, wall, self.config.seat_grace)
+        return [_presence(s, PresenceEvent.LEFT, None) for s in gone] + [
+            _presence(s, PresenceEvent.SEAT_EXPIRED, None) for s in expired
+        ]
+
+    async def _change(
+        self, room_id: str, decide: Callable[[RoomState, float], list[_Presence]]
+    ) -> None:
+        """Tidy the room and apply ``decide``; store it only if anything changed."""
+        async with self._changes:
+            await self._change_now(room_id, decide)
+
+    async def _change_now(
+        self, room_id: str, decide: Callable[[RoomState, float], list[_Presence]]
+    ) -> None:
+        if self.down is not None:
+            return
+        try:
+            for _ in range(TRIES):
+                loaded = await self._load(room_id)
+                if loaded is None:
+                    return
+                wall = time.time()
+                events = self._tidy(loaded.state, loaded.live, wall)
+                events += decide(loaded.state, wall)
+                if not events:
+                    return
+                try:
+                    await self._commit(room_id, loaded, loaded.state, events, loaded.next_seq)
+                    return
+                except _Conflict:
+                    continue
+        except (RedisError, OSError) as error:
+            self._failure(error)
+
+    async def _load(self, room_id: str) -> _Loaded | None:
+        meta, state, _, leases = room_keys(room_id)
+        reply = await self._call("tablier_load", [meta, state, leases], self._ms(), new_epoch())
+        if reply is None:
+            return None
+        version, next_seq, epoch, base, blob, live = reply
+        return _Loaded(
+            version,
+            int(next_seq),
+            int(epoch),
+            int(base),
+            RoomState.from_bytes(room_id, blob),
+            frozenset(p.decode() for p in live),
+        )
+
+    async def _commit(
+        self,
+        room_id: str,
+        loaded: _Loaded,
+        state: RoomState,
+        events: Sequence[_Presence],
+        start: int,
+    ) -> tuple[int, list[tuple[int, bytes]]]:
+        """Store ``state`` and number ``events`` if the room is as loaded; the first number
+        given, and the room's frames from ``start`` on."""
+        holders: list[Any] = []
+        for index in range(state.capacity):
+            seat = state.seats.get(index)
+            holders += [index, "" if seat is None or seat.holder is None else seat.holder]
+        flat: list[Any] = []
+        for event in events:
+            flat += [event.holder, event.seat, event.event, event.head, event.tail]
+        processes = {str(h).rpartition("/")[0] for h in _holders(state)}
+        reply = await self._call(
+            "tablier_commit",
+            room_keys(room_id),
+            loaded.version,
+            loaded.epoch,
+            state.to_bytes(),
+            self._ttl_ms,
+            new_epoch(),
+            self.config.backlog,
+            self.config.backlog_bytes,
+            start,
+            ",".join(sorted(processes)),
+            self.process,
+            self._ms() + self._lease_ms,
+            room_id,
+            self._ms(),
+            self._ttl_ms,
+            state.capacity,
+            *holders,
+            len(events),
+            *flat,
+        )
+        if reply[0] == b"conflict":
+            raise _Conflict
+        _, first, _, frames = reply
+        numbered = [(int(frames[i]), frames[i + 1]) for i in range(0, len(frames), 2)]
+        return int(first), numbered
+
+    async def _failed(self, failures: str, code: ErrorCode) -> ErrorCode:
+        """A failed join counts against its address on every process."""
+        await self._call("tablier_failures", [failures], self._ms(), self._per_minute, 1)
+        return code
+
+    @property
+    def _per_minute(self) -> int:
+        return self.config.join_failures_per_minute
+
+    # --- the three tasks -------------------------------------------------------------------
+
+    async def _write_forever(self) -> None:
+        """Send every queued payload in one pipeline, wait for the answer, again."""
+        backlog, backlog_bytes = self.config.backlog, self.config.backlog_bytes
+        while not self._closing:
+            await self._appending.wait()
+            self._appending.clear()
+            batch, self._appends = self._appends, []
+            if not batch or self.down is not None:
+                continue
+            now = self._ms()
+            commands = []
+            for request in batch:
+                meta, _, log, leases = room_keys(request.room_id)
+                head, tail = message_parts(request.seat, request.packed_payload)
+                commands.append(("FCALL", "tablier_append", 3, meta, log, leases,
+                                 request.holder, request.seat, head, tail, new_epoch(),
+                                 backlog, backlog_bytes, request.room_id, now, self._ttl_ms,
+                                 self.process))  # fmt: skip
+            try:
+                replies = await self._timed(self._writer.ask(*commands))
+            except (RedisError, OSError) as error:
+                self._failure(error)
+                continue
+            self._deliver_own(batch, replies)
+            # A room Redis no longer has ("gone"): its members' reader sees nothing more; they
+            # are let go by the next lease renewal, which finds it gone too.
+
+    def _deliver_own(self, batch: list[Append], replies: list[Any]) -> None:
+        """Our own members' messages, numbered: Redis does not put them in our inbox, so
+        they are handed to the core from here, in their place among the room's events."""
+        for request, reply in zip(batch, replies, strict=True):
+            if not isinstance(reply, list) or reply[0] != b"ok":
+                continue  # an error, or "gone"/"not_holder": nothing was numbered
+            seq = int(reply[1])
+            frame = stamp(seq, request.seat, request.packed_payload)
+            event = Event(seq, int(reply[2]), request.holder, request.seat, None, frame)
+            self._offer(request.room_id, [event])
+
+    def _offer(self, room_id: str, events: list[Event]) -> list[int]:
+        """Events of a room from the inbox or our own appends, in whatever order the two
+        arrive: each goes to the core once, in order; returns the numbers still missing
+        among those held back (empty when nothing is missing)."""
+        taken = self._cursors.get(room_id)
+        if taken is None:
+            return []  # not a room of ours (any more)
+        early = self._early.setdefault(room_id, {})
+        for event in events:
+            if event.seq > taken:
+                early[event.seq] = event
+        ready = []
+        while taken + 1 in early:
+            taken += 1
+            ready.append(early.pop(taken))
+        if not early:
+            del self._early[room_id]
+        if ready:
+            self._cursors[room_id] = taken
+            if room_id in self._settling:
+                self._held.setdefault(room_id, []).extend(ready)
+            elif self._listener is not None:
+                self._listener.on_events(room_id, ready)
+        return [seq for seq in range(taken + 1, max(early)) if seq not in early] if early else []
+
+    async def _read_forever(self) -> None:
+        """Read this process's inbox (every event of its rooms that others made, as Redis
+        numbered them) and offer each room's events to the core; fetch from a room's own
+        stream whatever neither the inbox nor our own appends brought."""
+        seen: Any = b"$"
+        while not self._closing:
+            try:
+                if self.down is not None:
+                    await self._connect()
+                    seen = b"$"  # what came before was for members who are gone
+                (reply,) = await self._reader.ask(
+                    ("XREAD", "COUNT", 1024, "BLOCK", BLOCK_MS, "STREAMS", self._inbox, seen)
+                )
+                if isinstance(reply, ResponseError):
+                    raise reply
+                if not reply:
+                    continue
+                entries = reply[0][1]
+                seen = entries[-1][0]
+                by_room: dict[str, list[Event]] = {}
+                for _, flat in entries:
+                    fields = dict(zip(flat[::2], flat[1::2], strict=True))
+                    room_id = fields[b"r"].decode()
+                    by_room.setdefault(room_id, []).append(_event(fields[b"q"], fields))
+                for room_id, events in by_room.items():
+                    missing = self._offer(room_id, events)
+                    if missing:  # skipped by the inbox (trimmed, or ours not back yet)
+                        await self._fetch(room_id, missing)
+            except (RedisError, OSError, ValueError, KeyError, IndexError) as error:
+                # Unreachable, or an answer not shaped as expected: either way, start over.
+                self._failure(error if isinstance(error, RedisError | OSError) else OSError(error))
+                await asyncio.sleep(RETRY_EVERY)
+
+    async def _fetch(self, room_id: str, missing: list[int]) -> None:
+        log = room_keys(room_id)[2]
+        (found,) = await self._reader.ask(("XRANGE", log, f"{missing[0]}-0", f"{missing[-1]}-1"))
+        if isinstance(found, ResponseError):
+            raise found
+        events = []
+        for entry_id, flat in found:
+            fields = dict(zip(flat[::2], flat[1::2], strict=True))
+            events.append(_event(entry_id.split(b"-", 1)[0], fields))
+        still = self._offer(room_id, events)
+        if still and self._listener is not None:  # gone from the room's stream too
+            self._listener.on_lost_room(room_id)  # its members here resume, or resync
+
+    async def _renew_forever(self) -> None:
+        listener = self._listener
+        assert listener is not None
+        while not self._closing:
+            await asyncio.sleep(self.config.backplane_lease / 4)
+            rooms = list(listener.served())
+            served = set(rooms)
+            for room_id in [
+                r for r in self._cursors if r not in served and r not in self._settling
+            ]:
+                del self._cursors[room_id]  # its last member here left
+            if self.down is not None or not rooms:
+                continue
+            # A few rooms at a time: Redis serves nobody else while it runs a batch.
+            for start in range(0, len(rooms), RENEWALS_AT_ONCE):
+                await self._renew(rooms[start : start + RENEWALS_AT_ONCE])
+
+    async def _renew(self, rooms: list[str]) -> None:
+        listener = self._listener
+        assert listener is not None
+        now = self._ms()
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for room_id in rooms:
+                keys = room_keys(room_id)
+                pipe.fcall("tablier_lease", 4, *keys, self.process,
+                           now + self._lease_ms, now, self._ttl_ms)  # fmt: skip
+                creator = self._creators.get(room_id, "")
+                pipe.fcall("tablier_room_lives", 2, *_room_counts(creator), room_id,
+                           now + self._ttl_ms, self._ttl_ms)  # fmt: skip
+            try:
+                replies = await self._timed(pipe.execute(raise_on_error=False))
+            except (RedisError, OSError) as error:
+                self._failure(error)
+                return
+        for room_id, renewed in zip(rooms, replies[::2], strict=True):
+            if renewed == 1:  # a process with members there died: let them go
+                task = asyncio.create_task(self.check(Check(room_id)))
+                self._checks.add(task)
+                task.add_done_callback(self._checks.discard)
+            elif renewed == -1:  # Redis lost the room: its members start it again
+                listener.on_lost_room(room_id)
+
+    # --- helpers -------------------------------------------------------------------------
+
+    async def _connect(self) -> None:
+        """Reach Redis, make sure it has this version of the library, and say so."""
+        # Connections opened before Redis went away are dead: a command must not meet one.
+        await self._redis.connection_pool.disconnect()
+        await self._writer.close()
+        await self._timed(self._redis.ping())
+        listed = await self._redis.function_list(library=redis_library.NAME, withcode=True)
+        if not any(redis_library.SOURCE.encode() in entry for entry in listed):
+            await self._redis.function_load(redis_library.SOURCE, replace=True)
+        if self._was_up:
+            self.stats.reconnects += 1
+        self.down, self._was_up = None, True
+        self._up.set()
+        if logs.logger.isEnabledFor(logging.INFO):
+            up = Log(None, "backplane_up", {"redis": _safe_url(self.url), "process": self.process})
+            logs.logger.info(logs.render(up, self.config.log_json))
+
+    def _failure(self, error: BaseException) -> None:
+        """A command failed. Redis refusing one (an error reply) is that command's failure
+        alone; not reaching Redis at all means every member here must go."""
+        self.stats.errors += 1
+        if isinstance(error, ResponseError):
+            if logs.logger.isEnabledFor(logging.INFO):
+                refused = Log(None, "backplane_error", {"error": str(error)[:200]})
+                logs.logger.info(logs.render(refused, self.config.log_json))
+            return
+        if self.down is None and not self._closing:
+            self.down = f"Redis at {_safe_url(self.url)} cannot be reached ({type(error).__name__})"
+            self._appends.clear()
+            self._cursors.clear()
+            if self._listener is not None:
+                self._listener.on_lost(self.down)
+
+    async def _call(self, function: str, keys: Sequence[str], *args: Any) -> Any:
+        return await self._timed(self._redis.fcall(function, len(keys), *keys, *args))
+
+    async def _timed(self, pending: Awaitable[Any]) -> Any:
+        started = time.perf_counter()
+        try:
+            return await pending
+        except ResponseError:
+            raise
+        finally:
+            self.stats.round_trips += 1
+            self.stats.round_trip_seconds += time.perf_counter() - started
+
+    @staticmethod
+    def _ms() -> int:
+        return int(time.time() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class _Presence:
+    """A presence event to number: its frame's parts, and the seat's holder after it."""
+
+    holder: str
+    seat: int
+    event: int
+    head: bytes
+    tail: bytes
+
+
+def _presence(seat: Seat, event: PresenceEvent, holder: Holder | None) -> _Presence:
+    head, tail = presence_parts(seat.index, event, seat.name)
+    return _Presence("" if holder is None else str(holder), seat.index, int(event), head, tail)
+
+
+def _holders(state: RoomState) -> list[Holder]:
+    seated = [seat.holder for seat in state.seats.values() if seat.holder is not None]
+    return seated + sorted(state.spectators, key=str)
+
+
+def _event(seq: bytes, fields: dict[bytes, bytes]) -> Event:
+    """An entry of a room's stream or of an inbox, as the library's append wrote it."""
+    presence = fields[b"p"]
+    return Event(
+        seq=int(seq),
+        epoch=int(fields[b"e"]),
+        holder=fields[b"h"].decode(),
+        seat=int(fields[b"s"]),
+        presence=PresenceEvent(int(presence)) if presence else None,
+        frame=fields[b"f"],
+    )
+
+
+def _safe_url(url: str) -> str:
+    """The URL to show in logs and /healthz: never its password."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    return urlunsplit(parts._replace(netloc=user + netloc))

@@ -1,0 +1,237 @@
+"""The Redis function library every relay process shares: the only code that writes a room.
+
+Each function takes the keys of one room (they share the hash tag ``{room id}``) and does its
+whole job atomically: check, number, ``XADD``. A frame is built here around its number
+(``head + uint(seq) + tail``, see :func:`relay.envelope.message_parts`) and kept in the
+room's stream as entry ``<seq>-1``; a copy goes to the inbox stream of each process reading
+the room (``tablier:inbox:<process>``), so that a process reads one stream whatever the
+number of its rooms, and falls back on the room's own stream (by number) for anything its
+inbox did not bring.
+
+Epochs: the library remembers, in a local of its own, a name for this Redis's life (the
+first ``TIME`` it saw); it is gone after a restart, and a replica that takes over never had
+it. A room last numbered in another life may have lost its newest events (``appendfsync
+everysec`` loses up to a second on a crash; a replica may lag), so its first touch in a new
+life starts a new epoch at the number it has (``base``). Loading the library again
+(``FUNCTION LOAD REPLACE``, only ever done for a new version) does the same, which is safe.
+"""
+
+from __future__ import annotations
+
+NAME = "tablier_relay_1"
+
+SOURCE = r"""#!lua name=tablier_relay_1
+
+local life
+local function this_life()
+  if not life then
+    local t = redis.call('TIME')
+    life = t[1] .. '.' .. t[2]
+  end
+  return life
+end
+
+local function b4(x)
+  return string.char(math.floor(x / 16777216) % 256, math.floor(x / 65536) % 256,
+                     math.floor(x / 256) % 256, x % 256)
+end
+
+-- msgpack's smallest encoding of a non-negative integer (below 2^53: Lua's are doubles)
+local function uint(n)
+  if n < 128 then return string.char(n) end
+  if n < 256 then return '\204' .. string.char(n) end
+  if n < 65536 then return '\205' .. string.char(math.floor(n / 256), n % 256) end
+  if n < 4294967296 then return '\206' .. b4(n) end
+  return '\207' .. b4(math.floor(n / 4294967296)) .. b4(n % 4294967296)
+end
+
+-- The room's next number and epoch (nil: no such room), a new epoch if it was last
+-- numbered in another life of this Redis.
+local function numbering(meta, new_epoch)
+  local m = redis.call('HMGET', meta, 'seq', 'epoch', 'base', 'life')
+  if not m[1] then return nil end
+  if m[4] ~= this_life() then
+    redis.call('HSET', meta, 'epoch', new_epoch, 'base', m[1], 'life', this_life())
+    return tonumber(m[1]), new_epoch, m[1]
+  end
+  return tonumber(m[1]), m[2], m[3]
+end
+
+-- The processes that read a room: those whose lease on it runs past now (but one).
+local function readers(leases, now, but)
+  local found = {}
+  for _, process in ipairs(redis.call('ZRANGEBYSCORE', leases, now, '+inf')) do
+    if process ~= but then found[#found + 1] = process end
+  end
+  return found
+end
+
+-- Keep one event as entry <seq>-1 of the room's log, trim the log to its count and bytes,
+-- and put it at once in the inbox of every process reading the room (each process reads
+-- its own inbox, one stream, whatever the number of its rooms). r: the room's keys and
+-- numbering, as the caller has them.
+local function append(r, seq, holder, seat, presence, head, tail)
+  local frame = head .. uint(seq) .. tail
+  redis.call('XADD', r.log, seq .. '-1', 'f', frame, 'e', r.epoch, 'h', holder, 's', seat,
+             'p', presence)
+  local size = redis.call('HINCRBY', r.meta, 'bytes', #frame)
+  local kept = redis.call('XLEN', r.log)
+  while kept > r.count or (size > r.bytes and kept > 1) do
+    local oldest = redis.call('XRANGE', r.log, '-', '+', 'COUNT', 1)[1]
+    redis.call('XDEL', r.log, oldest[1])
+    size = redis.call('HINCRBY', r.meta, 'bytes', -#oldest[2][2])
+    kept = kept - 1
+  end
+  for _, process in ipairs(r.readers) do
+    local inbox = 'tablier:inbox:' .. process
+    redis.call('XADD', inbox, 'MAXLEN', '~', 100000, '*', 'r', r.room, 'q', seq, 'f', frame,
+               'e', r.epoch, 'h', holder, 's', seat, 'p', presence)
+    redis.call('PEXPIRE', inbox, r.inbox_ttl)
+  end
+end
+
+-- KEYS meta, log, leases. ARGV holder, seat, head, tail, new epoch, backlog count, backlog
+-- bytes, room id, now (ms), inbox ttl (ms), the appending process (its own inbox is spared:
+-- it has the answer).
+redis.register_function('tablier_append', function(keys, args)
+  -- The hot path: one read of the room's numbering and of the seat's holder.
+  local m = redis.call('HMGET', keys[1], 'seq', 'epoch', 'life', 'h' .. args[2])
+  if not m[1] then return {'gone'} end
+  if m[4] ~= args[1] then return {'not_holder'} end
+  local seq, epoch = tonumber(m[1]), m[2]
+  if m[3] ~= this_life() then seq, epoch = numbering(keys[1], args[5]) end
+  local r = {meta = keys[1], log = keys[2], epoch = epoch, count = tonumber(args[6]),
+             bytes = tonumber(args[7]), room = args[8], inbox_ttl = args[10],
+             readers = readers(keys[3], args[9], args[11])}
+  append(r, seq, args[1], args[2], '', args[3], args[4])
+  redis.call('HSET', keys[1], 'seq', seq + 1)
+  return {'ok', tostring(seq), epoch}
+end)
+
+-- KEYS meta, state, leases. ARGV now (ms), new epoch.
+-- The state to decide on: version, next number, epoch, base, state bytes, the live
+-- processes (whose lease runs past now).
+redis.register_function('tablier_load', function(keys, args)
+  local seq, epoch, base = numbering(keys[1], args[2])
+  if not seq then return false end
+  local live = redis.call('ZRANGEBYSCORE', keys[3], args[1], '+inf')
+  return {redis.call('HGET', keys[1], 'v'), tostring(seq), epoch, base,
+          redis.call('GET', keys[2]), live}
+end)
+
+-- KEYS meta, state, log, leases. ARGV version, epoch (as loaded), state, ttl (ms), new
+-- epoch, backlog count, backlog bytes, first number to return, the processes that hold
+-- something in the new state (comma-separated), the committing process and its lease end
+-- (ms), room id, now (ms), inbox ttl (ms), holders (n, then seat and holder n times; ''
+-- for none), events (n, then holder, seat, presence, head, tail).
+-- Stores the state if nobody changed it since it was loaded, numbers the events, and
+-- returns the first number, the next one, and {seq, frame, ...} from the one asked for.
+redis.register_function('tablier_commit', function(keys, args)
+  local meta, log = keys[1], keys[3]
+  if redis.call('HGET', meta, 'v') ~= args[1] then return {'conflict'} end
+  local seq, epoch = numbering(meta, args[5])
+  if epoch ~= args[2] then return {'conflict'} end
+  redis.call('SET', keys[2], args[3])
+  redis.call('HINCRBY', meta, 'v', 1)
+  redis.call('HSET', meta, 'procs', args[9])
+  redis.call('ZADD', keys[4], args[11], args[10])  -- its own holders are alive, from now
+  local at = 15
+  for _ = 1, tonumber(args[at]) do
+    if args[at + 2] == '' then
+      redis.call('HDEL', meta, 'h' .. args[at + 1])
+    else
+      redis.call('HSET', meta, 'h' .. args[at + 1], args[at + 2])
+    end
+    at = at + 2
+  end
+  at = at + 1
+  local r = {meta = meta, log = log, epoch = epoch, count = tonumber(args[6]),
+             bytes = tonumber(args[7]), room = args[12], inbox_ttl = args[14],
+             readers = readers(keys[4], args[13])}
+  local first = seq
+  for _ = 1, tonumber(args[at]) do
+    append(r, seq, args[at + 1], args[at + 2], args[at + 3], args[at + 4], args[at + 5])
+    seq = seq + 1
+    at = at + 5
+  end
+  redis.call('HSET', meta, 'seq', seq)
+  for _, key in ipairs(keys) do redis.call('PEXPIRE', key, args[4]) end
+  local frames = {}
+  for _, entry in ipairs(redis.call('XRANGE', log, args[8] .. '-0', '+')) do
+    frames[#frames + 1] = string.match(entry[1], '^(%d+)')
+    frames[#frames + 1] = entry[2][2]
+  end
+  return {'ok', tostring(first), tostring(seq), frames}
+end)
+
+-- KEYS meta, state, log, leases. ARGV state, ttl (ms), new epoch. 1: created; 0: it was
+-- there already (another member brought it back first).
+redis.register_function('tablier_create', function(keys, args)
+  if redis.call('EXISTS', keys[1]) == 1 then return 0 end
+  redis.call('HSET', keys[1], 'v', 1, 'seq', 0, 'epoch', args[3], 'base', 0,
+             'life', this_life(), 'bytes', 0)
+  redis.call('SET', keys[2], args[1])
+  for _, key in ipairs(keys) do redis.call('PEXPIRE', key, args[2]) end
+  return 1
+end)
+
+-- KEYS meta, state, log, leases. ARGV process, lease end (ms), now (ms), ttl (ms).
+-- Renews this process's lease on the room and the room's life; 1 if a process that holds
+-- a seat or watches here has let its lease lapse (its holders must be let go), else 0.
+redis.register_function('tablier_lease', function(keys, args)
+  if redis.call('EXISTS', keys[1]) == 0 then return -1 end
+  redis.call('ZADD', keys[4], args[2], args[1])
+  redis.call('ZREMRANGEBYSCORE', keys[4], '-inf', args[3] - 3600000)
+  for _, key in ipairs(keys) do redis.call('PEXPIRE', key, args[4]) end
+  local holders = redis.call('HGET', keys[1], 'procs') or ''
+  for process in string.gmatch(holders, '[^,]+') do
+    local until_ms = redis.call('ZSCORE', keys[4], process)
+    if not until_ms or tonumber(until_ms) < tonumber(args[3]) then return 1 end
+  end
+  return 0
+end)
+
+-- KEYS meta. ARGV new epoch. The next number and the epoch (nil: no such room).
+redis.register_function('tablier_touch', function(keys, args)
+  local seq, epoch = numbering(keys[1], args[1])
+  if not seq then return false end
+  return {tostring(seq), epoch}
+end)
+
+-- KEYS a failure bucket. ARGV now (ms), failures allowed a minute, 1 to count one.
+-- 1 if the address is throttled (no failure left to spend), else 0.
+redis.register_function('tablier_failures', function(keys, args)
+  local now, burst = tonumber(args[1]), tonumber(args[2])
+  local b = redis.call('HMGET', keys[1], 'tokens', 'at')
+  local tokens, at = tonumber(b[1]) or burst, tonumber(b[2]) or now
+  tokens = math.min(burst, tokens + math.max(0, now - at) * burst / 60000)
+  local throttled = tokens < 1 and 1 or 0
+  if args[3] == '1' then tokens = math.max(0, tokens - 1) end
+  redis.call('HSET', keys[1], 'tokens', tokens, 'at', now)
+  redis.call('PEXPIRE', keys[1], 60000)
+  return throttled
+end)
+
+-- KEYS every room, this address's rooms. ARGV room, now (ms), its end (ms), most rooms,
+-- most rooms per address. 'ok' (counted), 'full' or 'address_full'.
+redis.register_function('tablier_count_room', function(keys, args)
+  for _, key in ipairs(keys) do redis.call('ZREMRANGEBYSCORE', key, '-inf', args[2]) end
+  if redis.call('ZSCORE', keys[1], args[1]) == false then
+    if redis.call('ZCARD', keys[1]) >= tonumber(args[4]) then return 'full' end
+    if redis.call('ZCARD', keys[2]) >= tonumber(args[5]) then return 'address_full' end
+  end
+  redis.call('ZADD', keys[1], args[3], args[1])
+  redis.call('ZADD', keys[2], args[3], args[1])
+  redis.call('PEXPIRE', keys[2], args[3] - args[2])
+  return 'ok'
+end)
+
+-- KEYS every room, its creator's rooms. ARGV room, its end (ms), ttl (ms). Still there:
+-- count it on.
+redis.register_function('tablier_room_lives', function(keys, args)
+  redis.call('ZADD', keys[1], 'XX', args[2], args[1])
+  redis.call('ZADD', keys[2], 'XX', args[2], args[1])
+  redis.call('PEXPIRE', keys[2], args[3])
+  return 0
+end)
+"""

@@ -1,0 +1,154 @@
+"""Rooms held by a backplane (Redis), as one relay process sees them.
+
+With a backplane, a room's state, order and backlog live in Redis, shared by every relay
+process. A process keeps, for each room one of its connections is in, only a
+:class:`LocalRoom`: which of its connections are members and the number each expects next, a
+few recent events for members who arrive while the stream moves on, and when the room's
+absent seats were left (to know when to ask the backplane to expire them).
+
+The core talks to the backplane in the requests below (outputs, carried out by the shell)
+and hears back through :meth:`relay.core.RelayCore.entered`, :meth:`~relay.core.RelayCore.
+brought` and :meth:`~relay.core.RelayCore.delivered`. Decisions about a room's state are
+:mod:`relay.rules`, applied by the backplane to the state it loads.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from relay.envelope import Create, Created, ErrorCode, Join, PresenceEvent
+from relay.rooms import ConnId, Holder
+from relay.rules import Admitted
+
+# Events a process keeps per room for members who arrive while its reader moves on.
+RECENT_EVENTS = 256
+
+
+# --- what the core asks of a backplane ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Enter:
+    """Let ``conn`` into ``message.room_id`` (load the room, :func:`relay.rules.admit`, store
+    it back), then call :meth:`RelayCore.entered`."""
+
+    conn: ConnId
+    holder: str
+    ip: str
+    message: Join
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bring:
+    """Create the room ``created`` describes (or, for a re-create, find it there already),
+    then call :meth:`RelayCore.brought`."""
+
+    conn: ConnId
+    ip: str
+    message: Create
+    created: Created
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """Number this member's payload in its room's stream (it arrives back through
+    :meth:`RelayCore.delivered`, like everyone's)."""
+
+    room_id: str
+    holder: str
+    seat: int
+    packed_payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """``holder``'s connection is gone (:func:`relay.rules.leave`)."""
+
+    room_id: str
+    holder: str
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A seat of this room may be due to expire (:func:`relay.rules.expire_seats`)."""
+
+    room_id: str
+
+
+Request = Enter | Bring | Append | Leave | Check
+
+
+# --- what a backplane answers --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entered:
+    """A connection is in: ``admitted`` says as what; ``next_seq`` numbers its own arrival
+    (a spectator's: the next event); ``events`` are the room's frames from number ``start``
+    on (its resume, or ``next_seq``); ``resync`` says its resume could not be served;
+    ``away`` says how many seconds ago each absent seat was left."""
+
+    room_id: str
+    capacity: int
+    admitted: Admitted
+    next_seq: int
+    epoch: int
+    resync: bool
+    start: int
+    events: tuple[bytes, ...]
+    away: tuple[tuple[int, float], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Brought:
+    """The room of a :class:`Bring` is there: created now, or found (``again``)."""
+
+    created: Created
+    seats: int
+    again: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of a room's stream, as the backplane's reader delivers it. ``holder`` is who
+    sent a message, or who holds ``seat`` after a presence event (the one who left, for a
+    departure); ``presence`` is None for a message."""
+
+    seq: int
+    epoch: int
+    holder: Holder
+    seat: int
+    presence: PresenceEvent | None
+    frame: bytes
+
+
+EnterResult = Entered | ErrorCode
+BringResult = Brought | ErrorCode
+
+
+# --- one process's view of a shared room ---------------------------------------------------
+
+
+class LocalRoom:
+    """The members of one shared room that are connections of this process."""
+
+    __slots__ = ("away", "epoch", "expects", "id", "recent", "seat_of")
+
+    def __init__(self, room_id: str, epoch: int) -> None:
+        self.id = room_id
+        self.epoch = epoch
+        self.expects: dict[ConnId, int] = {}  # member -> the number of the next event it needs
+        self.seat_of: dict[ConnId, int] = {}  # players among them -> their seat
+        self.recent: deque[tuple[int, bytes]] = deque(maxlen=RECENT_EVENTS)
+        self.away: dict[int, float] = {}  # absent seat -> when to ask whether it expired
+
+    def catch_up(self, seq: int) -> list[bytes] | None:
+        """Frames this process already delivered to the others from ``seq`` on, for a member
+        that starts there; None if they are no longer kept."""
+        if not self.recent or self.recent[-1][0] < seq:
+            return []
+        if self.recent[0][0] > seq:
+            return None
+        return [frame for number, frame in self.recent if number >= seq]

@@ -1,0 +1,52 @@
+"""The relay's log lines: whatever a client names reaches them escaped, in both formats."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import shlex
+
+import pytest
+
+import relay.logs
+import relay.rooms
+from relay.core import Log
+from relay.logs import escaped, render
+
+HOSTILE = [
+    "\n2026-11-30 12:00:00,000 relay joined conn=1",  # a line of its own
+    "\x1b[2J\x1b]0;owned\x07",  # clear the screen, retitle the terminal
+    "a b=c",  # spaces and = would make up fields of a plain line
+    "\u202eevil",  # right-to-left override: the line would read backwards
+    'back\\slash "quoted"',
+    "\ud800",  # a lone surrogate, as msgpack can decode
+]
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=repr)
+def test_a_plain_line_holds_nothing_but_printable_ascii_and_one_field_per_value(
+    value: str,
+) -> None:
+    line = render(Log(3, "refused", {"code": "unknown_room", "room": value}), as_json=False)
+    assert line.isascii() and line.isprintable()
+    assert line.startswith("refused conn=3 code=unknown_room room=")
+    assert len(shlex.split(line)) == 4  # the value is one field: quoted if it holds a space
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=repr)
+def test_a_json_line_is_one_line_of_ascii_that_reads_back(value: str) -> None:
+    line = render(Log(3, "refused", {"room": value}), as_json=True)
+    assert line.isascii() and "\n" not in line and "\x1b" not in line
+    if value != "\ud800":  # JSON keeps the lone surrogate as an escape that reads back
+        assert json.loads(line)["room"] == value
+
+
+def test_plain_values_are_left_alone() -> None:
+    for value in ("Vm8DKOOO", "203.0.113.7", "2001:db8::1", "too_many_failures"):
+        assert escaped(value) == value
+
+
+@pytest.mark.parametrize("module", [relay.logs, relay.rooms])
+def test_docstring_examples(module: object) -> None:
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.attempted and not result.failed

@@ -17,7 +17,7 @@ GOOSE_MIN_PLAYERS = 2
 GOOSE_MAX_PLAYERS = 15
 GOOSE_RULE_SETS: tuple[str, ...] = ("daumont", "1792")
 JACQUET_BEAROFF_RULES: tuple[str, ...] = ("backgammon", "trictrac")
-JACQUET_LEVELS: tuple[int, ...] = (1, 2, 3)
+JACQUET_LEVELS: tuple[int, ...] = (1, 2, 3, 4)
 DEFAULT_GOOSE_NAMES: tuple[str, ...] = (
     "Alice", "Bruno", "Chloé", "Denis", "Élise", "Fanny", "Gaston", "Hugo",
     "Inès", "Jules", "Karim", "Léa", "Marc", "Nina", "Oscar",
@@ -91,7 +91,7 @@ class JacquetSetup:
         _check_names(self.names)
         _check_computer_seats(self.computer_seats, 2)
         if self.level not in JACQUET_LEVELS:
-            raise SetupError(f"the computer's level is 1, 2 or 3, not {self.level}")
+            raise SetupError(f"the computer's level is 1 to 4, not {self.level}")
         if not 1 <= self.match_to <= 99:
             raise SetupError(f"a match is played to 1 to 99 points, not {self.match_to}")
         if self.bearoff not in JACQUET_BEAROFF_RULES:

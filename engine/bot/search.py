@@ -71,6 +71,13 @@ def _tie_break(scores: Sequence[int], best: int, seed: int, salt: int) -> int:
     return tied[SplitMix64(mix64(seed) ^ salt).below(len(tied))]
 
 
+def tie_break(tied: Sequence[int], seed: int, side: Side, other: Side) -> int:
+    """One of ``tied`` (indices of exactly equal plays), drawn as levels 1-3 draw theirs."""
+    if len(tied) == 1:
+        return tied[0]
+    return tied[SplitMix64(mix64(seed) ^ _salt(side, other)).below(len(tied))]
+
+
 def _salt(side: Side, other: Side) -> int:
     """A machine-independent digest of the position (Python's ``hash`` may differ)."""
     digest = 0

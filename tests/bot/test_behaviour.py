@@ -19,7 +19,7 @@ from engine.jacquet import (
 )
 from tests.bot.positions import random_positions
 
-LEVELS = (1, 2, 3)
+LEVELS = (1, 2, 3, 4)
 
 
 def position(turn: str, white: dict[str, int], black: dict[str, int]) -> Position:

@@ -49,7 +49,7 @@ def test_bad_input_exits_2_with_one_line() -> None:
     for args, problem in [
         (("--position", "{", "--dice", "6-5"), "not valid JSON"),
         (("--position", json.dumps(START), "--dice", "6-7"), "1 to 6"),
-        (("--position", json.dumps(START), "--dice", "6-5", "--level", "4"), "--level"),
+        (("--position", json.dumps(START), "--dice", "6-5", "--level", "5"), "--level"),
         (("--dice", "6-5"), "required"),
     ]:
         result = bot(*args)

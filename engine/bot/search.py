@@ -41,12 +41,17 @@ class SearchLimits:
     """At most this many plays, the best by level-2 score, are searched two plies deep."""
     margin: int = WIN // 2
     """...and only those within this much (micro-points) of the best level-2 score."""
-    nodes: int = 60_000
-    """Evaluations allowed in the two-ply search; when spent, the searched plays decide."""
+    nodes: int = 12_000
+    """Replies judged in the two-ply search, all candidates together. A candidate whose
+    search would pass it is dropped, so the work (and the time) is bounded by the budget,
+    not by how many replies the dice happen to allow; the candidates fully searched decide."""
 
 
-def _reply_value(mine: Side, his: Side, bearoff: str, weights: Weights, budget: list[int]) -> int:
-    """Sum over the 21 rolls (x weight/36) of my value after his best reply, me to move."""
+def _reply_value(
+    mine: Side, his: Side, bearoff: str, weights: Weights, budget: list[int]
+) -> int | None:
+    """Sum over the 21 rolls (x weight/36) of my value after his best reply, me to move;
+    ``None`` if the budget runs out first."""
     if mine[OFF] == 15:
         return 36 * WIN * multiplier(his)
     if postillon_blocked(his, mine):
@@ -55,11 +60,13 @@ def _reply_value(mine: Side, his: Side, bearoff: str, weights: Weights, budget: 
     for roll, weight in ROLLS:
         worst = 8 * WIN
         replies = successors(his, mine, roll, bearoff)
+        budget[0] -= len(replies)
+        if budget[0] < 0:
+            return None
         for reply in replies:
             value = evaluate(mine, reply, weights)
             if value < worst:
                 worst = value
-        budget[0] -= len(replies)
         total += weight * worst
     return total
 
@@ -126,8 +133,13 @@ def choose_index(
     budget = [limits.nodes]
     deep: dict[int, int] = {}
     for index in shortlist:
-        if deep and (budget[0] <= 0 or (deadline is not None and deadline())):
+        if deep and deadline is not None and deadline():
             break
-        deep[index] = _reply_value(children[index], other, bearoff, weights, budget)
+        value = _reply_value(children[index], other, bearoff, weights, budget)
+        if value is None:
+            break
+        deep[index] = value
+    if len(deep) < 2:
+        return first
     scores = [deep.get(i, -(1 << 60)) for i in range(len(children))]
     return _tie_break(scores, max(scores), seed, salt)

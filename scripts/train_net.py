@@ -236,6 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check-every", type=int, default=10_000)
     parser.add_argument("--check-games", type=int, default=100)
     parser.add_argument("--export", type=Path, help="write the integer network here at the end")
+    parser.add_argument("--pause-at", type=int, help="save and stop after this many games")
     args = parser.parse_args(argv)
 
     net = Net(args.hidden, np.random.default_rng(args.seed))
@@ -251,7 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     began = time.perf_counter()
     wall_before = meta["wall_seconds"]
     window_start, window_plies = time.perf_counter(), 0
-    while done < args.games:
+    stop = min(args.games, args.pause_at) if args.pause_at else args.games
+    while done < stop:
         fraction = done / max(1, meta["planned_games"])
         alpha = meta["alpha"] + (meta["alpha_end"] - meta["alpha"]) * min(1.0, fraction)
         game = play_game(net, mix64(meta["seed"] * 1_000_003 + done))
@@ -269,7 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "alpha": round(alpha, 5), "wall_hours": round(meta["wall_seconds"] / 3600, 3),
             }), flush=True)  # fmt: skip
             window_start, window_plies = time.perf_counter(), 0
-        if done % args.save_every == 0 or done == args.games:
+        if done % args.save_every == 0 or done == stop:
             save(args.checkpoint, net, done, meta)
         if args.check_every and done % args.check_every == 0:
             share, mine, theirs = strength(net, args.check_games, done)
@@ -277,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             meta["checks"].append(check)
             print(json.dumps(check), flush=True)
             save(args.checkpoint, net, done, meta)
-    if args.export:
+    if args.export and done == args.games:
         from export_net import export
 
         export(net.arrays(), meta, done, args.export)

@@ -124,6 +124,7 @@ def jacquet_turns(steps: Sequence[tuple[Any, Any]]) -> list[Turn]:
 def goose_luck(steps: Sequence[tuple[Any, Any]], seats: int) -> tuple[GooseLuck, ...]:
     """Each Goose player's turns, missed turns, hazards, tokens paid and won."""
     counts = {name: [0] * seats for name in ("turns", "missed", "hazards", "paid", "won")}
+    # Tokens come from the engine's ledger (the ante is no event); turns from the events.
     hazards = (goose.Bridge, goose.Inn, goose.Well, goose.Labyrinth, goose.Prison, goose.Death)
     for _before, step in steps:
         for event in step.events:
@@ -133,13 +134,9 @@ def goose_luck(steps: Sequence[tuple[Any, Any]], seats: int) -> tuple[GooseLuck,
                 counts["missed"][event.seat] += 1
             elif isinstance(event, hazards):
                 counts["hazards"][event.seat] += 1
-            elif isinstance(event, goose.Paid):
-                counts["paid"][event.seat] += event.amount
-            elif isinstance(event, goose.Won):
-                counts["won"][event.seat] += event.pot
-            elif isinstance(event, goose.Blocked):
-                for seat, share in enumerate(event.shares):
-                    counts["won"][seat] += share
+    if steps:  # the ledger: every token each seat put in (ante included), and took out
+        counts["paid"] = list(steps[-1][1].state.paid)
+        counts["won"] = list(steps[-1][1].state.payouts)
     return tuple(
         GooseLuck(seat, *(counts[name][seat] for name in ("turns", "missed", "hazards", "paid",
                                                           "won")))

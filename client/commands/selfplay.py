@@ -28,6 +28,9 @@ def register(subparsers: Any) -> None:
                         help="jacquet: match length in points")
     parser.add_argument("--bearoff", choices=("backgammon", "trictrac"),
                         help="jacquet: bear-off rule")
+    parser.add_argument("--levels", metavar="A,B",
+                        help="jacquet: white's and black's player, each random, greedy, pubeval "
+                        "or a level 1-4 (default 1,1)")
     parser.add_argument("--seed", default="0", metavar="S",
                         help="seed for keys, chains and dice (default 0)")
     parser.add_argument("--start-time", type=int, metavar="MS",
@@ -47,6 +50,28 @@ def game_options(args: argparse.Namespace) -> dict[str, int | str]:
     return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
 
 
+def seat_players(spec: str, seed: str) -> Any:
+    """The chooser playing each Jacquet seat by ``--levels`` (``"random,3"``); ``seed`` (the
+    match's) seeds the random player and the levels' tie-breaks, so a log is reproducible."""
+    import hashlib
+
+    from engine.bot.players import PLAYERS, make_player
+
+    names = spec.split(",")
+    if len(names) != 2 or any(name not in PLAYERS for name in names):
+        raise ValueError(f"--levels takes two of {', '.join(PLAYERS)} (white,black), not {spec!r}")
+    base = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+    made: dict[int, Any] = {}
+
+    def choose(state: Any, dice: tuple[int, int]) -> Any:
+        seat = state.position.turn
+        if seat not in made:
+            made[seat] = make_player(names[seat], base + seat, state.options.bearoff)
+        return made[seat](state.position, dice)
+
+    return choose
+
+
 def run(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
@@ -56,8 +81,11 @@ def run(args: argparse.Namespace) -> int:
 
     start = args.start_time if args.start_time is not None else time.time_ns() // 1_000_000
     try:
+        if args.levels is not None and args.game != "jacquet":
+            raise ValueError("--levels is an option of jacquet")
+        choose = seat_players(args.levels, args.seed) if args.levels else None
         match = selfplay(args.game, game_options(args), players=args.players, seed=args.seed,
-                         start_time=start, log_path=Path(args.out))
+                         start_time=start, log_path=Path(args.out), choose=choose)
     except ValueError as error:
         print(f"tablier selfplay: {error}", file=sys.stderr)
         return 2

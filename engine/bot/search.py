@@ -41,7 +41,7 @@ class SearchLimits:
     """At most this many plays, the best by level-2 score, are searched two plies deep."""
     margin: int = WIN // 2
     """...and only those within this much (micro-points) of the best level-2 score."""
-    nodes: int = 12_000
+    nodes: int = 8_000
     """Replies judged in the two-ply search, all candidates together. A candidate whose
     search would pass it is dropped, so the work (and the time) is bounded by the budget,
     not by how many replies the dice happen to allow; the candidates fully searched decide."""

@@ -70,6 +70,7 @@ def export(arrays: Mapping[str, Any], meta: Mapping[str, Any], games: int, out: 
         "seed": meta.get("seed"),
         "wall_hours": round(float(meta.get("wall_seconds", 0.0)) / 3600, 2),
         "strength_checks": meta.get("checks", []),
+        "replanned": meta.get("replanned", []),
     }
     data: dict[str, Any] = {"format": FORMAT, "hidden": made["hidden"], "made": made,
                             **quantise(arrays), "sigmoid": sigmoid, "exp": exp}  # fmt: skip

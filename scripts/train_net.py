@@ -237,6 +237,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check-games", type=int, default=100)
     parser.add_argument("--export", type=Path, help="write the integer network here at the end")
     parser.add_argument("--pause-at", type=int, help="save and stop after this many games")
+    parser.add_argument(
+        "--replan",
+        action="store_true",
+        help="on resuming, let alpha's decay end at --games instead",
+    )
     args = parser.parse_args(argv)
 
     net = Net(args.hidden, np.random.default_rng(args.seed))
@@ -249,6 +254,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.checkpoint.exists():
         done, meta = load(args.checkpoint, net)
         print(f"resumed {args.checkpoint} at game {done}", flush=True)
+        if args.replan:
+            # The step's linear decay now ends at --games (recorded with the run).
+            meta.setdefault("replanned", []).append({"at": done, "games": args.games})
+            meta["planned_games"] = args.games
     began = time.perf_counter()
     wall_before = meta["wall_seconds"]
     window_start, window_plies = time.perf_counter(), 0

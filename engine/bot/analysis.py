@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from engine.bot.board import Side
+from engine.bot.board import Side, successors
 from engine.bot.equity import ONE
 from engine.bot.net import outcome_equity
 from engine.bot.netsearch import Candidate, NetLimits, one_ply, rank
@@ -159,9 +159,10 @@ def _children(
 
 def best_equity(position: Position, dice: tuple[int, int], bearoff: BearOff) -> int:
     """The one-ply equity, for the side to move, of his best play with ``dice``."""
-    _plays, _afters, children = _children(position, dice, bearoff)
-    other = _side(position, 1 - position.turn)
-    return max(outcome_equity(one_ply(other, child)) for child in children)
+    mover, other = _side(position, position.turn), _side(position, 1 - position.turn)
+    return max(
+        outcome_equity(one_ply(other, child)) for child in successors(mover, other, dice, bearoff)
+    )
 
 
 def roll_luck(position: Position, dice: tuple[int, int], bearoff: BearOff = "backgammon") -> int:
@@ -169,7 +170,7 @@ def roll_luck(position: Position, dice: tuple[int, int], bearoff: BearOff = "bac
     throw: each throw's best one-ply equity, the one thrown minus the 36 throws' mean."""
     values = {roll: best_equity(position, roll, bearoff) for roll, _weight in ROLLS}
     mean = sum(weight * values[roll] for roll, weight in ROLLS) // 36
-    return values[tuple(sorted(dice, reverse=True))] - mean  # type: ignore[index]
+    return values[(max(dice), min(dice))] - mean
 
 
 def rank_plays(

@@ -58,6 +58,8 @@ from engine.bot.features import (  # noqa: E402
     SIDE_INPUTS,
 )
 from engine.bot.prng import SplitMix64, mix64  # noqa: E402
+from engine.bot.race import ONE as RACE_ONE  # noqa: E402
+from engine.bot.race import pure_race, win_chance  # noqa: E402
 
 OUTCOMES = 8
 """win x1..x4, then lose x1..x4, for the side to move (``engine.bot.net.OUTCOMES``)."""
@@ -107,11 +109,6 @@ class Net:
         return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
 
 
-def pure_race(mover: Side, other: Side) -> bool:
-    """Both sides home: nothing can block anything any more; each side simply bears off."""
-    return not any(mover[1:19]) and not any(other[1:19])
-
-
 def choose(net: Net, mover: Side, other: Side, dice: tuple[int, int]) -> tuple[Side, float]:
     """The child the network prefers and its value for ``mover`` (``nan`` if unknown)."""
     children = successors(mover, other, dice)
@@ -131,42 +128,59 @@ def choose(net: Net, mover: Side, other: Side, dice: tuple[int, int]) -> tuple[S
     return children[best], float(values[best])
 
 
-def play_game(net: Net, dice_seed: int) -> tuple[list[Side], list[Side], np.ndarray] | None:
-    """One self-play game: the pre-roll positions (movers, others) and the final outcome
-    (an 8-vector in the frame of the last position's mover), or ``None`` if stalled."""
+Game = tuple[list[Side], list[Side], np.ndarray, dict[int, np.ndarray]]
+"""A played game: pre-roll positions (movers, others), the outcome in the frame of the last
+position's mover, and the exact value of each pure-race position, by index."""
+
+
+def race_value(mover: Side, other: Side) -> np.ndarray:
+    """The exact outcome distribution of a pure race for the side to move."""
+    win = win_chance(mover[19:25], other[19:25]) / RACE_ONE
+    value = np.zeros(OUTCOMES)
+    value[0], value[4] = win, 1.0 - win
+    return value
+
+
+def play_game(net: Net, dice_seed: int, race_plies: int | None = None) -> Game | None:
+    """One self-play game (``None`` if stalled). With ``race_plies``, pure-race positions
+    take their exact value and the game stops that many plies after the race begins."""
     rng = SplitMix64(dice_seed)
     mover, other = initial_side(), initial_side()
     movers: list[Side] = []
     others: list[Side] = []
+    exact: dict[int, np.ndarray] = {}
     for _ in range(MAX_PLIES):
         movers.append(mover)
         others.append(other)
+        if race_plies is not None and pure_race(mover, other):
+            exact[len(movers) - 1] = race_value(mover, other)
+            if len(exact) > race_plies:
+                return movers, others, exact[len(movers) - 1], exact
         dice = (rng.below(6) + 1, rng.below(6) + 1)
         child, _value = choose(net, mover, other, dice)
         outcome = np.zeros(OUTCOMES)
         if child[OFF] == 15:
             outcome[multiplier(other) - 1] = 1.0
-            return movers, others, outcome
+            return movers, others, outcome, exact
         if postillon_blocked(other, child):
             outcome[3] = 1.0
-            return movers, others, outcome
+            return movers, others, outcome, exact
         mover, other = other, child
     return None
 
 
-def train_game(
-    net: Net, game: tuple[list[Side], list[Side], np.ndarray], lam: float, alpha: float
-) -> int:
-    """Move every position of a game towards its lambda-return; returns its length."""
-    movers, others, outcome = game
+def train_game(net: Net, game: Game, lam: float, alpha: float) -> int:
+    """Move every position of a game towards its lambda-return (a pure race's towards its
+    exact value); returns its length."""
+    movers, others, outcome, exact = game
     x = encode_batch(np.array(movers), np.array(others))
     h, p = net.forward(x)
     steps = len(movers)
     targets = np.empty_like(p)
-    target = outcome
+    target = exact.get(steps - 1, outcome)
     targets[steps - 1] = target
     for t in range(steps - 2, -1, -1):
-        target = ((1.0 - lam) * p[t + 1] + lam * target)[FLIP]
+        target = exact[t] if t in exact else ((1.0 - lam) * p[t + 1] + lam * target)[FLIP]
         targets[t] = target
     dz = targets - p
     dh = (dz @ net.w2) * h * (1.0 - h)
@@ -238,6 +252,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--export", type=Path, help="write the integer network here at the end")
     parser.add_argument("--pause-at", type=int, help="save and stop after this many games")
     parser.add_argument(
+        "--race-plies",
+        type=int,
+        help="label pure races by the exact table and stop a game this many plies into its "
+        "race (recorded with the run, from the game it starts)",
+    )
+    parser.add_argument(
         "--replan",
         action="store_true",
         help="on resuming, let alpha's decay end at --games instead",
@@ -258,6 +278,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             # The step's linear decay now ends at --games (recorded with the run).
             meta.setdefault("replanned", []).append({"at": done, "games": args.games})
             meta["planned_games"] = args.games
+    if args.race_plies is not None and meta.get("race_plies") != args.race_plies:
+        meta["race_plies"] = args.race_plies
+        meta.setdefault("race_plies_from", []).append(done)
     began = time.perf_counter()
     wall_before = meta["wall_seconds"]
     window_start, window_plies = time.perf_counter(), 0
@@ -265,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     while done < stop:
         fraction = done / max(1, meta["planned_games"])
         alpha = meta["alpha"] + (meta["alpha_end"] - meta["alpha"]) * min(1.0, fraction)
-        game = play_game(net, mix64(meta["seed"] * 1_000_003 + done))
+        game = play_game(net, mix64(meta["seed"] * 1_000_003 + done), meta.get("race_plies"))
         done += 1
         if game is not None:
             plies = train_game(net, game, meta["lambda"], alpha)

@@ -13,7 +13,8 @@ from engine.bot.board import initial_side
 from engine.bot.net import ONE, load_network
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_net.py"
-TINY = ["--games", "6", "--hidden", "5", "--check-every", "0", "--report", "3", "--seed", "7"]
+TINY = ["--games", "6", "--hidden", "5", "--check-every", "0", "--report", "3", "--seed", "7",
+        "--race-plies", "4"]  # fmt: skip
 
 
 def train(checkpoint: Path, *extra: str) -> str:

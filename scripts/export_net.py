@@ -71,6 +71,8 @@ def export(arrays: Mapping[str, Any], meta: Mapping[str, Any], games: int, out: 
         "wall_hours": round(float(meta.get("wall_seconds", 0.0)) / 3600, 2),
         "strength_checks": meta.get("checks", []),
         "replanned": meta.get("replanned", []),
+        "race_plies": meta.get("race_plies"),
+        "race_plies_from": meta.get("race_plies_from", []),
     }
     data: dict[str, Any] = {"format": FORMAT, "hidden": made["hidden"], "made": made,
                             **quantise(arrays), "sigmoid": sigmoid, "exp": exp}  # fmt: skip

@@ -194,31 +194,60 @@ def rank_plays(
             for c in ranked]  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """A play judged against the best: ``ranked`` every legal play, best first (the made play
+    at the same ply as the best), ``played`` the made one, its ``loss`` and ``mark``."""
+
+    ranked: tuple[RankedPlay, ...]
+    played: RankedPlay
+    loss: int
+    mark: str
+
+    @property
+    def best(self) -> RankedPlay:
+        return self.ranked[0]
+
+
+def judge(
+    position: Position,
+    dice: tuple[int, int],
+    play: Play,
+    bearoff: BearOff = "backgammon",
+    limits: NetLimits = ANALYSIS_LIMITS,
+) -> Judgement:
+    """How much ``play`` (one of the legal plays) loses against the best: a tutor's warning,
+    one turn of an analysis."""
+    ranked = rank_plays(position, dice, bearoff, include=(play,), limits=limits)
+    played_after = apply_play(position, play)
+    results = legal_play_results(position, dice, bearoff)
+    name = next((format_play(p) for p, after in results if after == played_after), None)
+    if name is None:
+        raise ValueError(f"{format_play(play)} is not a legal play with {dice[0]}-{dice[1]}")
+    played = next(r for r in ranked if r.play == name)
+    if played.ply != ranked[0].ply:  # the node budget ran out first: compare at one ply
+        ranked = rank_plays(position, dice, bearoff, limits=replace(limits, plies=1))
+        played = next(r for r in ranked if r.play == name)
+    loss = max(0, ranked[0].equity - played.equity)
+    return Judgement(tuple(ranked), played, loss, mark(loss))
+
+
 def analyse_turn(turn: Turn, limits: NetLimits = ANALYSIS_LIMITS) -> TurnAnalysis:
     """The analysis of one roll: best play, loss, mark and luck."""
-    position, dice = turn.position, turn.dice
-    ranked = rank_plays(position, dice, turn.bearoff, include=(turn.play,), limits=limits)
-    played_after = apply_play(position, turn.play)
-    results = legal_play_results(position, dice, turn.bearoff)
-    played_name = next(format_play(play) for play, after in results if after == played_after)
-    played = next(r for r in ranked if r.play == played_name)
-    if played.ply != ranked[0].ply:  # the node budget ran out first: compare at one ply
-        ranked = rank_plays(position, dice, turn.bearoff, limits=replace(limits, plies=1))
-        played = next(r for r in ranked if r.play == played_name)
-    best = ranked[0]
-    loss = max(0, best.equity - played.equity)
-    kept = ranked[:TOP] if played in ranked[:TOP] else [*ranked[:TOP], played]
+    verdict = judge(turn.position, turn.dice, turn.play, turn.bearoff, limits)
+    top = verdict.ranked[:TOP]
+    kept = top if verdict.played in top else (*top, verdict.played)
     return TurnAnalysis(
         game=turn.game,
         seat=turn.seat,
-        position=position,
-        dice=dice,
-        played=played.play,
-        best=best.play,
-        loss=loss,
-        mark=mark(loss),
-        forced=len(ranked) == 1,
-        luck=roll_luck(position, dice, turn.bearoff),
+        position=turn.position,
+        dice=turn.dice,
+        played=verdict.played.play,
+        best=verdict.best.play,
+        loss=verdict.loss,
+        mark=verdict.mark,
+        forced=len(verdict.ranked) == 1,
+        luck=roll_luck(turn.position, turn.dice, turn.bearoff),
         candidates=tuple(kept),
     )
 

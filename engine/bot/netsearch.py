@@ -42,11 +42,11 @@ class NetLimits:
 
     plies: int = 2
     """1: the network's one-ply judgement alone; 2: the filtered candidates a ply deeper."""
-    candidates: int = 5
+    candidates: int = 4
     """At most this many plays, the best at one ply, are searched at the second."""
-    margin: int = ONE * 12 // 100
+    margin: int = ONE * 10 // 100
     """...and only those within this much equity (micro-points) of the best."""
-    nodes: int = 6_000
+    nodes: int = 4_000
     """Positions judged at the second ply; a candidate that would pass it is not searched."""
 
 

@@ -111,3 +111,14 @@ def test_forced_turns_are_not_decisions() -> None:
     turn = analyse_turn(Turn(1, 0, Position.initial(), (6, 6), legal_play_results(
         Position.initial(), (6, 6))[0][0]))  # fmt: skip
     assert turn.forced and turn.loss == 0 and turn.best == turn.played == "1/7"
+
+
+def test_the_tutor_judges_a_play_before_it_is_made() -> None:
+    from engine.bot.analysis import judge
+    from engine.jacquet import parse_play
+
+    verdict = judge(LAST_ROLL, (6, 3), parse_play("19/22 22/off"))
+    assert (verdict.best.play, verdict.loss, verdict.mark) == ("19/off 22/off", 2_000_000,
+                                                               "very bad")  # fmt: skip
+    with pytest.raises(ValueError, match="not a legal play"):
+        judge(LAST_ROLL, (6, 3), parse_play("19/20"))

@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Coroutine, Iterable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import RenderableType
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from client.screens.confirm import ConfirmScreen
@@ -30,6 +32,15 @@ if TYPE_CHECKING:
 
 CLOSING_SECONDS = 3.0
 """How long quitting waits for rooms to be left (a relay that stopped answering, say)."""
+
+
+def app_styles() -> list[str | Path]:
+    """TablierApp's style sheets, found from its module (a subclass resolves relative paths
+    from its own file)."""
+    paths = TablierApp.CSS_PATH
+    listed = paths if isinstance(paths, list) else [paths] if paths else []
+    home = Path(__file__).parent
+    return [home / path for path in listed]
 
 
 class TablierApp(App[None]):
@@ -104,6 +115,20 @@ class TablierApp(App[None]):
         otherwise wake while the screens are taken down and find their widgets gone."""
         self.workers.cancel_all()
         super().exit(result, return_code, message)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Textual's notification, always as plain text: its messages carry names, reasons
+        and chat from other machines, and ``[@click=app.quit]`` in a peer's name must show as
+        written, not run (``Widget.notify`` passes ``markup=True`` on: it is ignored here)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def close_later(self, closing: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Run *closing* (leaving a room, stopping an embedded relay) without waiting for it:

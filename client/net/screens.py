@@ -427,7 +427,7 @@ class NetEndScreen(EndScreen):
     def on_mount(self) -> None:
         if closing(self):
             return
-        self.query_one("#dialog").mount(Label("", id="rematch"), before="#buttons")
+        self.query_one("#dialog").mount(Label("", id="rematch", markup=False), before="#buttons")
         self.game.change_listeners.append(self._show_rematch)
         self._show_rematch()
 

@@ -36,9 +36,9 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(self.question, id="question")
+            yield Label(self.question, id="question", markup=False)
             if self.detail:
-                yield Label(self.detail, id="detail")
+                yield Label(self.detail, id="detail", markup=False)
             with Horizontal(id="buttons"):
                 yield Button(f"{self.confirm_label} (y)", variant="error", id="yes")
                 yield Button(f"{self.cancel_label} (n)", variant="primary", id="no")

@@ -41,13 +41,15 @@ class EndScreen(ModalScreen[EndChoice]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(self.summary.title, id="title")
+            yield Label(self.summary.title, id="title", markup=False)
             for line in self.summary.lines:
-                yield Label(line, classes="result-line")
+                yield Label(line, classes="result-line", markup=False)
             if self.summary.log_path is None:
-                yield Label("No match log was written.", id="log-path")
+                yield Label("No match log was written.", id="log-path", markup=False)
             else:
-                yield Label(f"Match log saved to {self.summary.log_path}", id="log-path")
+                yield Label(
+                    f"Match log saved to {self.summary.log_path}", id="log-path", markup=False
+                )
             with Horizontal(id="buttons"):
                 yield Button("Play again (a)", variant="success", id="again")
                 yield Button("Lobby (l)", variant="primary", id="lobby")

@@ -68,8 +68,8 @@ class GooseScreen(GameScreen):
                 yield GooseLedger(self.game.names, self.tokens, id="ledger")
                 yield NarrativeLog(id="narrative")
         with Horizontal(id="status-bar"):
-            yield Static("", id="prompt")
-            yield Static("", id="pot")
+            yield Static("", id="prompt", markup=False)
+            yield Static("", id="pot", markup=False)
             yield DiceDisplay(id="dice")
         yield KeysFooter()
 

@@ -61,7 +61,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="dialog"):
             with _HelpBody(id="help-body"):
                 yield Markdown(self.rules + "\n" + self._keys_markdown(), id="rules")
-            yield Label("Press Esc or F1 to go back", id="close-hint")
+            yield Label("Press Esc or F1 to go back", id="close-hint", markup=False)
         yield Footer()  # the dialog's own keys, not those of the screen below
 
     def _keys_markdown(self) -> str:

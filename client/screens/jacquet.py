@@ -102,7 +102,7 @@ class JacquetScreen(GameScreen):
                 yield JacquetBoard(board_view(self.state.position, self._viewer), id="board")
             with Vertical(id="jacquet-side"):
                 yield JacquetStatus(self._status(), id="status")
-                yield Static(id="jacquet-message")
+                yield Static(id="jacquet-message", markup=False)
                 yield NarrativeLog(id="narrative")
         yield KeysFooter(compact=True)
 

@@ -39,6 +39,7 @@ from client.setup import (
 )
 from client.widgets.deferred import AfterFirstPaint
 from client.widgets.saved_seats import SavedSeats
+from client.widgets.select import QuitSafeSelect
 from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ class SeatRow(Horizontal):
         self.seat = seat
 
     def compose(self) -> ComposeResult:
-        yield Label(f"{self.seat + 1:>2}.", classes="seat-number")
+        yield Label(f"{self.seat + 1:>2}.", classes="seat-number", markup=False)
         yield Input(
             DEFAULT_GOOSE_NAMES[self.seat],
             placeholder="name",
@@ -120,14 +121,15 @@ class JacquetForm(Vertical):
             "The French cousin of backgammon for two: no hitting, one postillon, and a win "
             "counts up to four times. Play hot-seat, or against the computer.",
             classes="intro",
+            markup=False,
         )
         with Vertical(classes="form"):
             with Horizontal(classes="options"):
-                yield Label("White", classes="option-label")
+                yield Label("White", classes="option-label", markup=False)
                 yield Input(
                     DEFAULT_JACQUET_NAMES[0], max_length=20, id="jacquet-white", compact=True
                 )
-                yield Label("Black", classes="option-label")
+                yield Label("Black", classes="option-label", markup=False)
                 yield Input(
                     DEFAULT_JACQUET_NAMES[1], max_length=20, id="jacquet-black", compact=True
                 )
@@ -135,8 +137,8 @@ class JacquetForm(Vertical):
                 yield Checkbox(
                     "Black is the computer", value=True, id="jacquet-computer", compact=True
                 )
-                yield Label("Level", classes="option-label")
-                yield Select(
+                yield Label("Level", classes="option-label", markup=False)
+                yield QuitSafeSelect(
                     [(str(level), level) for level in JACQUET_LEVELS],
                     value=1,
                     allow_blank=False,
@@ -144,12 +146,12 @@ class JacquetForm(Vertical):
                     id="jacquet-level",
                 )
             with Horizontal(classes="options"):
-                yield Label("Match to", classes="option-label")
+                yield Label("Match to", classes="option-label", markup=False)
                 yield Input(
                     "1", type="integer", id="jacquet-match-to", classes="number", compact=True
                 )
-                yield Label("points   Bear-off", classes="option-label")
-                yield Select(
+                yield Label("points   Bear-off", classes="option-label", markup=False)
+                yield QuitSafeSelect(
                     [(rule, rule) for rule in JACQUET_BEAROFF_RULES],
                     value="backgammon",
                     allow_blank=False,
@@ -159,7 +161,7 @@ class JacquetForm(Vertical):
         with Horizontal(classes="actions"):
             yield Button("Play Jacquet", variant="success", id="play-jacquet")
             yield Button("Host over the network", id="host-jacquet")
-            yield Static("", id="jacquet-error", classes="error")
+            yield Static("", id="jacquet-error", classes="error", markup=False)
 
 
 def recent_logs(data_dir: Path | None, limit: int = 12) -> list[Path]:
@@ -188,18 +190,21 @@ class ReplayForm(Vertical):
         yield Static(
             "Step through a recorded match on its own board. The log is verified first.",
             classes="intro",
+            markup=False,
         )
         with Horizontal(classes="options"):
-            yield Label("Log file", classes="option-label")
+            yield Label("Log file", classes="option-label", markup=False)
             yield Input(placeholder="path to a .tablier file", id="replay-path", compact=True)
         if self.logs:
-            yield Label("Latest games (enter opens one):", classes="option-label list-title")
-            yield OptionList(*(log.name for log in self.logs), id="recent-logs")
+            yield Label(
+                "Latest games (enter opens one):", classes="option-label list-title", markup=False
+            )
+            yield OptionList(*(log.name for log in self.logs), id="recent-logs", markup=False)
         else:
-            yield Label("No recorded games yet.", classes="option-label list-title")
+            yield Label("No recorded games yet.", classes="option-label list-title", markup=False)
         with Horizontal(classes="actions"):
             yield Button("Open", variant="primary", id="open-replay")
-            yield Static("", id="replay-error", classes="error")
+            yield Static("", id="replay-error", classes="error", markup=False)
 
     @on(Button.Pressed, "#open-replay")
     @on(Input.Submitted, "#replay-path")
@@ -265,7 +270,7 @@ class LobbyScreen(Screen[None]):
             with TabPane("Recorded match", id="replay"):
                 yield AfterFirstPaint(ReplayForm(self.tablier.settings.data_dir, id="replay-form"))
             with TabPane("Network", id="network"):
-                yield Static(NETWORK_HELP, classes="intro")
+                yield Static(NETWORK_HELP, classes="intro", markup=False)
                 with Horizontal(classes="actions"):
                     yield Button("Join or watch… (F6)", variant="primary", id="join")
                 yield SavedSeats(self.tablier.settings.data_dir, id="saved-seats")
@@ -276,27 +281,28 @@ class LobbyScreen(Screen[None]):
             "2 to 15 players race round 63 squares to le jardin de l'oie; the winner takes "
             "the pot. Tick “computer” for the seats the computer throws for.",
             classes="intro",
+            markup=False,
         )
         with Horizontal(classes="options"):
-            yield Label("Players", classes="option-label")
-            yield Select(
+            yield Label("Players", classes="option-label", markup=False)
+            yield QuitSafeSelect(
                 [(str(n), n) for n in range(GOOSE_MIN_PLAYERS, GOOSE_MAX_PLAYERS + 1)],
                 value=DEFAULT_PLAYERS,
                 allow_blank=False,
                 compact=True,
                 id="goose-players",
             )
-            yield Label("Rules", classes="option-label")
-            yield Select(
+            yield Label("Rules", classes="option-label", markup=False)
+            yield QuitSafeSelect(
                 [(rules, rules) for rules in GOOSE_RULE_SETS],
                 value="daumont",
                 allow_blank=False,
                 compact=True,
                 id="goose-rules",
             )
-            yield Label("Ante", classes="option-label")
+            yield Label("Ante", classes="option-label", markup=False)
             yield Input("4", type="integer", id="goose-ante", classes="number", compact=True)
-            yield Label("Fee", classes="option-label")
+            yield Label("Fee", classes="option-label", markup=False)
             yield Input("1", type="integer", id="goose-fee", classes="number", compact=True)
         with VerticalScroll(id="seats"):
             for seat in range(DEFAULT_PLAYERS):
@@ -304,7 +310,7 @@ class LobbyScreen(Screen[None]):
         with Horizontal(classes="actions"):
             yield Button("Play Jeu de l'oie", variant="success", id="play-goose")
             yield Button("Host over the network", id="host-goose")
-            yield Static("", id="goose-error", classes="error")
+            yield Static("", id="goose-error", classes="error", markup=False)
 
     @on(Select.Changed, "#goose-players")
     async def _players_changed(self, event: Select.Changed) -> None:

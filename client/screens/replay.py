@@ -100,11 +100,13 @@ class ReplayScreen(Screen[None]):
                 else:
                     yield GooseLedger(names, seat_tokens(names), id="ledger")
                     yield DiceDisplay(id="dice")
-                story = OptionList(*(frame.story for frame in self.replay.frames), id="story")
+                story = OptionList(
+                    *(frame.story for frame in self.replay.frames), id="story", markup=False
+                )
                 story.can_focus = False  # the screen's keys drive the replay, the list follows
                 yield story
-        yield Static(self.replay.warning or "", id="replay-warning")
-        yield Static(id="replay-position")
+        yield Static(self.replay.warning or "", id="replay-warning", markup=False)
+        yield Static(id="replay-position", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -79,10 +79,10 @@ class RoomScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="room"):
-            yield Static(self._title(), id="room-title")
-            yield Static("", id="room-invites")
-            yield Static("", id="room-members")
-            yield Static("Connecting to the relay…", id="room-status")
+            yield Static(self._title(), id="room-title", markup=False)
+            yield Static("", id="room-invites", markup=False)
+            yield Static("", id="room-members", markup=False)
+            yield Static("Connecting to the relay…", id="room-status", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -262,13 +262,13 @@ class JoinScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="join-form"):
-            yield Label("Paste the invite a friend sent you (tablier://…):")
+            yield Label("Paste the invite a friend sent you (tablier://…):", markup=False)
             yield Input(placeholder="tablier://host:port/room?player=…", id="join-invite")
-            yield Label("Your name:")
+            yield Label("Your name:", markup=False)
             yield Input(self._name, placeholder="Your name", max_length=20, id="join-name")
             with Horizontal(classes="actions"):
                 yield Button("Join", variant="success", id="join-go")
-                yield Static("", id="join-error", classes="error")
+                yield Static("", id="join-error", classes="error", markup=False)
         yield Footer()
 
     @on(Input.Submitted)

@@ -75,7 +75,7 @@ class ConnectionBar(Static):
     """One line under the board: the link, the peers, what may be claimed, what went wrong."""
 
     def __init__(self, game: NetworkGame, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__(id=id, markup=False)
         self.game = game
 
     def on_mount(self) -> None:

@@ -102,8 +102,9 @@ class SavedSeats(Vertical):
         yield Label(
             "Matches you left before the end (enter goes back in, delete forgets one):",
             classes="option-label list-title",
+            markup=False,
         )
-        yield OptionList(id="saved-seats-list")
+        yield OptionList(id="saved-seats-list", markup=False)
 
     def on_mount(self) -> None:
         if closing(self):

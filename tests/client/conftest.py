@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.app import App
 
 from client.setup import SessionSettings
 from protocol.identity import seeded_source
@@ -28,3 +29,9 @@ def seeded_settings(tmp_path: Path, seed: int = 7, **overrides: object) -> Sessi
 @pytest.fixture
 def settings(tmp_path: Path) -> SessionSettings:
     return seeded_settings(tmp_path)
+
+
+def screen_text(app: App[object]) -> str:
+    """Everything the current screen shows, as plain text (one line per row)."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)

@@ -48,6 +48,17 @@ print(hashlib.sha256(json.dumps(outputs).encode()).hexdigest())
 """
 
 
+COMMITTED_DIGEST = "8adfb2552f43ef2282b12855c76e5b0bbef4220c4f60042222642d48d016c0da"
+"""SHA-256 of the committed network's outputs on the first 400 positions below, as computed
+where it was exported: the same on every machine, or inference is not what it claims. It
+changes only with ``engine/bot/equity_net.json`` (export a network, update this)."""
+
+
+def test_outputs_are_the_same_bytes_on_every_machine() -> None:
+    assert NETWORK.made["games"] > 0
+    assert digest(network_positions()[:400]) == COMMITTED_DIGEST
+
+
 def test_outputs_are_the_same_bytes_in_other_processes_whatever_the_hash_seed() -> None:
     pairs = network_positions()[:400]
     expected = digest(pairs)

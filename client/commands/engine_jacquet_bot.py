@@ -31,9 +31,9 @@ output (one JSON object), in the format of one entry of `jacquet moves`:
   {"moves": null, "position": null, "winner": "white"|"black", "points": 4}
 
 levels: 1 quick heuristic, 2 best position by evaluation, 3 two-ply expectimax over the 21
-rolls, 4 the equity network at one ply, then two plies within a node budget (strongest; tens
-of milliseconds a move). The same position, dice, level, seed and bear-off rule always give
-the same play; the seed only breaks ties.
+rolls, 4 the equity network at one ply, then two plies within a node budget (3 and 4: tens
+of milliseconds a move; docs/bot.md has their measured strength). The same position, dice,
+level, seed and bear-off rule always give the same play; the seed only breaks ties.
 
 --batch reads one JSON request per line on standard input:
   {"position": {...}, "dice": "6-5", "level": 3, "seed": 0, "bearoff": "trictrac"}

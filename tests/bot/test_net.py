@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NET_FILE = ROOT / "engine" / "bot" / "equity_net.json"
 
 
+@cache
 def network_positions() -> list[tuple[Side, Side]]:
     """Positions of seeded random games and the plays from them: the network's domain."""
     found = []
@@ -83,6 +85,7 @@ def test_outputs_are_probabilities_summing_to_exactly_one() -> None:
         assert len(out) == 8 and sum(out) == ONE and min(out) >= 0, (mover, other)
 
 
+@cache
 def race_positions() -> list[tuple[Side, Side]]:
     """Pure races met in seeded random games (until the game ends)."""
     found = []

@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "client.commands.relay",
     "client.commands.selfplay",
     "client.commands.verify",
+    "client.commands.analyze",
     "client.commands.log",
     "client.commands.replay",
 )

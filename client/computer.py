@@ -16,7 +16,7 @@ from engine.jacquet import JacquetState, Play
 
 @dataclass(frozen=True, slots=True)
 class ComputerPlayer:
-    """One computer seat: its Jacquet ``level`` (1-3) and how long it pauses before acting.
+    """One computer seat: its Jacquet ``level`` (1-4) and how long it pauses before acting.
 
     ``seed`` only breaks exact ties between equally good plays, so a game is reproducible.
     """

@@ -17,16 +17,15 @@ from typing import Literal
 # paint need not import the engines; tests/client/test_setup.py ties each copy to its source.
 GOOSE_MIN_PLAYERS = 2
 GOOSE_MAX_PLAYERS = 15
-DEFAULT_GOOSE_PLAYERS = 3  # `tablier play goose`, `host goose` and `selfplay goose` alike
 GOOSE_RULE_SETS: tuple[str, ...] = ("daumont", "1792")
 GOOSE_DEFAULT_RULES = "daumont"
 GOOSE_DEFAULT_ANTE = 4
 GOOSE_DEFAULT_FEE = 1
-GOOSE_DEFAULT_PLAYERS = 3  # the lobby's, `tablier play goose`'s and `tablier host goose`'s
+GOOSE_DEFAULT_PLAYERS = 3  # the lobby's and `play`, `host` and `selfplay goose`'s
 JACQUET_BEAROFF_RULES: tuple[str, ...] = ("backgammon", "trictrac")
 JACQUET_DEFAULT_MATCH_TO = 1
 JACQUET_DEFAULT_BEAROFF = "backgammon"
-JACQUET_LEVELS: tuple[int, ...] = (1, 2, 3)
+JACQUET_LEVELS: tuple[int, ...] = (1, 2, 3, 4)
 DEFAULT_GOOSE_NAMES: tuple[str, ...] = (
     "Alice", "Bruno", "Chloé", "Denis", "Élise", "Fanny", "Gaston", "Hugo",
     "Inès", "Jules", "Karim", "Léa", "Marc", "Nina", "Oscar",

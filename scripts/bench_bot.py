@@ -3,9 +3,9 @@
 
 Every dice sequence is played twice with the sides swapped, so luck cancels: a pair is
 two single-game matches on the same dice stream (opening throws included), player A white
-in the first and black in the second. Players: ``1``, ``2``, ``3`` (the bot's levels),
-``random`` (a uniformly random legal play) and ``greedy`` (the play leaving the lowest pip
-count; ties by ``legal_plays`` order).
+in the first and black in the second. Players: ``1`` to ``4`` (the bot's levels), ``random``
+(a uniformly random legal play), ``greedy`` (the play leaving the lowest pip count; ties by
+``legal_plays`` order) and ``pubeval`` (the frozen linear baseline, engine/bot/pubeval.py).
 
     .venv/bin/python scripts/bench_bot.py --players 2,greedy --players 2,1 --games 1000
 
@@ -29,7 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bot import SearchLimits, choose_play
+from engine.bot import SearchLimits, choose_play, players
+from engine.bot.players import PLAYERS
 from engine.bot.prng import SplitMix64, mix64
 from engine.bot.weights import TUNED, Weights
 from engine.jacquet import (
@@ -38,47 +39,29 @@ from engine.jacquet import (
     Play,
     Position,
     PostillonBlocked,
-    legal_play_results,
     new_match,
     play,
     throw,
 )
 
-PLAYERS = ("random", "greedy", "1", "2", "3")
-
 Chooser = Callable[[Position, tuple[int, int]], Play]
-
-
-def pips(position: Position, side: int) -> int:
-    return sum((25 - point) * count for point, count in enumerate(position.points(side), 1))
 
 
 def make_player(
     name: str, seed: int, weights: Weights = TUNED, limits: SearchLimits | None = None
 ) -> Chooser:
-    """A function choosing a play for ``name``; ``seed`` drives the random player's draws."""
-    if name == "random":
-        rng = SplitMix64(seed)
+    """A function choosing a play for ``name`` (:data:`engine.bot.players.PLAYERS`); levels
+    1-3 may be given other ``weights`` and ``limits`` (``scripts/tune_bot.py`` does)."""
+    if name in ("1", "2", "3") and (weights is not TUNED or limits is not None):
+        level = int(name)
 
-        def random_play(position: Position, dice: tuple[int, int]) -> Play:
-            results = legal_play_results(position, dice)
-            return results[rng.below(len(results))][0]
+        def bot_play(position: Position, dice: tuple[int, int]) -> Play:
+            return choose_play(
+                position, dice, level=level, seed=seed, weights=weights, limits=limits
+            )
 
-        return random_play
-    if name == "greedy":
-
-        def greedy_play(position: Position, dice: tuple[int, int]) -> Play:
-            mover = position.turn
-            results = legal_play_results(position, dice)
-            return min(results, key=lambda result: pips(result[1], mover))[0]
-
-        return greedy_play
-    level = int(name)
-
-    def bot_play(position: Position, dice: tuple[int, int]) -> Play:
-        return choose_play(position, dice, level=level, seed=seed, weights=weights, limits=limits)
-
-    return bot_play
+        return bot_play
+    return players.make_player(name, seed)
 
 
 @dataclass

@@ -20,7 +20,7 @@ from client.commands.engine_jacquet import (
 if TYPE_CHECKING:
     from engine.jacquet import BearOff, Position
 
-LEVELS = (1, 2, 3)
+LEVELS = (1, 2, 3, 4)
 DEFAULT_LEVEL = 3
 
 EPILOG = """\
@@ -32,8 +32,9 @@ output (one JSON object), in the format of one entry of `jacquet moves`:
   {"moves": null, "position": null, "winner": "white"|"black", "points": 4}
 
 levels: 1 quick heuristic, 2 best position by evaluation, 3 two-ply expectimax over the 21
-rolls (strongest; tens of milliseconds a move, bounded by a node budget). The same position,
-dice, level, seed and bear-off rule always give the same play; the seed only breaks ties.
+rolls, 4 the equity network at one ply, then two plies within a node budget (3 and 4: tens
+of milliseconds a move; docs/bot.md has their measured strength). The same position, dice,
+level, seed and bear-off rule always give the same play; the seed only breaks ties.
 
 --batch reads one JSON request per line on standard input:
   {"position": {...}, "dice": "6-5", "level": 3, "seed": 0, "bearoff": "trictrac"}
@@ -60,7 +61,7 @@ def register(commands: Any) -> None:
         type=int,
         choices=LEVELS,
         default=DEFAULT_LEVEL,
-        help="strength, 1-3 (default: %(default)s)",
+        help="strength, 1-4 (default: %(default)s)",
     )
     parser.add_argument(
         "--seed", type=int, default=0, help="breaks ties between equal plays (default: 0)"
@@ -102,7 +103,7 @@ def _answer_request(request: object, args: argparse.Namespace) -> dict[str, Any]
     fields = position_request(request, args.bearoff, extra_keys=("level", "seed"))
     level = fields.extra.get("level", args.level)
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
-        raise InvalidOptionsError(f'"level" must be 1, 2 or 3, not {level!r}')
+        raise InvalidOptionsError(f'"level" must be 1, 2, 3 or 4, not {level!r}')
     seed = fields.extra.get("seed", args.seed)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidOptionsError(f'"seed" must be a whole number, not {seed!r}')

@@ -8,7 +8,7 @@ from typing import Any
 
 from client.commands.network import add_player_options, parse_listen, player_name, relay_url, run
 from client.setup import (
-    DEFAULT_GOOSE_PLAYERS,
+    GOOSE_DEFAULT_PLAYERS,
     GOOSE_MAX_PLAYERS,
     GOOSE_MIN_PLAYERS,
     GOOSE_RULE_SETS,
@@ -42,9 +42,9 @@ def register(subparsers: Any) -> None:
     goose.add_argument(
         "--players",
         type=int,
-        default=DEFAULT_GOOSE_PLAYERS,
+        default=GOOSE_DEFAULT_PLAYERS,
         metavar="N",
-        help=f"seats, {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} (default {DEFAULT_GOOSE_PLAYERS})",
+        help=f"seats, {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} (default {GOOSE_DEFAULT_PLAYERS})",
     )
     goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont")
     goose.add_argument("--ante", type=int, default=4, help="tokens each player puts in the pot")

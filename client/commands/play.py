@@ -10,8 +10,8 @@ from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
 from client.setup import (
     DEFAULT_GOOSE_NAMES,
-    DEFAULT_GOOSE_PLAYERS,
     DEFAULT_JACQUET_NAMES,
+    GOOSE_DEFAULT_PLAYERS,
     GOOSE_MAX_PLAYERS,
     GOOSE_MIN_PLAYERS,
     GOOSE_RULE_SETS,
@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
         type=int,
         metavar="N",
         help=f"number of players, {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS}, with default names "
-        f"(default {DEFAULT_GOOSE_PLAYERS})",
+        f"(default {GOOSE_DEFAULT_PLAYERS})",
     )
     who.add_argument("--names", metavar="A,B,...", help="the players' names, in seat order")
     goose.add_argument(
@@ -122,7 +122,7 @@ def goose_setup(args: argparse.Namespace) -> GooseSetup:
     if args.names:
         names = tuple(_split(args.names, "--names", "name"))
     else:
-        players = DEFAULT_GOOSE_PLAYERS if args.players is None else args.players
+        players = GOOSE_DEFAULT_PLAYERS if args.players is None else args.players
         if not GOOSE_MIN_PLAYERS <= players <= GOOSE_MAX_PLAYERS:
             raise SetupError(
                 f"the Goose is played by {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} players, "

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from client.commands.paths import check_new_file
-from client.setup import DEFAULT_GOOSE_PLAYERS, GOOSE_MAX_PLAYERS, GOOSE_MIN_PLAYERS
+from client.setup import GOOSE_DEFAULT_PLAYERS, GOOSE_MAX_PLAYERS, GOOSE_MIN_PLAYERS
 
 
 def register(subparsers: Any) -> None:
@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("game", choices=("goose", "jacquet"))
     parser.add_argument("--out", required=True, metavar="LOG", help="the log file to write")
     parser.add_argument("--players", type=int, metavar="N",
-                        help=f"goose: number of players, 2-15 (default {DEFAULT_GOOSE_PLAYERS})")
+                        help=f"goose: number of players, 2-15 (default {GOOSE_DEFAULT_PLAYERS})")
     parser.add_argument("--rules", choices=("daumont", "1792"), help="goose: rule set")
     parser.add_argument("--ante", type=int, metavar="TOKENS", help="goose: ante per player")
     parser.add_argument("--fee", type=int, metavar="TOKENS", help="goose: fee per hazard")
@@ -32,6 +32,9 @@ def register(subparsers: Any) -> None:
                         help="jacquet: match length in points")
     parser.add_argument("--bearoff", choices=("backgammon", "trictrac"),
                         help="jacquet: bear-off rule")
+    parser.add_argument("--levels", metavar="A,B",
+                        help="jacquet: white's and black's player, each random, greedy, pubeval "
+                        "or a level 1-4 (default 1,1)")
     parser.add_argument("--seed", default="0", metavar="S",
                         help="seed for keys, chains and dice (default 0)")
     parser.add_argument("--start-time", type=int, metavar="MS",
@@ -55,11 +58,33 @@ def player_count(args: argparse.Namespace) -> int:
         if args.players not in (None, 2):
             raise ValueError("jacquet is played by 2 players")
         return 2
-    players: int = DEFAULT_GOOSE_PLAYERS if args.players is None else args.players
+    players: int = GOOSE_DEFAULT_PLAYERS if args.players is None else args.players
     if not GOOSE_MIN_PLAYERS <= players <= GOOSE_MAX_PLAYERS:
         raise ValueError(f"the Goose is played by {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} "
                          f"players, not {players}")  # fmt: skip
     return players
+
+
+def seat_players(spec: str, seed: str) -> Any:
+    """The chooser playing each Jacquet seat by ``--levels`` (``"random,3"``); ``seed`` (the
+    match's) seeds the random player and the levels' tie-breaks, so a log is reproducible."""
+    import hashlib
+
+    from engine.bot.players import PLAYERS, make_player
+
+    names = spec.split(",")
+    if len(names) != 2 or any(name not in PLAYERS for name in names):
+        raise ValueError(f"--levels takes two of {', '.join(PLAYERS)} (white,black), not {spec!r}")
+    base = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+    made: dict[int, Any] = {}
+
+    def choose(state: Any, dice: tuple[int, int]) -> Any:
+        seat = state.position.turn
+        if seat not in made:
+            made[seat] = make_player(names[seat], base + seat, state.options.bearoff)
+        return made[seat](state.position, dice)
+
+    return choose
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:  # refused before the engines load: a mistyped option is answered at once
         options, players = game_options(args), player_count(args)
+        if args.levels is not None and args.game != "jacquet":
+            raise ValueError("--levels is an option of jacquet")
         check_new_file(Path(args.out), "--out")
     except ValueError as error:
         print(f"tablier selfplay: {error}", file=sys.stderr)
@@ -76,8 +103,9 @@ def run(args: argparse.Namespace) -> int:
 
     start = args.start_time if args.start_time is not None else time.time_ns() // 1_000_000
     try:
+        choose = seat_players(args.levels, args.seed) if args.levels else None
         match = selfplay(args.game, options, players=players, seed=args.seed,
-                         start_time=start, log_path=Path(args.out))
+                         start_time=start, log_path=Path(args.out), choose=choose)
     except ValueError as error:
         print(f"tablier selfplay: {error}", file=sys.stderr)
         return 2

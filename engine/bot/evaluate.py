@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from engine.bot.bearoff import expected_turns
-from engine.bot.board import OFF, OPPOSITE, Side, postillon_blocked, postillon_point
+from engine.bot.board import OFF, Side, postillon_blocked, postillon_point
 from engine.bot.weights import TUNED, Weights
 
 WIN = 1_000_000
@@ -52,24 +52,33 @@ def multiplier(loser: Side) -> int:
     return 1
 
 
+_RUN: tuple[int, ...] = tuple(len(bin(x | 128)) - len(bin(x | 128).rstrip("1")) for x in range(64))
+"""``_RUN[x]``: the run of closed points straight ahead, for the six points ahead as bits."""
+_CLOSED: tuple[int, ...] = tuple(bin(x).count("1") for x in range(64))
+"""``_CLOSED[x]``: how many of the six points ahead are closed."""
+_LOW, _HIGH = sum(1 << p for p in range(1, 13)), sum(1 << p for p in range(13, 25))
+
+
 class _SideFacts:
-    """What the evaluation needs to know about one side, gathered in one pass."""
+    """What the evaluation needs to know about one side apart from where the other stands,
+    gathered in one pass and kept: a search judges one side against many replies."""
 
-    __slots__ = ("eff", "home_held", "need", "postillon", "postillon_gap")
+    __slots__ = ("ahead", "eff", "mask", "need", "points", "postillon", "postillon_gap")
 
-    def __init__(self, side: Side, other: Side, weights: Weights, quick: bool) -> None:
+    def __init__(self, side: Side, weights: Weights, quick: bool) -> None:
         pips = 0
-        trapped = 0
         stacked = 0
         deep = 0
-        hemmed = 0
         straggle = 0
         need7 = need13 = need19 = 0
-        run_pips = weights.run_pips
+        mask = 0
+        points = []
         for point in range(1, 25):
             count = side[point]
             if not count:
                 continue
+            mask |= 1 << point
+            points.append((point, count))
             pips += (25 - point) * count
             straggle += (25 - point) * (25 - point) * count
             if point <= 18:
@@ -78,26 +87,16 @@ class _SideFacts:
                     need13 += (13 - point) * count
                     if point <= 6:
                         need7 += (7 - point) * count
-            if quick:
-                continue
-            # Closed points within a die's reach: dice this checker cannot use, and the
-            # consecutive run straight ahead, the checker's prison (six: a bouchage).
-            run = closed = 0
-            for target in range(point + 1, min(point + 6, 24) + 1):
-                if other[OPPOSITE[target]]:
-                    closed += 1
-                    if run == target - point - 1:
-                        run += 1
-            trapped += count * run_pips[run]
-            hemmed += count * closed
             if point > 1 and count > 3:
                 stacked += count - 3
             if point >= 22:
                 deep += count * (point - 21)
+        self.mask = mask
+        self.points = tuple(points)
+        self.ahead: dict[int, int] = {}
+        """:func:`_closed_ahead` by the other side's mask: many replies share one."""
         self.need = (need19, need13, need7)
         self.postillon = side[OFF] == 0 and not any(side[19:25])
-        # The other side's checkers on his 7-12 close my 19-24.
-        self.home_held = sum(1 for q in range(7, 13) if other[q])
         if need19:
             eff = PIP * (pips + weights.entry_waste) + straggle * weights.straggle * PIP // 1024
             if not quick:
@@ -105,13 +104,48 @@ class _SideFacts:
         else:
             # Bearing off: the exact expected turns, in pips (8.17 pips a turn on average).
             eff = expected_turns(side[19:25]) * 49 * PIP // 6000
-        if not quick:
-            eff += PIP * trapped + hemmed * weights.hemmed * PIP // 4
         self.postillon_gap = 0
         if self.postillon:
             self.postillon_gap = 19 - postillon_point(side)
             eff += PIP * (weights.postillon + self.postillon_gap * weights.postillon_far)
         self.eff = eff
+
+
+def _closed_ahead(facts: _SideFacts, other_mask: int, weights: Weights) -> int:
+    """Effective pips ``facts``' side loses to the points the other holds ahead of each of
+    its checkers: the run of closed points straight ahead (its prison; six, a bouchage) and
+    the closed points within a die's reach (dice it cannot use)."""
+    known = facts.ahead.get(other_mask)
+    if known is not None:
+        return known
+    # The other side's point r is my r + 12 (r <= 12) or r - 12: a half turn of the mask.
+    closed = ((other_mask & _LOW) << 12) | ((other_mask & _HIGH) >> 12)
+    run_pips = weights.run_pips
+    trapped = hemmed = 0
+    for point, count in facts.points:
+        ahead = (closed >> (point + 1)) & 63
+        trapped += count * run_pips[_RUN[ahead]]
+        hemmed += count * _CLOSED[ahead]
+    lost = facts.ahead[other_mask] = PIP * trapped + hemmed * weights.hemmed * PIP // 4
+    return lost
+
+
+_FACTS: dict[int, tuple[Weights, dict[tuple[Side, bool], _SideFacts]]] = {}
+_FACTS_KEPT = 1 << 15
+"""Sides remembered per weights; past that the memory starts again (it is only a cache)."""
+
+
+def _facts(side: Side, weights: Weights, quick: bool) -> _SideFacts:
+    entry = _FACTS.get(id(weights))
+    if entry is None or entry[0] is not weights:
+        entry = _FACTS[id(weights)] = (weights, {})
+    known = entry[1]
+    found = known.get((side, quick))
+    if found is None:
+        if len(known) >= _FACTS_KEPT:
+            known.clear()
+        found = known[(side, quick)] = _SideFacts(side, weights, quick)
+    return found
 
 
 def _escape_risk(need: tuple[int, int, int], available: int, weights: Weights) -> int:
@@ -129,7 +163,8 @@ def _block_risk(me: _SideFacts, other: _SideFacts, weights: Weights) -> int:
     """Milli-chance that ``me``'s postillon ends up blocked (a x4 loss)."""
     if not me.postillon:
         return 0
-    held = me.home_held
+    # The other side's checkers on his 7-12 close my 19-24.
+    held = _CLOSED[(other.mask >> 7) & 63]
     if other.postillon:
         # His checkers are all on his talon but one: at most his postillon sits in my home.
         return held * weights.block_while_racing
@@ -153,19 +188,23 @@ def evaluate(mover: Side, other: Side, weights: Weights = TUNED, *, quick: bool 
         return -WIN * multiplier(mover)
     if postillon_blocked(mover, other):
         return -4 * WIN
-    me = _SideFacts(mover, other, weights, quick)
-    him = _SideFacts(other, mover, weights, quick)
+    me = _facts(mover, weights, quick)
+    him = _facts(other, weights, quick)
+    my_eff, his_eff = me.eff, him.eff
+    if not quick:
+        my_eff += _closed_ahead(me, him.mask, weights)
+        his_eff += _closed_ahead(him, me.mask, weights)
     if postillon_blocked(other, mover):
         # Checked when his turn begins; I move first and will keep the door shut if I can.
         my_block, his_block = 0, 950
     else:
         my_block, his_block = _block_risk(me, him, weights), _block_risk(him, me, weights)
-    lead = him.eff - me.eff + PIP * weights.tempo
+    lead = his_eff - my_eff + PIP * weights.tempo
     # A lead counts for more when little is left to play (the race's variance shrinks).
-    scale = max(20 * PIP, (max(0, me.eff) + max(0, him.eff)) // 2 + PIP * weights.race_offset)
+    scale = max(20 * PIP, (max(0, my_eff) + max(0, his_eff)) // 2 + PIP * weights.race_offset)
     win = min(990 * MILLI, max(10 * MILLI, WIN // 2 + lead * weights.race_slope * MILLI // scale))
-    my_gain = WIN + _escape_risk(him.need, me.eff // PIP, weights)
-    his_gain = WIN + _escape_risk(me.need, him.eff // PIP, weights)
+    my_gain = WIN + _escape_risk(him.need, my_eff // PIP, weights)
+    his_gain = WIN + _escape_risk(me.need, his_eff // PIP, weights)
     equity = (win * my_gain - (WIN - win) * his_gain) // WIN
     at_stake = MILLI - my_block - his_block
     # The lead also counts a hair on its own (one micro-point per eighth of a pip), so a

@@ -37,12 +37,17 @@ class SearchLimits:
     """At most this many plays, the best by level-2 score, are searched two plies deep."""
     margin: int = WIN // 2
     """...and only those within this much (micro-points) of the best level-2 score."""
-    nodes: int = 60_000
-    """Evaluations allowed in the two-ply search; when spent, the searched plays decide."""
+    nodes: int = 8_000
+    """Replies judged in the two-ply search, all candidates together. A candidate whose
+    search would pass it is dropped, so the work (and the time) is bounded by the budget,
+    not by how many replies the dice happen to allow; the candidates fully searched decide."""
 
 
-def _reply_value(mine: Side, his: Side, bearoff: str, weights: Weights, budget: list[int]) -> int:
-    """Sum over the 21 rolls (x weight/36) of my value after his best reply, me to move."""
+def _reply_value(
+    mine: Side, his: Side, bearoff: str, weights: Weights, budget: list[int]
+) -> int | None:
+    """Sum over the 21 rolls (x weight/36) of my value after his best reply, me to move;
+    ``None`` if the budget runs out first."""
     if mine[OFF] == 15:
         return 36 * WIN * multiplier(his)
     if postillon_blocked(his, mine):
@@ -51,11 +56,13 @@ def _reply_value(mine: Side, his: Side, bearoff: str, weights: Weights, budget: 
     for roll, weight in ROLLS:
         worst = 8 * WIN
         replies = successors(his, mine, roll, bearoff)
+        budget[0] -= len(replies)
+        if budget[0] < 0:
+            return None
         for reply in replies:
             value = evaluate(mine, reply, weights)
             if value < worst:
                 worst = value
-        budget[0] -= len(replies)
         total += weight * worst
     return total
 
@@ -65,6 +72,13 @@ def _tie_break(scores: Sequence[int], best: int, seed: int, salt: int) -> int:
     if len(tied) == 1:
         return tied[0]
     return tied[SplitMix64(mix64(seed) ^ salt).below(len(tied))]
+
+
+def tie_break(tied: Sequence[int], seed: int, side: Side, other: Side) -> int:
+    """One of ``tied`` (indices of exactly equal plays), drawn as levels 1-3 draw theirs."""
+    if len(tied) == 1:
+        return tied[0]
+    return tied[SplitMix64(mix64(seed) ^ _salt(side, other)).below(len(tied))]
 
 
 def _salt(side: Side, other: Side) -> int:
@@ -115,8 +129,13 @@ def choose_index(
     budget = [limits.nodes]
     deep: dict[int, int] = {}
     for index in shortlist:
-        if deep and (budget[0] <= 0 or (deadline is not None and deadline())):
+        if deep and deadline is not None and deadline():
             break
-        deep[index] = _reply_value(children[index], other, bearoff, weights, budget)
+        value = _reply_value(children[index], other, bearoff, weights, budget)
+        if value is None:
+            break
+        deep[index] = value
+    if len(deep) < 2:
+        return first
     scores = [deep.get(i, -(1 << 60)) for i in range(len(children))]
     return _tie_break(scores, max(scores), seed, salt)

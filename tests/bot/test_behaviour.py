@@ -19,7 +19,7 @@ from engine.jacquet import (
 )
 from tests.bot.positions import random_positions
 
-LEVELS = (1, 2, 3)
+LEVELS = (1, 2, 3, 4)
 
 
 def position(turn: str, white: dict[str, int], black: dict[str, int]) -> Position:
@@ -142,3 +142,19 @@ def test_same_inputs_give_the_same_play_in_another_process() -> None:
         check=True,
     )
     assert result.stdout.splitlines() == expected
+
+
+def test_a_level_four_search_cut_short_falls_back_on_its_one_ply_choice() -> None:
+    from engine.bot import NetLimits
+
+    one_ply = NetLimits(plies=1)
+    compared = 0
+    for index, (start, dice) in enumerate(random_positions(seed=13, games=2)):
+        if index % 9:
+            continue
+        shallow = choose_play(start, dice, level=4, seed=index, net_limits=one_ply)
+        starved = choose_play(start, dice, level=4, seed=index, net_limits=NetLimits(nodes=1))
+        hurried = choose_play(start, dice, level=4, seed=index, deadline=lambda: True)
+        assert starved == hurried == shallow
+        compared += 1
+    assert compared > 5

@@ -49,7 +49,7 @@ def test_bad_input_exits_2_with_one_line() -> None:
     for args, problem in [
         (("--position", "{", "--dice", "6-5"), "not valid JSON"),
         (("--position", json.dumps(START), "--dice", "6-7"), "1 to 6"),
-        (("--position", json.dumps(START), "--dice", "6-5", "--level", "4"), "--level"),
+        (("--position", json.dumps(START), "--dice", "6-5", "--level", "5"), "--level"),
         (("--dice", "6-5"), "required"),
     ]:
         result = bot(*args)
@@ -65,7 +65,7 @@ def test_batch_answers_each_line_and_goes_on_after_bad_ones() -> None:
         "black": {"1": 9, "14": 1, "15": 1, "16": 1, "17": 1, "18": 1, "19": 1},
     }
     requests = [
-        json.dumps({"position": START, "dice": "6-5", "level": 3}),
+        json.dumps({"position": START, "dice": "6-5", "level": 4}),
         "not json",
         json.dumps({"position": START, "dice": "6-5", "level": 9}),
         json.dumps({"position": MIDGAME, "dice": "4-4", "seed": 7, "bearoff": "trictrac"}),
@@ -82,3 +82,18 @@ def test_batch_answers_each_line_and_goes_on_after_bad_ones() -> None:
     expected = choose_play(position, (4, 4), level=1, seed=7, bearoff="trictrac")
     assert answers[3]["moves"] == [format_move(move) for move in expected]
     assert answers[4] == {"moves": None, "position": None, "winner": "black", "points": 4}
+
+
+def test_level_four_is_offered_wherever_levels_are() -> None:
+    from client.cli import build_parser
+    from client.commands.play import jacquet_setup
+    from client.setup import JACQUET_LEVELS, JacquetSetup
+
+    assert 4 in JACQUET_LEVELS
+    args = build_parser().parse_args(["play", "jacquet", "--vs-computer", "--level", "4"])
+    assert jacquet_setup(args) == JacquetSetup(computer_seats=frozenset({1}), level=4)
+    result = bot("--position", json.dumps(MIDGAME), "--dice", "5-2", "--level", "4")
+    assert result.returncode == 0, result.stderr
+    position = position_from_json(MIDGAME)
+    expected = choose_play(position, (5, 2), level=4)
+    assert json.loads(result.stdout)["moves"] == [format_move(move) for move in expected]

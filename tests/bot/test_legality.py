@@ -33,4 +33,4 @@ def test_unknown_level_is_refused() -> None:
     from engine.jacquet import Position
 
     with pytest.raises(ValueError, match="level"):
-        choose_play(Position.initial(), (6, 5), level=4)
+        choose_play(Position.initial(), (6, 5), level=5)

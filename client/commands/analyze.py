@@ -1,0 +1,130 @@
+"""``tablier analyze LOG``: what every Jacquet play lost, and the dice's luck, written beside it.
+
+The log is verified first (the protocol's strict replay: every signature, share and play);
+a log that fails is refused, a truncated one is analysed up to its last good record with a
+warning. The turns are taken from that replay and judged by :mod:`engine.bot.analysis`;
+the report goes to ``LOG.analysis.txt`` (or ``.json``) beside the log, or to ``--out``
+(``-``: standard output), and names the log it analyses by its SHA-256. The log itself is
+only ever read. A Goose log gets a short luck summary (turns lost, pot paid and won).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_INVALID, EXIT_NOT_A_LOG, EXIT_CANNOT_WRITE = 0, 1, 2, 3
+PROGRESS_FROM = 40
+"""Matches with more turns than this show a progress bar (on a terminal)."""
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "analyze",
+        help="analyse a recorded match: each play's error, the dice's luck, a rating",
+        description=(
+            "Analyse a match log with the computer player's equity network. For every Jacquet "
+            "turn: the play made, the best play, the equity it lost (in points) and a mark "
+            "(doubtful, bad, very bad); for each player: decisions, total and mean loss, a "
+            "rating from Awful! to Supernatural, the luck of his dice and a luck-adjusted "
+            "result. A Goose log gets a luck summary. The log is verified first and never "
+            "changed: the report is written beside it (LOG.analysis.txt or .json) or to --out. "
+            "Exit status: 0 done, 1 the log fails verification, 2 not a match log, 3 the "
+            "report cannot be written."
+        ),
+    )
+    parser.add_argument("log", type=Path, metavar="LOG", help="the match log (.tablier file)")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="a readable report (default) or JSON",
+    )
+    parser.add_argument(
+        "--out", metavar="PATH", help="where to write the report (- for standard output)"
+    )
+    parser.add_argument(
+        "--plies",
+        type=int,
+        choices=(1, 2),
+        default=2,
+        help="how deep each play is judged (default 2, as gnubg)",
+    )
+    parser.set_defaults(run=run)
+
+
+def default_out(log: Path, fmt: str) -> Path:
+    """``game.tablier`` -> ``game.tablier.analysis.txt`` (or ``.json``), beside the log."""
+    return log.with_name(f"{log.name}.analysis.{'json' if fmt == 'json' else 'txt'}")
+
+
+def run(args: argparse.Namespace) -> int:
+    from client.commands.analyze_log import LogRefused, analyse_log
+    from client.commands.analyze_text import format_report
+
+    out = (
+        None
+        if args.out == "-"
+        else Path(args.out)
+        if args.out
+        else default_out(args.log, args.format)
+    )
+    if out is not None and _same_file(out, args.log):
+        print(
+            f"tablier analyze: --out {out} is the log itself; the log is never changed",
+            file=sys.stderr,
+        )
+        return EXIT_CANNOT_WRITE
+    try:
+        analysed = analyse_log(args.log, plies=args.plies, progress=_progress_bar())
+    except LogRefused as refusal:
+        print(f"tablier analyze: {refusal}", file=sys.stderr)
+        return EXIT_NOT_A_LOG if refusal.not_a_log else EXIT_INVALID
+    if analysed.warning:
+        print(f"tablier analyze: warning: {analysed.warning}", file=sys.stderr)
+    text = format_report(analysed, args.format)
+    if out is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        _write_atomically(out, text)
+    except OSError as error:
+        print(f"tablier analyze: cannot write {out}: {error.strerror}", file=sys.stderr)
+        return EXIT_CANNOT_WRITE
+    print(f"{args.log}: analysis written to {out}")
+    return EXIT_OK
+
+
+def _same_file(out: Path, log: Path) -> bool:
+    try:
+        return out.resolve() == log.resolve()
+    except OSError:
+        return False
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    import os
+
+    temporary = path.with_name(f".{path.name}.part")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _progress_bar() -> Any:
+    """A callable ``(done, total)`` drawing a bar on stderr, or ``None`` off a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def draw(done: int, total: int) -> None:
+        if total <= PROGRESS_FROM:
+            return
+        width = 30
+        filled = width * done // total
+        sys.stderr.write(f"\ranalysing [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return draw

@@ -1,0 +1,173 @@
+"""From a signed match log to its analysis: verify, replay, take each turn, judge it.
+
+The engine's analysis (:mod:`engine.bot.analysis`) knows nothing of logs; this module is the
+edge that reads one. It replays the log with the protocol's strict spectator session (the
+checks ``tablier verify`` makes), takes every Jacquet roll from the engine events the
+replay yields — the position before the throw, the dice, the play made — and hands them on.
+A Goose log has no decisions: its summary is each player's turns lost to hazards, what he
+paid into the pot and what he took from it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.bot.analysis import MatchAnalysis, Turn, analyse_turn, summarise
+from engine.bot.netsearch import NetLimits
+from engine.goose import events as goose
+from engine.jacquet import Moved, Passed, Rolled
+from protocol.errors import CorruptLog, LogError, NotALog
+from protocol.logfile import MAX_LOG_BYTES, LogContents, parse_log
+from protocol.session import MatchSession
+from protocol.verify import replay
+
+Progress = Callable[[int, int], None]
+
+
+class LogRefused(Exception):
+    """The log cannot be analysed; the message says why. ``not_a_log``: not a match log."""
+
+    def __init__(self, message: str, *, not_a_log: bool = False) -> None:
+        super().__init__(message)
+        self.not_a_log = not_a_log
+
+
+@dataclass(frozen=True, slots=True)
+class GooseLuck:
+    """One Goose player's luck: ``turns`` thrown, ``missed`` turns (inn, well, prison),
+    ``hazards`` landed on, tokens ``paid`` into the pot (ante and fees) and ``won`` from it."""
+
+    seat: int
+    turns: int
+    missed: int
+    hazards: int
+    paid: int
+    won: int
+
+
+@dataclass(frozen=True, slots=True)
+class Analysed:
+    """What :func:`analyse_log` returns: a Jacquet ``analysis`` or a Goose ``goose`` summary
+    (with the log's name, hash and players), and a ``warning`` about a truncated tail."""
+
+    log_name: str
+    log_sha256: str
+    players: tuple[str, ...]
+    analysis: MatchAnalysis | None
+    goose: tuple[GooseLuck, ...] | None
+    warning: str | None
+
+
+def read(path: Path) -> tuple[bytes, LogContents]:
+    """The log's bytes and contents, or :class:`LogRefused` (never an OS error's text)."""
+    try:
+        if path.stat().st_size > MAX_LOG_BYTES:
+            raise LogRefused(f"{path} is too large to be a match log", not_a_log=True)
+        data = path.read_bytes()
+    except OSError as error:
+        reason = error.strerror or "it cannot be read"
+        raise LogRefused(f"cannot read {path}: {reason}", not_a_log=True) from None
+    try:
+        return data, parse_log(data, name=str(path))
+    except NotALog as error:
+        raise LogRefused(str(error), not_a_log=True) from None
+    except LogError as error:
+        raise LogRefused(f"{path}: {error}") from None
+
+
+def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
+    """(state before, step) for every record; :class:`LogRefused` at the first bad one."""
+    session = MatchSession(contents.setup, seat=None, strict=True)
+    steps = []
+    before = session.state
+    try:
+        for step in replay(contents, session):
+            steps.append((before, step))
+            before = step.state
+    except CorruptLog as error:
+        raise LogRefused(
+            f"{path} fails verification at record {error.record}: {error}; "
+            "run tablier verify for the details"
+        ) from None
+    return steps
+
+
+def jacquet_turns(steps: Sequence[tuple[Any, Any]]) -> list[Turn]:
+    """Every roll of a Jacquet replay: position before it, dice, the play made (or a pass).
+
+    A roll whose play never came (the log ends, or the player resigned) is left out.
+    """
+    turns: list[Turn] = []
+    pending: Turn | None = None
+    for before, step in steps:
+        moves = []
+        for event in step.events:
+            if isinstance(event, Rolled):
+                pending = Turn(before.game, event.seat, before.position, event.dice, (),
+                               before.options.bearoff)  # fmt: skip
+            elif isinstance(event, Passed) and pending is not None:
+                turns.append(pending)
+                pending = None
+            elif isinstance(event, Moved):
+                moves.append(event.move)
+        if moves and pending is not None:
+            turns.append(Turn(pending.game, pending.seat, pending.position, pending.dice,
+                              tuple(moves), pending.bearoff))  # fmt: skip
+            pending = None
+    return turns
+
+
+def goose_luck(steps: Sequence[tuple[Any, Any]], seats: int) -> tuple[GooseLuck, ...]:
+    """Each Goose player's turns, missed turns, hazards, tokens paid and won."""
+    counts = {name: [0] * seats for name in ("turns", "missed", "hazards", "paid", "won")}
+    # Tokens come from the engine's ledger (the ante is no event); turns from the events.
+    hazards = (goose.Bridge, goose.Inn, goose.Well, goose.Labyrinth, goose.Prison, goose.Death)
+    for _before, step in steps:
+        for event in step.events:
+            if isinstance(event, goose.Thrown):
+                counts["turns"][event.seat] += 1
+            elif isinstance(event, goose.MissedTurn):
+                counts["missed"][event.seat] += 1
+            elif isinstance(event, hazards):
+                counts["hazards"][event.seat] += 1
+    if steps:  # the ledger: every token each seat put in (ante included), and took out
+        counts["paid"] = list(steps[-1][1].state.paid)
+        counts["won"] = list(steps[-1][1].state.payouts)
+    return tuple(
+        GooseLuck(seat, *(counts[name][seat] for name in ("turns", "missed", "hazards", "paid",
+                                                          "won")))
+        for seat in range(seats)
+    )  # fmt: skip
+
+
+def analyse_log(path: Path, *, plies: int = 2, progress: Progress | None = None) -> Analysed:
+    """Verify the log at ``path`` and analyse it (``progress(done, total)`` after each turn)."""
+    from engine.bot.analysis import ANALYSIS_LIMITS
+
+    data, contents = read(path)
+    steps = _replayed(contents, path)
+    warning = None
+    if contents.problem is not None:
+        warning = f"the log's tail is damaged ({contents.problem}); analysing what precedes it"
+    setup = contents.setup
+    names = tuple(setup.names)
+    digest = hashlib.sha256(data).hexdigest()
+    if setup.game == "goose":
+        return Analysed(path.name, digest, names, None, goose_luck(steps, len(names)), warning)
+    turns = jacquet_turns(steps)
+    limits = NetLimits(plies, ANALYSIS_LIMITS.candidates, ANALYSIS_LIMITS.margin,
+                       ANALYSIS_LIMITS.nodes)  # fmt: skip
+    analysed = []
+    for done, turn in enumerate(turns, start=1):
+        analysed.append(analyse_turn(turn, limits))
+        if progress is not None:
+            progress(done, len(turns))
+    final = steps[-1][1].state if steps else None
+    score = tuple(final.score) if final is not None else (0, 0)
+    analysis = MatchAnalysis(path.name, digest, (names[0], names[1]), plies, tuple(analysed),
+                             summarise(analysed, (score[0], score[1])))  # fmt: skip
+    return Analysed(path.name, digest, names, analysis, None, warning)

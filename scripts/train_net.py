@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""Train the Jacquet equity network by TD(lambda) self-play, in the manner of TD-Gammon.
+
+The network (``engine/bot/features.py`` inputs, one sigmoid hidden layer, a softmax over the
+eight outcomes win/lose x1-x4 of ``engine.bot.net.OUTCOMES``) plays both sides against
+itself: each turn it rolls, lists the successors with the bot's generator, and makes the
+play that leaves the opponent the lowest equity (pure races: the play the exact bear-off
+table likes best, which the network's own race judgement would approximate). After each
+game every position met is moved towards its lambda-return — the forward view of TD(lambda):
+``G_t = flip((1 - lambda) V(s_t+1) + lambda G_t+1)``, the game's real outcome at the end —
+by one step of gradient ascent on the log-likelihood of that target (for a softmax output,
+the error signal is simply ``G - P``), the step ``alpha`` per position.
+
+Seeded and resumable: game ``g``'s dice come from ``mix64(seed * 1_000_003 + g)`` and the
+checkpoint holds the weights and the game count, so a run stopped and resumed makes the same
+network as one that never stopped. Every ``--report`` games it prints a progress line; every
+``--check-every`` games the network (the committed integer form of it, at one ply) plays
+``--check-games`` games against level 3 with paired dice.
+
+    nice -n 19 .venv/bin/python scripts/train_net.py --games 100000 \\
+        --checkpoint /tmp/net.npz --export engine/bot/equity_net.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+# One core: the small matrix products gain nothing from BLAS threads on a shared machine.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.bot.bearoff import expected_turns  # noqa: E402
+from engine.bot.board import (  # noqa: E402
+    OFF,
+    Side,
+    initial_side,
+    postillon_blocked,
+    successors,
+)
+from engine.bot.evaluate import multiplier  # noqa: E402
+from engine.bot.features import (  # noqa: E402
+    HOME_INPUT,
+    INPUTS,
+    OFF_INPUT,
+    POINT_UNITS,
+    POSTILLON_INPUT,
+    SIDE_INPUTS,
+)
+from engine.bot.prng import SplitMix64, mix64  # noqa: E402
+from engine.bot.race import ONE as RACE_ONE  # noqa: E402
+from engine.bot.race import pure_race, win_chance  # noqa: E402
+
+OUTCOMES = 8
+"""win x1..x4, then lose x1..x4, for the side to move (``engine.bot.net.OUTCOMES``)."""
+POINTS = np.array([1, 2, 3, 4, -1, -2, -3, -4], dtype=np.float64)
+FLIP = np.array([4, 5, 6, 7, 0, 1, 2, 3])
+"""Index map turning an outcome vector of one side into the other side's."""
+MAX_PLIES = 600
+"""A game not over by then (two primes facing each other forever) is dropped."""
+
+_UNITS = np.array(POINT_UNITS, dtype=np.float64)
+
+
+def encode_batch(movers: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """``engine.bot.features.encode`` for N boards at once (N x 26 ints each -> N x 198)."""
+    n = movers.shape[0]
+    out = np.empty((n, INPUTS), dtype=np.float64)
+    for base, sides in ((0, movers), (SIDE_INPUTS, others)):
+        out[:, base : base + OFF_INPUT] = _UNITS[sides[:, 1:25]].reshape(n, OFF_INPUT)
+        out[:, base + OFF_INPUT] = sides[:, OFF]
+        home_or_off = sides[:, 19:26].sum(axis=1)
+        out[:, base + POSTILLON_INPUT] = home_or_off == 0
+        out[:, base + HOME_INPUT] = sides[:, 1:19].sum(axis=1) == 0
+    return out
+
+
+class Net:
+    """The float network being trained."""
+
+    def __init__(self, hidden: int, rng: np.random.Generator) -> None:
+        self.w1 = rng.normal(0.0, 0.1, (hidden, INPUTS))
+        self.b1 = np.zeros(hidden)
+        self.w2 = rng.normal(0.0, 0.1, (OUTCOMES, hidden))
+        self.b2 = np.zeros(OUTCOMES)
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Hidden activations and outcome probabilities for a batch of inputs."""
+        h = 1.0 / (1.0 + np.exp(-(x @ self.w1.T + self.b1)))
+        z = h @ self.w2.T + self.b2
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return h, e / e.sum(axis=1, keepdims=True)
+
+    def equity(self, x: np.ndarray) -> np.ndarray:
+        return self.forward(x)[1] @ POINTS
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
+
+
+def choose(net: Net, mover: Side, other: Side, dice: tuple[int, int]) -> tuple[Side, float]:
+    """The child the network prefers and its value for ``mover`` (``nan`` if unknown)."""
+    children = successors(mover, other, dice)
+    if len(children) == 1:
+        return children[0], float("nan")
+    for child in children:
+        if child[OFF] == 15:
+            return child, float(multiplier(other))
+    for child in children:
+        if postillon_blocked(other, child):
+            return child, 4.0
+    if pure_race(mover, other):
+        return min(children, key=lambda c: expected_turns(c[19:25])), float("nan")
+    x = encode_batch(np.array([other] * len(children)), np.array(children))
+    values = -net.equity(x)
+    best = int(np.argmax(values))
+    return children[best], float(values[best])
+
+
+Game = tuple[list[Side], list[Side], np.ndarray, dict[int, np.ndarray]]
+"""A played game: pre-roll positions (movers, others), the outcome in the frame of the last
+position's mover, and the exact value of each pure-race position, by index."""
+
+
+def race_value(mover: Side, other: Side) -> np.ndarray:
+    """The exact outcome distribution of a pure race for the side to move."""
+    win = win_chance(mover[19:25], other[19:25]) / RACE_ONE
+    value = np.zeros(OUTCOMES)
+    value[0], value[4] = win, 1.0 - win
+    return value
+
+
+def play_game(net: Net, dice_seed: int, race_plies: int | None = None) -> Game | None:
+    """One self-play game (``None`` if stalled). With ``race_plies``, pure-race positions
+    take their exact value and the game stops that many plies after the race begins."""
+    rng = SplitMix64(dice_seed)
+    mover, other = initial_side(), initial_side()
+    movers: list[Side] = []
+    others: list[Side] = []
+    exact: dict[int, np.ndarray] = {}
+    for _ in range(MAX_PLIES):
+        movers.append(mover)
+        others.append(other)
+        if race_plies is not None and pure_race(mover, other):
+            exact[len(movers) - 1] = race_value(mover, other)
+            if len(exact) > race_plies:
+                return movers, others, exact[len(movers) - 1], exact
+        dice = (rng.below(6) + 1, rng.below(6) + 1)
+        child, _value = choose(net, mover, other, dice)
+        outcome = np.zeros(OUTCOMES)
+        if child[OFF] == 15:
+            outcome[multiplier(other) - 1] = 1.0
+            return movers, others, outcome, exact
+        if postillon_blocked(other, child):
+            outcome[3] = 1.0
+            return movers, others, outcome, exact
+        mover, other = other, child
+    return None
+
+
+def train_game(net: Net, game: Game, lam: float, alpha: float) -> int:
+    """Move every position of a game towards its lambda-return (a pure race's towards its
+    exact value); returns its length."""
+    movers, others, outcome, exact = game
+    x = encode_batch(np.array(movers), np.array(others))
+    h, p = net.forward(x)
+    steps = len(movers)
+    targets = np.empty_like(p)
+    target = exact.get(steps - 1, outcome)
+    targets[steps - 1] = target
+    for t in range(steps - 2, -1, -1):
+        target = exact[t] if t in exact else ((1.0 - lam) * p[t + 1] + lam * target)[FLIP]
+        targets[t] = target
+    dz = targets - p
+    dh = (dz @ net.w2) * h * (1.0 - h)
+    net.w2 += alpha * dz.T @ h
+    net.b2 += alpha * dz.sum(axis=0)
+    net.w1 += alpha * dh.T @ x
+    net.b1 += alpha * dh.sum(axis=0)
+    return steps
+
+
+def save(path: Path, net: Net, games: int, meta: dict[str, Any]) -> None:
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, games=games, meta=json.dumps(meta), **net.arrays())
+    os.replace(tmp, path)
+
+
+def load(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
+    data = np.load(path)
+    for name, array in net.arrays().items():
+        array[...] = data[name]
+    return int(data["games"]), json.loads(str(data["meta"]))
+
+
+def strength(net: Net, games: int, seed: int) -> tuple[float, int, int]:
+    """The network at one ply against level 3, paired dice: (share of points, pts, pts)."""
+    from bench_bot import make_player
+    from bench_bot import play_game as bench_game
+
+    from engine.bot import sides_of
+
+    def net_play(position: Any, dice: tuple[int, int]) -> Any:
+        from engine.bot.board import apply_moves
+        from engine.jacquet import legal_plays
+
+        mover, other = sides_of(position)
+        child, _ = choose(net, mover, other, dice)
+        for play in legal_plays(position, dice):
+            if apply_moves(mover, [(m.from_point, m.to_point) for m in play]) == child:
+                return play
+        raise AssertionError("the chosen child is no legal play")
+
+    level3 = make_player("3", 0)
+    mine = theirs = 0
+    for pair in range(games // 2):
+        dice_seed = mix64(seed * 7919 + pair)
+        for seat in (0, 1):
+            white, black = (net_play, level3) if seat == 0 else (level3, net_play)
+            points = bench_game(white, black, dice_seed).points
+            mine += points[seat]
+            theirs += points[1 - seat]
+    return mine / max(1, mine + theirs), mine, theirs
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100_000, help="train up to this many games")
+    parser.add_argument("--hidden", type=int, default=64, help="hidden units (new runs)")
+    parser.add_argument("--lam", type=float, default=0.7, help="lambda of TD(lambda)")
+    parser.add_argument("--alpha", type=float, default=0.02, help="step per position")
+    parser.add_argument(
+        "--alpha-end", type=float, default=0.005, help="step at --games (linear decay from --alpha)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="weights' and dice's seed")
+    parser.add_argument("--checkpoint", type=Path, required=True, help="resumed if it exists")
+    parser.add_argument("--save-every", type=int, default=1000)
+    parser.add_argument("--report", type=int, default=500, help="progress line every N games")
+    parser.add_argument("--check-every", type=int, default=10_000)
+    parser.add_argument("--check-games", type=int, default=100)
+    parser.add_argument("--export", type=Path, help="write the integer network here at the end")
+    parser.add_argument("--pause-at", type=int, help="save and stop after this many games")
+    parser.add_argument(
+        "--race-plies",
+        type=int,
+        help="label pure races by the exact table and stop a game this many plies into its "
+        "race (recorded with the run, from the game it starts)",
+    )
+    parser.add_argument(
+        "--replan",
+        action="store_true",
+        help="on resuming, let alpha's decay end at --games instead",
+    )
+    args = parser.parse_args(argv)
+
+    net = Net(args.hidden, np.random.default_rng(args.seed))
+    meta: dict[str, Any] = {
+        "seed": args.seed, "hidden": args.hidden, "lambda": args.lam, "alpha": args.alpha,
+        "alpha_end": args.alpha_end, "planned_games": args.games, "wall_seconds": 0.0,
+        "positions": 0, "checks": [],
+    }  # fmt: skip
+    done = 0
+    if args.checkpoint.exists():
+        done, meta = load(args.checkpoint, net)
+        print(f"resumed {args.checkpoint} at game {done}", flush=True)
+        if args.replan:
+            # The step's linear decay now ends at --games (recorded with the run).
+            meta.setdefault("replanned", []).append({"at": done, "games": args.games})
+            meta["planned_games"] = args.games
+    if args.race_plies is not None and meta.get("race_plies") != args.race_plies:
+        meta["race_plies"] = args.race_plies
+        meta.setdefault("race_plies_from", []).append(done)
+    began = time.perf_counter()
+    wall_before = meta["wall_seconds"]
+    window_start, window_plies = time.perf_counter(), 0
+    stop = min(args.games, args.pause_at) if args.pause_at else args.games
+    while done < stop:
+        fraction = done / max(1, meta["planned_games"])
+        alpha = meta["alpha"] + (meta["alpha_end"] - meta["alpha"]) * min(1.0, fraction)
+        game = play_game(net, mix64(meta["seed"] * 1_000_003 + done), meta.get("race_plies"))
+        done += 1
+        if game is not None:
+            plies = train_game(net, game, meta["lambda"], alpha)
+            meta["positions"] += plies
+            window_plies += plies
+        meta["wall_seconds"] = wall_before + time.perf_counter() - began
+        if done % args.report == 0:
+            spent = time.perf_counter() - window_start
+            print(json.dumps({
+                "games": done, "games_per_hour": round(3600 * args.report / spent),
+                "plies_per_game": round(window_plies / args.report, 1),
+                "alpha": round(alpha, 5), "wall_hours": round(meta["wall_seconds"] / 3600, 3),
+            }), flush=True)  # fmt: skip
+            window_start, window_plies = time.perf_counter(), 0
+        if done % args.save_every == 0 or done == stop:
+            save(args.checkpoint, net, done, meta)
+        if args.check_every and done % args.check_every == 0:
+            share, mine, theirs = strength(net, args.check_games, done)
+            check = {"games": done, "vs_level3_share": round(share, 4), "points": [mine, theirs]}
+            meta["checks"].append(check)
+            print(json.dumps(check), flush=True)
+            save(args.checkpoint, net, done, meta)
+    if args.export and done == args.games:
+        from export_net import export
+
+        export(net.arrays(), meta, done, args.export)
+        print(f"wrote {args.export}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""``tablier analyze`` and ``tablier selfplay --levels``, run as the processes people run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from client.commands.analyze_log import Analysed
+from client.commands.analyze_text import format_report
+from engine.bot.analysis_json import analysis_from_json
+from engine.bot.players import make_player
+from engine.jacquet import JacquetState, Moved, Rolled
+from protocol.logfile import read_log
+from protocol.verify import replay
+
+TABLIER = str(Path(sys.executable).with_name("tablier"))
+
+
+def tablier(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([TABLIER, *args], capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("logs")
+    for game, extra in (("jacquet", ["--levels", "greedy,2"]), ("goose", ["--players", "3"])):
+        result = tablier("selfplay", game, "--seed", "cli", "--start-time", "0",
+                         "--out", str(folder / f"{game}.tablier"), *extra)  # fmt: skip
+        assert result.returncode == 0, result.stderr
+    return folder
+
+
+def test_selfplay_levels_choose_each_seats_player(logs: Path) -> None:
+    greedy = make_player("greedy", seed=0)
+    checked = 0
+    state_before = None
+    for step in replay(read_log(logs / "jacquet.tablier")):
+        rolled = [e for e in step.events if isinstance(e, Rolled)]
+        moves = tuple(e.move for e in step.events if isinstance(e, Moved))
+        if rolled and isinstance(step.state, JacquetState):
+            state_before = (step.state.position, rolled[0].dice)
+        if moves and state_before is not None and state_before[0].turn == 0:
+            position, dice = state_before
+            assert moves == greedy(position, dice)  # white is the greedy player
+            checked += 1
+    assert checked > 10
+
+
+def test_analyze_writes_beside_the_log_and_never_touches_it(logs: Path) -> None:
+    log = logs / "jacquet.tablier"
+    before = log.read_bytes()
+    result = tablier("analyze", str(log), "--plies", "1", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert log.read_bytes() == before
+    written = logs / "jacquet.tablier.analysis.json"
+    assert str(written) in result.stdout
+    analysis = analysis_from_json(json.loads(written.read_text()))
+    assert analysis.log_sha256 == hashlib.sha256(before).hexdigest()
+    assert analysis.players == ("Anne", "Bastien") and analysis.plies == 1
+    assert analysis.summary[0].decisions + analysis.summary[1].decisions > 20
+    report = format_report(Analysed(log.name, analysis.log_sha256, analysis.players, analysis,
+                                    None, None), "text")  # fmt: skip
+    assert "equity lost per decision" in report and analysis.log_sha256 in report
+    assert report.count("\n") > len(analysis.turns)  # a line per turn, then the summary
+
+
+def test_a_goose_log_gets_a_luck_summary(logs: Path) -> None:
+    result = tablier("analyze", str(logs / "goose.tablier"), "--format", "json", "--out", "-")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    summary = report["summary"]
+    assert report["game"] == "goose" and len(summary) == 3
+    # The winner takes the whole pot: every token paid in (antes and fees) is won back.
+    assert sum(seat["won"] for seat in summary) == sum(seat["paid"] for seat in summary)
+    assert all(seat["paid"] >= 4 for seat in summary)  # the ante at least
+    # A fee for every hazard (and, under the Daumont rules, for being met).
+    assert sum(seat["hazards"] for seat in summary) <= sum(s["paid"] - 4 for s in summary)
+    assert sum(seat["turns"] for seat in summary) > 10
+
+
+def test_bad_logs_are_refused_and_nothing_is_written(logs: Path, tmp_path: Path) -> None:
+    data = bytearray((logs / "jacquet.tablier").read_bytes())
+    data[-40] ^= 0xFF  # inside the last record's signature
+    tampered = tmp_path / "tampered.tablier"
+    tampered.write_bytes(bytes(data))
+    result = tablier("analyze", str(tampered))
+    assert result.returncode == 1 and "fails verification" in result.stderr
+    assert not list(tmp_path.glob("*.analysis.*"))
+    garbage = tmp_path / "garbage.tablier"
+    garbage.write_bytes(b"not a log at all")
+    result = tablier("analyze", str(garbage))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    missing = tablier("analyze", str(tmp_path / "missing.tablier"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    same = tablier("analyze", str(tampered), "--out", str(tampered))
+    assert same.returncode == 3 and "never changed" in same.stderr

@@ -55,8 +55,15 @@ def quantise(arrays: Mapping[str, Any]) -> dict[str, list[int]]:
     }
 
 
-def export(arrays: Mapping[str, Any], meta: Mapping[str, Any], games: int, out: Path) -> None:
-    """Write the integer network; check it loads (every bound holds) before replacing."""
+def export(
+    arrays: Mapping[str, Any], meta: Mapping[str, Any], games: int, out: Path, scale: Any = None
+) -> None:
+    """Write the integer network; check it loads (every bound holds) before replacing.
+
+    ``scale`` (the inputs' training scale, ``scripts/train_net.py``) is folded into the first
+    layer, so the integer network reads the raw inputs of :mod:`engine.bot.features`."""
+    if scale is not None:
+        arrays = {**arrays, "w1": arrays["w1"] * scale}
     sigmoid, exp = tables()
     made = {
         "method": "TD(lambda) self-play, forward view (lambda-returns) after each game; "
@@ -96,7 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data = np.load(args.checkpoint)
     arrays = {name: data[name] for name in ("w1", "b1", "w2", "b2")}
-    export(arrays, json.loads(str(data["meta"])), int(data["games"]), args.out)
+    scale = data.get("scale")
+    export(arrays, json.loads(str(data["meta"])), int(data["games"]), args.out, scale)
     print(f"wrote {args.out}")
     return 0
 

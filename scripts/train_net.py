@@ -53,6 +53,7 @@ from engine.bot.features import (  # noqa: E402
     HOME_INPUT,
     INPUTS,
     OFF_INPUT,
+    POINT_INPUTS,
     POINT_UNITS,
     POSTILLON_INPUT,
     SIDE_INPUTS,
@@ -72,8 +73,31 @@ MAX_PLIES = 600
 _UNITS = np.array(POINT_UNITS, dtype=np.float64)
 
 
-def encode_batch(movers: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """``engine.bot.features.encode`` for N boards at once (N x 26 ints each -> N x 198)."""
+def input_scale() -> np.ndarray:
+    """What each raw input is multiplied by while training: the count beyond three by 1/6,
+    the checkers off by 1/15 (so each input stays within about [0, 2], as TD-Gammon's).
+
+    Raw, those two inputs reach 12 and 15; with them the first network's hidden units sat
+    saturated (|input| above 5 for half the positions of level-2 games, 57 % of activations
+    below 0.01 or above 0.99) and learned little. The integer network still reads the raw
+    integers: the export multiplies the first layer's weights by this scale, which is exact
+    algebra (``w . (s x) = (w s) . x``).
+    """
+    scale = np.ones(INPUTS)
+    for base in (0, SIDE_INPUTS):
+        scale[base + 3 : base + OFF_INPUT : POINT_INPUTS] = 1.0 / 6.0
+        scale[base + OFF_INPUT] = 1.0 / 15.0
+    return scale
+
+
+INPUT_SCALE = input_scale()
+
+
+def encode_batch(
+    movers: np.ndarray, others: np.ndarray, scale: np.ndarray | None = None
+) -> np.ndarray:
+    """``engine.bot.features.encode`` for N boards at once (N x 26 ints each -> N x 198),
+    each input multiplied by ``scale`` (the network's, :data:`INPUT_SCALE` for a new run)."""
     n = movers.shape[0]
     out = np.empty((n, INPUTS), dtype=np.float64)
     for base, sides in ((0, movers), (SIDE_INPUTS, others)):
@@ -82,13 +106,15 @@ def encode_batch(movers: np.ndarray, others: np.ndarray) -> np.ndarray:
         home_or_off = sides[:, 19:26].sum(axis=1)
         out[:, base + POSTILLON_INPUT] = home_or_off == 0
         out[:, base + HOME_INPUT] = sides[:, 1:19].sum(axis=1) == 0
-    return out
+    return out if scale is None else out * scale
 
 
 class Net:
     """The float network being trained."""
 
     def __init__(self, hidden: int, rng: np.random.Generator) -> None:
+        self.scale = INPUT_SCALE.copy()
+        """The inputs' training scale (all ones in a checkpoint of a run made before it)."""
         self.w1 = rng.normal(0.0, 0.1, (hidden, INPUTS))
         self.b1 = np.zeros(hidden)
         self.w2 = rng.normal(0.0, 0.1, (OUTCOMES, hidden))
@@ -108,6 +134,9 @@ class Net:
     def arrays(self) -> dict[str, np.ndarray]:
         return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
 
+    def encode(self, movers: Sequence[Side], others: Sequence[Side]) -> np.ndarray:
+        return encode_batch(np.array(movers), np.array(others), self.scale)
+
 
 def choose(net: Net, mover: Side, other: Side, dice: tuple[int, int]) -> tuple[Side, float]:
     """The child the network prefers and its value for ``mover`` (``nan`` if unknown)."""
@@ -122,7 +151,7 @@ def choose(net: Net, mover: Side, other: Side, dice: tuple[int, int]) -> tuple[S
             return child, 4.0
     if pure_race(mover, other):
         return min(children, key=lambda c: expected_turns(c[19:25])), float("nan")
-    x = encode_batch(np.array([other] * len(children)), np.array(children))
+    x = net.encode([other] * len(children), children)
     values = -net.equity(x)
     best = int(np.argmax(values))
     return children[best], float(values[best])
@@ -173,7 +202,7 @@ def train_game(net: Net, game: Game, lam: float, alpha: float) -> int:
     """Move every position of a game towards its lambda-return (a pure race's towards its
     exact value); returns its length."""
     movers, others, outcome, exact = game
-    x = encode_batch(np.array(movers), np.array(others))
+    x = net.encode(movers, others)
     h, p = net.forward(x)
     steps = len(movers)
     targets = np.empty_like(p)
@@ -193,7 +222,8 @@ def train_game(net: Net, game: Game, lam: float, alpha: float) -> int:
 
 def save(path: Path, net: Net, games: int, meta: dict[str, Any]) -> None:
     tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, games=games, meta=json.dumps(meta), **net.arrays())
+    arrays = {**net.arrays(), "scale": net.scale}
+    np.savez(tmp, games=games, meta=json.dumps(meta), **arrays)
     os.replace(tmp, path)
 
 
@@ -201,6 +231,7 @@ def load(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
     data = np.load(path)
     for name, array in net.arrays().items():
         array[...] = data[name]
+    net.scale = data["scale"] if "scale" in data else np.ones(INPUTS)
     return int(data["games"]), json.loads(str(data["meta"]))
 
 
@@ -314,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.export and done == args.games:
         from export_net import export
 
-        export(net.arrays(), meta, done, args.export)
+        export(net.arrays(), meta, done, args.export, net.scale)
         print(f"wrote {args.export}", flush=True)
     return 0
 

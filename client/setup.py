@@ -180,6 +180,8 @@ class SessionSettings:
     tests pass a temporary one); ``computer_pause`` is how many seconds a computer seat
     waits before acting, so people can follow it; ``clock() -> milliseconds since the epoch``
     stamps the match and its records (the dice depend on the match, so tests fix it too).
+    ``tutor`` (micro-points; ``None``: off) is the loss from which the Jacquet tutor asks
+    before a play is sent, in games played on this terminal (docs/analysis.md).
     """
 
     animation: bool = True
@@ -188,3 +190,4 @@ class SessionSettings:
     random_source: Callable[[int], bytes] = secrets.token_bytes
     computer_pause: float = 0.6
     clock: Callable[[], int] = wall_clock_ms
+    tutor: int | None = None

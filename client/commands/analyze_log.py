@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.bot.analysis import MatchAnalysis, Turn, analyse_turn, summarise
+from client.game.jacquet_turns import jacquet_turns
+from engine.bot.analysis import MatchAnalysis, analyse_turn, summarise
 from engine.bot.netsearch import NetLimits
 from engine.goose import events as goose
-from engine.jacquet import Moved, Passed, Rolled
 from protocol.errors import CorruptLog, LogError, NotALog
 from protocol.logfile import MAX_LOG_BYTES, LogContents, parse_log
 from protocol.session import MatchSession
@@ -94,31 +94,6 @@ def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
             "run tablier verify for the details"
         ) from None
     return steps
-
-
-def jacquet_turns(steps: Sequence[tuple[Any, Any]]) -> list[Turn]:
-    """Every roll of a Jacquet replay: position before it, dice, the play made (or a pass).
-
-    A roll whose play never came (the log ends, or the player resigned) is left out.
-    """
-    turns: list[Turn] = []
-    pending: Turn | None = None
-    for before, step in steps:
-        moves = []
-        for event in step.events:
-            if isinstance(event, Rolled):
-                pending = Turn(before.game, event.seat, before.position, event.dice, (),
-                               before.options.bearoff)  # fmt: skip
-            elif isinstance(event, Passed) and pending is not None:
-                turns.append(pending)
-                pending = None
-            elif isinstance(event, Moved):
-                moves.append(event.move)
-        if moves and pending is not None:
-            turns.append(Turn(pending.game, pending.seat, pending.position, pending.dice,
-                              tuple(moves), pending.bearoff))  # fmt: skip
-            pending = None
-    return turns
 
 
 def goose_luck(steps: Sequence[tuple[Any, Any]], seats: int) -> tuple[GooseLuck, ...]:

@@ -81,8 +81,25 @@ def register(subparsers: Any) -> None:
         "--match-to", type=int, default=1, metavar="N", help="points to win the match"
     )
     jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon")
+    jacquet.add_argument(
+        "--tutor",
+        type=_tutor_points,
+        metavar="POINTS",
+        help="warn before a play losing at least this much equity (e.g. 0.08; docs/analysis.md)",
+    )
     _add_session_options(jacquet)
     jacquet.set_defaults(run=_run_jacquet)
+
+
+def _tutor_points(text: str) -> int:
+    """``--tutor``'s threshold in points (0.001-4), as micro-points."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of points (0.08), not {text!r}") from None
+    if not 0.001 <= value <= 4:
+        raise argparse.ArgumentTypeError(f"a loss between 0.001 and 4 points, not {text}")
+    return round(value * 1_000_000)
 
 
 def _add_session_options(parser: argparse.ArgumentParser) -> None:
@@ -166,7 +183,8 @@ def _launch(args: argparse.Namespace, build: Any) -> int:
     except SetupError as problem:
         print(f"tablier play: {problem}", file=sys.stderr)
         return 2
-    settings = SessionSettings(animation=not args.no_animation, log_path=args.log)
+    settings = SessionSettings(animation=not args.no_animation, log_path=args.log,
+                               tutor=getattr(args, "tutor", None))  # fmt: skip
     return _run_app("play", setup, settings)
 
 

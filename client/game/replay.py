@@ -195,6 +195,10 @@ class ReplayGame:
     def warning(self) -> str | None:
         return self.replay.warning
 
+    @property
+    def frames(self) -> Sequence[ReplayFrame]:
+        return self.replay.frames
+
     def frame_of_turn(self, turn: int) -> int:
         return self.replay.frame_of_turn(turn)
 

@@ -27,6 +27,7 @@ from client.game.driver import GameDriver
 from client.game.story import tell
 from client.game.turn import GameState, Turn
 from client.lifecycle import closing
+from client.screens.confirm import ConfirmScreen
 from client.screens.end import GameSummary
 from client.screens.game import GameScreen
 from client.screens.jacquet_turn import TurnEntry, describe_steps
@@ -38,6 +39,7 @@ from client.screens.jacquet_view import (
     to_viewer,
 )
 from client.setup import SessionSettings
+from client.widgets.coach import NO_HELP, CoachPanel, warning
 from client.widgets.footer import KeysFooter
 from client.widgets.jacquet_board import OFF, BoardMarks, JacquetBoard
 from client.widgets.jacquet_status import JacquetStatus, JacquetStatusView
@@ -50,14 +52,17 @@ from engine.jacquet import (
     JacquetState,
     Moved,
     Passed,
+    Play,
     Position,
     PostillonBlocked,
     apply_play,
+    parse_play,
 )
 
 PASS_NOTICE_SECONDS = 2.5
 MOVE_SHOW_SECONDS = 0.5
 _ENTRY_KEYS = ("throw", "confirm", "undo")
+_COACH_KEYS = ("best", "next_mistake", "hint")
 
 
 def shown_dice(turn: Turn) -> tuple[tuple[int, ...], tuple[bool, ...]]:
@@ -88,6 +93,10 @@ class JacquetScreen(GameScreen):
                 tooltip="Pick the point under the cursor; confirm a complete play"),
         Binding("u,backspace", "undo", "Undo", tooltip="Take back the last move of this turn"),
         Binding("f", "flip", "Flip", tooltip="See the board from the other side"),
+        Binding("b", "best", "Best", tooltip="Show the best play on the board (a replay)"),
+        Binding("n", "next_mistake", "Next mistake", tooltip="Jump to the next marked play"),
+        Binding("H", "hint", "Hints", show=False,
+                tooltip="The computer's three best plays, with their equities (local play)"),
     ]  # fmt: skip
 
     def __init__(self, game: GameDriver, settings: SessionSettings) -> None:
@@ -126,6 +135,7 @@ class JacquetScreen(GameScreen):
             with Vertical(id="jacquet-side"):
                 yield JacquetStatus(self._status(), id="status")
                 yield Static(id="jacquet-message", markup=False)
+                yield CoachPanel(self.extras.replay, self.settings.tutor, id="coach")
                 if not replay:
                     yield NarrativeLog(id="narrative")
                 yield from self.compose_side_extras()
@@ -140,6 +150,21 @@ class JacquetScreen(GameScreen):
         self.sub_title = f"Jacquet · {length} · {options.bearoff} bear-off"  # as Goose's says
         if self.board.can_focus:
             self.board.focus()
+        coach = self.coach
+        coach.display = self.extras.link is not None or self.extras.replay is not None
+        if self.extras.link is not None:
+            coach.update(NO_HELP)
+        elif self.extras.replay is not None:
+            coach.show_frame()
+            coach.analyse_replay()
+
+    @property
+    def coach(self) -> CoachPanel:
+        return self.query_one(CoachPanel)
+
+    def _helped(self) -> bool:
+        """Hints and the tutor: in a game played on this terminal only (module docstring)."""
+        return self.extras.link is None and self.extras.replay is None and bool(self.persons_here())
 
     def _status(self, position: Position | None = None) -> JacquetStatusView:
         entry = self._entry
@@ -187,6 +212,7 @@ class JacquetScreen(GameScreen):
         game = self.game
         awaiting = game.awaiting
         self._entry, self._selected = None, None
+        self.coach.forget_hint()
         if self.extras.replay is not None:
             self.say("")
         elif isinstance(awaiting, Finished):
@@ -260,6 +286,7 @@ class JacquetScreen(GameScreen):
             story.follow()
         for bar in self.query(ReplayBar):
             bar.show_position()
+        self.coach.show_frame()
 
     def _take(self, turn: Turn) -> None:
         """Tell *turn* and remember what to highlight and which dice to show."""
@@ -311,6 +338,10 @@ class JacquetScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "flip":
             return not self.persons_here()  # a spectator or a replay: no seat to face
+        if action in _COACH_KEYS:
+            if action == "hint":
+                return self._helped() and self._entry is not None
+            return self.extras.replay is not None and bool(self.coach.marks)
         if action not in _ENTRY_KEYS:
             return super().check_action(action, parameters)
         if not self.persons_here():
@@ -342,7 +373,18 @@ class JacquetScreen(GameScreen):
             if self.board.marks.cursor is not None:
                 self._choose(self.board.marks.cursor)
             return
-        if self.start(lambda: self.game.play(entry.play)):
+        awaiting = self.game.awaiting
+        if self.settings.tutor is not None and self._helped() and isinstance(awaiting, ChoosePlay):
+            self.coach.ask_tutor(self.state.position, awaiting.dice, entry.play,
+                                 self.state.options.bearoff)  # fmt: skip
+            return
+        self._send(entry.play)
+
+    def _send(self, play: Play) -> None:
+        entry = self._entry
+        if entry is None or entry.play != play:
+            return  # the entry changed while the tutor thought: it asks again on enter
+        if self.start(lambda: self.game.play(play)):
             self._entry, self._selected = None, None
 
     def action_undo(self) -> None:
@@ -350,6 +392,48 @@ class JacquetScreen(GameScreen):
             self._selected = None
             self._prompt_entry()
             self._redraw()
+
+    # -- the coach (client/widgets/coach.py) -----------------------------------------------
+
+    def on_coach_panel_analysed(self) -> None:
+        self.refresh_bindings()  # the replay's b and n keys
+
+    def action_best(self) -> None:
+        turn = self.coach.best_here()
+        if turn is None:
+            self.refuse("No play here: step to a move to see the best one.")
+            return
+        best = parse_play(turn.best)
+        self._recent = seen_points(best, turn.seat, self._viewer)
+        self._redraw(Position(turn.seat, apply_play(turn.position, best).boards))
+        self.say(f"Best play: {turn.best} (on the board; a step puts the log back).")
+
+    def action_next_mistake(self) -> None:
+        if not self.coach.jump_to_next_mistake():
+            self.refuse("No marked play after this one.")
+
+    def action_hint(self) -> None:
+        awaiting = self.game.awaiting
+        if self.check_action("hint", ()) and isinstance(awaiting, ChoosePlay):
+            self.coach.hint(self.state.position, awaiting.dice, self.state.options.bearoff)
+
+    def on_coach_panel_hinted(self, message: CoachPanel.Hinted) -> None:
+        self._recent = seen_points(parse_play(message.best), self.state.position.turn,
+                                   self._viewer)  # fmt: skip
+        self._redraw()
+
+    def on_coach_panel_approved(self, message: CoachPanel.Approved) -> None:
+        self._send(message.play)
+
+    def on_coach_panel_warned(self, message: CoachPanel.Warned) -> None:
+        question, detail = warning(message.judgement)
+
+        def answered(play_anyway: bool | None) -> None:
+            if play_anyway:
+                self._send(message.play)
+
+        self.app.push_screen(ConfirmScreen(question, detail=detail, confirm_label="Play anyway",
+                                           cancel_label="Rethink"), answered)  # fmt: skip
 
     def action_flip(self) -> None:
         if self.check_action("flip", ()):

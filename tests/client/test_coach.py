@@ -1,0 +1,185 @@
+"""The coach on the Jacquet screen, at 80x24: a replay's marks and best plays, hints, the tutor.
+
+Every figure the screen shows is checked against the engine's own analysis of the same
+position (:mod:`engine.bot.analysis`), computed here directly.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from client.app import ReplayApp, TablierApp
+from client.game.replay import ReplayGame, load_replay
+from client.screens.confirm import ConfirmScreen
+from client.screens.jacquet import JacquetScreen
+from client.setup import JacquetSetup
+from client.widgets.coach import REPLAY_LIMITS, CoachPanel, frame_turns, points
+from client.widgets.jacquet_board import JacquetBoard
+from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.bot.analysis import analyse_turn, judge, rank_plays
+from engine.bot.players import make_player
+from engine.jacquet import JacquetState, apply_play, format_play, legal_plays, parse_play
+from protocol.identity import seeded_source
+from protocol.local import LocalMatch
+from tests.client.conftest import FIXED_TIME_MS, seeded_settings
+from tests.client.test_jacquet_screen import move_cursor, wait_for
+
+TUTOR = 40_000  # micro-points: the "doubtful" mark
+
+
+def record_random_match(path: Path, throws: int) -> None:
+    """A log of *throws* throws, both sides played by the random player (mistakes to mark)."""
+    match = LocalMatch.create("jacquet", {}, names=("Blanc", "Noir"),
+                              random_source=seeded_source("coach"), now=FIXED_TIME_MS,
+                              log_path=path)  # fmt: skip
+    player = make_player("random", seed=3)
+    while not isinstance(match.awaiting, Finished) and throws:
+        awaiting = match.awaiting
+        if isinstance(awaiting, ThrowDice):
+            match.throw(awaiting.seat, FIXED_TIME_MS)
+            throws -= 1
+        else:
+            assert isinstance(awaiting, ChoosePlay)
+            match.play(awaiting.seat, player(match.state.position, awaiting.dice), FIXED_TIME_MS)
+    match.close()
+
+
+def coach_text(screen: JacquetScreen) -> str:
+    return str(screen.query_one(CoachPanel).render())
+
+
+async def test_a_replay_marks_each_play_shows_the_best_and_jumps_to_the_next_mistake(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "random.tablier"
+    record_random_match(path, throws=30)
+    replay = load_replay(path)
+    expected = {index: analyse_turn(turn, REPLAY_LIMITS)
+                for index, turn in frame_turns(replay.frames).items()}  # fmt: skip
+    mistakes = sorted(index for index, turn in expected.items() if turn.mark)
+    assert len(mistakes) >= 2  # the random player errs: there is something to find
+    app = ReplayApp(replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, JacquetScreen) and isinstance(screen.game, ReplayGame)
+        coach = screen.query_one(CoachPanel)
+        await wait_for(pilot, lambda: bool(coach.marks))
+        assert coach.marks == expected
+        for mistake in mistakes[:2]:
+            await pilot.press("n")
+            await wait_for(pilot, lambda m=mistake: screen.game.index == m)  # type: ignore[misc]
+            turn = expected[mistake]
+            text = coach_text(screen)
+            assert turn.played in text and turn.mark in text
+            assert f"lost {turn.loss / 1_000_000:.3f}" in text and turn.best in text
+        await pilot.press("b")  # the best play of the last mistake, on the board
+        turn = expected[mistakes[1]]
+        board = screen.query_one(JacquetBoard)
+        best_position = apply_play(turn.position, parse_play(turn.best))
+        assert board.view.mine == screen_view_mine(screen, best_position, turn.seat)
+        assert f"Best play: {turn.best}" in str(screen.query_one("#jacquet-message").render())
+        await pilot.press("right", "left")  # a step puts the log back
+        await wait_for(pilot, lambda: screen.game.index == mistakes[1])
+        logged = screen.game.state
+        assert isinstance(logged, JacquetState)
+        assert board.view.mine == screen_view_mine(screen, logged.position, turn.seat)
+
+
+def screen_view_mine(screen: JacquetScreen, position: object, seat: int) -> object:
+    from client.screens.jacquet_view import board_view
+    from engine.jacquet import Position
+
+    assert isinstance(position, Position)
+    return board_view(Position(seat, position.boards), 0).mine
+
+
+def local_app(tmp_path: Path, tutor: int | None) -> TablierApp:
+    settings = seeded_settings(tmp_path, seed=65, tutor=tutor)
+    return TablierApp(JacquetSetup(), settings)
+
+
+async def play_until_a_real_choice(pilot: Pilot[None], screen: JacquetScreen) -> ChoosePlay:
+    """Hot-seat: throw (r), acknowledge passes (enter), play the first legal play (through
+    the driver), until a throw whose best and worst plays differ by twice the tutor's bar."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        awaiting, state = screen.game.awaiting, screen.game.state
+        assert isinstance(state, JacquetState)
+        if screen._pass_seen is not None:
+            await pilot.press("enter")
+        elif isinstance(awaiting, ThrowDice) and screen.check_action("throw", ()):
+            await pilot.press("r")
+        elif isinstance(awaiting, ChoosePlay) and screen._entry is not None:
+            ranked = rank_plays(state.position, awaiting.dice)
+            if len(ranked) > 1 and ranked[0].equity - ranked[-1].equity >= 2 * TUTOR:
+                return awaiting
+            first = legal_plays(state.position, awaiting.dice)[0]
+            assert screen.start(lambda first=first: screen.game.play(first))  # type: ignore[misc]
+            screen._entry = None
+        await pilot.pause(0.02)
+    raise AssertionError("no real choice within a minute of play")
+
+
+async def enter_play(pilot: Pilot[None], play_text: str) -> None:
+    """Enter a play move by move with the cursor keys and enter, as a person would."""
+    for move in parse_play(play_text):
+        await move_cursor(pilot, move.from_point)
+        await pilot.press("enter")
+        await move_cursor(pilot, move.to_point)
+        await pilot.press("enter")
+
+
+async def test_hints_show_the_computers_three_best_plays_with_their_equities(
+    tmp_path: Path,
+) -> None:
+    app = local_app(tmp_path, tutor=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, JacquetScreen)
+        awaiting = await play_until_a_real_choice(pilot, screen)
+        state = screen.game.state
+        assert isinstance(state, JacquetState)
+        await pilot.press("H")
+        await wait_for(pilot, lambda: "Hints" in coach_text(screen))
+        top = rank_plays(state.position, awaiting.dice)[:3]
+        lines = coach_text(screen).splitlines()[1:]
+        assert lines == [f"{n}. {p.play}  {points(p.equity)}" for n, p in enumerate(top, 1)]
+        best_points = {point for move in parse_play(top[0].play)
+                       for point in (move.from_point, move.to_point)}  # fmt: skip
+        assert screen.query_one(JacquetBoard).marks.recent == frozenset(best_points)
+
+
+async def test_the_tutor_warns_before_a_costly_play_rethink_or_play_anyway(
+    tmp_path: Path,
+) -> None:
+    app = local_app(tmp_path, tutor=TUTOR)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, JacquetScreen)
+        awaiting = await play_until_a_real_choice(pilot, screen)
+        state = screen.game.state
+        assert isinstance(state, JacquetState)
+        worst = rank_plays(state.position, awaiting.dice)[-1].play
+        verdict = judge(state.position, awaiting.dice, parse_play(worst))
+        assert verdict.loss >= TUTOR
+        await enter_play(pilot, worst)
+        await pilot.press("enter")  # confirm the play: the tutor looks first
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert f"loses {verdict.loss / 1_000_000:.3f} points" in dialog.question
+        assert verdict.best.play in dialog.detail
+        await pilot.press("n")  # Rethink: nothing was sent
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.game.state == state and screen._entry is not None
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")  # Play anyway
+        await wait_for(pilot, lambda: screen.game.state != state)
+        after = screen.game.state
+        assert isinstance(after, JacquetState)
+        assert after.position.boards == apply_play(state.position, parse_play(worst)).boards
+        assert format_play(parse_play(worst)) == worst

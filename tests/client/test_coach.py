@@ -18,33 +18,14 @@ from client.screens.jacquet import JacquetScreen
 from client.setup import JacquetSetup
 from client.widgets.coach import REPLAY_LIMITS, CoachPanel, frame_turns, points
 from client.widgets.jacquet_board import JacquetBoard
-from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.awaiting import ChoosePlay, ThrowDice
 from engine.bot.analysis import analyse_turn, judge, rank_plays
-from engine.bot.players import make_player
 from engine.jacquet import JacquetState, apply_play, format_play, legal_plays, parse_play
-from protocol.identity import seeded_source
-from protocol.local import LocalMatch
-from tests.client.conftest import FIXED_TIME_MS, seeded_settings
+from tests.client.conftest import seeded_settings
 from tests.client.test_jacquet_screen import move_cursor, wait_for
+from tests.client.test_replay import record_match
 
 TUTOR = 40_000  # micro-points: the "doubtful" mark
-
-
-def record_random_match(path: Path, throws: int) -> None:
-    """A log of *throws* throws, both sides played by the random player (mistakes to mark)."""
-    match = LocalMatch.create("jacquet", {}, names=("Blanc", "Noir"),
-                              random_source=seeded_source("coach"), now=FIXED_TIME_MS,
-                              log_path=path)  # fmt: skip
-    player = make_player("random", seed=3)
-    while not isinstance(match.awaiting, Finished) and throws:
-        awaiting = match.awaiting
-        if isinstance(awaiting, ThrowDice):
-            match.throw(awaiting.seat, FIXED_TIME_MS)
-            throws -= 1
-        else:
-            assert isinstance(awaiting, ChoosePlay)
-            match.play(awaiting.seat, player(match.state.position, awaiting.dice), FIXED_TIME_MS)
-    match.close()
 
 
 def coach_text(screen: JacquetScreen) -> str:
@@ -55,12 +36,12 @@ async def test_a_replay_marks_each_play_shows_the_best_and_jumps_to_the_next_mis
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "random.tablier"
-    record_random_match(path, throws=30)
+    record_match(path, "jacquet", ("Blanc", "Noir"), throws=30)  # level 1 plays both
     replay = load_replay(path)
     expected = {index: analyse_turn(turn, REPLAY_LIMITS)
                 for index, turn in frame_turns(replay.frames).items()}  # fmt: skip
     mistakes = sorted(index for index, turn in expected.items() if turn.mark)
-    assert len(mistakes) >= 2  # the random player errs: there is something to find
+    assert len(mistakes) >= 2  # level 1 errs: there is something to find
     app = ReplayApp(replay)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
@@ -101,6 +82,17 @@ def local_app(tmp_path: Path, tutor: int | None) -> TablierApp:
     return TablierApp(JacquetSetup(), settings)
 
 
+async def at_a_real_choice(pilot: Pilot[None]) -> tuple[JacquetScreen, JacquetState, ChoosePlay]:
+    """The screen, its state and the throw to play, once :func:`play_until_a_real_choice`
+    found a throw where the plays differ."""
+    screen = pilot.app.screen
+    assert isinstance(screen, JacquetScreen)
+    awaiting = await play_until_a_real_choice(pilot, screen)
+    state = screen.game.state
+    assert isinstance(state, JacquetState)
+    return screen, state, awaiting
+
+
 async def play_until_a_real_choice(pilot: Pilot[None], screen: JacquetScreen) -> ChoosePlay:
     """Hot-seat: throw (r), acknowledge passes (enter), play the first legal play (through
     the driver), until a throw whose best and worst plays differ by twice the tutor's bar."""
@@ -137,11 +129,7 @@ async def test_hints_show_the_computers_three_best_plays_with_their_equities(
 ) -> None:
     app = local_app(tmp_path, tutor=None)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, JacquetScreen)
-        awaiting = await play_until_a_real_choice(pilot, screen)
-        state = screen.game.state
-        assert isinstance(state, JacquetState)
+        screen, state, awaiting = await at_a_real_choice(pilot)
         await pilot.press("H")
         await wait_for(pilot, lambda: "Hints" in coach_text(screen))
         top = rank_plays(state.position, awaiting.dice)[:3]
@@ -157,11 +145,7 @@ async def test_the_tutor_warns_before_a_costly_play_rethink_or_play_anyway(
 ) -> None:
     app = local_app(tmp_path, tutor=TUTOR)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, JacquetScreen)
-        awaiting = await play_until_a_real_choice(pilot, screen)
-        state = screen.game.state
-        assert isinstance(state, JacquetState)
+        screen, state, awaiting = await at_a_real_choice(pilot)
         worst = rank_plays(state.position, awaiting.dice)[-1].play
         verdict = judge(state.position, awaiting.dice, parse_play(worst))
         assert verdict.loss >= TUTOR

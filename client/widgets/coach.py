@@ -117,8 +117,12 @@ class CoachPanel(Static):
     def analyse_replay(self) -> None:
         """Judge every play of the replay (in a worker thread), then show the marks."""
         assert self.replay is not None
-        turns = frame_turns(self.replay.frames)
-        marks = {index: analyse_turn(turn, REPLAY_LIMITS) for index, turn in turns.items()}
+        try:
+            turns = frame_turns(self.replay.frames)
+            marks = {index: analyse_turn(turn, REPLAY_LIMITS) for index, turn in turns.items()}
+        except ValueError as error:  # a play the engine refuses: the log was verified, so a bug
+            self.app.call_from_thread(self.update, f"The plays could not be judged: {error}")
+            return
         self.app.call_from_thread(self._analysed, marks)
 
     def _analysed(self, marks: dict[int, TurnAnalysis]) -> None:

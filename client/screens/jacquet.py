@@ -94,7 +94,7 @@ class JacquetScreen(GameScreen):
         Binding("u,backspace", "undo", "Undo", tooltip="Take back the last move of this turn"),
         Binding("f", "flip", "Flip", tooltip="See the board from the other side"),
         Binding("b", "best", "Best", tooltip="Show the best play on the board (a replay)"),
-        Binding("n", "next_mistake", "Next mistake", tooltip="Jump to the next marked play"),
+        Binding("n", "next_mistake", "Mistake", tooltip="Jump to the next marked play"),
         Binding("H", "hint", "Hints", show=False,
                 tooltip="The computer's three best plays, with their equities (local play)"),
     ]  # fmt: skip

@@ -66,8 +66,9 @@ the same way round the board to their last quarter (19–24), then off.
 JACQUET_ENTRY = """
 **Your turn**: press **r** to throw. Move the cursor over the points with the arrows (or
 h j k l); **enter** (or space) picks the checker under it, and again on one of the
-highlighted points moves it there. You may also click the checker, then where it goes.
-**u** takes a move back; once the play is complete, **enter** confirms it.
+highlighted points moves it there; **esc** (or backspace) puts a picked checker back. You
+may also click the checker, then where it goes. **u** takes a move back; once the play is
+complete, **enter** confirms it.
 """
 
 NETWORK = """

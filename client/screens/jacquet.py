@@ -58,6 +58,7 @@ from engine.jacquet import (
 PASS_NOTICE_SECONDS = 2.5
 MOVE_SHOW_SECONDS = 0.5
 _ENTRY_KEYS = ("throw", "confirm", "undo")
+_FOOTER_STATES = (*_ENTRY_KEYS, "put_back")  # keys shown or hidden as the entry goes
 
 
 def shown_dice(turn: Turn) -> tuple[tuple[int, ...], tuple[bool, ...]]:
@@ -172,7 +173,7 @@ class JacquetScreen(GameScreen):
         )
         self.board.show(board_view(shown, self._viewer), marks)
         self.query_one(JacquetStatus).show(self._status(shown))
-        enabled = tuple(self.check_action(name, ()) for name in _ENTRY_KEYS)
+        enabled = tuple(self.check_action(name, ()) for name in _FOOTER_STATES)
         if enabled != self._enabled_keys:  # the footer rebuilds on every refresh: only then
             self._enabled_keys = enabled
             self.refresh_bindings()
@@ -236,10 +237,8 @@ class JacquetScreen(GameScreen):
                 "off" if point == OFF else str(point)
                 for point in sorted(entry.destinations(self._selected))
             )
-            self.say(
-                f"{name}: the checker on {self._selected} may go to {targets}. "
-                "Pick it again to put it back."
-            )
+            source = self._selected
+            self.say(f"{name}: the checker on {source} may go to {targets}. Esc puts it back.")
         else:
             left = " ".join(str(die) for die in entry.dice_left)
             self.say(f"{name}: pick a checker to move (dice left: {left}).")
@@ -311,6 +310,8 @@ class JacquetScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "flip":
             return not self.persons_here()  # a spectator or a replay: no seat to face
+        if action == "put_back":
+            return self._selected is not None  # else esc and backspace are Lobby and Undo
         if action not in _ENTRY_KEYS:
             return super().check_action(action, parameters)
         if not self.persons_here():
@@ -350,6 +351,16 @@ class JacquetScreen(GameScreen):
             self._selected = None
             self._prompt_entry()
             self._redraw()
+
+    def action_put_back(self) -> None:
+        """Put the picked checker back: the cursor returns to it, to pick another."""
+        source = self._selected
+        if source is None:
+            return
+        self._selected = None
+        self.board.show(marks=BoardMarks(cursor=source))
+        self._prompt_entry()
+        self._redraw()
 
     def action_flip(self) -> None:
         if self.check_action("flip", ()):

@@ -160,7 +160,12 @@ class JacquetBoard(Widget, can_focus=True):
         Binding("right,l", "cursor('right')", "right", key_display="→", group=_MOVE_CURSOR),
         Binding("up,k", "cursor('up')", "up", key_display="↑", group=_MOVE_CURSOR),
         Binding("down,j", "cursor('down')", "down", key_display="↓", group=_MOVE_CURSOR),
-    ]
+        # Here, not on the screen: the focused board's keys come before the screen's own
+        # escape (Lobby) and backspace (Undo), which they stand in for while a checker is
+        # picked; the screen says when that is (its check_action hides it otherwise).
+        Binding("escape,backspace", "screen.put_back", "Put back", key_display="esc",
+                tooltip="Put the picked checker back and pick another"),
+    ]  # fmt: skip
 
     COMPONENT_CLASSES: ClassVar[set[str]] = set(_STYLE_NAMES)
 

@@ -45,7 +45,8 @@ your turn; the token moves by their sum.
 
 **The ledger** lists each player's square (`sq`) and balance (`bal`: what he took from the
 pot minus what he put in), and why he is not throwing: `inn: skips` (misses his next turn),
-`well: held` or `prison: held` (until someone else lands there). `▶` marks whose turn it is.
+`well: held` or `prison: held` (until someone else lands there), shortened to the hazard's name
+or its symbol on the board when the panel is narrow. `▶` marks whose turn it is.
 """
 
 JACQUET = """\

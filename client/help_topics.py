@@ -69,7 +69,9 @@ JACQUET_ENTRY = """
 h j k l); **enter** (or space) picks the checker under it, and again on one of the
 highlighted points moves it there; **esc** (or backspace) puts a picked checker back. You
 may also click the checker, then where it goes. **u** takes a move back; once the play is
-complete, **enter** confirms it.
+complete, **enter** confirms it. Or press **m** (or a digit) and type the play as the logs
+write it: `1/7 7/12`, `1/12` for one checker over both dice, `21/off` to bear off; enter
+plays it, escape returns to the board.
 """
 
 NETWORK = """

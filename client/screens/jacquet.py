@@ -131,6 +131,8 @@ class JacquetScreen(GameScreen):
             with Container(id="jacquet-table"):
                 board = JacquetBoard(board_view(self.state.position, self._viewer), id="board")
                 board.can_focus = bool(self.persons_here())  # else the keys are the screen's
+                if not board.can_focus:  # a spectator, a replay: no cursor that goes nowhere
+                    board.show(marks=BoardMarks())
                 yield board
             with Vertical(id="jacquet-side"):
                 yield JacquetStatus(self._status(), id="status")

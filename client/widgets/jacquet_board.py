@@ -213,7 +213,7 @@ class JacquetBoard(Widget, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
-        if offset is None:
+        if offset is None or not self.can_focus:  # nobody plays from here: nothing to pick
             return
         point = BoardGeometry.fit(self.content_size).point_at(offset.x, offset.y)
         if point is not None:

@@ -118,3 +118,34 @@ async def test_a_spectator_sees_the_story_and_the_dice_and_can_only_watch(
                 status = str(screen.query_one(JacquetStatus).render())
                 dice = " ".join(f" {die} " for die in awaiting.dice)
                 assert f"Dice {dice}" in status, status
+
+
+async def test_a_player_back_in_his_seat_sees_the_story_one_line_per_turn(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    plan = HostPlan(
+        "jacquet", {"match_to": 1, "bearoff": "backgammon"}, 2, "Ada", relay_url=relay.url
+    )
+    host = NetworkApp(plan, settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        room = await hosted_room(ada, host)
+        guest = NetworkApp(JoinPlan(room.invite, "Bob", computer=True), settings("Bob"))
+        async with guest.run_test(size=SIZE) as bob:
+            await until(bob, shows_game(guest), "Bob's game")
+            await ada_plays(ada, host, plays=1)
+        # Bob's app quit while Ada's play is awaited; he runs `tablier join` again.
+        again = NetworkApp(JoinPlan(room.invite, "Bob", computer=True), settings("Bob"))
+        async with again.run_test(size=SIZE) as bob:
+            await until(bob, shows_game(again), "Bob's board again")
+            await until(
+                bob,
+                lambda: playing(again).game.state == playing(host).game.state,
+                "the position where the match stands",
+            )
+            await until(bob, caught_up(again), "Bob's catching up")
+            told = story_lines(again)
+            assert told == story_lines(host) and len(told) >= 4, told
+            awaiting = playing(host).game.awaiting
+            assert isinstance(awaiting, ChoosePlay)
+            status = str(playing(again).query_one(JacquetStatus).render())
+            assert "Dice " + " ".join(f" {die} " for die in awaiting.dice) in status

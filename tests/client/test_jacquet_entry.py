@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -28,15 +29,21 @@ def footer_keys(app: TablierApp) -> dict[str, str]:
     return {str(key.description): key.key for key in footer.query(FooterKey)}
 
 
+async def white_to_play(pilot: Pilot[None]) -> JacquetScreen:
+    """The opening thrown (a tie, then white 4-3): white to play 5-6."""
+    screen = pilot.app.screen
+    assert isinstance(screen, JacquetScreen)
+    await pilot.press("r", "r", "r")
+    assert screen.game.awaiting == ChoosePlay(WHITE, (5, 6))
+    return screen
+
+
 async def test_esc_or_backspace_puts_a_picked_checker_back_and_the_footer_says_so(
     tmp_path: Path,
 ) -> None:
     app = jacquet_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        assert isinstance(screen, JacquetScreen)
-        await pilot.press("r", "r", "r")
-        assert screen.game.awaiting == ChoosePlay(WHITE, (5, 6))
+        screen = await white_to_play(pilot)
         assert "Put back" not in footer_keys(app) and "Lobby" in footer_keys(app)
 
         await pilot.press("enter")  # picks the talon; the cursor jumps to 6
@@ -69,10 +76,7 @@ async def test_a_play_typed_in_notation_is_refused_in_the_boards_words_or_played
 ) -> None:
     app = jacquet_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        assert isinstance(screen, JacquetScreen)
-        await pilot.press("r", "r", "r")
-        assert screen.game.awaiting == ChoosePlay(WHITE, (5, 6))
+        screen = await white_to_play(pilot)
         await pilot.pause()
         assert footer_keys(app)["Type"] == "m"
         field = screen.query_one(PlayInput)

@@ -201,7 +201,9 @@ class JacquetScreen(GameScreen):
         awaiting = game.awaiting
         self._entry, self._selected = None, None
         for field in self.query(PlayInput):  # a new turn: a line typed for the last one goes
-            field.close()
+            if field.display:
+                field.close()
+                self.action_focus_board()
         if self.extras.replay is not None:
             self.say("")
         elif isinstance(awaiting, Finished):

@@ -45,6 +45,7 @@ from client.setup import (
 from client.widgets.deferred import AfterFirstPaint
 from client.widgets.saved_seats import SavedSeats
 from client.widgets.select import QuitSafeSelect
+from client.widgets.tick_box import TickBox
 from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class SeatRow(Horizontal):
             classes="name",
             compact=True,
         )
-        yield Checkbox("computer", classes="computer", compact=True)
+        yield TickBox("computer", classes="computer", compact=True)
 
     @property
     def name_value(self) -> str:
@@ -110,7 +111,7 @@ class SeatRow(Horizontal):
 
     @property
     def computer(self) -> bool:
-        return self.query_one(".computer", Checkbox).value
+        return self.query_one(".computer", TickBox).value
 
 
 class JacquetForm(Vertical):

@@ -8,7 +8,7 @@ from typing import ClassVar, Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label
 
@@ -63,6 +63,8 @@ class EndScreen(ModalScreen[EndChoice]):
         Binding("a", "choose('again')", "Play again"),
         Binding("l", "choose('lobby')", "Lobby"),
         Binding("q", "choose('quit')", "Quit"),
+        Binding("pagedown", "scroll_summary(1)", "More", show=False),
+        Binding("pageup", "scroll_summary(-1)", "Back up", show=False),
     ]
 
     def __init__(self, summary: GameSummary, rematch: RematchOffer | None = None) -> None:
@@ -71,8 +73,14 @@ class EndScreen(ModalScreen[EndChoice]):
         self.rematch = rematch
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        # Title and buttons are docked in the dialog, which scrolls what lies between them:
+        # fifteen balances and a long log path do not fit 80x24 (PageUp / PageDown).
+        with VerticalScroll(id="dialog", can_focus=False):
             yield Label(self.summary.title, id="title", markup=False)
+            with Horizontal(id="buttons"):
+                yield Button("Play again (a)", variant="success", id="again")
+                yield Button("Lobby (l)", variant="primary", id="lobby")
+                yield Button("Quit (q)", id="quit")
             for line in self.summary.lines:
                 yield Label(line, classes="result-line", markup=False)
             if self.summary.log_path is None:
@@ -83,10 +91,6 @@ class EndScreen(ModalScreen[EndChoice]):
                 )
             if self.rematch is not None:
                 yield Label("", id="rematch", markup=False)
-            with Horizontal(id="buttons"):
-                yield Button("Play again (a)", variant="success", id="again")
-                yield Button("Lobby (l)", variant="primary", id="lobby")
-                yield Button("Quit (q)", id="quit")
         yield Footer()  # the dialog's own keys, not those of the screen below
 
     def on_mount(self) -> None:
@@ -97,6 +101,14 @@ class EndScreen(ModalScreen[EndChoice]):
         """Say where the rematch stands (the game screen calls it when that changes)."""
         if self.rematch is not None:
             self.query_one("#rematch", Label).update(self.rematch.rematch_note or "")
+
+    def action_scroll_summary(self, pages: int) -> None:
+        """PageDown / PageUp scroll the balances and the log path, whatever has the focus."""
+        summary = self.query_one("#dialog", VerticalScroll)
+        if pages > 0:
+            summary.scroll_page_down()
+        else:
+            summary.scroll_page_up()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_choose(str(event.button.id))

@@ -160,7 +160,7 @@ class JacquetForm(Vertical):
                 )
         with Horizontal(classes="actions"):
             yield Button("Play Jacquet", variant="success", id="play-jacquet")
-            yield Button("Host over the network", id="host-jacquet")
+            yield Button("Host over the network (F8)", id="host-jacquet")
             yield Static("", id="jacquet-error", classes="error", markup=False)
 
 
@@ -250,16 +250,24 @@ class ReplayForm(Vertical):
         self.post_message(OpenGame(ReplayGame(result)))
 
 
+TABS = Binding.Group("Tabs")
+GAME_TABS = ("goose", "jacquet")  # the tabs that set a game up (the others open one)
+
+
 class LobbyScreen(Screen[None]):
     """The app's bottom screen: every game starts here and every game returns here."""
 
     HELP_TEXT = help_topics.LOBBY
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "show_tab('goose')", "Goose"),
-        Binding("f3", "show_tab('jacquet')", "Jacquet"),
-        Binding("f4", "show_tab('replay')", "Replay"),
+        # The tabs in their order (each tab's title shows its key: the footer has room for
+        # one "Tabs"), then what can be done from them; footer, F1 and palette keep this order.
+        Binding("f2", "show_tab('goose')", "Goose", tooltip="The Jeu de l'oie tab", group=TABS),
+        Binding("f3", "show_tab('jacquet')", "Jacquet", tooltip="The Jacquet tab", group=TABS),
+        Binding("f4", "show_tab('replay')", "Replay", tooltip="The recorded matches", group=TABS),
+        Binding("f7", "show_tab('network')", "Network", tooltip="Network matches", group=TABS),
         Binding("f5", "play", "Play", tooltip="Start the game of the open tab"),
         Binding("f6", "join", "Join", tooltip="Join or watch a network game from an invite"),
+        Binding("f8", "host", "Host", tooltip="Host the open tab's game over the network"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),
     ]
 
@@ -270,13 +278,13 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with TabbedContent(id="games"):
-            with TabPane("Jeu de l'oie", id="goose"):
+            with TabPane("Jeu de l'oie F2", id="goose"):
                 yield from self._compose_goose()
-            with TabPane("Jacquet", id="jacquet"):
+            with TabPane("Jacquet F3", id="jacquet"):
                 yield AfterFirstPaint(JacquetForm(id="jacquet-form"))
-            with TabPane("Recorded match", id="replay"):
+            with TabPane("Recorded match F4", id="replay"):
                 yield AfterFirstPaint(ReplayForm(self.settings.data_dir, id="replay-form"))
-            with TabPane("Network", id="network"):
+            with TabPane("Network F7", id="network"):
                 yield Static(NETWORK_HELP, classes="intro", markup=False)
                 with Horizontal(classes="actions"):
                     yield Button("Join or watch… (F6)", variant="primary", id="join")
@@ -316,7 +324,7 @@ class LobbyScreen(Screen[None]):
                 yield SeatRow(seat)
         with Horizontal(classes="actions"):
             yield Button("Play Jeu de l'oie", variant="success", id="play-goose")
-            yield Button("Host over the network", id="host-goose")
+            yield Button("Host over the network (F8)", id="host-goose")
             yield Static("", id="goose-error", classes="error", markup=False)
 
     @on(Select.Changed, "#goose-players")
@@ -344,6 +352,21 @@ class LobbyScreen(Screen[None]):
         # and a focused field's tab makes itself the active one again (F3 did nothing).
         self.set_focus(tabs.query_one("ContentTabs"))
         tabs.active = tab
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hosting is for the game tabs: elsewhere its key shows, greyed (None)."""
+        if action == "host" and self.query_one(TabbedContent).active not in GAME_TABS:
+            return None
+        return True
+
+    @on(TabbedContent.TabActivated)
+    def _tab_changed(self) -> None:
+        self.refresh_bindings()
+
+    def action_host(self) -> None:
+        tab = self.query_one(TabbedContent).active
+        if tab in GAME_TABS:
+            self._host(tab)
 
     def action_play(self) -> None:
         tab = self.query_one(TabbedContent).active
@@ -392,7 +415,10 @@ class LobbyScreen(Screen[None]):
     @on(Button.Pressed, "#host-goose")
     @on(Button.Pressed, "#host-jacquet")
     def _host_pressed(self, event: Button.Pressed) -> None:
-        game = "goose" if event.button.id == "host-goose" else "jacquet"
+        self._host("goose" if event.button.id == "host-goose" else "jacquet")
+
+    def _host(self, game: str) -> None:
+        """Open a network room for the game the tab describes (or say what to fix)."""
         setup = self._checked_setup(game)
         if setup is not None:
             from client.screens.room import RoomScreen

@@ -25,7 +25,9 @@ from textual.widgets import (
 from textual.worker import Worker, WorkerState
 
 from client import help_topics
+from client.lifecycle import closing
 from client.messages import OpenGame, StartGame
+from client.screens.match_logs import recent_logs, recorded_result
 from client.setup import (
     DEFAULT_GOOSE_NAMES,
     DEFAULT_JACQUET_NAMES,
@@ -164,27 +166,27 @@ class JacquetForm(Vertical):
             yield Static("", id="jacquet-error", classes="error", markup=False)
 
 
-def recent_logs(data_dir: Path | None, limit: int = 12) -> list[Path]:
-    """The newest match logs in the folder games write to by default, newest first."""
-    from protocol.logfile import LOG_SUFFIX
-
-    if data_dir is None:
-        import platformdirs
-
-        data_dir = Path(platformdirs.user_data_dir("tablier"))
-    folder = data_dir / "matches"
-    if not folder.is_dir():
-        return []
-    logs = sorted(folder.glob(f"*{LOG_SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
-    return logs[:limit]
-
-
 class ReplayForm(Vertical):
     """Open a match log: type its path, or pick one of the latest games."""
 
     def __init__(self, data_dir: Path | None, *, id: str) -> None:
         super().__init__(id=id)
         self.logs = recent_logs(data_dir)
+
+    def on_mount(self) -> None:
+        if self.logs and not closing(self):
+            self._read_results()
+
+    @work(thread=True, exclusive=True, group="recorded-results")
+    def _read_results(self) -> None:
+        """In a thread: each log is verified to tell its result (a moment for a long one)."""
+        for index, log in enumerate(self.logs):
+            result = recorded_result(log)
+            self.app.call_from_thread(self._show_result, index, f"{log.name}  ·  {result}")
+
+    def _show_result(self, index: int, prompt: str) -> None:
+        if not closing(self):
+            self.query_one("#recent-logs", OptionList).replace_option_prompt_at_index(index, prompt)
 
     def compose(self) -> ComposeResult:
         yield Static(

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -16,18 +15,15 @@ from textual.widgets import (
     Footer,
     Input,
     Label,
-    OptionList,
     Select,
     Static,
     TabbedContent,
     TabPane,
 )
-from textual.worker import Worker, WorkerState
 
 from client import help_topics
-from client.lifecycle import closing
-from client.messages import OpenGame, StartGame
-from client.screens.match_logs import recent_logs, recorded_result
+from client.messages import StartGame
+from client.screens.match_logs import ReplayForm
 from client.setup import (
     DEFAULT_GOOSE_NAMES,
     DEFAULT_JACQUET_NAMES,
@@ -48,9 +44,9 @@ from client.widgets.deferred import AfterFirstPaint
 from client.widgets.saved_seats import SavedSeats
 from client.widgets.select import QuitSafeSelect
 from client.widgets.title_bar import TitleBar
+from client.widgets.unfinished_games import UnfinishedGames
 
 if TYPE_CHECKING:
-    from client.game.replay import MatchReplay
     from client.net.plan import HostPlan
 
 
@@ -166,92 +162,6 @@ class JacquetForm(Vertical):
             yield Static("", id="jacquet-error", classes="error", markup=False)
 
 
-class ReplayForm(Vertical):
-    """Open a match log: type its path, or pick one of the latest games."""
-
-    def __init__(self, data_dir: Path | None, *, id: str) -> None:
-        super().__init__(id=id)
-        self.logs = recent_logs(data_dir)
-
-    def on_mount(self) -> None:
-        if self.logs and not closing(self):
-            self._read_results()
-
-    @work(thread=True, exclusive=True, group="recorded-results")
-    def _read_results(self) -> None:
-        """In a thread: each log is verified to tell its result (a moment for a long one)."""
-        for index, log in enumerate(self.logs):
-            result = recorded_result(log)
-            self.app.call_from_thread(self._show_result, index, f"{log.name}  ·  {result}")
-
-    def _show_result(self, index: int, prompt: str) -> None:
-        if not closing(self):
-            self.query_one("#recent-logs", OptionList).replace_option_prompt_at_index(index, prompt)
-
-    def compose(self) -> ComposeResult:
-        yield Static(
-            "Step through a recorded match on its own board. The log is verified first.",
-            classes="intro",
-            markup=False,
-        )
-        with Horizontal(classes="options"):
-            yield Label("Log file", classes="option-label", markup=False)
-            yield Input(placeholder="path to a .tablier file", id="replay-path", compact=True)
-        if self.logs:
-            yield Label(
-                "Latest games (enter opens one):", classes="option-label list-title", markup=False
-            )
-            yield OptionList(*(log.name for log in self.logs), id="recent-logs", markup=False)
-        else:
-            yield Label("No recorded games yet.", classes="option-label list-title", markup=False)
-        with Horizontal(classes="actions"):
-            yield Button("Open", variant="primary", id="open-replay")
-            yield Static("", id="replay-error", classes="error", markup=False)
-
-    @on(Button.Pressed, "#open-replay")
-    @on(Input.Submitted, "#replay-path")
-    def open_typed(self) -> None:
-        text = self.query_one("#replay-path", Input).value.strip()
-        if not text:
-            self.query_one("#replay-error", Static).update("Type the path of a match log first")
-            return
-        self.open_log(Path(text).expanduser())
-
-    @on(OptionList.OptionSelected, "#recent-logs")
-    def _open_recent(self, event: OptionList.OptionSelected) -> None:
-        self.open_log(self.logs[event.option_index])
-
-    def open_log(self, path: Path) -> None:
-        self.query_one("#replay-error", Static).update(f"Verifying {path.name}…")
-        self._load(path)
-
-    @work(thread=True, exclusive=True, group="replay")
-    def _load(self, path: Path) -> MatchReplay | str:
-        """In a thread: verifying a long log takes a moment; the lobby stays responsive.
-        The replay, or why it cannot be opened (shown by :meth:`_loaded`)."""
-        from client.game.replay import ReplayRefused, load_replay
-
-        try:
-            return load_replay(path)
-        except ReplayRefused as refusal:
-            return str(refusal)
-
-    @on(Worker.StateChanged)
-    def _loaded(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker.group != "replay" or event.state != WorkerState.SUCCESS:
-            return
-        result = worker.result
-        if isinstance(result, str):
-            self.query_one("#replay-error", Static).update(result)
-            return
-        from client.game.replay import MatchReplay, ReplayGame
-
-        assert isinstance(result, MatchReplay)
-        self.query_one("#replay-error", Static).update("")
-        self.post_message(OpenGame(ReplayGame(result)))
-
-
 TABS = Binding.Group("Tabs")
 GAME_TABS = ("goose", "jacquet")  # the tabs that set a game up (the others open one)
 
@@ -285,7 +195,7 @@ class LobbyScreen(Screen[None]):
             with TabPane("Jacquet F3", id="jacquet"):
                 yield AfterFirstPaint(JacquetForm(id="jacquet-form"))
             with TabPane("Recorded match F4", id="replay"):
-                yield AfterFirstPaint(ReplayForm(self.settings.data_dir, id="replay-form"))
+                yield AfterFirstPaint(ReplayForm(self.settings, id="replay-form"))
             with TabPane("Network F7", id="network"):
                 yield Static(NETWORK_HELP, classes="intro", markup=False)
                 with Horizontal(classes="actions"):
@@ -380,8 +290,10 @@ class LobbyScreen(Screen[None]):
             self._start(tab)
 
     def on_screen_resume(self) -> None:
-        """Back from a game: a match left or finished since changes the list."""
+        """Back from a game: a match left or finished since changes the lists."""
         self.query_one(SavedSeats).refresh_seats()
+        for unfinished in self.query(UnfinishedGames):  # (mounted after the first paint)
+            unfinished.refresh_games()
 
     @on(SavedSeats.Resume)
     def _resume(self, event: SavedSeats.Resume) -> None:

@@ -1,4 +1,5 @@
-"""The lobby's view of the match logs on this machine: the latest, each with its result.
+"""The lobby's Recorded match tab: the latest match logs on this machine, each with its
+result, and the unfinished local games to go back into.
 
 A log is a file anyone could have put in the folder, so its contents are only words to show:
 each is verified as ``tablier verify`` does, the result it reaches is shown with every
@@ -10,9 +11,23 @@ Reading them takes a moment: call :func:`recorded_result` off the UI thread.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.worker import Worker, WorkerState
+
+from client.lifecycle import closing
+from client.messages import OpenGame
 from client.net.untrusted import shown
+from client.setup import SessionSettings
+from client.widgets.unfinished_games import UnfinishedGames
+
+if TYPE_CHECKING:
+    from client.game.driver import GameDriver
+    from client.game.replay import MatchReplay
 
 MAX_RESULT_CHARS: Final = 60  # one line of the list, beside the file's name
 
@@ -71,3 +86,133 @@ def recorded_result(path: Path) -> str:
     if len(result) > MAX_RESULT_CHARS:
         return result[: MAX_RESULT_CHARS - 1] + "…"
     return result
+
+
+class ReplayForm(Vertical):
+    """Open a match log: type its path, or pick one of the latest games; or go back into
+    an unfinished local game."""
+
+    def __init__(self, settings: SessionSettings, *, id: str) -> None:
+        super().__init__(id=id)
+        self.settings = settings
+        self.data_dir = settings.data_dir
+        self.logs = recent_logs(settings.data_dir)
+
+    def on_mount(self) -> None:
+        if self.logs and not closing(self):
+            self._read_results()
+
+    @work(thread=True, exclusive=True, group="recorded-results")
+    def _read_results(self) -> None:
+        """In a thread: each log is verified to tell its result (a moment for a long one)."""
+        for index, log in enumerate(self.logs):
+            result = recorded_result(log)
+            self.app.call_from_thread(self._show_result, index, f"{log.name}  ·  {result}")
+
+    def _show_result(self, index: int, prompt: str) -> None:
+        if not closing(self):
+            self.query_one("#recent-logs", OptionList).replace_option_prompt_at_index(index, prompt)
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            "Step through a recorded match on its own board. The log is verified first.",
+            classes="intro",
+            markup=False,
+        )
+        with Horizontal(classes="options"):
+            yield Label("Log file", classes="option-label", markup=False)
+            yield Input(placeholder="path to a .tablier file", id="replay-path", compact=True)
+        yield UnfinishedGames(self.data_dir, id="unfinished-games")
+        if self.logs:
+            yield Label(
+                "Latest games (enter opens one):", classes="option-label list-title", markup=False
+            )
+            yield OptionList(*(log.name for log in self.logs), id="recent-logs", markup=False)
+        else:
+            yield Label("No recorded games yet.", classes="option-label list-title", markup=False)
+        with Horizontal(classes="actions"):
+            yield Button("Open", variant="primary", id="open-replay")
+            yield Static("", id="replay-error", classes="error", markup=False)
+
+    @on(Button.Pressed, "#open-replay")
+    @on(Input.Submitted, "#replay-path")
+    def open_typed(self) -> None:
+        text = self.query_one("#replay-path", Input).value.strip()
+        if not text:
+            self.query_one("#replay-error", Static).update("Type the path of a match log first")
+            return
+        self.open_log(Path(text).expanduser())
+
+    @on(OptionList.OptionSelected, "#recent-logs")
+    def _open_recent(self, event: OptionList.OptionSelected) -> None:
+        self.open_log(self.logs[event.option_index])
+
+    def open_log(self, path: Path) -> None:
+        self.query_one("#replay-error", Static).update(f"Verifying {path.name}…")
+        self._load(path)
+
+    @work(thread=True, exclusive=True, group="replay")
+    def _load(self, path: Path) -> MatchReplay | str:
+        """In a thread: verifying a long log takes a moment; the lobby stays responsive.
+        The replay, or why it cannot be opened (shown by :meth:`_loaded`)."""
+        from client.game.replay import ReplayRefused, load_replay
+
+        try:
+            return load_replay(path)
+        except ReplayRefused as refusal:
+            return str(refusal)
+
+    @on(Worker.StateChanged)
+    def _loaded(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group != "replay" or event.state != WorkerState.SUCCESS:
+            return
+        result = worker.result
+        if isinstance(result, str):
+            self.query_one("#replay-error", Static).update(result)
+            return
+        from client.game.replay import MatchReplay, ReplayGame
+
+        assert isinstance(result, MatchReplay)
+        self.query_one("#replay-error", Static).update("")
+        self.post_message(OpenGame(ReplayGame(result)))
+
+    @on(UnfinishedGames.Resume)
+    def _resume_local(self, event: UnfinishedGames.Resume) -> None:
+        self.query_one("#replay-error", Static).update("Replaying its log…")
+        self._take_up(event.game.path)
+
+    @work(thread=True, exclusive=True, group="local-resume")
+    def _take_up(self, seats_file: Path) -> None:
+        """In a thread: the game is replayed from its log, every record checked again."""
+        from client.game.local import LocalGame, ResumeRefused
+
+        try:
+            game = LocalGame.resume(seats_file, self.settings)
+        except ResumeRefused as refusal:
+            self.app.call_from_thread(self._not_taken_up, str(refusal))
+            return
+        self.app.call_from_thread(self._taken_up, game)
+
+    def _taken_up(self, game: GameDriver) -> None:
+        self.query_one("#replay-error", Static).update("")
+        self.post_message(OpenGame(game))
+
+    def _not_taken_up(self, reason: str) -> None:
+        self.query_one("#replay-error", Static).update(reason)
+
+    @on(UnfinishedGames.Forget)
+    def _forget_local(self, event: UnfinishedGames.Forget) -> None:
+        from client.screens.confirm import ConfirmScreen
+
+        def answered(forget: bool | None) -> None:
+            if forget:
+                self.query_one(UnfinishedGames).forget(event.game)
+
+        question = ConfirmScreen(
+            "Forget this game?",
+            detail=f"{event.game.title}\nYou could not go back into it; its log stays.",
+            confirm_label="Forget",
+            cancel_label="Keep it",
+        )
+        self.app.push_screen(question, answered)

@@ -262,13 +262,17 @@ async def test_every_lobby_key_is_in_the_footer_the_help_and_the_palette_in_one_
     app = TablierApp(settings=settings)
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = app.screen
-        await pilot.pause()
-        footer = screen_text(app).splitlines()[-1]
+        for _ in range(200):  # the footer is drawn after the first paint
+            footer = screen_text(app).splitlines()[-1]
+            if footer.strip():
+                break
+            await pilot.pause(0.01)
         assert "f2 f3 f4 f7 Tabs  f5 Play  f6 Join  f8 Host  ^q Quit  f1 Help" in footer
         await pilot.press("f7")
         await pilot.pause()
         assert lobby.query_one(TabbedContent).active == "network"
-        assert "f8 Host" in screen_text(app).splitlines()[-1]  # shown, greyed: no game here
+        assert lobby.check_action("host", ()) is None  # shown, greyed: no game here
+        assert "f8 Host" in screen_text(app).splitlines()[-1]
         palette = [command.title for command in app.get_system_commands(lobby)]
         assert list(dict.fromkeys(t for t in palette if t in LOBBY_KEYS)) == [
             "Goose", "Jacquet", "Replay", "Network", "Play", "Join", "Quit"]  # fmt: skip

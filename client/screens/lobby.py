@@ -44,7 +44,6 @@ from client.widgets.deferred import AfterFirstPaint
 from client.widgets.saved_seats import SavedSeats
 from client.widgets.select import QuitSafeSelect
 from client.widgets.title_bar import TitleBar
-from client.widgets.unfinished_games import UnfinishedGames
 
 if TYPE_CHECKING:
     from client.net.plan import HostPlan
@@ -292,8 +291,8 @@ class LobbyScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         """Back from a game: a match left or finished since changes the lists."""
         self.query_one(SavedSeats).refresh_seats()
-        for unfinished in self.query(UnfinishedGames):  # (mounted after the first paint)
-            unfinished.refresh_games()
+        for form in self.query(ReplayForm):  # (mounted after the first paint)
+            form.refresh_logs()
 
     @on(SavedSeats.Resume)
     def _resume(self, event: SavedSeats.Resume) -> None:

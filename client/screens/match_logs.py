@@ -96,21 +96,34 @@ class ReplayForm(Vertical):
         super().__init__(id=id)
         self.settings = settings
         self.data_dir = settings.data_dir
-        self.logs = recent_logs(settings.data_dir)
+        self.logs: list[Path] = []
 
     def on_mount(self) -> None:
-        if self.logs and not closing(self):
-            self._read_results()
+        if not closing(self):
+            self.refresh_logs()
+
+    def refresh_logs(self) -> None:
+        """List the latest logs again (a game played since wrote one), then their results."""
+        self.logs = recent_logs(self.data_dir)
+        title = "Latest games (enter opens one):" if self.logs else "No recorded games yet."
+        self.query_one("#recent-title", Label).update(title)
+        listed = self.query_one("#recent-logs", OptionList)
+        listed.clear_options()
+        listed.add_options([log.name for log in self.logs])
+        listed.display = bool(self.logs)
+        self.query_one(UnfinishedGames).refresh_games()
+        if self.logs:
+            self._read_results(list(self.logs))
 
     @work(thread=True, exclusive=True, group="recorded-results")
-    def _read_results(self) -> None:
+    def _read_results(self, logs: list[Path]) -> None:
         """In a thread: each log is verified to tell its result (a moment for a long one)."""
-        for index, log in enumerate(self.logs):
+        for index, log in enumerate(logs):
             result = recorded_result(log)
-            self.app.call_from_thread(self._show_result, index, f"{log.name}  ·  {result}")
+            self.app.call_from_thread(self._show_result, logs, index, f"{log.name}  ·  {result}")
 
-    def _show_result(self, index: int, prompt: str) -> None:
-        if not closing(self):
+    def _show_result(self, logs: list[Path], index: int, prompt: str) -> None:
+        if not closing(self) and logs == self.logs:  # (not a list read again since)
             self.query_one("#recent-logs", OptionList).replace_option_prompt_at_index(index, prompt)
 
     def compose(self) -> ComposeResult:
@@ -123,13 +136,8 @@ class ReplayForm(Vertical):
             yield Label("Log file", classes="option-label", markup=False)
             yield Input(placeholder="path to a .tablier file", id="replay-path", compact=True)
         yield UnfinishedGames(self.data_dir, id="unfinished-games")
-        if self.logs:
-            yield Label(
-                "Latest games (enter opens one):", classes="option-label list-title", markup=False
-            )
-            yield OptionList(*(log.name for log in self.logs), id="recent-logs", markup=False)
-        else:
-            yield Label("No recorded games yet.", classes="option-label list-title", markup=False)
+        yield Label("", id="recent-title", classes="option-label list-title", markup=False)
+        yield OptionList(id="recent-logs", markup=False)
         with Horizontal(classes="actions"):
             yield Button("Open", variant="primary", id="open-replay")
             yield Static("", id="replay-error", classes="error", markup=False)

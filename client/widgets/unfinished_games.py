@@ -102,10 +102,7 @@ class UnfinishedGames(Vertical):
         yield OptionList(id="unfinished-list", markup=False)
 
     def on_mount(self) -> None:
-        if closing(self):
-            return
-        self.display = False  # until the seat files are read
-        self.refresh_games()
+        self.display = False  # until the seat files are read (the form asks: refresh_games)
 
     def refresh_games(self) -> None:
         """Read the seat files again (a game may have ended or been left since), in a

@@ -4,6 +4,7 @@ before its first throw leaves nothing behind (issue 14, item 16)."""
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -72,6 +73,10 @@ async def test_a_local_game_left_midway_is_taken_up_where_it_stopped(tmp_path: P
         assert str(listed.get_option_at_index(0).prompt).startswith(
             "Jeu de l'oie: Alice, Bruno, Chloé ("
         )
+        recent = app.screen.query_one("#recent-logs", OptionList)  # read again, with results
+        assert str(recent.get_option_at_index(0).prompt) == f"{log_path.name}  ·  unfinished"
+        (seat_file,) = (tmp_path / "local").iterdir()
+        assert stat.S_IMODE(seat_file.stat().st_mode) == 0o600  # every seat's secrets
         listed.focus()
         await pilot.press("enter")
         await _until(pilot, lambda: isinstance(app.screen, GooseScreen), "the game again")

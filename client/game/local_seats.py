@@ -19,11 +19,11 @@ not a local game's seat file (unreadable bytes)
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from client.private_file import write_private
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage
 from protocol.identity import KEY_BYTES
@@ -118,15 +118,7 @@ def local_seats_path(match_id: bytes, data_dir: Path | None = None) -> Path:
 
 def save_local_seats(path: Path, seats: LocalSeats) -> None:
     """Write *seats* whole or not at all (temporary file, fsync, rename), mode 0600."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    temporary = path.with_name(path.name + ".tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.fchmod(descriptor, 0o600)  # a temporary file left by a crash keeps its old mode
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(encode_local_seats(seats))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    write_private(path, encode_local_seats(seats))
 
 
 def load_local_seats(path: Path) -> LocalSeats:

@@ -305,18 +305,13 @@ class LobbyScreen(Screen[None]):
 
     @on(SavedSeats.Forget)
     def _forget(self, event: SavedSeats.Forget) -> None:
-        from client.screens.confirm import ConfirmScreen
+        from client.screens.confirm import forget_question
 
         def answered(forget: bool | None) -> None:
             if forget:
                 self.query_one(SavedSeats).forget(event.saved)
 
-        question = ConfirmScreen(
-            "Forget this match?",
-            detail=f"{event.saved.title}\nYou could not go back into it; its log stays.",
-            confirm_label="Forget",
-            cancel_label="Keep it",
-        )
+        question = forget_question("match", event.saved.title)
         self.app.push_screen(question, answered)
 
     @on(Button.Pressed, "#join")

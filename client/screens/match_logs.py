@@ -211,16 +211,11 @@ class ReplayForm(Vertical):
 
     @on(UnfinishedGames.Forget)
     def _forget_local(self, event: UnfinishedGames.Forget) -> None:
-        from client.screens.confirm import ConfirmScreen
+        from client.screens.confirm import forget_question
 
         def answered(forget: bool | None) -> None:
             if forget:
                 self.query_one(UnfinishedGames).forget(event.game)
 
-        question = ConfirmScreen(
-            "Forget this game?",
-            detail=f"{event.game.title}\nYou could not go back into it; its log stays.",
-            confirm_label="Forget",
-            cancel_label="Keep it",
-        )
+        question = forget_question("game", event.game.title)
         self.app.push_screen(question, answered)

@@ -52,6 +52,17 @@ def ending_summary(
     return GameSummary(title, lines, log_path)
 
 
+class _Dialog(VerticalScroll, can_focus=False):
+    """Title and buttons docked, the lines between them scrolled: its page keys show in the
+    footer (the buttons it holds have the focus, so they are the keys' first takers)."""
+
+    SCROLL = Binding.Group("Scroll")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pageup", "page_up", "Scroll up", group=SCROLL),
+        Binding("pagedown", "page_down", "Scroll down", group=SCROLL),
+    ]
+
+
 class EndScreen(ModalScreen[EndChoice]):
     """Dismissed with the player's choice; the app acts on it (``handle_end_choice``).
 
@@ -63,8 +74,6 @@ class EndScreen(ModalScreen[EndChoice]):
         Binding("a", "choose('again')", "Play again"),
         Binding("l", "choose('lobby')", "Lobby"),
         Binding("q", "choose('quit')", "Quit"),
-        Binding("pagedown", "scroll_summary(1)", "More", show=False),
-        Binding("pageup", "scroll_summary(-1)", "Back up", show=False),
     ]
 
     def __init__(self, summary: GameSummary, rematch: RematchOffer | None = None) -> None:
@@ -75,7 +84,7 @@ class EndScreen(ModalScreen[EndChoice]):
     def compose(self) -> ComposeResult:
         # Title and buttons are docked in the dialog, which scrolls what lies between them:
         # fifteen balances and a long log path do not fit 80x24 (PageUp / PageDown).
-        with VerticalScroll(id="dialog", can_focus=False):
+        with _Dialog(id="dialog"):
             yield Label(self.summary.title, id="title", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("Play again (a)", variant="success", id="again")
@@ -101,14 +110,6 @@ class EndScreen(ModalScreen[EndChoice]):
         """Say where the rematch stands (the game screen calls it when that changes)."""
         if self.rematch is not None:
             self.query_one("#rematch", Label).update(self.rematch.rematch_note or "")
-
-    def action_scroll_summary(self, pages: int) -> None:
-        """PageDown / PageUp scroll the balances and the log path, whatever has the focus."""
-        summary = self.query_one("#dialog", VerticalScroll)
-        if pages > 0:
-            summary.scroll_page_down()
-        else:
-            summary.scroll_page_up()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_choose(str(event.button.id))

@@ -207,7 +207,7 @@ class ReplayForm(Vertical):
         self.post_message(OpenGame(game))
 
     def _not_taken_up(self, reason: str) -> None:
-        self.query_one("#replay-error", Static).update(reason)
+        self.query_one("#replay-error", Static).update(shown(reason))  # it may quote the log
 
     @on(UnfinishedGames.Forget)
     def _forget_local(self, event: UnfinishedGames.Forget) -> None:

@@ -53,6 +53,7 @@ async def test_fifteen_balances_the_log_and_the_buttons_can_all_be_seen_at_80x24
         assert seen == set(range(15))
         assert all(_shown(button, dialog) for button in buttons)
         assert "Match log saved to" in screen_text(app)
+        assert "pgup pgdn Scroll" in screen_text(app).splitlines()[-1]  # the footer says so
         await pilot.press("pageup", "pageup", "pageup")
         await pilot.pause()
         assert _shown(balances[0], dialog)

@@ -13,11 +13,11 @@ or with friends over the network.
 - **Jacquet**: the French cousin of backgammon for two, with no hitting and the *postillon*.
 
 Choose a game's tab, set the players and options, then press **Play** (F5), or **Host over
-the network** to play them with friends on other machines: Tablier starts a relay here and
-shows the invites to send. **Join** (F6) takes an invite a friend sent you; a networked
-match you left before its end waits in the *Network* tab, where enter takes you back in.
+the network** (F8) to play them with friends on other machines: Tablier starts a relay here
+and shows the invites to send. **Join** (F6) takes an invite a friend sent you; a networked
+match you left before its end waits in the *Network* tab (F7), where enter takes you back in.
 Every game writes a signed match log that `tablier verify` checks and *Recorded match* (F4)
-plays back.
+plays back; a local game left before its end waits there, where enter takes it up again.
 """
 
 GOOSE = """\

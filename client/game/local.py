@@ -12,6 +12,7 @@ from pathlib import Path
 
 from client.game.driver import Extras, Listener, ScreenAwaiting, SeatRole
 from client.game.turn import GameState, NotYourTurnError, Turn, TurnEvent, TurnQueue
+from client.i18n import _
 from client.setup import GameSetup, SessionSettings, game_options
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from engine.jacquet import Play
@@ -90,14 +91,14 @@ class LocalGame:
         """Throw the dice the match waits for (whoever's turn it is: every seat is here)."""
         awaiting = self.match.awaiting
         if not isinstance(awaiting, ThrowDice) or self.match.ended is not None:
-            raise NotYourTurnError("the game is not waiting for a throw")
+            raise NotYourTurnError(_("the game is not waiting for a throw"))
         self._act(awaiting.seat, lambda now: self.match.throw(awaiting.seat, now))
 
     def play(self, play: Play) -> None:
         """Jacquet: play one of the legal plays (an illegal one raises the protocol's error)."""
         awaiting = self.match.awaiting
         if not isinstance(awaiting, ChoosePlay) or self.match.ended is not None:
-            raise NotYourTurnError("the game is not waiting for a play")
+            raise NotYourTurnError(_("the game is not waiting for a play"))
         self._act(awaiting.seat, lambda now: self.match.play(awaiting.seat, play, now))
 
     async def next_turn(self) -> Turn:

@@ -249,16 +249,14 @@ def test_the_end_screen_says_a_resignation_in_french() -> None:
 NOT_YET_CONVERTED: frozenset[str] = frozenset({
     # The full-screen app (issue 18's remaining work; the lobby and the end screen are done):
     # its other screens, widgets, key labels,
-    # the network client's status lines and the game narration still speak English only;
-    # and client/setup.py's refusals, which the CLI shows too.
-    "client/app.py", "client/clipboard.py", "client/computer.py", "client/help_topics.py",
-    "client/setup.py",
-    "client/game/local.py", "client/game/replay.py", "client/game/story.py",
+    # the network client's status lines and the game narration still speak English only.
+    "client/app.py", "client/clipboard.py", "client/help_topics.py",
+    "client/game/replay.py", "client/game/story.py",
     "client/net/failures.py", "client/net/game.py", "client/net/invite.py",
     "client/net/link.py", "client/net/match.py", "client/net/meeting.py",
     "client/net/room.py", "client/net/seatfile.py", "client/net/untrusted.py",
     "client/net/wire.py",
-    "client/screens/confirm.py", "client/screens/game.py",
+    "client/screens/game.py",
     "client/screens/goose.py", "client/screens/help.py", "client/screens/jacquet.py",
     "client/screens/jacquet_turn.py", "client/screens/jacquet_view.py",
     "client/screens/room.py",

@@ -264,7 +264,9 @@ class ReplayForm(Vertical):
 class LobbyScreen(Screen[None]):
     """The app's bottom screen: every game starts here and every game returns here."""
 
-    HELP_TEXT = help_topics.LOBBY
+    @property
+    def HELP_TEXT(self) -> str:
+        return _(help_topics.LOBBY)
     # Translated when the module is imported: the app's modules load after the language is
     # chosen (client/cli.py imports them only to run a command).
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -237,6 +237,18 @@ def test_the_lobby_and_its_help_speak_french_in_a_real_terminal(tmp_path: Path) 
         assert words in done.words, words
 
 
+def test_a_replay_says_where_it_stands_in_french(tmp_path: Path) -> None:
+    from protocol.selfplay import selfplay
+
+    log = tmp_path / "goose.tablier"
+    selfplay("goose", {}, players=2, seed="replay", start_time=0, log_path=log)
+    done = run_in_terminal(["--lang", "fr", "replay", str(log)], env=environment(tmp_path),
+                           keys=[("en pause", CTRL_Q)])  # fmt: skip
+    assert done.code == 0, done.output
+    assert "Pas 0/" in done.words
+    assert "Fermer" in done.words
+
+
 def test_the_end_screen_says_a_resignation_in_french() -> None:
     from client.screens.end import ending_summary
     from protocol.events import MatchEnded
@@ -265,7 +277,7 @@ NOT_YET_CONVERTED: frozenset[str] = frozenset({
     "client/screens/room.py",
     "client/widgets/chat.py", "client/widgets/connection.py", "client/widgets/goose_board.py",
     "client/widgets/jacquet_board.py", "client/widgets/jacquet_status.py",
-    "client/widgets/ledger.py", "client/widgets/replay_bar.py",
+    "client/widgets/ledger.py",
     "client/widgets/saved_seats.py",
 })  # fmt: skip
 
@@ -281,6 +293,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("client/screens/lobby.py", "#{}-error"): "a widget's id",
     ("client/screens/lobby.py", "seat-{}"): "a widget's id",
     ("client/screens/lobby.py", "option-label list-title"): "CSS classes",
+    ("client/widgets/replay_bar.py", "type_digit('{}')"): "a key's action",
 }  # fmt: skip
 """The sentence-like literals of converted modules that are rightly not translated."""
 

@@ -265,7 +265,7 @@ NOT_YET_CONVERTED: frozenset[str] = frozenset({
     # The full-screen app (issue 18's remaining work; the lobby and the end screen are done):
     # its other screens, widgets, key labels,
     # the network client's status lines and the game narration still speak English only.
-    "client/app.py", "client/clipboard.py",
+    "client/clipboard.py",
     "client/game/replay.py", "client/game/story.py",
     "client/net/failures.py", "client/net/game.py", "client/net/invite.py",
     "client/net/link.py", "client/net/match.py", "client/net/meeting.py",

@@ -12,6 +12,7 @@ import io
 import re
 import string
 import subprocess
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -163,6 +164,34 @@ def test_help_after_any_command_is_in_the_language_asked_there(
     assert shown.startswith(f"utilisation{NBSP}: tablier play jacquet")
     assert "l'ordinateur joue les noirs" in shown
     assert "afficher cette aide et quitter" in shown
+
+
+def test_the_json_interfaces_say_the_same_in_both_languages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """JSON is for programs: the same request gets the same bytes, whatever the language;
+    a refused one too (its error stays English for the programs that read it)."""
+    from client.cli import main
+    from protocol.selfplay import selfplay
+
+    log = tmp_path / "jacquet.tablier"
+    selfplay("jacquet", {}, players=2, seed="json", start_time=0, log_path=log)
+    commands = [
+        ["engine", "goose", "play", "--players", "2", "--dice", "6-3,5-4,1-1"],
+        ["engine", "jacquet", "moves", "--dice", "6-5", "--position",
+         '{"turn": "white", "white": {"1": 15}, "black": {"1": 15}}'],
+        ["log", "export", "--format", "json", str(log)],
+        ["engine", "goose", "play", "--batch"],
+    ]  # fmt: skip
+    requests = '{"players": 2, "dice": ["6-3"]}\n{"players": 2}\nnot json\n'
+    for command in commands:
+        said = []
+        for lang in ("en", "fr"):
+            monkeypatch.setattr(sys, "stdin", io.StringIO(requests))
+            assert main(["--lang", lang, *command]) == 0
+            said.append(capsys.readouterr().out)
+        assert said[0] == said[1] and said[0], command
+    assert said[0].count('"error"') == 2
 
 
 def test_the_text_report_of_an_analysis_speaks_french() -> None:

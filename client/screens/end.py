@@ -8,12 +8,13 @@ from typing import ClassVar, Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label
 
 from client.game.driver import RematchOffer
 from client.game.turn import GameState, NotYourTurnError
+from client.i18n import _
 from client.lifecycle import closing
 from protocol.events import MatchEnded
 
@@ -36,20 +37,45 @@ def ending_summary(
     """The end screen's content for a match that ended otherwise than by being played out:
     stopped on a peer's fault, resigned, or abandoned past the time limit."""
     if ended.reason == "stopped":
-        who = names[ended.seat] if ended.seat is not None else "a peer"
-        reason = ended.error.reason if ended.error else ""
-        said = (f"{who}: {reason}", "Everything accepted before it is in the log.")
-        return GameSummary("The match was stopped.", said, log_path)
-    loser = names[ended.seat] if ended.seat is not None else "a player"
-    what = "resigned" if ended.reason == "resigned" else "abandoned the match (past the time limit)"
-    title = f"{loser} {what}."
-    if ended.winner is not None:
-        title = f"{loser} {what}: {names[ended.winner]} wins the match."
+        who = names[ended.seat] if ended.seat is not None else _("a peer")
+        reason = ended.error.reason if ended.error else ""  # the protocol's words (English)
+        said = (
+            _("{who}: {reason}").format(who=who, reason=reason),
+            _("Everything accepted before it is in the log."),
+        )
+        return GameSummary(_("The match was stopped."), said, log_path)
+    loser = names[ended.seat] if ended.seat is not None else _("a player")
+    resigned = ended.reason == "resigned"
+    if ended.winner is None:
+        title = (
+            _("{loser} resigned.")
+            if resigned
+            else _("{loser} abandoned the match (past the time limit).")
+        ).format(loser=loser)
+    else:
+        title = (_("{loser} resigned: {winner} wins the match.") if resigned else
+                 _("{loser} abandoned the match (past the time limit): {winner} wins the "
+                   "match.")).format(loser=loser, winner=names[ended.winner])  # fmt: skip
     score = getattr(state, "score", None)
     lines: tuple[str, ...] = ()
     if score is not None:
-        lines = (f"Score when it ended: {names[0]} {score[0]}, {names[1]} {score[1]}.",)
+        lines = (
+            _("Score when it ended: {white} {white_score}, {black} {black_score}.").format(
+                white=names[0], white_score=score[0], black=names[1], black_score=score[1]
+            ),
+        )
     return GameSummary(title, lines, log_path)
+
+
+class _Dialog(VerticalScroll, can_focus=False):
+    """Title and buttons docked, the lines between them scrolled: its page keys show in the
+    footer (the buttons it holds have the focus, so they are the keys' first takers)."""
+
+    SCROLL = Binding.Group(_("Scroll"))
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pageup", "page_up", _("Scroll up"), group=SCROLL),
+        Binding("pagedown", "page_down", _("Scroll down"), group=SCROLL),
+    ]
 
 
 class EndScreen(ModalScreen[EndChoice]):
@@ -60,9 +86,11 @@ class EndScreen(ModalScreen[EndChoice]):
 
     AUTO_FOCUS = "#again"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "choose('again')", "Play again"),
-        Binding("l", "choose('lobby')", "Lobby"),
-        Binding("q", "choose('quit')", "Quit"),
+        # Translated when the module is imported: the app's modules load after the language
+        # is chosen (client/cli.py imports them only to run a command).
+        Binding("a", "choose('again')", _("Play again")),
+        Binding("l", "choose('lobby')", _("Lobby")),
+        Binding("q", "choose('quit')", _("Quit")),
     ]
 
     def __init__(self, summary: GameSummary, rematch: RematchOffer | None = None) -> None:
@@ -71,22 +99,26 @@ class EndScreen(ModalScreen[EndChoice]):
         self.rematch = rematch
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        # Title and buttons are docked in the dialog, which scrolls what lies between them:
+        # fifteen balances and a long log path do not fit 80x24 (PageUp / PageDown).
+        with _Dialog(id="dialog"):
             yield Label(self.summary.title, id="title", markup=False)
+            with Horizontal(id="buttons"):
+                yield Button(_("Play again (a)"), variant="success", id="again")
+                yield Button(_("Lobby (l)"), variant="primary", id="lobby")
+                yield Button(_("Quit (q)"), id="quit")
             for line in self.summary.lines:
                 yield Label(line, classes="result-line", markup=False)
             if self.summary.log_path is None:
-                yield Label("No match log was written.", id="log-path", markup=False)
+                yield Label(_("No match log was written."), id="log-path", markup=False)
             else:
                 yield Label(
-                    f"Match log saved to {self.summary.log_path}", id="log-path", markup=False
+                    _("Match log saved to {path}").format(path=self.summary.log_path),
+                    id="log-path",
+                    markup=False,
                 )
             if self.rematch is not None:
                 yield Label("", id="rematch", markup=False)
-            with Horizontal(id="buttons"):
-                yield Button("Play again (a)", variant="success", id="again")
-                yield Button("Lobby (l)", variant="primary", id="lobby")
-                yield Button("Quit (q)", id="quit")
         yield Footer()  # the dialog's own keys, not those of the screen below
 
     def on_mount(self) -> None:
@@ -108,7 +140,9 @@ class EndScreen(ModalScreen[EndChoice]):
                 self.rematch.ask_rematch()
             except NotYourTurnError as refusal:
                 reason = str(refusal)
-                self.notify(reason[:1].upper() + reason[1:], title="No rematch", severity="warning")
+                self.notify(
+                    reason[:1].upper() + reason[1:], title=_("No rematch"), severity="warning"
+                )
             self.show_rematch()
             return
         if chosen is not None:

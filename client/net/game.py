@@ -88,7 +88,7 @@ class NetworkGame:
         self._next: NetworkGame | None = None  # the rematch's game, once asked for
         self._told_superseded = False
         self.extras = Extras(chat=self, link=self, rematch=self)
-        match.listeners.append(self._on_change)
+        self._unsubscribe = match.subscribe(self._on_change)
         self._on_change()
 
     # ----------------------------------------------------------------- as a game driver
@@ -264,7 +264,7 @@ class NetworkGame:
         longer leaves it). The same game however often it is asked for."""
         assert self.superseded
         if self._next is None:
-            self.match.listeners.remove(self._on_change)
+            self._unsubscribe()
             game = NetworkGame(
                 self.match, self.link, self.settings, computer=self.computer, level=self.level
             )

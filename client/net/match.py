@@ -1,66 +1,58 @@
-"""One client's networked matches, sans-I/O: relay events in, payloads to send and turns out.
+"""One client's networked matches: relay events in, payloads to send and turns out.
 
-:class:`NetMatch` is the meeting in the room and then the match: the host proposes, every
-player answers with a signed join, the host seats them (:mod:`client.net.meeting`), and from
-then on every game payload goes through this client's :class:`~protocol.session.MatchSession`,
-the authority on what happened. Nothing here touches a socket or a clock: the relay link
-(:mod:`client.net.link`) feeds it what the relay delivers, with the time, and sends what it
-queues in :attr:`NetMatch.outbox`.
+:class:`NetMatch` is the shell around the room's sans-I/O pieces, one match after another:
 
-Catching up. After a reconnection the link replays what the relay kept; when the relay kept
-too little (or restarted and lost the room), the player says :class:`~client.net.wire.Hello`
-with how many records it holds, and whoever holds more answers with the missing records as a
-:class:`~client.net.wire.Transcript`, every one of them signature-checked again here.
-Duplicates (a redelivery, two peers answering) are dropped by the session, so nothing is
-shown or logged twice.
+- :mod:`client.net.roster` — who is in the room, and who sits where;
+- :mod:`client.net.meeting` — the host proposes, every player answers with a signed join,
+  the host seats them;
+- the match itself — every game payload goes through this client's
+  :class:`~protocol.session.MatchSession`, the authority on what happened, whose events
+  :mod:`client.net.turns` cuts into turns for the screens;
+- :mod:`client.net.catchup` — after a gap the relay could not fill, hellos and transcripts;
+- :mod:`client.net.rematch` — the asks for a rematch, the host's proposal, its withdrawal.
 
-Rematches. Once a match is over, each player may ask for another (:class:`~client.net.wire.
-Rematch`); when every player has, the host proposes it in the same room, the players join it
-as they joined the first, and the new match gets a new session and a new log (the ended
-one's stays as it is).
+The shell owns what those pieces leave out: the match log on disk (a new file per match),
+the time (every call says *now*, as the link or the room's ticker read it), and the payloads
+queued in :attr:`NetMatch.outbox` for the relay link (:mod:`client.net.link`) to send.
+
 Traffic needs no match label: a player stops talking in a match (game messages, hellos,
 transcripts) when he joins the next one, and the host when he proposes it, so in the relay's
-one order every message of a match comes before the next one's setup.
+one order every message of a match comes before the next one's setup. Chat is the exception:
+between two matches a line is said in the ended match (its log takes it), and the receivers
+that already moved on take it as the ended match's too.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from client.game.driver import Offence
 from client.game.local import free_log_path
 from client.game.turn import Turn
 from client.net import wire
+from client.net.catchup import CatchUp, Waiting
 from client.net.durable import DeferredSyncLog
 from client.net.meeting import Meeting, Refused
+from client.net.rematch import HOST_SEAT, RematchVote
+from client.net.roster import Member, PresenceChange, Roster
 from client.net.seatfile import chain_source
+from client.net.turns import TurnCutter
 from protocol.chain import HashChain
-from protocol.codec import pack
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-from protocol.events import ChatReceived, DiceRolled, Ignored, MatchEnded, PlayMade
+from protocol.events import ChatReceived, Event, MatchEnded
 from protocol.identity import KEY_BYTES, Identity, RandomSource
 from protocol.logfile import LogContents, default_log_path
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal
 
 Role = Literal["host", "player", "spectator"]
-# The host joins his proposal first, and a rematch seats everyone as before: his seat is 0.
-HOST_SEAT = 0
+Listener = Callable[[], None]
+"""Told that the match changed (and nothing more: read what you show from the match)."""
 
-
-@dataclass(slots=True)
-class Member:
-    """Someone seated in the relay's room (before or during the match)."""
-
-    relay_seat: int
-    name: str
-    connected: bool = True
-    since: int = 0  # ms: when ``connected`` last changed
-    expired: bool = False
+__all__ = ["HOST_SEAT", "Listener", "Member", "NetMatch", "Role"]
 
 
 class NetMatch:
@@ -81,10 +73,8 @@ class NetMatch:
         self.name = name
         self.random_source = random_source
         self.identity = identity or Identity.generate(random_source)
+        self.roster = Roster(name)
         self.meeting = Meeting()  # the current match's, or the next one's once it is proposed
-        self.members: dict[int, Member] = {}
-        self.seat_of_member: dict[int, int] = {}  # relay seat -> match seat
-        self.my_relay_seat: int | None = None
         self.setup: MatchSetup | None = None
         self.session: MatchSession | None = None
         self.spectator_token: str | None = None
@@ -99,21 +89,19 @@ class NetMatch:
         self.chain_secret: bytes | None = None  # every dice chain of this seat comes from it
         self._chain: HashChain | None = None
         self._chain_source: RandomSource | None = None  # draws the chain, then its renewals
-        self.in_step = False  # the relay replayed what it kept since we (re)connected
+        self.in_relay_step = False  # the relay replayed what it kept since we (re)connected
         # A seat file can take this seat back: leaving mid-match leaves the log as it is,
         # in the relay's order (what never came back comes back on resuming).
         self.resumable = False
-        self._events: list[Any] = []
-        self._shown: Any = None  # the state the last cut turn ended on
-        self._hello_have: int | None = None
-        self._answered: set[int] = set()  # relay seats whose hello we answered since they came
+        self._cutter: TurnCutter | None = None
+        self.catch_up = CatchUp()
         self.resumed = False  # rebuilt from a seat file (see resume)
-        self._unheard: set[int] = set()  # resumed: seats yet to say where they stand
         # Resumed: the relay replays the room from its start, earlier matches included; what
         # comes before this match's setup is theirs.
         self._before_setup = False
-        self.rematch_askers: set[int] = set()  # match seats that asked one of the ended match
-        self.listeners: list[Callable[[], None]] = []
+        self.rematch: RematchVote | None = None  # once the match ended
+        self._ended_meeting: Meeting | None = None  # back to it when a rematch is withdrawn
+        self._listeners: list[Listener] = []
 
     @classmethod
     def resume(
@@ -166,6 +154,11 @@ class NetMatch:
         return self.session is not None
 
     @property
+    def in_step(self) -> bool:
+        """The relay replayed what it kept and nobody's word is awaited: this seat may act."""
+        return self.in_relay_step and self.catch_up.in_step
+
+    @property
     def names(self) -> tuple[str, ...]:
         if self.setup is not None:
             return self.setup.names
@@ -180,19 +173,30 @@ class NetMatch:
     def ended(self) -> MatchEnded | None:
         return None if self.session is None else self.session.ended
 
+    @property
+    def members(self) -> dict[int, Member]:
+        return self.roster.members
+
     def member_for_seat(self, seat: int) -> Member | None:
-        for relay_seat, match_seat in self.seat_of_member.items():
-            if match_seat == seat and relay_seat in self.members:
-                return self.members[relay_seat]
-        return None
+        return self.roster.member_for_seat(seat)
 
     def who(self, relay_seat: int) -> str:
         """A relay member named for a person: the match's name when we know it."""
-        seat = self.seat_of_member.get(relay_seat)
-        if seat is not None and self.setup is not None:
-            return self.setup.names[seat]
-        member = self.members.get(relay_seat)
-        return member.name if member else f"the player in seat {relay_seat + 1}"
+        return self.roster.who(relay_seat, None if self.setup is None else self.setup.names)
+
+    def waiting(self) -> Waiting | None:
+        """Resumed: whose word this seat waits for before it may act, since when."""
+        return self.catch_up.waiting()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call *listener* after every change; returns what unsubscribes it."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
 
     # ----------------------------------------------------------------- the meeting
 
@@ -229,18 +233,12 @@ class NetMatch:
     ) -> None:
         """The relay let us in (again): who is there. ``fresh``: a re-created room, whose
         seats are numbered anew (each player's hello says who is who again)."""
-        self.my_relay_seat = relay_seat
+        self.roster.welcomed(relay_seat, roster, now, fresh=fresh)
         if fresh:
-            self.seat_of_member.clear()
-            self._answered.clear()
-        self.members = {
-            seat: Member(seat, name, connected, now) for seat, name, connected in roster
-        }
-        if relay_seat is not None:
-            self.members[relay_seat] = Member(relay_seat, self.name, True, now)
+            self.catch_up.renumbered()
         self._changed()
 
-    def caught_up(self, *, complete: bool = True) -> None:
+    def caught_up(self, now: int, *, complete: bool = True) -> None:
         """The relay replayed all it kept: say how far we are, so peers fill any gap.
 
         ``complete``: it kept everything since we left (not a resync, not a re-created room).
@@ -248,23 +246,21 @@ class NetMatch:
         its last messages before the stop got out: only the peers can say, so it is in step
         (may act) once every other seat said how far it is."""
         session = self.session
+        wait_for: set[int] = set()
         if self.resumed and not self.in_step and not complete and session and not session.ended:
-            self._unheard = set(range(session.setup.seats)) - {session.seat}
-        self.in_step = not self._unheard
+            wait_for = set(range(session.setup.seats)) - {session.seat}
+        self.in_relay_step = True
         self._before_setup = False  # the relay replayed all it had for us (or nothing)
-        self._hello_have = None
-        self._say_hello()
+        if session is not None and not self.rematching:
+            self._send_all(self.catch_up.caught_up(
+                session.seat, len(session.records), heard_by=self.roster.connected(),
+                wait_for=wait_for, now=now,
+            ))  # fmt: skip
         self._changed()
 
-    def presence(self, relay_seat: int, event: str, name: str, now: int) -> None:
-        """``event`` is joined, left, reconnected or expired."""
-        member = self.members.get(relay_seat)
-        if member is None or event == "joined":
-            member = self.members[relay_seat] = Member(relay_seat, name, True, now)
-        member.connected = event in ("joined", "reconnected")
-        self._answered.discard(relay_seat)  # its next hello is news: answer it
-        member.expired = event == "expired"
-        member.since = now
+    def presence(self, relay_seat: int, change: PresenceChange, name: str, now: int) -> None:
+        self.roster.presence(relay_seat, change, name, now)
+        self.catch_up.came(relay_seat)  # its next hello is news: answer it
         self._changed()
 
     def receive(self, relay_seat: int, data: bytes, now: int) -> None:
@@ -283,8 +279,20 @@ class NetMatch:
         self._cut_turn()
         self._changed()
 
+    def tick(self, now: int) -> None:
+        """The time passed (the room's ticker): a rematch proposal nobody completed is
+        withdrawn, a resumed seat nobody answered within the time limit may act."""
+        vote = self.rematch
+        if self.role == "host" and self.rematching and vote is not None and vote.expired(now):
+            self.withdraw_rematch()
+        waiting, session = self.catch_up.waiting(), self.session
+        limit = None if session is None else session.setup.proposal.time_limit_ms
+        if waiting is not None and limit is not None and now - waiting.since >= limit:
+            self.catch_up.stop_waiting()
+            self._changed()
+
     def _dispatch(self, relay_seat: int, payload: wire.Payload, now: int) -> None:
-        mine = relay_seat == self.my_relay_seat
+        mine = relay_seat == self.roster.me
         if self._before_setup:
             self._replayed(relay_seat, payload)
             return
@@ -298,13 +306,15 @@ class NetMatch:
                     sender = self._sender(relay_seat)
                     self._take(self.session.receive_bytes(data, now, sender=sender))
             case wire.ProposalMsg(data, token):
-                self._proposed(relay_seat, Proposal.decode(data), token)
+                self._proposed(relay_seat, Proposal.decode(data), token, now)
             case wire.JoinMsg(data):
                 self._add_join(relay_seat, Join.decode(data))
             case wire.SetupMsg(data):
                 self._start(relay_seat, data)
             case wire.Rematch(match_id):
                 self._rematch_asked(relay_seat, match_id, now)
+            case wire.RematchWithdrawn(match_id):
+                self._withdrawn(relay_seat, match_id)
             case wire.Hello(seat, have):
                 self._hello(relay_seat, seat, have)
             case wire.Transcript(start, data):
@@ -314,15 +324,16 @@ class NetMatch:
                 if start <= len(session.records):
                     sender = self._sender(relay_seat)
                     self._take(session.receive_transcript(data, now, sender=sender))
-                else:
-                    self._say_hello()  # a gap before it: ask from where we are
+                else:  # a gap before it: ask from where we are
+                    heard_by = self.roster.connected()
+                    self._send_all(self.catch_up.gap(session.seat, len(session.records), heard_by))
 
     def _sender(self, relay_seat: int) -> int | None:
         """The match seat of the relay member who sent a payload (None: not known), so
         that the session blames a forged message on whoever sent it."""
-        if relay_seat == self.my_relay_seat and self.session is not None:
+        if relay_seat == self.roster.me and self.session is not None:
             return self.session.seat
-        return self.seat_of_member.get(relay_seat)
+        return self.roster.seat_of_member.get(relay_seat)
 
     def _replayed(self, relay_seat: int, payload: wire.Payload) -> None:
         """Resumed, the room replayed from its start: until this match's setup goes by, the
@@ -330,26 +341,31 @@ class NetMatch:
         match payload:
             case wire.SetupMsg(data):
                 self._before_setup = MatchSetup.decode(data) != self.setup
-            case wire.Hello(seat, _):
-                self.seat_of_member[relay_seat] = seat
+            case wire.Hello(seat, _) if self.setup is not None and 0 <= seat < self.setup.seats:
+                self.roster.seat_of_member[relay_seat] = seat
 
-    def _proposed(self, relay_seat: int, proposal: Proposal, token: str) -> None:
+    def _proposed(self, relay_seat: int, proposal: Proposal, token: str, now: int) -> None:
         setup = self.setup
         if setup is not None and self.meeting.begun and proposal != setup.proposal:
-            if self.seat_of_member.get(relay_seat) != HOST_SEAT:
+            if self.roster.seat_of_member.get(relay_seat) != HOST_SEAT:
                 self._offence(relay_seat, "proposed a rematch, which only the host does")
                 return
             if self.ended is None:
                 self._offence(relay_seat, "proposed a rematch before the match ended")
                 return
+            self._ended_meeting = self.meeting
             self.meeting = Meeting(previous=setup)
         try:
             opened = self.meeting.offered(relay_seat, proposal)
         except Refused as refusal:
+            if self._ended_meeting is not None:
+                self.meeting, self._ended_meeting = self._ended_meeting, None
             self._offence(relay_seat, str(refusal))
             return
         if opened:
             self.spectator_token = token
+            if self.rematch is not None:
+                self.rematch.proposed(now)
             self._join(proposal)
 
     def _add_join(self, relay_seat: int, join: Join) -> None:
@@ -381,7 +397,7 @@ class NetMatch:
             self._leave_match()
         self.setup = setup
         self.meeting.begun = True
-        self.seat_of_member.update(self.meeting.seats_of_senders(setup))
+        self.roster.seat_of_member.update(self.meeting.seats_of_senders(setup))
         keys = setup.public_keys
         mine = self.identity.public_key
         seat = keys.index(mine) if mine in keys and self._chain is not None else None
@@ -396,7 +412,7 @@ class NetMatch:
             log=self._log,
             echoed=True,  # our messages come back in the relay's order: the log follows it
         )
-        self._shown = self.session.state
+        self._cutter = TurnCutter(self.session.state)
         self._changed()
 
     def _new_log_path(self, setup: MatchSetup) -> Path:
@@ -413,56 +429,28 @@ class NetMatch:
         self.session.flush_log()
         self._log.close()
         self.turns.clear()
-        self._events.clear()
         self.offences.clear()
-        self.rematch_askers.clear()
-        self._hello_have = None
+        self.rematch = None
+        self._ended_meeting = None
+        self.catch_up = CatchUp()
         self.resumed = False
-        self._unheard.clear()
 
     def _hello(self, relay_seat: int, seat: int, have: int) -> None:
         session = self.session
         if session is None or not 0 <= seat < session.setup.seats:
             return
-        self.seat_of_member[relay_seat] = seat
-        if relay_seat == self.my_relay_seat or self.rematching:
+        self.roster.seat_of_member[relay_seat] = seat
+        if relay_seat == self.roster.me or self.rematching:
             return
-        mine = len(session.records)
-        if have < mine:
-            self._send_transcript(have)
-        if have <= mine and seat in self._unheard:
-            self._unheard.discard(seat)
-            self.in_step = not self._unheard
-        if relay_seat not in self._answered:
-            # Once each time it comes: a seat back from a stopped app waits to hear how far
-            # every other seat is before it may act.
-            self._answered.add(relay_seat)
-            self._hello_have = None
-            self._say_hello()
-        elif have > mine:
-            self._say_hello()  # ask for what we lack
-
-    def _send_transcript(self, start: int) -> None:
-        assert self.session is not None
-        records = self.session.records
-        while start < len(records):
-            end, size = start, 0
-            while end < len(records) and (
-                end == start or size + len(records[end]) + 8 < wire.TRANSCRIPT_CHUNK
-            ):
-                size += len(records[end]) + 8
-                end += 1
-            self._send(wire.Transcript(start, pack(records[start:end])))
-            start = end
-
-    def _say_hello(self) -> None:
-        session = self.session
-        if session is None or session.seat is None or self.rematching:
-            return
-        have = len(session.records)
-        if have != self._hello_have:
-            self._hello_have = have
-            self._send(wire.Hello(session.seat, have))
+        answer = self.catch_up.heard(
+            relay_seat, seat=seat, have=have, my_seat=session.seat, records=session.records,
+            heard_by=self.roster.connected(),
+        )  # fmt: skip
+        if answer and session.seat is not None:
+            # Our messages that wait on one it was missing reach it in no transcript: again
+            # (whoever has them drops the copy).
+            answer.extend(wire.Game(raw) for raw in session.held(session.seat))
+        self._send_all(answer)
 
     # ----------------------------------------------------------------- the rematch
 
@@ -470,6 +458,17 @@ class NetMatch:
     def rematching(self) -> bool:
         """The next match in the room is proposed and its players are joining."""
         return self.setup is not None and self.meeting.previous is self.setup
+
+    def _away(self) -> list[int]:
+        """The match's other players not in the room now."""
+        assert self.setup is not None
+        return [s for s in range(self.setup.seats) if s != self.seat and not self.roster.here(s)]
+
+    def _vote(self) -> RematchVote:
+        assert self.setup is not None
+        if self.rematch is None:
+            self.rematch = RematchVote(self.setup.names)
+        return self.rematch
 
     def ask_rematch(self, now: int) -> None:
         """This player would like another match with the same players in this room. Every
@@ -486,76 +485,67 @@ class NetMatch:
             raise LocalProtocolError("the match was stopped: there is no rematch after that")
         if self.rematching:
             return
-        missing = self._missing()
+        vote = self._vote()
+        missing = vote.missing(self._away())
         if missing is not None:
             raise LocalProtocolError(missing)
-        self.rematch_askers.add(self.seat)
+        vote.ask(self.seat)
         self._send(wire.Rematch(setup.match_id))
         self._propose_when_all_asked(now)
         self._changed()
 
+    def withdraw_rematch(self) -> None:
+        """Host: the rematch he proposed is off (a player left, say); everyone is back
+        between the two matches. LocalProtocolError when there is none to withdraw."""
+        if self.role != "host" or not self.rematching or self.setup is None:
+            raise LocalProtocolError("only the host withdraws the rematch he proposed")
+        self._send(wire.RematchWithdrawn(self.setup.match_id))
+        self._back_between_matches()
+
+    def _withdrawn(self, relay_seat: int, match_id: bytes) -> None:
+        if relay_seat == self.roster.me or self.setup is None or match_id != self.setup.match_id:
+            return  # ours, done when sent; or an earlier match's
+        if self.roster.seat_of_member.get(relay_seat) != HOST_SEAT:
+            self._offence(relay_seat, "withdrew a rematch, which only the host does")
+            return
+        if self.rematching:
+            self._back_between_matches()
+
+    def _back_between_matches(self) -> None:
+        assert self._ended_meeting is not None
+        self.meeting, self._ended_meeting = self._ended_meeting, None
+        self._vote().withdraw()
+        self._changed()
+
     def rematch_note(self) -> str | None:
         """Where a rematch stands, in words for the end screen (None: nobody asked)."""
-        setup = self.setup
-        if setup is None or self.ended is None:
+        if self.setup is None or self.ended is None:
             return None
-        host = setup.names[HOST_SEAT]
-        missing = self._missing()
-        if missing is not None:
-            return f"{missing[0].upper()}{missing[1:]}."
-        if self.rematching:
-            joined = len(self.meeting.joins)
-            return f"{host} proposed the rematch: {joined} of {setup.seats} players joined…"
-        others = [seat for seat in range(setup.seats) if seat not in self.rematch_askers]
-        if self.seat is not None and self.seat in self.rematch_askers:
-            if not others:
-                return f"Waiting for {host} to start the rematch…"
-            waited = ", ".join(setup.names[seat] for seat in others)
-            return f"Waiting for {waited} to want a rematch too…"
-        if self.rematch_askers:
-            askers = ", ".join(setup.names[seat] for seat in sorted(self.rematch_askers))
-            return f"{askers} would like a rematch: press a to play again."
-        return None
-
-    def _missing(self) -> str | None:
-        """Why there can be no rematch now: a player of the match has left the room."""
-        assert self.setup is not None
-        names = self.setup.names
-        away = [
-            seat
-            for seat in range(self.setup.seats)
-            if seat != self.seat
-            and ((member := self.member_for_seat(seat)) is None or not member.connected)
-        ]
-        if HOST_SEAT in away:
-            host = names[HOST_SEAT]
-            return f"{host}, the host, has left the room: there is no rematch without the host"
-        if away:
-            gone = ", ".join(names[seat] for seat in away)
-            return f"{gone} left the room: a rematch needs every player of the match"
-        return None
+        joined = len(self.meeting.joins) if self.rematching else None
+        return self._vote().note(my_seat=self.seat, away=self._away(), joined=joined)
 
     def _rematch_asked(self, relay_seat: int, match_id: bytes, now: int) -> None:
-        setup, seat = self.setup, self.seat_of_member.get(relay_seat)
+        setup, seat = self.setup, self.roster.seat_of_member.get(relay_seat)
         if setup is None or match_id != setup.match_id or seat is None or self.rematching:
             return  # an earlier match's, or already answered
         if self.ended is None:
             self._offence(relay_seat, "asked for a rematch while the match is still being played")
             return
-        self.rematch_askers.add(seat)
+        self._vote().ask(seat)
         self._propose_when_all_asked(now)
 
     def _propose_when_all_asked(self, now: int) -> None:
         """Host: every player of the match asked, none is gone: the rematch it is."""
-        setup, ended = self.setup, self.ended
+        setup, ended, vote = self.setup, self.ended, self.rematch
         if (
             self.role == "host"
             and setup is not None
             and ended is not None
             and ended.reason != "stopped"
             and not self.rematching
-            and len(self.rematch_askers) == setup.seats
-            and self._missing() is None
+            and vote is not None
+            and vote.all_asked
+            and not self._away()
         ):
             self._propose_rematch(now)
 
@@ -571,12 +561,14 @@ class NetMatch:
             random_source=self.random_source,
             time_limit_ms=before.time_limit_ms,
         )
+        self._ended_meeting = self.meeting
         self.meeting = Meeting(previous=self.setup)
+        self._vote().proposed(now)
         self.propose(proposal, self.spectator_token)
 
     # ----------------------------------------------------------------- this seat's actions
 
-    def act(self, action: Callable[[MatchSession], list[Any]]) -> None:
+    def act(self, action: Callable[[MatchSession], list[Event]]) -> None:
         """Run one of the session's actions (throw, play, chat…) and send what it says."""
         if self.session is None:
             raise LocalProtocolError("the match has not started yet")
@@ -598,33 +590,28 @@ class NetMatch:
     def _send(self, payload: wire.Payload) -> None:
         self.outbox.append(wire.encode(payload))
 
+    def _send_all(self, payloads: list[wire.Payload]) -> None:
+        for payload in payloads:
+            self._send(payload)
+
     def _flush_session(self) -> None:
         if self.session is not None:
             for data in self.session.data_to_send():
                 self._send(wire.Game(data))
 
-    def _take(self, events: list[Any]) -> None:
+    def _take(self, events: list[Event]) -> None:
         self._flush_session()
-        for event in events:
-            if isinstance(event, ChatReceived):
-                self.chats.append(event)
-            elif not isinstance(event, Ignored):
-                self._events.append(event)
+        if self._cutter is not None:
+            self._cutter.take(events)
+            self.chats.extend(self._cutter.chats)
+            self._cutter.chats.clear()
 
     def _cut_turn(self) -> None:
         """Hand the screens a turn once its dice are known, a play is made, or it ends."""
-        session = self.session
-        if session is None or not self._events:
-            return
-        anchors = [e for e in self._events if isinstance(e, DiceRolled | PlayMade | MatchEnded)]
-        if not anchors:
-            return
-        seat = next((e.seat for e in anchors if isinstance(e, DiceRolled | PlayMade)), None)
-        if seat is None:
-            seat = anchors[0].seat if isinstance(anchors[0].seat, int) else 0
-        events, self._events = tuple(self._events), []
-        before, self._shown = self._shown, session.state
-        self.turns.append(Turn(seat, before, session.state, events))
+        if self.session is not None and self._cutter is not None:
+            self._cutter.cut(self.session.state)
+            self.turns.extend(self._cutter.turns)
+            self._cutter.turns.clear()
 
     def _remote_error(self, relay_seat: int | None, error: ProtocolError) -> None:
         session = self.session
@@ -636,20 +623,24 @@ class NetMatch:
             who = "a peer"
         stopped = session is not None and session.stopped is not None
         self.offences.append(Offence(who, error.reason, fatal=stopped))
-        if session is not None and session.ended is not None:
+        if session is not None and session.ended is not None and self._cutter is not None:
             self._take([])
-            if not any(isinstance(e, MatchEnded) for e in self._events):
-                self._events.append(session.ended)
+            if not self._cutter.has_end():
+                self._cutter.take([session.ended])
 
     def _offence(self, relay_seat: int, text: str, *, fatal: bool = False) -> None:
         self.offences.append(Offence(self.who(relay_seat), text, fatal))
 
     def notify(self) -> None:
-        """Tell the listeners something changed (the link's failure, say)."""
+        """Tell the listeners something changed (the link's status or failure, say)."""
         self._changed()
 
+    def forget_listeners(self) -> None:
+        """Tell nobody anything more (the room is going away)."""
+        self._listeners.clear()
+
     def _changed(self) -> None:
-        for listener in list(self.listeners):
+        for listener in list(self._listeners):
             listener()
 
     def close(self) -> None:

@@ -37,6 +37,9 @@ from protocol.setup import DEFAULT_TIME_LIMIT_MS, Proposal
 from relay.client import RelayError
 from relay.envelope import Created, EnvelopeError
 
+TICK_S = 1.0
+"""How often a room's timers are looked at (their limits are in minutes)."""
+
 
 @dataclass
 class Room:
@@ -48,7 +51,7 @@ class Room:
     spectator_invite: Invite | None = None
     failure: str | None = None
     task: asyncio.Task[None] | None = None
-    status_listeners: list[Callable[[LinkStatus], None]] = field(default_factory=list)
+    ticker: asyncio.Task[None] | None = None
     # Also stopped with the room: an embedded relay, say.
     closers: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
     seat_path: Path | None = None  # a player's seat file (None: a spectator keeps none)
@@ -59,9 +62,10 @@ class Room:
     def start(self) -> None:
         self.link.on_status = self._status
         if self.seat_path is not None:
-            self.match.listeners.append(self._keep_seat)
+            self.match.subscribe(self._keep_seat)
             self.link.on_seat_token = lambda _token: self._save_seat()
         self.task = asyncio.create_task(self._run())
+        self.ticker = asyncio.create_task(self._tick())
 
     def _keep_seat(self) -> None:
         """The seat file follows the match: written when it begins, gone when it ends (a
@@ -104,6 +108,13 @@ class Room:
             return
         match.resumable = True
 
+    async def _tick(self) -> None:
+        """The match's timers: a rematch nobody joins, a resumed seat nobody answers."""
+        while True:
+            await asyncio.sleep(TICK_S)
+            self.match.tick(self.link.clock())
+            self.link.flush()
+
     async def _run(self) -> None:
         try:
             await self.link.run()
@@ -111,16 +122,15 @@ class Room:
             self.failure = str(error)
             self.match.notify()
 
-    def _status(self, status: LinkStatus) -> None:
-        for listener in list(self.status_listeners):
-            listener(status)
+    def _status(self, _status: LinkStatus) -> None:
+        self.match.notify()  # whoever shows the link reads its status again
 
     async def wait_started(self, timeout: float | None = None) -> None:
         """Until the host seated every player and the relay replayed what it kept (so a
         player back in his seat sees where the match stands before he can act); raise
         LinkFailed if the relay refused us."""
         changed = asyncio.Event()
-        self.match.listeners.append(changed.set)
+        unsubscribe = self.match.subscribe(changed.set)
         try:
             async with asyncio.timeout(timeout):
                 while not (self.match.started and self.match.in_step):
@@ -129,7 +139,7 @@ class Room:
                     changed.clear()
                     await changed.wait()
         finally:
-            self.match.listeners.remove(changed.set)
+            unsubscribe()
 
     def game(
         self, settings: SessionSettings, *, computer: bool = False, level: int = 1
@@ -145,8 +155,9 @@ class Room:
 
     async def close(self) -> None:
         await self.link.close()
-        if self.task is not None:
-            await stop(self.task)
+        for task in (self.ticker, self.task):
+            if task is not None:
+                await stop(task)
         self.match.close()
         for closer in self.closers:
             await closer()

@@ -71,7 +71,7 @@ def crash_after(actions: int) -> Callable[[NetworkGame], None]:
 
 async def crash(room: Room) -> None:
     """Kill the room's connection as a dying process would: no close, no flush, no goodbye."""
-    room.match.listeners.clear()
+    room.match.forget_listeners()
     assert room.task is not None
     room.task.cancel()
     with contextlib.suppress(BaseException):

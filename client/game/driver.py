@@ -150,6 +150,10 @@ class RematchOffer(Protocol):
         """This player would like another match; NotYourTurnError says why not."""
         ...
 
+    def withdraw_rematch(self) -> None:
+        """The host takes back the rematch he proposed; NotYourTurnError says why not."""
+        ...
+
     @property
     def rematch_note(self) -> str | None:
         """Where the rematch stands, for the end screen (None: nobody asked)."""

@@ -13,6 +13,7 @@ One :class:`NetworkGame` is one match: when a rematch begins in the room, this o
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
@@ -250,6 +251,13 @@ class NetworkGame:
             raise NotYourTurnError(error.reason) from None
         self.link.flush()
 
+    def withdraw_rematch(self) -> None:
+        try:
+            self.match.withdraw_rematch()
+        except LocalProtocolError as error:
+            raise NotYourTurnError(error.reason) from None
+        self.link.flush()
+
     @property
     def rematch_note(self) -> str | None:
         return self.match.rematch_note()
@@ -273,6 +281,17 @@ class NetworkGame:
             self._handed_over = True
             self._next = game
         return self._next
+
+    def _computer_accepts_a_rematch(self) -> None:
+        """A computer seat wants whatever rematch a person here asked for."""
+        vote, seat = self.match.rematch, self.local_seat
+        if not self.computer or seat is None or vote is None or not vote.askers:
+            return
+        if seat in vote.askers or self.match.rematching:
+            return
+        with contextlib.suppress(LocalProtocolError):  # a player is away: asked again later
+            self.match.ask_rematch(self.settings.clock())
+            self.link.flush()
 
     # ----------------------------------------------------------------- internals
 
@@ -299,6 +318,7 @@ class NetworkGame:
                 self._told_superseded = True
                 self._tell(Superseded())
             return
+        self._computer_accepts_a_rematch()
         while self.match.turns:
             self._turns.put(self.match.turns.popleft())
         while self.match.chats:

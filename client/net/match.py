@@ -41,6 +41,7 @@ from client.net.roster import Member, PresenceChange, Roster
 from client.net.seatfile import chain_source
 from client.net.turns import TurnCutter
 from protocol.chain import HashChain
+from protocol.clock import seconds
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ChatReceived, Event, MatchEnded
 from protocol.identity import KEY_BYTES, Identity, RandomSource
@@ -187,6 +188,21 @@ class NetMatch:
     def waiting(self) -> Waiting | None:
         """Resumed: whose word this seat waits for before it may act, since when."""
         return self.catch_up.waiting()
+
+    def waiting_note(self, now: int) -> str | None:
+        """Resumed and waiting for the others' word: whom for, how long, what can be done."""
+        waiting, setup = self.catch_up.waiting(), self.setup
+        if waiting is None or setup is None:
+            return None
+        names = ", ".join(setup.names[seat] for seat in waiting.seats)
+        waited = now - waiting.since
+        left = setup.proposal.time_limit_ms - waited
+        return (
+            f"Back in your seat: waiting for {names} to say how far the match went "
+            f"(for {seconds(waited)}), so that nothing you sent before stopping is said "
+            f"twice. Wait, or leave with esc (your seat is kept); if nobody answers within "
+            f"{seconds(left)}, the board opens and you can claim the match."
+        )
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call *listener* after every change; returns what unsubscribes it."""

@@ -26,14 +26,14 @@ from client.net.game import NetworkGame
 from client.net.invite import Invite
 from client.net.link import Backoff, LinkFailed, LinkStatus, RelayLink
 from client.net.match import NetMatch, Role
-from client.net.seatfile import Seat, forget_seat, load_seat, save_seat, seat_path
+from client.net.seatfile import Seat, load_seat, save_seat, seat_path
 from client.net.tasks import stop
 from client.net.untrusted import RelayMisbehaved, check_secret
 from client.setup import SessionSettings
 from protocol.games import OptionValue
 from protocol.identity import Identity
 from protocol.logfile import read_log
-from protocol.setup import DEFAULT_TIME_LIMIT_MS, Proposal
+from protocol.setup import DEFAULT_TIME_LIMIT_MS, MatchSetup, Proposal
 from relay.client import RelayError
 from relay.envelope import Created, EnvelopeError
 
@@ -58,6 +58,7 @@ class Room:
     listen: str | None = None  # HOST:PORT of the host's embedded relay, to start it again
     notice: str | None = None  # said once on entering: back in the seat, or why not
     _game: NetworkGame | None = None
+    _saved_for: MatchSetup | None = None  # the match the seat file was last written for
 
     def start(self) -> None:
         self.link.on_status = self._status
@@ -68,21 +69,17 @@ class Room:
         self.ticker = asyncio.create_task(self._tick())
 
     def _keep_seat(self) -> None:
-        """The seat file follows the match: written when it begins, gone when it ends (a
-        rematch begins with a seat file of its own)."""
+        """The seat file follows the room's matches: written when one begins (a rematch's
+        names its own log), and kept once it ended, so that a player whose app stopped
+        between two matches comes back to the end of the last one — and can take part in
+        the rematch, which only the match's players can join."""
         match = self.match
-        if match.seat is None:
-            return
-        if match.ended is not None:
-            if match.resumable and self.seat_path is not None:
-                forget_seat(self.seat_path)
-                match.resumable = False
-        elif not match.resumable:
+        if match.seat is not None and match.setup is not self._saved_for:
             self._save_seat()
 
     def _save_seat(self) -> None:
         match, link = self.match, self.link
-        if self.seat_path is None or match.seat is None or match.ended is not None:
+        if self.seat_path is None or match.seat is None:
             return
         assert match.role != "spectator" and match.chain_secret is not None
         assert match.log_path is not None and match.spectator_token is not None
@@ -107,6 +104,7 @@ class Room:
             self.seat_path = None  # said once
             return
         match.resumable = True
+        self._saved_for = match.setup
 
     async def _tick(self) -> None:
         """The match's timers: a rematch nobody joins, a resumed seat nobody answers."""

@@ -63,6 +63,7 @@ class EndScreen(ModalScreen[EndChoice]):
         Binding("a", "choose('again')", "Play again"),
         Binding("l", "choose('lobby')", "Lobby"),
         Binding("q", "choose('quit')", "Quit"),
+        Binding("w", "withdraw", "Withdraw the rematch"),
     ]
 
     def __init__(self, summary: GameSummary, rematch: RematchOffer | None = None) -> None:
@@ -97,6 +98,19 @@ class EndScreen(ModalScreen[EndChoice]):
         """Say where the rematch stands (the game screen calls it when that changes)."""
         if self.rematch is not None:
             self.query_one("#rematch", Label).update(self.rematch.rematch_note or "")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "withdraw" or self.rematch is not None
+
+    def action_withdraw(self) -> None:
+        if self.rematch is None:
+            return
+        try:
+            self.rematch.withdraw_rematch()
+        except NotYourTurnError as refusal:
+            reason = str(refusal)
+            self.notify(reason[:1].upper() + reason[1:], title="No rematch", severity="warning")
+        self.show_rematch()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_choose(str(event.button.id))

@@ -215,7 +215,11 @@ class RoomScreen(Screen[None]):
         self._show_invites(room)
         if self.hosting or room.link.ever_connected:
             self.query_one("#room-members", Static).update(_members(room))
-        self.query_one("#room-status", Static).update(self._status(room))
+        status = self._status(room)
+        note = room.match.waiting_note(self.settings.clock())
+        if note is not None:
+            status.append(f"\n{note}", style="italic")
+        self.query_one("#room-status", Static).update(status)
 
     def _show_invites(self, room: Room) -> None:
         shown = self.query_one("#room-invites")

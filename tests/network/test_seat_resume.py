@@ -321,10 +321,11 @@ async def test_a_second_terminal_takes_the_seat_and_the_first_stops_saying_why(
         await asyncio.gather(*(room.close() for room in live))
 
 
-async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_forgets_the_seat(
+async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_keeps_the_seat(
     relay: RelayServer, settings: Callable[[str], SessionSettings]
 ) -> None:
-    """The app died after the last move but before it removed the seat file."""
+    """The app died after the last move: the seat file stays between two matches (the
+    rematch is joined from it)."""
     rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
     games = [room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"], strict=True)]
     path = seat_path(rooms[0].invite.room_id, settings("Bob").data_dir)
@@ -341,6 +342,7 @@ async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_forgets_th
         while back.pending_turns:  # his screen catches up on the match, to its end
             await back.next_turn()
         assert back.ended is not None and back.ended.reason == "finished"
-        assert not path.exists()
+        kept = load_seat(path)
+        assert kept is not None and kept.log_path == seat.log_path
     finally:
         await asyncio.gather(*(room.close() for room in live))

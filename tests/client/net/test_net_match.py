@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from client.net import wire
 from client.net.catchup import CatchUp, transcript
+from client.net.game import NetworkGame
+from client.net.link import LinkStatus, RelayLink
 from client.net.rematch import REMATCH_TIMEOUT_MS
+from client.setup import SessionSettings
 from protocol.errors import LocalProtocolError
 from protocol.events import ChatReceived
 from tests.client.net.loop import LoopRoom
@@ -150,3 +154,49 @@ def test_a_resumed_seat_is_told_whom_it_waits_for_and_acts_after_the_time_limit(
     assert not catch_up.in_step  # Cy holds more: his records come first
     catch_up.heard(2, seat=2, have=7, my_seat=1, records=[b"r"] * 7, heard_by={0, 1, 2})
     assert catch_up.in_step and catch_up.waiting() is None
+
+
+def test_a_resumed_seat_says_whom_it_waits_for_and_may_act_past_the_time_limit(
+    trio: LoopRoom,
+) -> None:
+    bob = trio.matches[1]
+    assert bob.session is not None
+    bob.catch_up.caught_up(1, 0, heard_by=set(), wait_for={0, 2}, now=trio.now)
+    assert not bob.in_step
+    assert bob.waiting_note(trio.now + 12_000) == (
+        "Back in your seat: waiting for Ada, Cy to say how far the match went (for 12 s), so "
+        "that nothing you sent before stopping is said twice. Wait, or leave with esc (your "
+        "seat is kept); if nobody answers within 4 min 48 s, the board opens and you can "
+        "claim the match."
+    )
+    limit = bob.session.setup.proposal.time_limit_ms
+    trio.here[0] = trio.here[2] = False  # nobody answers
+    trio.tick(limit - 1)
+    assert not bob.in_step
+    trio.tick(1)
+    assert bob.in_step and bob.waiting_note(trio.now) is None
+
+
+class Unlinked:
+    """What a NetworkGame asks of its relay link; the loop room does the sending."""
+
+    status = LinkStatus("connected")
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_computer_seat_accepts_the_rematch_a_person_asked_for(tmp_path: Path) -> None:
+    room = LoopRoom.meet(tmp_path, ["Ada", "Bot"])
+    settings = SessionSettings(animation=False, data_dir=tmp_path, computer_pause=0,
+                               clock=lambda: room.now)  # fmt: skip
+    computer = NetworkGame(room.matches[1], cast(RelayLink, Unlinked()), settings, computer=True)
+    room.matches[0].act(lambda session: session.resign(room.now))
+    room.pump()
+    first = room.matches[0].setup
+    assert room.matches[1].rematch is None  # nobody asked: the computer asks nothing
+    room.matches[0].ask_rematch(room.now)
+    room.pump()
+    assert computer.superseded and room.matches[0].setup is not first
+    assert room.matches[1].setup == room.matches[0].setup
+    room.close()

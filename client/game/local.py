@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from client.game.driver import Extras, Listener, ScreenAwaiting, SeatRole
+from client.game.score import RunningScore
 from client.game.turn import GameState, NotYourTurnError, Turn, TurnEvent, TurnQueue
 from client.setup import GameSetup, SessionSettings, game_options
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
@@ -36,11 +37,13 @@ class LocalGame:
 
     animated = True
     home_seat = None
-    extras = Extras()
-
-    def __init__(self, setup: GameSetup, settings: SessionSettings) -> None:
+    def __init__(
+        self, setup: GameSetup, settings: SessionSettings, score: RunningScore | None = None
+    ) -> None:
+        """*score*: the session's so far, when this game is played again after others."""
         self.setup = setup
         self.settings = settings
+        self.extras = Extras(score=score)
         self.match = LocalMatch.create(
             setup.game,
             game_options(setup),

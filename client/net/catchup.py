@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from client.net import wire
+from protocol.clock import seconds
 from protocol.codec import pack
 
 RECORD_OVERHEAD = 8  # msgpack's framing of one record inside a transcript, at most
@@ -45,6 +46,17 @@ class Waiting:
 
     seats: tuple[int, ...]
     since: int
+
+    def note(self, names: Sequence[str], time_limit_ms: int, now: int) -> str:
+        """Whom the seat waits for, how long, and what it can do, for the room screen."""
+        waited = now - self.since
+        return (
+            f"Back in your seat: waiting for {', '.join(names[seat] for seat in self.seats)} "
+            f"to say how far the match went (for {seconds(waited)}), so that nothing you sent "
+            f"before stopping is said twice. Wait, or leave with esc (your seat is kept); if "
+            f"nobody answers within {seconds(time_limit_ms - waited)}, the board opens and you "
+            f"can claim the match."
+        )
 
 
 class CatchUp:

@@ -88,7 +88,7 @@ class NetworkGame:
         self.closer: Closer | None = None  # leaves the room
         self._next: NetworkGame | None = None  # the rematch's game, once asked for
         self._told_superseded = False
-        self.extras = Extras(chat=self, link=self, rematch=self)
+        self.extras = Extras(chat=self, link=self, rematch=self, score=match.score)
         self._unsubscribe = match.subscribe(self._on_change)
         self._on_change()
 

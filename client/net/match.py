@@ -31,17 +31,18 @@ from typing import Literal
 
 from client.game.driver import Offence
 from client.game.local import free_log_path
+from client.game.score import RunningScore
 from client.game.turn import Turn
 from client.net import wire
 from client.net.catchup import CatchUp, Waiting
 from client.net.durable import DeferredSyncLog
-from client.net.meeting import Meeting, Refused
+from client.net.meeting import Meeting
+from client.net.meetings import Action, Begin, Blame, JoinIt, Meetings, Send, Standing
 from client.net.rematch import HOST_SEAT, RematchVote
 from client.net.roster import Member, PresenceChange, Roster
 from client.net.seatfile import chain_source
 from client.net.turns import TurnCutter
 from protocol.chain import HashChain
-from protocol.clock import seconds
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ChatReceived, Event, MatchEnded
 from protocol.identity import KEY_BYTES, Identity, RandomSource
@@ -75,10 +76,8 @@ class NetMatch:
         self.random_source = random_source
         self.identity = identity or Identity.generate(random_source)
         self.roster = Roster(name)
-        self.meeting = Meeting()  # the current match's, or the next one's once it is proposed
-        self.setup: MatchSetup | None = None
+        self.meetings = Meetings(role, self.roster, random_source)
         self.session: MatchSession | None = None
-        self.spectator_token: str | None = None
         self.outbox: list[bytes] = []
         self.turns: deque[Turn] = deque()
         self.chats: deque[ChatReceived] = deque()
@@ -100,9 +99,8 @@ class NetMatch:
         # Resumed: the relay replays the room from its start, earlier matches included; what
         # comes before this match's setup is theirs.
         self._before_setup = False
-        self.rematch: RematchVote | None = None  # once the match ended
-        self._ended_meeting: Meeting | None = None  # back to it when a rematch is withdrawn
         self._listeners: list[Listener] = []
+        self.score: RunningScore | None = None  # the room's matches before this one
 
     @classmethod
     def resume(
@@ -126,8 +124,8 @@ class NetMatch:
         if identity.public_key not in setup.public_keys:
             raise ValueError("the match log is not this seat's match")
         match = cls(role, name, random_source=random_source, identity=identity, data_dir=data_dir)
-        match.meeting = Meeting(proposal=setup.proposal)
-        match.spectator_token = spectator_token
+        match.meetings.meeting = Meeting(proposal=setup.proposal)
+        match.meetings.spectator_token = spectator_token
         match._new_chain(chain_secret)
         assert match._chain is not None
         if match._chain.tip != setup.tips[setup.public_keys.index(identity.public_key)]:
@@ -149,6 +147,31 @@ class NetMatch:
     @property
     def seat(self) -> int | None:
         return None if self.session is None else self.session.seat
+
+    @property
+    def setup(self) -> MatchSetup | None:
+        """The match last begun in the room (the current one, or the one that ended)."""
+        return self.meetings.setup
+
+    @property
+    def meeting(self) -> Meeting:
+        return self.meetings.meeting
+
+    @property
+    def spectator_token(self) -> str | None:
+        return self.meetings.spectator_token
+
+    @property
+    def rematch(self) -> RematchVote | None:
+        return self.meetings.vote
+
+    @property
+    def rematching(self) -> bool:
+        """The next match in the room is proposed and its players are joining."""
+        return self.meetings.rematching
+
+    def _standing(self) -> Standing:
+        return Standing(self.seat, self.ended)
 
     @property
     def started(self) -> bool:
@@ -194,15 +217,7 @@ class NetMatch:
         waiting, setup = self.catch_up.waiting(), self.setup
         if waiting is None or setup is None:
             return None
-        names = ", ".join(setup.names[seat] for seat in waiting.seats)
-        waited = now - waiting.since
-        left = setup.proposal.time_limit_ms - waited
-        return (
-            f"Back in your seat: waiting for {names} to say how far the match went "
-            f"(for {seconds(waited)}), so that nothing you sent before stopping is said "
-            f"twice. Wait, or leave with esc (your seat is kept); if nobody answers within "
-            f"{seconds(left)}, the board opens and you can claim the match."
-        )
+        return waiting.note(setup.names, setup.proposal.time_limit_ms, now)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call *listener* after every change; returns what unsubscribes it."""
@@ -218,18 +233,26 @@ class NetMatch:
 
     def propose(self, proposal: Proposal, spectator_token: str) -> None:
         """Host: offer the match to the room, then join it first."""
-        self.meeting.proposal = proposal
-        self.spectator_token = spectator_token
-        self._send(wire.ProposalMsg(proposal.encode(), spectator_token))
-        self._join(proposal)
+        self._carry_out(self.meetings.propose(proposal, spectator_token))
 
     def _join(self, proposal: Proposal) -> None:
-        if self.role == "spectator":
-            return
         self._new_chain(self.random_source(KEY_BYTES))
         assert self._chain is not None
         join = Join.create(proposal, self.identity, self.name, self._chain.tip)
         self._send(wire.JoinMsg(join.encode()))
+
+    def _carry_out(self, actions: list[Action]) -> None:
+        """Do what the meetings decided, in order."""
+        for action in actions:
+            match action:
+                case Send(payload):
+                    self._send(payload)
+                case JoinIt(proposal):
+                    self._join(proposal)
+                case Begin(setup):
+                    self._begin(setup)
+                case Blame(relay_seat, text):
+                    self._offence(relay_seat, text)
 
     def _new_chain(self, secret: bytes) -> None:
         """This seat's chain, from a secret the seat file keeps (renewals come from it too)."""
@@ -298,9 +321,10 @@ class NetMatch:
     def tick(self, now: int) -> None:
         """The time passed (the room's ticker): a rematch proposal nobody completed is
         withdrawn, a resumed seat nobody answered within the time limit may act."""
-        vote = self.rematch
-        if self.role == "host" and self.rematching and vote is not None and vote.expired(now):
-            self.withdraw_rematch()
+        actions = self.meetings.tick(now)
+        self._carry_out(actions)
+        if actions:
+            self._changed()
         waiting, session = self.catch_up.waiting(), self.session
         limit = None if session is None else session.setup.proposal.time_limit_ms
         if waiting is not None and limit is not None and now - waiting.since >= limit:
@@ -322,15 +346,16 @@ class NetMatch:
                     sender = self._sender(relay_seat)
                     self._take(self.session.receive_bytes(data, now, sender=sender))
             case wire.ProposalMsg(data, token):
-                self._proposed(relay_seat, Proposal.decode(data), token, now)
+                proposal, standing = Proposal.decode(data), self._standing()
+                self._carry_out(self.meetings.proposed(relay_seat, proposal, token, now, standing))
             case wire.JoinMsg(data):
-                self._add_join(relay_seat, Join.decode(data))
+                self._carry_out(self.meetings.joined(relay_seat, Join.decode(data)))
             case wire.SetupMsg(data):
-                self._start(relay_seat, data)
+                self._carry_out(self.meetings.started(relay_seat, data))
             case wire.Rematch(match_id):
-                self._rematch_asked(relay_seat, match_id, now)
+                self._carry_out(self.meetings.asked(relay_seat, match_id, now, self._standing()))
             case wire.RematchWithdrawn(match_id):
-                self._withdrawn(relay_seat, match_id)
+                self._carry_out(self.meetings.withdrawn(relay_seat, match_id))
             case wire.Hello(seat, have):
                 self._hello(relay_seat, seat, have)
             case wire.Transcript(start, data):
@@ -360,60 +385,12 @@ class NetMatch:
             case wire.Hello(seat, _) if self.setup is not None and 0 <= seat < self.setup.seats:
                 self.roster.seat_of_member[relay_seat] = seat
 
-    def _proposed(self, relay_seat: int, proposal: Proposal, token: str, now: int) -> None:
-        setup = self.setup
-        if setup is not None and self.meeting.begun and proposal != setup.proposal:
-            if self.roster.seat_of_member.get(relay_seat) != HOST_SEAT:
-                self._offence(relay_seat, "proposed a rematch, which only the host does")
-                return
-            if self.ended is None:
-                self._offence(relay_seat, "proposed a rematch before the match ended")
-                return
-            self._ended_meeting = self.meeting
-            self.meeting = Meeting(previous=setup)
-        try:
-            opened = self.meeting.offered(relay_seat, proposal)
-        except Refused as refusal:
-            if self._ended_meeting is not None:
-                self.meeting, self._ended_meeting = self._ended_meeting, None
-            self._offence(relay_seat, str(refusal))
-            return
-        if opened:
-            self.spectator_token = token
-            if self.rematch is not None:
-                self.rematch.proposed(now)
-            self._join(proposal)
-
-    def _add_join(self, relay_seat: int, join: Join) -> None:
-        try:
-            full = self.meeting.add(relay_seat, join)
-        except Refused as refusal:
-            self._offence(relay_seat, str(refusal))
-            return
-        if full and self.role == "host":
-            setup = self.meeting.seated()
-            self._send(wire.SetupMsg(setup.encode()))
-            self._begin(setup)
-
-    def _start(self, relay_seat: int, data: bytes) -> None:
-        if self.meeting.begun:
-            return
-        setup = MatchSetup.decode(data)
-        try:
-            self.meeting.check(relay_seat, setup)
-        except Refused as refusal:
-            self._offence(relay_seat, str(refusal))
-            return
-        self._begin(setup)
-
     def _begin(
         self, setup: MatchSetup, *, log_path: Path | None = None, resume_at: int | None = None
     ) -> None:
         if self.session is not None:
             self._leave_match()
-        self.setup = setup
-        self.meeting.begun = True
-        self.roster.seat_of_member.update(self.meeting.seats_of_senders(setup))
+        self.meetings.begun(setup)
         keys = setup.public_keys
         mine = self.identity.public_key
         seat = keys.index(mine) if mine in keys and self._chain is not None else None
@@ -442,12 +419,12 @@ class NetMatch:
         """A rematch begins: the ended match's log is complete (its last chat lines came
         before the new setup), and nothing of it is left to show."""
         assert self.session is not None and self._log is not None
+        before = self.score or RunningScore.start(self.session.setup.names)
+        self.score = before.after(self.session.ended)
         self.session.flush_log()
         self._log.close()
         self.turns.clear()
         self.offences.clear()
-        self.rematch = None
-        self._ended_meeting = None
         self.catch_up = CatchUp()
         self.resumed = False
 
@@ -470,117 +447,19 @@ class NetMatch:
 
     # ----------------------------------------------------------------- the rematch
 
-    @property
-    def rematching(self) -> bool:
-        """The next match in the room is proposed and its players are joining."""
-        return self.setup is not None and self.meeting.previous is self.setup
-
-    def _away(self) -> list[int]:
-        """The match's other players not in the room now."""
-        assert self.setup is not None
-        return [s for s in range(self.setup.seats) if s != self.seat and not self.roster.here(s)]
-
-    def _vote(self) -> RematchVote:
-        assert self.setup is not None
-        if self.rematch is None:
-            self.rematch = RematchVote(self.setup.names)
-        return self.rematch
-
     def ask_rematch(self, now: int) -> None:
-        """This player would like another match with the same players in this room. Every
-        player says so to the others (again if asked again: someone away may be back); once
-        all of them have, the host proposes it. Nobody is put into a match he did not ask
-        for. LocalProtocolError says why not (the match still on, the host or another player
-        gone…)."""
-        setup, ended = self.setup, self.ended
-        if self.seat is None or setup is None:
-            raise LocalProtocolError("only the players ask for a rematch")
-        if ended is None:
-            raise LocalProtocolError("the match is still being played: a rematch comes after it")
-        if ended.reason == "stopped":
-            raise LocalProtocolError("the match was stopped: there is no rematch after that")
-        if self.rematching:
-            return
-        vote = self._vote()
-        missing = vote.missing(self._away())
-        if missing is not None:
-            raise LocalProtocolError(missing)
-        vote.ask(self.seat)
-        self._send(wire.Rematch(setup.match_id))
-        self._propose_when_all_asked(now)
+        """Ask for another match with the same players (see :meth:`Meetings.ask`)."""
+        self._carry_out(self.meetings.ask(now, self._standing()))
         self._changed()
 
     def withdraw_rematch(self) -> None:
-        """Host: the rematch he proposed is off (a player left, say); everyone is back
-        between the two matches. LocalProtocolError when there is none to withdraw."""
-        if self.role != "host" or not self.rematching or self.setup is None:
-            raise LocalProtocolError("only the host withdraws the rematch he proposed")
-        self._send(wire.RematchWithdrawn(self.setup.match_id))
-        self._back_between_matches()
-
-    def _withdrawn(self, relay_seat: int, match_id: bytes) -> None:
-        if relay_seat == self.roster.me or self.setup is None or match_id != self.setup.match_id:
-            return  # ours, done when sent; or an earlier match's
-        if self.roster.seat_of_member.get(relay_seat) != HOST_SEAT:
-            self._offence(relay_seat, "withdrew a rematch, which only the host does")
-            return
-        if self.rematching:
-            self._back_between_matches()
-
-    def _back_between_matches(self) -> None:
-        assert self._ended_meeting is not None
-        self.meeting, self._ended_meeting = self._ended_meeting, None
-        self._vote().withdraw()
+        """Host: take back the rematch he proposed (see :meth:`Meetings.withdraw`)."""
+        self._carry_out(self.meetings.withdraw())
         self._changed()
 
     def rematch_note(self) -> str | None:
         """Where a rematch stands, in words for the end screen (None: nobody asked)."""
-        if self.setup is None or self.ended is None:
-            return None
-        joined = len(self.meeting.joins) if self.rematching else None
-        return self._vote().note(my_seat=self.seat, away=self._away(), joined=joined)
-
-    def _rematch_asked(self, relay_seat: int, match_id: bytes, now: int) -> None:
-        setup, seat = self.setup, self.roster.seat_of_member.get(relay_seat)
-        if setup is None or match_id != setup.match_id or seat is None or self.rematching:
-            return  # an earlier match's, or already answered
-        if self.ended is None:
-            self._offence(relay_seat, "asked for a rematch while the match is still being played")
-            return
-        self._vote().ask(seat)
-        self._propose_when_all_asked(now)
-
-    def _propose_when_all_asked(self, now: int) -> None:
-        """Host: every player of the match asked, none is gone: the rematch it is."""
-        setup, ended, vote = self.setup, self.ended, self.rematch
-        if (
-            self.role == "host"
-            and setup is not None
-            and ended is not None
-            and ended.reason != "stopped"
-            and not self.rematching
-            and vote is not None
-            and vote.all_asked
-            and not self._away()
-        ):
-            self._propose_rematch(now)
-
-    def _propose_rematch(self, now: int) -> None:
-        """Host: the same match again, between the same players (a new id, fresh chains)."""
-        assert self.setup is not None and self.spectator_token is not None
-        before = self.setup.proposal
-        proposal = Proposal.create(
-            before.game,
-            dict(before.options),
-            seats=before.seats,
-            start_time=now,
-            random_source=self.random_source,
-            time_limit_ms=before.time_limit_ms,
-        )
-        self._ended_meeting = self.meeting
-        self.meeting = Meeting(previous=self.setup)
-        self._vote().proposed(now)
-        self.propose(proposal, self.spectator_token)
+        return self.meetings.note(self._standing())
 
     # ----------------------------------------------------------------- this seat's actions
 

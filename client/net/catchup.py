@@ -67,6 +67,7 @@ class CatchUp:
         self._heard_by: set[int] = set()  # relay seats that heard our last hello
         self._sent_from: dict[int, int] = {}  # relay seat -> earliest record we sent it
         self.unheard: set[int] = set()  # match seats a resumed seat waits to hear from
+        self._claims: dict[int, int] = {}  # unheard seat -> the records it said it holds
         self._since = 0
 
     @property
@@ -128,12 +129,21 @@ class CatchUp:
             out.extend(transcript(records, have))
         if have <= mine:
             self.unheard.discard(seat)
+        elif seat in self.unheard:  # its word counts once we hold what it holds
+            self._claims[seat] = have
         if relay_seat not in self._heard_by:
             self._said = None  # it came after we last spoke: answer its arrival, once
             out.extend(self._say(my_seat, mine, heard_by))
         elif have > mine:
             out.extend(self._say(my_seat, mine, heard_by))  # ask for what we lack
         return out
+
+    def grown(self, have: int) -> None:
+        """We hold *have* records now: the seats that said they held no more are heard."""
+        for seat, claim in list(self._claims.items()):
+            if claim <= have:
+                self.unheard.discard(seat)
+                del self._claims[seat]
 
     def gap(self, seat: int | None, have: int, heard_by: Iterable[int]) -> list[wire.Payload]:
         """Records came that start after ours: ask from where we are (once per count)."""

@@ -315,6 +315,8 @@ class NetMatch:
             self._remote_error(relay_seat, error)
         except LocalProtocolError as error:  # e.g. traffic for a match that was stopped
             self._offence(relay_seat, str(error), fatal=False)
+        if self.session is not None:
+            self.catch_up.grown(len(self.session.records))
         self._cut_turn()
         self._changed()
 

@@ -43,11 +43,17 @@ def ask_all(room: LoopRoom, seats: list[int]) -> None:
 def test_every_player_asks_and_the_rematch_is_a_new_match_for_everyone(trio: LoopRoom) -> None:
     first = trio.matches[0].setup
     ended(trio)
+    winner = trio.matches[0].ended.winner  # type: ignore[union-attr]
     ask_all(trio, [1, 2])
     assert trio.matches[0].rematch_note() == "Bob, Cy would like a rematch: press a to play again."
     ask_all(trio, [0])
     assert all(m.setup is not first and m.setup == trio.matches[0].setup for m in trio.matches)
     assert all(m.ended is None and not m.rematching for m in trio.matches)
+    wins = ["1" if seat == winner else "0" for seat in range(3)]
+    for match in trio.matches:  # the room's score goes on across its matches
+        assert match.score is not None and match.score.line() == (
+            f"Running score after 1 game: Ada {wins[0]}, Bob {wins[1]}, Cy {wins[2]}"
+        )
 
 
 def test_a_proposal_a_player_never_joins_is_withdrawn_by_the_host_then_times_out(
@@ -152,7 +158,9 @@ def test_a_resumed_seat_is_told_whom_it_waits_for_and_acts_after_the_time_limit(
     assert waiting is not None and waiting.seats == (2,) and waiting.since == 5_000
     catch_up.heard(2, seat=2, have=9, my_seat=1, records=[b"r"] * 7, heard_by={0, 1, 2})
     assert not catch_up.in_step  # Cy holds more: his records come first
-    catch_up.heard(2, seat=2, have=7, my_seat=1, records=[b"r"] * 7, heard_by={0, 1, 2})
+    catch_up.grown(8)
+    assert not catch_up.in_step
+    catch_up.grown(9)  # his transcript came: Cy's word is heard
     assert catch_up.in_step and catch_up.waiting() is None
 
 

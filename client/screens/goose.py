@@ -9,6 +9,7 @@ meetings move tokens, and each event is told in the side log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -59,7 +60,7 @@ class GooseScreen(GameScreen):
         names = game.names
         self.tokens = seat_tokens(names)
         self.name_styles = {name: t.style for name, t in zip(names, self.tokens, strict=True)}
-        self._skip = False
+        self._skipped = asyncio.Event()  # set by s: the throw being shown ends at once
         self._fast = False
 
     def on_mount(self) -> None:  # before GameScreen's (Textual calls each class's handler)
@@ -168,21 +169,27 @@ class GooseScreen(GameScreen):
         before = turn.before
         assert isinstance(before, goose.GooseState)
         squares = list(before.squares)
-        self._skip = False
+        self._skipped.clear()
         for event in turn.events:
             if isinstance(event, goose.Thrown | goose.LotThrown):
                 self.query_one(DiceDisplay).show(event.dice)
             clause = narrate(event, self.game.names)
             seat = getattr(event, "seat", None)
-            if clause and not self._skip and isinstance(seat, int):
+            if clause and not self._skipped.is_set() and isinstance(seat, int):
                 mover = self.game.names[seat]
                 self.say(clause if clause.startswith(mover) else f"{mover}: {clause}")
             for squares_now, highlight, seconds in self._frames(event, squares):
-                if self._skip:
+                if self._skipped.is_set():
                     break
                 self.query_one(GooseBoard).show(squares_now, highlight)
                 self._show_ledger(before, squares_now)  # the mover keeps his ▶ till the end
-                await asyncio.sleep(seconds / FAST_FACTOR if self._fast else seconds)
+                await self._hold(seconds / FAST_FACTOR if self._fast else seconds)
+
+    async def _hold(self, seconds: float) -> None:
+        """Leave the frame on screen for *seconds*, or until ``s`` skips the rest."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await self._skipped.wait()
 
     @staticmethod
     def _frames(event: object, squares: list[int]) -> list[Frame]:
@@ -247,7 +254,7 @@ class GooseScreen(GameScreen):
 
     def action_skip(self) -> None:
         if self.busy:
-            self._skip = True
+            self._skipped.set()
 
     def action_toggle_fast(self) -> None:
         self._fast = not self._fast

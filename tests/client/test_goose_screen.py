@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from client.app import TablierApp
+from client.screens import goose as goose_screen
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import EndScreen
 from client.screens.goose import GooseScreen
@@ -60,7 +62,13 @@ async def test_three_players_play_a_whole_game_by_pressing_space(
     assert report.players == THREE
 
 
-async def test_an_animated_throw_walks_its_path_and_can_be_skipped(tmp_path: Path) -> None:
+async def test_an_animated_throw_walks_its_path_and_can_be_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each frame held for a minute: however slowly this machine runs the test, the walk is
+    # still on screen when it is looked at, and only the skip ends it.
+    monkeypatch.setattr(goose_screen, "STEP_SECONDS", 60.0)
+    monkeypatch.setattr(goose_screen, "PAUSE_SECONDS", 60.0)
     settings = seeded_settings(tmp_path, animation=True)
     app = TablierApp(GooseSetup(THREE), settings)
     async with app.run_test() as pilot:
@@ -72,11 +80,9 @@ async def test_an_animated_throw_walks_its_path_and_can_be_skipped(tmp_path: Pat
         before = screen.game.state.squares
         board = screen.query_one(GooseBoard)
         await pilot.press("space")
-        for _ in range(200):  # until the first frame of the walk is drawn
-            if board.highlight:
-                break
-            await pilot.pause(0.01)
-        assert board.highlight, "the squares counted so far are highlighted"
+        async with asyncio.timeout(30):  # until the first frame of the walk is drawn
+            while not board.highlight:
+                await pilot.pause(0.01)
         assert screen.busy
         assert board.squares != before, "the token is on its way"
         assert screen.throw_refusal() == "Wait until the throw being shown is over (s skips it)."

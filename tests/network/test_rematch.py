@@ -257,13 +257,18 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
             first_id = match_id(first[0])
             first[1].chat("encore une")  # said between the matches: the first match's log
             await until(ada, says(host, "Bob: encore une"), "Bob's line")
-            # Bob asks; Ada's seat is the computer's: it accepts by itself, and both join
-            await bob.press("a")
+            await bob.press("a")  # Bob asks; Ada is told, and nothing starts without her
+            await until(ada, lambda: "Bob would like a rematch" in (first[0].rematch_note or ""),
+                        "Ada told of Bob's wish")  # fmt: skip
+            assert isinstance(host.screen, EndScreen)
+            await ada.press("a")  # now Ada's app proposes; both join
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, on_a_new_board(app, first), "the rematch's board")
                 assert says(app, "Bob: encore une")()  # the chat panel goes on
             second = [network_game(app) for app in apps]
             assert match_id(second[0]) == match_id(second[1]) != first_id
+            for app in apps:  # the room's score so far, on the new board's title
+                assert "Running score after 1 game: Ada 1, Bob 0" in app.screen.sub_title
             await resign(ada)  # the new board is live: its keys reach its match
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, shows_end(app), "the end of the rematch")

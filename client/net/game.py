@@ -39,7 +39,7 @@ from client.setup import GameSetup, SessionSettings, setup_for_match
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from engine.jacquet import Play
 from protocol.errors import LocalProtocolError
-from protocol.events import ChatReceived, MatchEnded
+from protocol.events import ChatReceived, Event, MatchEnded
 from protocol.session import MatchSession
 
 Closer = Callable[[], Coroutine[Any, Any, None]]
@@ -301,7 +301,7 @@ class NetworkGame:
             return None
         return session
 
-    def _act(self, action: Callable[[MatchSession], list[Any]]) -> None:
+    def _act(self, action: Callable[[MatchSession], list[Event]]) -> None:
         try:
             self.match.act(action)
         except LocalProtocolError as error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Literal
@@ -103,10 +104,13 @@ class EndScreen(ModalScreen[EndChoice]):
         return action != "withdraw" or self.rematch is not None
 
     def action_withdraw(self) -> None:
-        if self.rematch is None:
-            return
+        if self.rematch is not None:
+            self._rematch_step(self.rematch.withdraw_rematch)
+
+    def _rematch_step(self, step: Callable[[], None]) -> None:
+        """Ask for the rematch, or withdraw it: a refusal is said, and the note redrawn."""
         try:
-            self.rematch.withdraw_rematch()
+            step()
         except NotYourTurnError as refusal:
             reason = str(refusal)
             self.notify(reason[:1].upper() + reason[1:], title="No rematch", severity="warning")
@@ -118,12 +122,7 @@ class EndScreen(ModalScreen[EndChoice]):
     def action_choose(self, choice: str) -> None:
         chosen: EndChoice | None = END_CHOICES.get(choice)
         if chosen == "again" and self.rematch is not None:
-            try:
-                self.rematch.ask_rematch()
-            except NotYourTurnError as refusal:
-                reason = str(refusal)
-                self.notify(reason[:1].upper() + reason[1:], title="No rematch", severity="warning")
-            self.show_rematch()
+            self._rematch_step(self.rematch.ask_rematch)
             return
         if chosen is not None:
             self.dismiss(chosen)

@@ -17,7 +17,7 @@ from tests.client.conftest import seeded_settings
 async def test_play_again_keeps_the_sessions_score_on_the_board_and_the_end_screen(
     tmp_path: Path,
 ) -> None:
-    settings = seeded_settings(tmp_path, seed=3)
+    settings = seeded_settings(tmp_path, seed=9)  # two short games
     setup = GooseSetup(("Alice", "Bruno"), computer_seats=frozenset({0, 1}))
     app = TablierApp(setup, settings)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -380,10 +380,15 @@ class NetMatch:
 
     def _replayed(self, relay_seat: int, payload: wire.Payload) -> None:
         """Resumed, the room replayed from its start: until this match's setup goes by, the
-        traffic is earlier matches' (only who sits where is worth keeping)."""
+        traffic is earlier matches' (only who sits where is worth keeping: a rematch keeps
+        the players' keys)."""
         match payload:
             case wire.SetupMsg(data):
                 self._before_setup = MatchSetup.decode(data) != self.setup
+            case wire.JoinMsg(data) if self.setup is not None:
+                key = Join.decode(data).public_key
+                if key in self.setup.public_keys:
+                    self.roster.seat_of_member[relay_seat] = self.setup.public_keys.index(key)
             case wire.Hello(seat, _) if self.setup is not None and 0 <= seat < self.setup.seats:
                 self.roster.seat_of_member[relay_seat] = seat
 

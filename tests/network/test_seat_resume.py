@@ -345,5 +345,16 @@ async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_keeps_the_
         assert back.ended is not None and back.ended.reason == "finished"
         kept = load_seat(path)
         assert kept is not None and kept.log_path == seat.log_path
+        back.ask_rematch()  # and he takes part in the rematch, in his seat
+        games[0].ask_rematch()
+        changed = asyncio.Event()
+        for game in (games[0], back):
+            game.subscribe(lambda _news: changed.set())
+        async with asyncio.timeout(TIMEOUT):
+            while not (games[0].superseded and back.superseded):
+                changed.clear()
+                await changed.wait()
+        assert back.next_game().home_seat == 1
+        assert live[-1].match.setup == rooms[0].match.setup
     finally:
         await asyncio.gather(*(room.close() for room in live))

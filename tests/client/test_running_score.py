@@ -24,7 +24,7 @@ async def test_play_again_keeps_the_sessions_score_on_the_board_and_the_end_scre
         while not isinstance(app.screen, EndScreen):
             await pilot.pause(0.01)
         first = board(app)
-        assert "Running score" not in first.sub_title
+        assert "Running score" not in (first.sub_title or "")
         lines = [str(label.render()) for label in app.screen.query(Label)]
         assert not any("Running score" in line for line in lines)  # one game: no session yet
         winner = first.game.ended.winner if first.game.ended else None
@@ -35,7 +35,7 @@ async def test_play_again_keeps_the_sessions_score_on_the_board_and_the_end_scre
         assert second is not first
         wins = ["1" if seat == winner else "0" for seat in (0, 1)]
         assert f"Running score after 1 game: Alice {wins[0]}, Bruno {wins[1]}" in (
-            second.sub_title
+            second.sub_title or ""
         )
         while not isinstance(app.screen, EndScreen) or board(app) is first:
             await pilot.pause(0.01)

@@ -268,7 +268,7 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
             second = [network_game(app) for app in apps]
             assert match_id(second[0]) == match_id(second[1]) != first_id
             for app in apps:  # the room's score so far, on the new board's title
-                assert "Running score after 1 game: Ada 1, Bob 0" in app.screen.sub_title
+                assert "Running score after 1 game: Ada 1, Bob 0" in (app.screen.sub_title or "")
             await resign(ada)  # the new board is live: its keys reach its match
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, shows_end(app), "the end of the rematch")

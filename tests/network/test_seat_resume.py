@@ -72,10 +72,11 @@ def crash_after(actions: int) -> Callable[[NetworkGame], None]:
 async def crash(room: Room) -> None:
     """Kill the room's connection as a dying process would: no close, no flush, no goodbye."""
     room.match.forget_listeners()
-    assert room.task is not None
-    room.task.cancel()
-    with contextlib.suppress(BaseException):
-        await room.task
+    assert room.task is not None and room.ticker is not None
+    for task in (room.ticker, room.task):
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
 
 
 async def resume(invite: Invite, name: str, settings: SessionSettings) -> Room:

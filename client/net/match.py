@@ -87,6 +87,9 @@ class NetMatch:
         self._data_dir = data_dir
         self._log: DeferredSyncLog | None = None
         self.chain_secret: bytes | None = None  # every dice chain of this seat comes from it
+        # The secret of the current match's chain (a rematch's joined meanwhile is not it):
+        # what the seat file keeps.
+        self.seat_secret: bytes | None = None
         self._chain: HashChain | None = None
         self._chain_source: RandomSource | None = None  # draws the chain, then its renewals
         self.in_relay_step = False  # the relay replayed what it kept since we (re)connected
@@ -413,6 +416,7 @@ class NetMatch:
             echoed=True,  # our messages come back in the relay's order: the log follows it
         )
         self._cutter = TurnCutter(self.session.state)
+        self.seat_secret = self.chain_secret if seat is not None else None
         self._changed()
 
     def _new_log_path(self, setup: MatchSetup) -> Path:

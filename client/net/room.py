@@ -81,7 +81,7 @@ class Room:
         match, link = self.match, self.link
         if self.seat_path is None or match.seat is None:
             return
-        assert match.role != "spectator" and match.chain_secret is not None
+        assert match.role != "spectator" and match.seat_secret is not None
         assert match.log_path is not None and match.spectator_token is not None
         seat = Seat(
             link.url,
@@ -93,7 +93,7 @@ class Room:
             match.role,
             match.log_path.absolute(),  # `tablier join` may run from another folder
             match.identity.private_bytes(),
-            match.chain_secret,
+            match.seat_secret,
             self.listen,
         )
         try:

@@ -73,6 +73,8 @@ def test_a_proposal_a_player_never_joins_is_withdrawn_by_the_host_then_times_out
     trio.pump()
     host, bob = trio.matches[0], trio.matches[1]
     assert host.rematching and bob.rematching
+    # Bob joined with a fresh chain; his seat file still keeps the ended match's
+    assert bob.seat_secret is not None and bob.seat_secret != bob.chain_secret
     assert host.rematch_note() == (
         "Ada proposed the rematch: 2 of 3 players joined… Press w to withdraw it."
     )
@@ -95,6 +97,7 @@ def test_a_proposal_a_player_never_joins_is_withdrawn_by_the_host_then_times_out
     ask_all(trio, [0, 1, 2])
     assert all(m.setup is not first and m.setup == host.setup for m in trio.matches)
     assert trio.matches[2].seat == 2
+    assert bob.seat_secret == bob.chain_secret  # the rematch's, now that it began
 
 
 def test_a_withdrawal_from_anyone_but_the_host_is_his_fault_and_changes_nothing(

@@ -93,7 +93,7 @@ class TablierApp(App[None]):
             if before.setup == setup and before.ended is not None:
                 score = (before.extras.score or RunningScore.start(setup.names)).after(before.ended)
         try:
-            game = LocalGame(setup, self.settings, score)
+            game = LocalGame(setup, self.settings, score=score)
         except OSError as problem:  # the log folder cannot be written, the disk is full…
             self.notify(
                 f"The match log cannot be written: {problem}",

@@ -13,11 +13,11 @@ or with friends over the network.
 - **Jacquet**: the French cousin of backgammon for two, with no hitting and the *postillon*.
 
 Choose a game's tab, set the players and options, then press **Play** (F5), or **Host over
-the network** to play them with friends on other machines: Tablier starts a relay here and
-shows the invites to send. **Join** (F6) takes an invite a friend sent you; a networked
-match you left before its end waits in the *Network* tab, where enter takes you back in.
+the network** (F8) to play them with friends on other machines: Tablier starts a relay here
+and shows the invites to send. **Join** (F6) takes an invite a friend sent you; a networked
+match you left before its end waits in the *Network* tab (F7), where enter takes you back in.
 Every game writes a signed match log that `tablier verify` checks and *Recorded match* (F4)
-plays back.
+plays back; a local game left before its end waits there, where enter takes it up again.
 """
 
 GOOSE = """\
@@ -45,7 +45,8 @@ your turn; the token moves by their sum.
 
 **The ledger** lists each player's square (`sq`) and balance (`bal`: what he took from the
 pot minus what he put in), and why he is not throwing: `inn: skips` (misses his next turn),
-`well: held` or `prison: held` (until someone else lands there). `▶` marks whose turn it is.
+`well: held` or `prison: held` (until someone else lands there), shortened to the hazard's name
+or its symbol on the board when the panel is narrow. `▶` marks whose turn it is.
 """
 
 JACQUET = """\
@@ -66,8 +67,11 @@ the same way round the board to their last quarter (19–24), then off.
 JACQUET_ENTRY = """
 **Your turn**: press **r** to throw. Move the cursor over the points with the arrows (or
 h j k l); **enter** (or space) picks the checker under it, and again on one of the
-highlighted points moves it there. You may also click the checker, then where it goes.
-**u** takes a move back; once the play is complete, **enter** confirms it.
+highlighted points moves it there; **esc** (or backspace) puts a picked checker back. You
+may also click the checker, then where it goes. **u** takes a move back; once the play is
+complete, **enter** confirms it. Or press **m** (or a digit) and type the play as the logs
+write it: `1/7 7/12`, `1/12` for one checker over both dice, `21/off` to bear off; enter
+plays it, escape returns to the board.
 """
 
 NETWORK = """

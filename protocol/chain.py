@@ -36,9 +36,16 @@ class HashChain:
     @classmethod
     def generate(cls, random_source: RandomSource, length: int = CHAIN_LINKS) -> HashChain:
         """A fresh chain of *length* revealable links from 32 bytes of *random_source*."""
+        return cls.from_seed(_take(random_source, LINK_BYTES), length)
+
+    @classmethod
+    def from_seed(cls, seed: bytes, length: int = CHAIN_LINKS) -> HashChain:
+        """The chain grown from *seed* (kept secret: a seat drawing its chain again)."""
         if length < CHAIN_LINKS:
             raise LocalProtocolError(f"a chain needs at least {CHAIN_LINKS} links, not {length}")
-        current = _take(random_source, LINK_BYTES)
+        if len(seed) != LINK_BYTES:
+            raise LocalProtocolError(f"a chain's seed is {LINK_BYTES} bytes, not {len(seed)}")
+        current = seed
         hashes = [current]
         for _ in range(length):
             current = hashlib.sha256(current).digest()

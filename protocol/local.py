@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
-from protocol.chain import HashChain
+from protocol.chain import LINK_BYTES, HashChain
 from protocol.errors import LocalProtocolError
 from protocol.events import Event, MatchEnded
 from protocol.games import EngineState, OptionValue
-from protocol.identity import Identity, RandomSource, SignatureMemo
-from protocol.logfile import LogWriter, default_log_path, encode_log
+from protocol.identity import Identity, RandomSource, SignatureMemo, seeded_source
+from protocol.logfile import LogContents, LogWriter, default_log_path, encode_log
 from protocol.session import MatchSession
 from protocol.setup import DEFAULT_TIME_LIMIT_MS, Join, MatchSetup, Proposal
 
@@ -45,6 +45,8 @@ class LocalMatch:
     sessions: tuple[MatchSession, ...]
     identities: tuple[Identity, ...]
     log: LogWriter | None = None
+    chain_seeds: tuple[bytes, ...] = ()  # resumable: each seat's first chain, kept secret
+    renewal_secrets: tuple[bytes, ...] = ()  # resumable: what each seat's later chains grow from
 
     @classmethod
     def create(
@@ -56,15 +58,19 @@ class LocalMatch:
         random_source: RandomSource,
         now: int,
         identities: Sequence[Identity] | None = None,
+        resumable: bool = False,
         log_path: Path | None = None,
         log_data_dir: Path | None = None,
         time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
     ) -> LocalMatch:
         """Set up a match between *names* (seat order) starting at *now* (ms).
 
-        Each seat gets a fresh key from *random_source* unless *identities* are given. The log
-        is written (append-only, fsync per record) to *log_path*, or, with *log_data_dir*, to
-        its default name under ``<log_data_dir>/matches/`` (pass
+        Each seat gets a fresh key from *random_source* unless *identities* are given, and a
+        dice chain from it. *resumable*: each seat's renewed chains are drawn from a secret
+        of its own too (the last draws, so the dice stay those of the same seed), kept with
+        the chains' seeds in ``renewal_secrets`` and ``chain_seeds`` for :meth:`resume`. The
+        log is written (append-only, fsync per record) to *log_path*, or, with
+        *log_data_dir*, to its default name under ``<log_data_dir>/matches/`` (pass
         :func:`~protocol.logfile.default_data_dir` for the XDG location); else nowhere.
         """
         proposal = Proposal.create(
@@ -87,7 +93,62 @@ class LocalMatch:
         setup = MatchSetup.create(proposal, joins)
         if log_path is None and log_data_dir is not None:
             log_path = default_log_path(setup, log_data_dir)
+        renewals = [random_source(LINK_BYTES) for _ in names] if resumable else []
         log = LogWriter(log_path, setup) if log_path is not None else None
+        return cls._seated(setup, identities, chains, renewals or None, log, random_source)
+
+    @classmethod
+    def resume(
+        cls,
+        contents: LogContents,
+        *,
+        identities: Sequence[Identity],
+        chain_seeds: Sequence[bytes],
+        renewal_secrets: Sequence[bytes],
+        log_path: Path,
+        now: int,
+    ) -> LocalMatch:
+        """The match of *contents* (read from *log_path*) taken up where its log ends, every
+        record checked again as it is replayed, each seat with the key and chain secrets of
+        a resumable :meth:`create`; the log is continued after its last good record.
+        :class:`LocalProtocolError` says why when the secrets are not this match's or
+        :class:`~protocol.errors.ProtocolError` why its log does not replay.
+        """
+        setup = contents.setup
+        if tuple(identity.public_key for identity in identities) != setup.public_keys:
+            raise LocalProtocolError("the seats' keys are not those of this match's log")
+        chains = [HashChain.from_seed(seed) for seed in chain_seeds]
+        if tuple(chain.tip for chain in chains) != setup.tips:
+            raise LocalProtocolError("the seats' dice chains are not those this match committed")
+        if len(renewal_secrets) != len(chains):
+            raise LocalProtocolError("one renewal secret per seat is needed")
+        log = LogWriter(log_path, setup, resume_at=contents.end)
+        match = cls._seated(setup, identities, chains, renewal_secrets, log, None)
+        try:
+            for session in match.sessions:
+                session.restore(contents.records, now)
+            for seat in range(len(match.sessions)):  # what the stop kept from being sent
+                match._deliver(seat, now)
+        except BaseException:
+            log.close()
+            raise
+        return match
+
+    @classmethod
+    def _seated(
+        cls,
+        setup: MatchSetup,
+        identities: Sequence[Identity],
+        chains: Sequence[HashChain],
+        renewal_secrets: Sequence[bytes] | None,
+        log: LogWriter | None,
+        random_source: RandomSource | None,
+    ) -> LocalMatch:
+        """Every seat's session: renewed chains from its own secret when given, else from
+        *random_source*."""
+        sources = [random_source] * len(chains)
+        if renewal_secrets is not None:
+            sources = [seeded_source(secret) for secret in renewal_secrets]
         memo = SignatureMemo()
         sessions = tuple(
             MatchSession(
@@ -95,13 +156,14 @@ class LocalMatch:
                 seat=seat,
                 identity=identities[seat],
                 chain=chains[seat],
-                random_source=random_source,
+                random_source=sources[seat],
                 log=log if seat == 0 else None,
                 verify=memo,
             )
-            for seat in range(len(names))
+            for seat in range(len(identities))
         )
-        return cls(setup, sessions, tuple(identities), log)
+        seeds = tuple(chain.hashes[0] for chain in chains) if renewal_secrets else ()
+        return cls(setup, sessions, tuple(identities), log, seeds, tuple(renewal_secrets or ()))
 
     def rematch(
         self,
@@ -167,10 +229,13 @@ class LocalMatch:
     ) -> list[Event]:
         if not 0 <= seat < len(self.sessions):
             raise LocalProtocolError(f"there is no seat {seat}")
-        observed: list[Event] = []
         own = action(self.sessions[seat])
-        if seat == 0:
-            observed.extend(own)
+        return [*(own if seat == 0 else ()), *self._deliver(seat, now)]
+
+    def _deliver(self, seat: int, now: int) -> list[Event]:
+        """Deliver what *seat* has to send, and every answer, to every other session;
+        returns seat 0's events."""
+        observed: list[Event] = []
         queue: deque[tuple[int, bytes]] = deque()
         self._collect(seat, queue)
         while queue:

@@ -99,7 +99,9 @@ class VerifyReport:
             f"players: {', '.join(self.players)}",
             f"result:  {self.result}",
             f"proof:   {self.proof}",
-            f"turns:   {self.turns} ({self.throws} throws, {self.records} signed records)",
+            # A turn is a throw or a missed one (README, *Match logs*): both counts said.
+            f"turns:   {self.turns} ({self.throws} thrown, {self.turns - self.throws} missed;"
+            f" {self.records} signed records)",
             f"sha256:  {self.sha256}",
         ]
         if self.error is not None:

@@ -134,6 +134,8 @@ class RelayCore:
         # Senders whose latest message no later event has reached yet: conn -> its number
         # and when it came, the longest waiting first (see confirm()).
         self._unplaced: dict[ConnId, tuple[int, float]] = {}
+        # The rate a welcome announces: rounded down, so a client keeping to it keeps to ours.
+        self._rate_per_minute = max(1, int(config.rate * 60))
 
     def holder(self, conn: ConnId) -> str:
         """How a connection of this process is named in a shared room's state."""
@@ -554,6 +556,8 @@ class RelayCore:
             resync=False,
             members=admitted.roster,
             epoch=epoch,
+            rate_per_minute=self._rate_per_minute,
+            burst=self.config.burst,
         )
 
     def _throttled(self, session: Session, now: float) -> bool:

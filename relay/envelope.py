@@ -20,7 +20,9 @@ import msgpack  # type: ignore[import-untyped]
 # 2: a sender no longer receives its own messages back; ``stamped`` tells it their numbers.
 # 3: a room's numbering has an epoch (welcome), which a resume names (join): a room whose
 #    stream may have lost events (its backplane restarted) starts a new one, and a resume
-#    from the old numbering is answered with a resync instead of a replay.
+#    from the old numbering is answered with a resync instead of a replay. A welcome also
+#    says how fast the member may send, so an honest client paces itself instead of being
+#    cut off for a burst (a catch-up, a quick series of computer moves).
 VERSION = 3
 MAX_NAME_CHARS = 32
 MAX_ID_CHARS = 64  # room ids and tokens are 22 and 43 characters; leave room, refuse junk
@@ -153,6 +155,8 @@ class Welcome:
     of the first live event; any replayed events (seq < next_seq) arrive before it. ``resync``
     is true when ``resume_from`` reached further back than the backlog keeps, or named an
     older epoch than the room's. ``epoch`` names the room's numbering: a resume names it.
+    ``rate_per_minute`` and ``burst`` are the connection's sending limits (the relay's
+    ``--rate`` and ``--burst``): a client sending faster is closed with ``rate_limited``.
     """
 
     seat: int | None
@@ -162,6 +166,8 @@ class Welcome:
     resync: bool
     members: tuple[Member, ...]
     epoch: int = 0
+    rate_per_minute: int = 1200
+    burst: int = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,9 +235,9 @@ def encode(message: ClientMessage | RelayMessage) -> bytes:
             return _pack([VERSION, Kind.SEND, payload])
         case Created(room_id, player_token, spectator_token):
             return _pack([VERSION, Kind.CREATED, room_id, player_token, spectator_token])
-        case Welcome(seat, seat_token, seats, next_seq, resync, members, epoch):
+        case Welcome(seat, seat_token, seats, next_seq, resync, members, epoch, rate, burst):
             roster = [[m.seat, m.name, m.connected] for m in members]
-            fields = [seat, seat_token, seats, next_seq, resync, roster, epoch]
+            fields = [seat, seat_token, seats, next_seq, resync, roster, epoch, rate, burst]
             return _pack([VERSION, Kind.WELCOME, *fields])
         case Message(seq, seat, payload):
             return stamp(seq, seat, pack_payload(payload))
@@ -470,9 +476,10 @@ def decode_relay_frame(data: bytes, max_frame: int = 1024 * 1024) -> RelayMessag
             raise _shape_error("presence")
         return Presence(seq, seat, PresenceEvent(event), name)
     if kind == Kind.WELCOME:
-        _check(fields, "welcome", (int, _NONE), (str, _NONE), int, int, bool, list, int)
-        seat, seat_token, seats, next_seq, resync, roster, epoch = fields[2:]
-        return Welcome(seat, seat_token, seats, next_seq, resync, _decode_roster(roster), epoch)
+        _check(fields, "welcome", (int, _NONE), (str, _NONE), int, int, bool, list, int, int, int)
+        seat, seat_token, seats, next_seq, resync, roster, epoch, rate, burst = fields[2:]
+        members = _decode_roster(roster)
+        return Welcome(seat, seat_token, seats, next_seq, resync, members, epoch, rate, burst)
     if kind == Kind.CREATED:
         _check(fields, "created", str, str, str)
         return Created(*fields[2:])

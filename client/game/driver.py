@@ -175,12 +175,15 @@ class ReplayControl(Protocol):
     def last_index(self) -> int: ...
 
     @property
-    def turn(self) -> int:
+    def throws_made(self) -> int:
         """Throws made up to the frame shown."""
         ...
 
     @property
-    def turns(self) -> int: ...
+    def throws(self) -> int:
+        """Throws in the whole log (a replay steps by throw, not by turn: see
+        :attr:`~client.game.replay.MatchReplay.throws`)."""
+        ...
 
     @property
     def stories(self) -> Sequence[str]:
@@ -194,8 +197,8 @@ class ReplayControl(Protocol):
 
     def jump(self, index: int) -> None: ...
 
-    def frame_of_turn(self, turn: int) -> int:
-        """The frame where throw *turn* is made; ValueError when there is none."""
+    def frame_of_throw(self, throw: int) -> int:
+        """The frame where throw number *throw* is made; ValueError when there is none."""
         ...
 
 

@@ -11,9 +11,23 @@ from collections.abc import Callable
 from pathlib import Path
 
 from client.game.driver import Extras, Listener, ScreenAwaiting, SeatRole
+from client.game.local_seats import (
+    LocalSeats,
+    LocalSeatsError,
+    load_local_seats,
+    local_seats_path,
+    save_local_seats,
+)
 from client.game.score import RunningScore
 from client.game.turn import GameState, NotYourTurnError, Turn, TurnEvent, TurnQueue
-from client.setup import GameSetup, SessionSettings, game_options
+from client.setup import (
+    GameSetup,
+    JacquetSetup,
+    SessionSettings,
+    SetupError,
+    game_options,
+    setup_for_match,
+)
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from engine.jacquet import Play
 from protocol.events import MatchEnded
@@ -32,31 +46,115 @@ def free_log_path(path: Path) -> Path:
     return candidate
 
 
+class ResumeRefused(ValueError):
+    """An unfinished local game that cannot be taken up again; a sentence says why."""
+
+
+Resumed = tuple[LocalMatch, Path]
+"""A local game's match and its seat file."""
+
+
+def _new_match(setup: GameSetup, settings: SessionSettings) -> Resumed:
+    """A new match of *setup*, its seats' secrets kept in a seat file so that it can be
+    taken up again after the app quit."""
+    data_dir = settings.data_dir or default_data_dir()
+    match = LocalMatch.create(
+        setup.game,
+        game_options(setup),
+        names=setup.names,
+        random_source=settings.random_source,
+        now=settings.clock(),
+        resumable=True,
+        log_path=None if settings.log_path is None else free_log_path(settings.log_path),
+        log_data_dir=data_dir,
+    )
+    assert match.log_path is not None
+    level = setup.level if isinstance(setup, JacquetSetup) else 1
+    keys = tuple(identity.private_bytes() for identity in match.identities)
+    seats = LocalSeats(match.log_path, frozenset(setup.computer_seats), level, keys,
+                       match.chain_seeds, match.renewal_secrets)  # fmt: skip
+    seats_file = local_seats_path(match.setup.match_id, data_dir)
+    try:
+        save_local_seats(seats_file, seats)
+    except OSError:
+        match.close()
+        match.log_path.unlink(missing_ok=True)
+        raise
+    return match, seats_file
+
+
 class LocalGame:
     """One local game on this terminal (a :class:`~client.game.driver.GameDriver`)."""
 
     animated = True
     home_seat = None
+
     def __init__(
-        self, setup: GameSetup, settings: SessionSettings, score: RunningScore | None = None
+        self,
+        setup: GameSetup,
+        settings: SessionSettings,
+        resumed: Resumed | None = None,
+        *,
+        score: RunningScore | None = None,
     ) -> None:
-        """*score*: the session's so far, when this game is played again after others."""
+        """A new game of *setup*, or, *resumed*, one taken up again (:meth:`resume`);
+        *score*: the session's so far, when this game is played again after others."""
         self.setup = setup
         self.settings = settings
         self.extras = Extras(score=score)
-        self.match = LocalMatch.create(
-            setup.game,
-            game_options(setup),
-            names=setup.names,
-            random_source=settings.random_source,
-            now=settings.clock(),
-            log_path=None if settings.log_path is None else free_log_path(settings.log_path),
-            log_data_dir=settings.data_dir or default_data_dir(),
-        )
+        if resumed is None:
+            self.match, self.seats_file = _new_match(setup, settings)
+        else:
+            self.match, self.seats_file = resumed
         # LocalMatch names the file itself when no path was given (date, game, players).
         assert self.match.log_path is not None
         self.log_path: Path = self.match.log_path
         self._turns = TurnQueue(self.match.state)
+
+    @classmethod
+    def resume(cls, seats_file: Path, settings: SessionSettings) -> LocalGame:
+        """The unfinished game whose seat file is *seats_file*, replayed from its log to
+        where it stopped (every record checked again); :class:`ResumeRefused` says why not.
+        Call it off the UI thread: a long log takes a moment."""
+        from protocol.errors import NotALog, ProtocolError
+        from protocol.identity import Identity
+        from protocol.logfile import read_log
+
+        try:
+            seats = load_local_seats(seats_file)
+            contents = read_log(seats.log_path)
+            options = dict(contents.setup.proposal.options)
+            setup = setup_for_match(
+                contents.setup.game,
+                contents.setup.names,
+                options,
+                computer_seats=seats.computer_seats,
+                level=seats.level,
+            )
+            identities = [Identity(key) for key in seats.identities]
+            match = LocalMatch.resume(
+                contents,
+                identities=identities,
+                chain_seeds=seats.chain_seeds,
+                renewal_secrets=seats.renewal_secrets,
+                log_path=seats.log_path,
+                now=settings.clock(),
+            )
+        except (LocalSeatsError, NotALog) as problem:
+            raise ResumeRefused(f"This game cannot be taken up again: {problem}.") from None
+        except ProtocolError as problem:  # the log was changed, or is another game's
+            raise ResumeRefused(f"Its log fails verification, so the game cannot be taken up "
+                                f"again: {problem}.") from None  # fmt: skip
+        except SetupError as problem:
+            raise ResumeRefused(f"This game cannot be taken up again: {problem}.") from None
+        except OSError as problem:  # the log cannot be written to any more
+            raise ResumeRefused(f"This game cannot be taken up again: its log cannot be "
+                                f"written ({problem.strerror}).") from None  # fmt: skip
+        if match.ended is not None:  # it ended just as the app stopped
+            match.close()
+            seats_file.unlink(missing_ok=True)
+            raise ResumeRefused("This game is over: Recorded match (F4) plays it back.")
+        return cls(setup, settings, (match, seats_file))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -110,8 +208,13 @@ class LocalGame:
         return lambda: None  # nothing changes here but by the turns
 
     def close(self) -> None:
-        """Close the log file (the log keeps every record accepted so far)."""
+        """Close the log file (the log keeps every record accepted so far). A game left
+        before its first throw leaves nothing; a finished one, no seat file."""
         self.match.close()
+        if not self.match.sessions[0].records:
+            self.log_path.unlink(missing_ok=True)
+        if self.match.ended is not None or not self.match.sessions[0].records:
+            self.seats_file.unlink(missing_ok=True)
 
     def _act(self, seat: int, act: Callable[[int], list[TurnEvent]]) -> None:
         before = self.match.state

@@ -44,7 +44,7 @@ class ReplayFrame:
     state: GameState
     events: tuple[TurnEvent, ...]
     story: str
-    turn: int
+    throws: int
     seat: int
 
 
@@ -60,15 +60,19 @@ class MatchReplay:
     ended: MatchEnded | None
 
     @property
-    def turns(self) -> int:
-        """Throws in the log (the opening and the lots count as throws too)."""
-        return self.frames[-1].turn
+    def throws(self) -> int:
+        """Throws in the log (the opening and the lots count as throws too). A replay counts
+        throws, not turns: a turn, as ``tablier verify`` counts them, is a throw or a missed
+        turn, and a missed turn has no frame of its own to step to."""
+        return self.frames[-1].throws
 
-    def frame_of_turn(self, turn: int) -> int:
-        """Index of the frame where throw number *turn* is made (0: the start)."""
-        if not 0 <= turn <= self.turns:
-            raise ValueError(f"there is no turn {turn}: this log has turns 0 to {self.turns}")
-        return next(index for index, frame in enumerate(self.frames) if frame.turn == turn)
+    def frame_of_throw(self, throw: int) -> int:
+        """Index of the frame where throw number *throw* is made (0: the start)."""
+        if not 0 <= throw <= self.throws:
+            raise ValueError(
+                f"there is no throw {throw}: this log has throws 0 to {self.throws}"
+            )
+        return next(index for index, frame in enumerate(self.frames) if frame.throws == throw)
 
 
 def load_replay(path: Path) -> MatchReplay:
@@ -86,16 +90,16 @@ def replay_contents(contents: LogContents) -> MatchReplay:
     session = MatchSession(setup, seat=None, strict=True)
     opening = f"{GAME_TITLES.get(setup.game, setup.game)}: {', '.join(names)}."
     frames = [ReplayFrame(session.state, (), opening, 0, 0)]
-    turn = 0
+    throws = 0
     try:
         for step in verified_steps(contents, session):
             rolled = [event for event in step.events if isinstance(event, DiceRolled)]
-            turn += len(rolled)
+            throws += len(rolled)
             story = " ".join(tell(setup.game, step.events, names))
             if step.state == frames[-1].state and not story:
                 continue  # a dice share on its way: nothing to see yet
             seat = rolled[0].seat if rolled else _mover(step.events, frames[-1].seat)
-            frames.append(ReplayFrame(step.state, tuple(step.events), story, turn, seat))
+            frames.append(ReplayFrame(step.state, tuple(step.events), story, throws, seat))
     except CorruptLog as error:  # its message names the record and what is wrong with it
         raise ReplayRefused(f"this log fails verification: {error}") from None
     warning = None
@@ -180,12 +184,12 @@ class ReplayGame:
         return len(self.replay.frames) - 1
 
     @property
-    def turn(self) -> int:
-        return self.replay.frames[self.index].turn
+    def throws_made(self) -> int:
+        return self.replay.frames[self.index].throws
 
     @property
-    def turns(self) -> int:
-        return self.replay.turns
+    def throws(self) -> int:
+        return self.replay.throws
 
     @property
     def stories(self) -> Sequence[str]:
@@ -195,8 +199,8 @@ class ReplayGame:
     def warning(self) -> str | None:
         return self.replay.warning
 
-    def frame_of_turn(self, turn: int) -> int:
-        return self.replay.frame_of_turn(turn)
+    def frame_of_throw(self, throw: int) -> int:
+        return self.replay.frame_of_throw(throw)
 
     def step(self, delta: int) -> None:
         self.jump(self.index + delta)

@@ -53,6 +53,9 @@ class Invite:
         return Invite(self.relay_url, self.room_id, token, role)
 
 
+_QUOTED = 40  # characters of a mistyped invite quoted back in the error
+
+
 def parse_invite(text: str) -> Invite:
     """The invite in *text* (surrounding spaces and quotes ignored), or :class:`InviteError`."""
     text = text.strip().strip("'\"<>")
@@ -64,8 +67,10 @@ def parse_invite(text: str) -> Invite:
     except ValueError as error:
         raise InviteError(f"the invite's address is not valid ({error})") from None
     if parts.scheme not in _SCHEMES:
+        # Quoted whole when short; a long paste is cut where an ellipsis says so.
+        start = text if len(text) <= _QUOTED else f"{text[: _QUOTED - 1]}…"
         raise InviteError(
-            f"an invite starts with tablier:// (or tabliers:// for a TLS relay), not {text[:20]!r}"
+            f"an invite starts with tablier:// (or tabliers:// for a TLS relay), not {start!r}"
         )
     if not parts.hostname:
         raise InviteError("the invite has no relay address after tablier://")

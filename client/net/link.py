@@ -40,7 +40,14 @@ from client.net.failures import describe_connect
 from client.net.match import NetMatch
 from client.net.roster import PresenceChange
 from client.net.tasks import stop
-from client.net.untrusted import RelayMisbehaved, check_name, check_seat, check_secret, shown
+from client.net.untrusted import (
+    RelayMisbehaved,
+    check_limit,
+    check_name,
+    check_seat,
+    check_secret,
+    shown,
+)
 from relay.client import RelayError, RoomConnection, create_room
 from relay.envelope import (
     Created,
@@ -52,6 +59,7 @@ from relay.envelope import (
     PresenceEvent,
     Welcome,
 )
+from relay.limits import TokenBucket
 
 State = Literal["connecting", "connected", "reconnecting", "failed", "closed"]
 
@@ -61,6 +69,7 @@ _PRESENCE: dict[PresenceEvent, PresenceChange] = {
     PresenceEvent.RECONNECTED: "reconnected",
     PresenceEvent.SEAT_EXPIRED: "expired",
 }
+PACE_MARGIN = 0.9  # of the relay's announced rate, what this client allows itself
 # Refusals that retrying cannot cure: say so and stop.
 _FATAL = {
     "bad_name",
@@ -360,8 +369,18 @@ class RelayLink:
         self.flush()
 
     async def _write(self, connection: RoomConnection) -> None:
+        """Send in order, within the limits the relay's welcome announced: sending faster,
+        the connection would be closed (then a reconnection, a replay and resends)."""
+        welcome = connection.welcome
+        loop = asyncio.get_running_loop()
+        # A little under the relay's own: its bucket also counted our join, and frames sent
+        # apart can arrive together.
+        rate = welcome.rate_per_minute / 60 * PACE_MARGIN
+        pace = TokenBucket(rate, max(1, welcome.burst - 2), loop.time())
         while True:
             data = await self._queue.get()
+            while not pace.take(loop.time()):
+                await asyncio.sleep(1 / rate)
             await connection.send(data)
 
     def _deliver(self, event: Message | Presence | Notice, connection: RoomConnection) -> None:
@@ -398,6 +417,8 @@ def _check_welcome(url: str, welcome: Welcome) -> None:
     for member in welcome.members:
         check_seat(url, member.seat)
         check_name(url, member.name)
+    check_limit(url, "sending rate", welcome.rate_per_minute)
+    check_limit(url, "sending burst", welcome.burst)
 
 
 def _describe(error: BaseException) -> str:

@@ -494,6 +494,8 @@ class NetMatch:
     # ----------------------------------------------------------------- internals
 
     def _send(self, payload: wire.Payload) -> None:
+        if self.role == "spectator":
+            return  # the relay refuses whatever a spectator sends: catch-ups are the players'
         self.outbox.append(wire.encode(payload))
 
     def _send_all(self, payloads: list[wire.Payload]) -> None:

@@ -23,12 +23,12 @@ not a seat file (unreadable bytes)
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
 from client.net.untrusted import is_secret
+from client.private_file import write_private
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage
 from protocol.identity import KEY_BYTES, RandomSource, seeded_source
@@ -148,20 +148,7 @@ def seat_path(room_id: str, data_dir: Path | None = None) -> Path:
 
 def save_seat(path: Path, seat: Seat) -> None:
     """Write *seat* whole or not at all (temporary file, fsync, rename), mode 0600."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    temporary = path.with_name(path.name + ".tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.fchmod(descriptor, 0o600)  # a temporary file left by a crash keeps its old mode
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(encode_seat(seat))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)  # the rename itself survives a power cut
-    finally:
-        os.close(directory)
+    write_private(path, encode_seat(seat))
 
 
 def load_seat(path: Path) -> Seat | None:

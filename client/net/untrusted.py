@@ -62,6 +62,13 @@ def check_seat(url: str, seat: int) -> int:
     return seat
 
 
+def check_limit(url: str, what: str, value: int) -> int:
+    """A sending limit a welcome announces (messages a minute, a burst): at least 1."""
+    if value < 1:
+        raise _misbehaved(url, what, str(value))
+    return value
+
+
 def shown(text: str) -> str:
     """A sentence the relay wrote for people, safe to show: every character that is not
     printable (escape sequences, line breaks) replaced by U+FFFD, and cut to a few lines."""

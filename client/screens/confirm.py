@@ -49,3 +49,13 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, confirmed: bool) -> None:
         self.dismiss(confirmed)
+
+
+def forget_question(what: str, title: str) -> ConfirmScreen:
+    """Asked before a match left in progress is forgotten (its seat file goes, its log stays)."""
+    return ConfirmScreen(
+        f"Forget this {what}?",
+        detail=f"{title}\nYou could not go back into it; its log stays.",
+        confirm_label="Forget",
+        cancel_label="Keep it",
+    )

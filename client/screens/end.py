@@ -9,7 +9,7 @@ from typing import ClassVar, Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label
 
@@ -53,6 +53,17 @@ def ending_summary(
     return GameSummary(title, lines, log_path)
 
 
+class _Dialog(VerticalScroll, can_focus=False):
+    """Title and buttons docked, the lines between them scrolled: its page keys show in the
+    footer (the buttons it holds have the focus, so they are the keys' first takers)."""
+
+    SCROLL = Binding.Group("Scroll")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pageup", "page_up", "Scroll up", group=SCROLL),
+        Binding("pagedown", "page_down", "Scroll down", group=SCROLL),
+    ]
+
+
 class EndScreen(ModalScreen[EndChoice]):
     """Dismissed with the player's choice; the app acts on it (``handle_end_choice``).
 
@@ -73,8 +84,14 @@ class EndScreen(ModalScreen[EndChoice]):
         self.rematch = rematch
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        # Title and buttons are docked in the dialog, which scrolls what lies between them:
+        # fifteen balances and a long log path do not fit 80x24 (PageUp / PageDown).
+        with _Dialog(id="dialog"):
             yield Label(self.summary.title, id="title", markup=False)
+            with Horizontal(id="buttons"):
+                yield Button("Play again (a)", variant="success", id="again")
+                yield Button("Lobby (l)", variant="primary", id="lobby")
+                yield Button("Quit (q)", id="quit")
             for line in self.summary.lines:
                 yield Label(line, classes="result-line", markup=False)
             if self.summary.log_path is None:
@@ -85,10 +102,6 @@ class EndScreen(ModalScreen[EndChoice]):
                 )
             if self.rematch is not None:
                 yield Label("", id="rematch", markup=False)
-            with Horizontal(id="buttons"):
-                yield Button("Play again (a)", variant="success", id="again")
-                yield Button("Lobby (l)", variant="primary", id="lobby")
-                yield Button("Quit (q)", id="quit")
         yield Footer()  # the dialog's own keys, not those of the screen below
 
     def on_mount(self) -> None:

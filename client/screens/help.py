@@ -36,7 +36,11 @@ class HelpScreen(ModalScreen[None]):
     def for_screen(cls, screen: Screen[object]) -> HelpScreen:
         """Help for *screen*: its ``HELP_TEXT`` and the keys it and the app answer to now."""
         rules = getattr(screen, "HELP_TEXT", help_topics.LOBBY)
+        # In a defined order: the screen's keys as it declares them, then those of the
+        # widget with the focus (the board's cursor), then the app's (help, quit), then the
+        # palette. Textual's active bindings put the app's first.
         keys: dict[str, str] = {}
+        app_keys: dict[str, str] = {}
         widget_groups: dict[str, str] = {}  # a focused widget's key group: its keys, one row
         for active in screen.active_bindings.values():
             binding = active.binding
@@ -50,12 +54,16 @@ class HelpScreen(ModalScreen[None]):
                     if key not in group_keys:  # left and h: one binding, one key shown
                         widget_groups[description] = group_keys + key
                 continue  # focus moves, copying, a widget's scrolling: not the game's keys
-            if binding.description and binding.description not in keys.values():
-                keys[screen.app.get_key_display(binding)] = binding.description
+            table = keys if active.node is screen else app_keys
+            described = (*keys.values(), *app_keys.values())
+            if binding.description and binding.description not in described:
+                table[screen.app.get_key_display(binding)] = binding.description
         for description, group_keys in widget_groups.items():
             keys.setdefault(group_keys, description)
+        for key, description in app_keys.items():
+            keys.setdefault(key, description)
         keys.setdefault(screen.app.get_key_display(Binding("ctrl+p", "")), "Command palette")
-        return cls(rules, sorted(keys.items(), key=lambda item: item[1]))
+        return cls(rules, list(keys.items()))
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):

@@ -4,8 +4,10 @@ One screen for every way a match is played (:mod:`client.screens.game`): hot-sea
 the computer, over the network, replayed from a log. A person's turn: throw (``r``), pick a
 checker (arrows or hjkl then space/enter, or a click), pick one of the highlighted
 destinations, repeat; ``u`` takes a move back and enter confirms the play once it is
-complete. What may be entered is decided by :class:`~client.screens.jacquet_turn.TurnEntry`
-from the engine's legal plays, and every refusal says why. Another player's play (the
+complete; or ``m`` (or a digit) opens a line to type the play in the logs' notation
+(``1/7 7/12``), entered through the same checks. What may be entered is decided by
+:class:`~client.screens.jacquet_turn.TurnEntry` from the engine's legal plays, and every
+refusal says why. Another player's play (the
 computer's, a peer's) is shown one move at a time.
 
 Hot-seat, the board turns to face whoever is to move; otherwise it stays with the seat played
@@ -42,9 +44,11 @@ from client.widgets.footer import KeysFooter
 from client.widgets.jacquet_board import OFF, BoardMarks, JacquetBoard
 from client.widgets.jacquet_status import JacquetStatus, JacquetStatusView
 from client.widgets.narrative import NarrativeLog
+from client.widgets.play_input import PlayInput
 from client.widgets.replay_bar import ReplayBar, StoryList
 from client.widgets.title_bar import TitleBar
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.errors import NotationError
 from engine.jacquet import (
     GameWon,
     JacquetState,
@@ -54,10 +58,12 @@ from engine.jacquet import (
     PostillonBlocked,
     apply_play,
 )
+from engine.jacquet.notation import parse_spans
 
 PASS_NOTICE_SECONDS = 2.5
 MOVE_SHOW_SECONDS = 0.5
-_ENTRY_KEYS = ("throw", "confirm", "undo")
+_ENTRY_KEYS = ("throw", "confirm", "undo", "type_play")
+_FOOTER_STATES = (*_ENTRY_KEYS, "put_back")  # keys shown or hidden as the entry goes
 
 
 def shown_dice(turn: Turn) -> tuple[tuple[int, ...], tuple[bool, ...]]:
@@ -87,6 +93,9 @@ class JacquetScreen(GameScreen):
         Binding("enter,space", "confirm", "Pick/Confirm",
                 tooltip="Pick the point under the cursor; confirm a complete play"),
         Binding("u,backspace", "undo", "Undo", tooltip="Take back the last move of this turn"),
+        Binding("m", "type_play", "Type",
+                tooltip="Type the play instead, as the logs write it: 1/7 7/12, 21/off"),
+        *(Binding(digit, f"type_play('{digit}')", show=False) for digit in "123456789"),
         Binding("f", "flip", "Flip", tooltip="See the board from the other side"),
     ]  # fmt: skip
 
@@ -122,10 +131,14 @@ class JacquetScreen(GameScreen):
             with Container(id="jacquet-table"):
                 board = JacquetBoard(board_view(self.state.position, self._viewer), id="board")
                 board.can_focus = bool(self.persons_here())  # else the keys are the screen's
+                if not board.can_focus:  # a spectator, a replay: no cursor that goes nowhere
+                    board.show(marks=BoardMarks())
                 yield board
             with Vertical(id="jacquet-side"):
                 yield JacquetStatus(self._status(), id="status")
                 yield Static(id="jacquet-message", markup=False)
+                if self.persons_here():
+                    yield PlayInput(id="play-input")
                 if not replay:
                     yield NarrativeLog(id="narrative")
                 yield from self.compose_side_extras()
@@ -172,7 +185,7 @@ class JacquetScreen(GameScreen):
         )
         self.board.show(board_view(shown, self._viewer), marks)
         self.query_one(JacquetStatus).show(self._status(shown))
-        enabled = tuple(self.check_action(name, ()) for name in _ENTRY_KEYS)
+        enabled = tuple(self.check_action(name, ()) for name in _FOOTER_STATES)
         if enabled != self._enabled_keys:  # the footer rebuilds on every refresh: only then
             self._enabled_keys = enabled
             self.refresh_bindings()
@@ -187,6 +200,10 @@ class JacquetScreen(GameScreen):
         game = self.game
         awaiting = game.awaiting
         self._entry, self._selected = None, None
+        for field in self.query(PlayInput):  # a new turn: a line typed for the last one goes
+            if field.display:
+                field.close()
+                self.action_focus_board()
         if self.extras.replay is not None:
             self.say("")
         elif isinstance(awaiting, Finished):
@@ -236,10 +253,8 @@ class JacquetScreen(GameScreen):
                 "off" if point == OFF else str(point)
                 for point in sorted(entry.destinations(self._selected))
             )
-            self.say(
-                f"{name}: the checker on {self._selected} may go to {targets}. "
-                "Pick it again to put it back."
-            )
+            source = self._selected
+            self.say(f"{name}: the checker on {source} may go to {targets}. Esc puts it back.")
         else:
             left = " ".join(str(die) for die in entry.dice_left)
             self.say(f"{name}: pick a checker to move (dice left: {left}).")
@@ -311,6 +326,8 @@ class JacquetScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "flip":
             return not self.persons_here()  # a spectator or a replay: no seat to face
+        if action == "put_back":
+            return self._selected is not None  # else esc and backspace are Lobby and Undo
         if action not in _ENTRY_KEYS:
             return super().check_action(action, parameters)
         if not self.persons_here():
@@ -320,11 +337,15 @@ class JacquetScreen(GameScreen):
             not isinstance(awaiting, Finished) and self.game.seat_role(awaiting.seat) == "person"
         )
         if action == "throw":
+            if isinstance(awaiting, ChoosePlay):
+                return False  # hidden while a play is awaited: Type takes its place (80 cols)
             pausing = self._pass_seen is not None
             return (person_turn and isinstance(awaiting, ThrowDice) and not pausing
                     and not self.acting) or None  # fmt: skip
         if action == "confirm":
             return self._entry is not None or self._pass_seen is not None or None
+        if action == "type_play":
+            return self._entry is not None  # only while a play is entered here (see throw)
         return bool(self._entry and self._entry.steps) or None
 
     def action_throw(self) -> None:
@@ -350,6 +371,52 @@ class JacquetScreen(GameScreen):
             self._selected = None
             self._prompt_entry()
             self._redraw()
+
+    def action_type_play(self, first: str = "") -> None:
+        """Open the line a play is typed into (a digit typed on the board starts it)."""
+        if self._entry is not None:
+            self.query_one(PlayInput).open(first)
+
+    def on_input_submitted(self, event: PlayInput.Submitted) -> None:
+        if not isinstance(event.input, PlayInput):
+            return  # the chat's
+        event.stop()
+        self._enter_typed(event.input, event.value)
+
+    def on_play_input_closed(self) -> None:
+        self.action_focus_board()
+
+    def _enter_typed(self, field: PlayInput, text: str) -> None:
+        """Enter a typed play, refused in the board's words (the line kept to correct); a
+        complete legal play is played at once: its enter is the confirmation."""
+        entry = self._entry
+        if entry is None:
+            return
+        try:
+            refusal = entry.enter_typed(parse_spans(text))
+        except NotationError as error:
+            refusal = str(error)
+        if refusal is not None:
+            self.say(refusal, refusal=True)
+            return
+        self._selected = None
+        field.close()
+        self.action_focus_board()
+        if entry.complete and self.start(lambda: self.game.play(entry.play)):
+            self._entry = None
+        else:
+            self._prompt_entry()
+        self._redraw()
+
+    def action_put_back(self) -> None:
+        """Put the picked checker back: the cursor returns to it, to pick another."""
+        source = self._selected
+        if source is None:
+            return
+        self._selected = None
+        self.board.show(marks=BoardMarks(cursor=source))
+        self._prompt_entry()
+        self._redraw()
 
     def action_flip(self) -> None:
         if self.check_action("flip", ()):

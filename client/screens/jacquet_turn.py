@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from engine.errors import IllegalMoveError
 from engine.jacquet import OFF, SIDE_NAMES, Move, Play, Position, explain_illegal
 from engine.jacquet.legal import legal_play_results, successors
-from engine.jacquet.notation import format_move
+from engine.jacquet.notation import Span, format_move, format_span
 from engine.jacquet.position import UNIT, closed_mask
 
 
@@ -153,6 +153,31 @@ class TurnEntry:
 
     def undo(self) -> Step | None:
         return self.steps.pop() if self.steps else None
+
+    def enter_typed(self, spans: tuple[Span, ...]) -> str | None:
+        """Enter a typed play (:func:`~engine.jacquet.notation.parse_spans`: ``1/7 7/12``, or
+        ``1/12`` over both dice) as if each checker were picked and dropped on the board;
+        ``None``, or the first refusal in the board's own words with nothing of it entered.
+        """
+        if not spans:
+            if self.complete and not self.steps:
+                return None
+            return f"-: {self._engine_reason(())}"
+        entered = len(self.steps)
+        for span in spans:
+            source, target = span
+            paths = self.destinations(source) if source in self.sources() else {}
+            if target in paths:
+                self.enter(paths[target])
+                continue
+            reason = (
+                self.refuse_destination(source, target)
+                if paths
+                else self.refuse_source(source)
+            )
+            del self.steps[entered:]
+            return f"{format_span(span)}: {reason}"
+        return None
 
     # -- why not --------------------------------------------------------------------------
 

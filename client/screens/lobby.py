@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -16,16 +15,15 @@ from textual.widgets import (
     Footer,
     Input,
     Label,
-    OptionList,
     Select,
     Static,
     TabbedContent,
     TabPane,
 )
-from textual.worker import Worker, WorkerState
 
 from client import help_topics
-from client.messages import OpenGame, StartGame
+from client.messages import StartGame
+from client.screens.match_logs import ReplayForm
 from client.setup import (
     DEFAULT_GOOSE_NAMES,
     DEFAULT_JACQUET_NAMES,
@@ -45,10 +43,10 @@ from client.setup import (
 from client.widgets.deferred import AfterFirstPaint
 from client.widgets.saved_seats import SavedSeats
 from client.widgets.select import QuitSafeSelect
+from client.widgets.tick_box import TickBox
 from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from client.game.replay import MatchReplay
     from client.net.plan import HostPlan
 
 
@@ -102,7 +100,7 @@ class SeatRow(Horizontal):
             classes="name",
             compact=True,
         )
-        yield Checkbox("computer", classes="computer", compact=True)
+        yield TickBox("computer", classes="computer", compact=True)
 
     @property
     def name_value(self) -> str:
@@ -110,7 +108,7 @@ class SeatRow(Horizontal):
 
     @property
     def computer(self) -> bool:
-        return self.query_one(".computer", Checkbox).value
+        return self.query_one(".computer", TickBox).value
 
 
 class JacquetForm(Vertical):
@@ -160,94 +158,12 @@ class JacquetForm(Vertical):
                 )
         with Horizontal(classes="actions"):
             yield Button("Play Jacquet", variant="success", id="play-jacquet")
-            yield Button("Host over the network", id="host-jacquet")
+            yield Button("Host over the network (F8)", id="host-jacquet")
             yield Static("", id="jacquet-error", classes="error", markup=False)
 
 
-def recent_logs(data_dir: Path | None, limit: int = 12) -> list[Path]:
-    """The newest match logs in the folder games write to by default, newest first."""
-    from protocol.logfile import LOG_SUFFIX
-
-    if data_dir is None:
-        import platformdirs
-
-        data_dir = Path(platformdirs.user_data_dir("tablier"))
-    folder = data_dir / "matches"
-    if not folder.is_dir():
-        return []
-    logs = sorted(folder.glob(f"*{LOG_SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
-    return logs[:limit]
-
-
-class ReplayForm(Vertical):
-    """Open a match log: type its path, or pick one of the latest games."""
-
-    def __init__(self, data_dir: Path | None, *, id: str) -> None:
-        super().__init__(id=id)
-        self.logs = recent_logs(data_dir)
-
-    def compose(self) -> ComposeResult:
-        yield Static(
-            "Step through a recorded match on its own board. The log is verified first.",
-            classes="intro",
-            markup=False,
-        )
-        with Horizontal(classes="options"):
-            yield Label("Log file", classes="option-label", markup=False)
-            yield Input(placeholder="path to a .tablier file", id="replay-path", compact=True)
-        if self.logs:
-            yield Label(
-                "Latest games (enter opens one):", classes="option-label list-title", markup=False
-            )
-            yield OptionList(*(log.name for log in self.logs), id="recent-logs", markup=False)
-        else:
-            yield Label("No recorded games yet.", classes="option-label list-title", markup=False)
-        with Horizontal(classes="actions"):
-            yield Button("Open", variant="primary", id="open-replay")
-            yield Static("", id="replay-error", classes="error", markup=False)
-
-    @on(Button.Pressed, "#open-replay")
-    @on(Input.Submitted, "#replay-path")
-    def open_typed(self) -> None:
-        text = self.query_one("#replay-path", Input).value.strip()
-        if not text:
-            self.query_one("#replay-error", Static).update("Type the path of a match log first")
-            return
-        self.open_log(Path(text).expanduser())
-
-    @on(OptionList.OptionSelected, "#recent-logs")
-    def _open_recent(self, event: OptionList.OptionSelected) -> None:
-        self.open_log(self.logs[event.option_index])
-
-    def open_log(self, path: Path) -> None:
-        self.query_one("#replay-error", Static).update(f"Verifying {path.name}…")
-        self._load(path)
-
-    @work(thread=True, exclusive=True, group="replay")
-    def _load(self, path: Path) -> MatchReplay | str:
-        """In a thread: verifying a long log takes a moment; the lobby stays responsive.
-        The replay, or why it cannot be opened (shown by :meth:`_loaded`)."""
-        from client.game.replay import ReplayRefused, load_replay
-
-        try:
-            return load_replay(path)
-        except ReplayRefused as refusal:
-            return str(refusal)
-
-    @on(Worker.StateChanged)
-    def _loaded(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker.group != "replay" or event.state != WorkerState.SUCCESS:
-            return
-        result = worker.result
-        if isinstance(result, str):
-            self.query_one("#replay-error", Static).update(result)
-            return
-        from client.game.replay import MatchReplay, ReplayGame
-
-        assert isinstance(result, MatchReplay)
-        self.query_one("#replay-error", Static).update("")
-        self.post_message(OpenGame(ReplayGame(result)))
+TABS = Binding.Group("Tabs")
+GAME_TABS = ("goose", "jacquet")  # the tabs that set a game up (the others open one)
 
 
 class LobbyScreen(Screen[None]):
@@ -255,11 +171,15 @@ class LobbyScreen(Screen[None]):
 
     HELP_TEXT = help_topics.LOBBY
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "show_tab('goose')", "Goose"),
-        Binding("f3", "show_tab('jacquet')", "Jacquet"),
-        Binding("f4", "show_tab('replay')", "Replay"),
+        # The tabs in their order (each tab's title shows its key: the footer has room for
+        # one "Tabs"), then what can be done from them; footer, F1 and palette keep this order.
+        Binding("f2", "show_tab('goose')", "Goose", tooltip="The Jeu de l'oie tab", group=TABS),
+        Binding("f3", "show_tab('jacquet')", "Jacquet", tooltip="The Jacquet tab", group=TABS),
+        Binding("f4", "show_tab('replay')", "Replay", tooltip="The recorded matches", group=TABS),
+        Binding("f7", "show_tab('network')", "Network", tooltip="Network matches", group=TABS),
         Binding("f5", "play", "Play", tooltip="Start the game of the open tab"),
         Binding("f6", "join", "Join", tooltip="Join or watch a network game from an invite"),
+        Binding("f8", "host", "Host", tooltip="Host the open tab's game over the network"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),
     ]
 
@@ -270,13 +190,13 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with TabbedContent(id="games"):
-            with TabPane("Jeu de l'oie", id="goose"):
+            with TabPane("Jeu de l'oie F2", id="goose"):
                 yield from self._compose_goose()
-            with TabPane("Jacquet", id="jacquet"):
+            with TabPane("Jacquet F3", id="jacquet"):
                 yield AfterFirstPaint(JacquetForm(id="jacquet-form"))
-            with TabPane("Recorded match", id="replay"):
-                yield AfterFirstPaint(ReplayForm(self.settings.data_dir, id="replay-form"))
-            with TabPane("Network", id="network"):
+            with TabPane("Recorded match F4", id="replay"):
+                yield AfterFirstPaint(ReplayForm(self.settings, id="replay-form"))
+            with TabPane("Network F7", id="network"):
                 yield Static(NETWORK_HELP, classes="intro", markup=False)
                 with Horizontal(classes="actions"):
                     yield Button("Join or watch… (F6)", variant="primary", id="join")
@@ -316,7 +236,7 @@ class LobbyScreen(Screen[None]):
                 yield SeatRow(seat)
         with Horizontal(classes="actions"):
             yield Button("Play Jeu de l'oie", variant="success", id="play-goose")
-            yield Button("Host over the network", id="host-goose")
+            yield Button("Host over the network (F8)", id="host-goose")
             yield Static("", id="goose-error", classes="error", markup=False)
 
     @on(Select.Changed, "#goose-players")
@@ -345,6 +265,21 @@ class LobbyScreen(Screen[None]):
         self.set_focus(tabs.query_one("ContentTabs"))
         tabs.active = tab
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hosting is for the game tabs: elsewhere its key shows, greyed (None)."""
+        if action == "host" and self.query_one(TabbedContent).active not in GAME_TABS:
+            return None
+        return True
+
+    @on(TabbedContent.TabActivated)
+    def _tab_changed(self) -> None:
+        self.refresh_bindings()
+
+    def action_host(self) -> None:
+        tab = self.query_one(TabbedContent).active
+        if tab in GAME_TABS:
+            self._host(tab)
+
     def action_play(self) -> None:
         tab = self.query_one(TabbedContent).active
         if tab == "replay":
@@ -355,8 +290,10 @@ class LobbyScreen(Screen[None]):
             self._start(tab)
 
     def on_screen_resume(self) -> None:
-        """Back from a game: a match left or finished since changes the list."""
+        """Back from a game: a match left or finished since changes the lists."""
         self.query_one(SavedSeats).refresh_seats()
+        for form in self.query(ReplayForm):  # (mounted after the first paint)
+            form.refresh_logs()
 
     @on(SavedSeats.Resume)
     def _resume(self, event: SavedSeats.Resume) -> None:
@@ -369,18 +306,13 @@ class LobbyScreen(Screen[None]):
 
     @on(SavedSeats.Forget)
     def _forget(self, event: SavedSeats.Forget) -> None:
-        from client.screens.confirm import ConfirmScreen
+        from client.screens.confirm import forget_question
 
         def answered(forget: bool | None) -> None:
             if forget:
                 self.query_one(SavedSeats).forget(event.saved)
 
-        question = ConfirmScreen(
-            "Forget this match?",
-            detail=f"{event.saved.title}\nYou could not go back into it; its log stays.",
-            confirm_label="Forget",
-            cancel_label="Keep it",
-        )
+        question = forget_question("match", event.saved.title)
         self.app.push_screen(question, answered)
 
     @on(Button.Pressed, "#join")
@@ -392,7 +324,10 @@ class LobbyScreen(Screen[None]):
     @on(Button.Pressed, "#host-goose")
     @on(Button.Pressed, "#host-jacquet")
     def _host_pressed(self, event: Button.Pressed) -> None:
-        game = "goose" if event.button.id == "host-goose" else "jacquet"
+        self._host("goose" if event.button.id == "host-goose" else "jacquet")
+
+    def _host(self, game: str) -> None:
+        """Open a network room for the game the tab describes (or say what to fix)."""
         setup = self._checked_setup(game)
         if setup is not None:
             from client.screens.room import RoomScreen

@@ -9,13 +9,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Input, RichLog
+from textual.widgets import Input, RichLog, Static
 
 from client.game.driver import ChatChannel
 from client.game.turn import NotYourTurnError
 from client.lifecycle import closing
 
 MAX_CHAT_CHARS = 500
+READ_ONLY_NOTE = "You are watching: you read the players' chat but cannot write in it."
 
 
 class ChatInput(Input):
@@ -50,6 +51,8 @@ class ChatPanel(Vertical):
                 id="chat-input",
                 compact=True,
             )
+        else:  # said, rather than an empty panel and a t key that does nothing
+            yield Static(READ_ONLY_NOTE, id="chat-note", markup=False)
 
     def add(self, name: str, text: str, sent_ms: int | None = None) -> None:
         moment = time.localtime((sent_ms or time.time() * 1000) / 1000)

@@ -28,6 +28,12 @@ OFF = 25
 
 WHITE_GLYPH = "○"
 BLACK_GLYPH = "●"
+# Cues drawn as glyphs, so they read without colour (NO_COLOR) as well as with it: the picked
+# checker is lifted (its top checker ringed), and each legal destination shows a dot where
+# the checker would land. The cursor and the last move are told by text style under NO_COLOR
+# (jacquet.tcss), as the point's colour tells them otherwise.
+LIFTED_GLYPHS = {WHITE_GLYPH: "◎", BLACK_GLYPH: "◉"}
+LANDING_GLYPH = "·"
 TRAY_WIDTH = 4
 MAX_STACK_ROWS = 15  # a whole side on one point, so a big terminal never needs a count
 _MOVE_CURSOR = Binding.Group("Cursor", compact=True)
@@ -160,7 +166,12 @@ class JacquetBoard(Widget, can_focus=True):
         Binding("right,l", "cursor('right')", "right", key_display="→", group=_MOVE_CURSOR),
         Binding("up,k", "cursor('up')", "up", key_display="↑", group=_MOVE_CURSOR),
         Binding("down,j", "cursor('down')", "down", key_display="↓", group=_MOVE_CURSOR),
-    ]
+        # Here, not on the screen: the focused board's keys come before the screen's own
+        # escape (Lobby) and backspace (Undo), which they stand in for while a checker is
+        # picked; the screen says when that is (its check_action hides it otherwise).
+        Binding("escape,backspace", "screen.put_back", "Put back", key_display="esc",
+                tooltip="Put the picked checker back and pick another"),
+    ]  # fmt: skip
 
     COMPONENT_CLASSES: ClassVar[set[str]] = set(_STYLE_NAMES)
 
@@ -202,7 +213,7 @@ class JacquetBoard(Widget, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
-        if offset is None:
+        if offset is None or not self.can_focus:  # nobody plays from here: nothing to pick
             return
         point = BoardGeometry.fit(self.content_size).point_at(offset.x, offset.y)
         if point is not None:
@@ -265,12 +276,18 @@ def _draw_line(
             return base + recent
         return base
 
-    def checker_cell(count: int, glyph: str, width: int) -> str:
-        if count == 0:
-            return " " * width
-        if count > geometry.stack_rows and depth == geometry.stack_rows:
+    def checker_cell(point: int, count: int, glyph: str, width: int) -> str:
+        rows = geometry.stack_rows
+        if count > rows and depth == rows:
             return str(count).center(width)
-        return (glyph if depth <= count else " ").center(width)
+        top_checker = count if count <= rows else rows - 1  # (the count is on the last row)
+        if depth == top_checker and point == marks.selected:
+            return LIFTED_GLYPHS[glyph].center(width)
+        if depth <= count:
+            return glyph.center(width)
+        if depth == count + 1 and point in marks.targets:
+            return LANDING_GLYPH.center(width)
+        return " " * width
 
     viewer_is_white = view.viewer == 0
     mine_style, theirs_style = (white, black) if viewer_is_white else (black, white)
@@ -292,24 +309,31 @@ def _draw_line(
             continue
         base = dark if column % 2 == (0 if top else 1) else light
         mine = view.mine[point - 1]
-        if mine:
-            text = checker_cell(mine, mine_glyph, width)
+        if mine or not view.theirs[point - 1]:
+            text = checker_cell(point, mine, mine_glyph, width)
             style = base + mine_style
         else:
-            text = checker_cell(view.theirs[point - 1], theirs_glyph, width)
+            text = checker_cell(point, view.theirs[point - 1], theirs_glyph, width)
             style = base + theirs_style
         segments.append(Segment(text, point_style(point, style)))
     segments.append(Segment("│", frame))
     segments.append(
-        _tray_cell(depth, not top, view.off[0], mine_glyph, point_style(OFF, tray + mine_style))
+        _tray_cell(
+            depth, not top, view.off[0], mine_glyph, point_style(OFF, tray + mine_style),
+            landing=OFF in marks.targets,
+        )
     )
     strip = Strip(segments)
     return strip.extend_cell_length(size.width, label)
 
 
-def _tray_cell(depth: int, visible: bool, count: int, glyph: str, style: Style) -> Segment:
-    """A tray is drawn only in its owner's half: a label at the edge, then the count."""
+def _tray_cell(
+    depth: int, visible: bool, count: int, glyph: str, style: Style, *, landing: bool = False
+) -> Segment:
+    """A tray is drawn only in its owner's half: a label at the edge, then the count; a dot
+    before the label when bearing off is a legal destination."""
     if not visible:
         return Segment(" " * TRAY_WIDTH, style)
-    text = "off" if depth == 0 else f"{glyph}{count}" if depth == 1 and count else ""
+    label = f"{LANDING_GLYPH}off" if landing else "off"
+    text = label if depth == 0 else f"{glyph}{count}" if depth == 1 and count else ""
     return Segment(text.center(TRAY_WIDTH), style)

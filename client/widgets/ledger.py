@@ -8,13 +8,25 @@ from textual.widget import Widget
 from client.widgets.tokens import Token
 from engine.goose import GooseState
 
-# Short enough for the 30-column side panel; the help screen explains them. The hazard comes
-# first: when a long name leaves no room, "prison: h…" still says where, not "held: pr…".
-PLIGHTS: dict[str, str] = {
-    "inn": "inn: skips",
-    "well": "well: held",
-    "prison": "prison: held",
+# Why a seat is not throwing, longest first: the ledger shows the longest that fits whole,
+# down to the hazard's symbol on the board (never a word cut mid-way: "prison: he…"). The
+# help screen explains them.
+PLIGHTS: dict[str, tuple[str, ...]] = {
+    "inn": ("inn: skips", "inn", "⌂"),
+    "well": ("well: held", "well", "◎"),
+    "prison": ("prison: held", "prison", "#"),
 }
+_ROW_FIXED = 12  # "▶A " before the name, " sq  bal" after it: "▶A name  52  -3"
+_SHORTEST_NAME = 4
+
+
+def fitted_plight(status: str, room: int) -> str:
+    """The longest form of *status*'s plight that fits in *room* columns ("" if none).
+
+    >>> fitted_plight("prison", 20), fitted_plight("prison", 8), fitted_plight("prison", 3)
+    ('prison: held', 'prison', '#')
+    """
+    return next((form for form in PLIGHTS.get(status, ()) if len(form) <= room), "")
 
 
 class GooseLedger(Widget):
@@ -45,17 +57,21 @@ class GooseLedger(Widget):
         text = Text(no_wrap=True, overflow="ellipsis")
         if state is None:
             return text
+        width = self.size.width or 80
         name_width = max(len(name) for name in self.names)
+        # Names give way first (cut, "…"), down to a few letters, so a plight's symbol fits.
+        name_width = max(_SHORTEST_NAME, min(name_width, width - _ROW_FIXED - 2))
         text.append(f"   {'player':<{name_width}}  sq  bal\n", style="dim")
         to_move = None if state.phase == "over" else state.to_move
         for seat, (name, token) in enumerate(zip(self.names, self.tokens, strict=True)):
             text.append("▶" if seat == to_move else " ", style="bold")
             text.append(token.letter, style=token.style)
-            text.append(f" {name:<{name_width}} ", style="bold" if seat == to_move else "")
+            shown = name if len(name) <= name_width else name[: name_width - 1] + "…"
+            text.append(f" {shown:<{name_width}} ", style="bold" if seat == to_move else "")
             text.append(f"{self.squares[seat]:>3} ")
             balance = state.payouts[seat] - state.paid[seat]
             text.append(f"{balance:+4d}", style="green" if balance > 0 else "red")
-            plight = PLIGHTS.get(state.status[seat])
+            plight = fitted_plight(state.status[seat], width - _ROW_FIXED - name_width - 1)
             if plight:
                 text.append(f" {plight}", style="italic yellow")
             text.append("\n")

@@ -90,7 +90,7 @@ class ReplayBar(Static, can_focus=True):
         steps = "step" if speed == 1 else "steps"
         playing = f"playing at {speed:g} {steps}/s" if self.playing else "paused"
         position = (
-            f"Step {replay.index}/{replay.last_index} · throw {replay.turn}/{replay.turns}"
+            f"Step {replay.index}/{replay.last_index} · throw {replay.throws_made}/{replay.throws}"
             f" · {playing}"
         )
         if self.typed:
@@ -118,7 +118,7 @@ class ReplayBar(Static, can_focus=True):
         typed = self.typed
         self._set_typed("")
         try:
-            self.replay.jump(self.replay.frame_of_turn(int(typed)))
+            self.replay.jump(self.replay.frame_of_throw(int(typed)))
         except ValueError as error:
             self.notify(str(error), severity="error")
 

@@ -45,3 +45,26 @@ async def test_a_long_log_path_wraps_inside_the_dialogs_instead_of_being_cut(
         path_line = end.query_one("#log-path")
         assert str(log_path) in str(path_line.render())
         assert _inside(path_line, end.query_one("#dialog"))
+
+
+async def test_the_join_forms_error_wraps_and_quotes_what_was_pasted_uncut(
+    tmp_path: Path,
+) -> None:
+    from textual.widgets import Input
+
+    from client.screens.room import JoinScreen
+    from tests.client.conftest import screen_text
+
+    pasted = "https://example.org/not-an-invite-garbage"  # 41 characters: the longest quoted
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(JoinScreen(app.settings, "Bob"))
+        for typed, quoted in ((pasted[:-1], pasted[:-1]), (pasted, pasted[:39] + "…")):
+            app.screen.query_one("#join-invite", Input).value = typed
+            await pilot.press("enter")
+            await pilot.pause()
+            error = app.screen.query_one("#join-error")
+            assert _inside(error, app.screen.query_one("#join-form"))
+            words = " ".join(screen_text(app).split())
+            assert ("An invite starts with tablier:// (or tabliers:// for a TLS relay), not "
+                    f"'{quoted}'") in words  # fmt: skip

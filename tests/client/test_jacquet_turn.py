@@ -108,3 +108,16 @@ def test_a_throw_with_nothing_to_play_is_a_forced_pass() -> None:
     position = Position.from_points(0, {1: 15}, {1: 9, 14: 1, 15: 1, 16: 1, 17: 1, 18: 1, 19: 1})
     entry = TurnEntry(position, (6, 1), "backgammon")
     assert entry.forced_pass and entry.complete and entry.sources() == frozenset()
+
+
+def test_a_typed_play_is_entered_whole_or_refused_with_nothing_entered() -> None:
+    from engine.jacquet.notation import parse_spans
+
+    entry = TurnEntry(START, (6, 5), "backgammon")
+    refusal = entry.enter_typed(parse_spans("1/7 8/13"))  # the second move has no checker
+    assert refusal == "8/13: you have no checker on 8" and entry.steps == []
+    assert entry.enter_typed(parse_spans("-")) == (
+        "-: " + (explain_illegal(START, (6, 5), (), "backgammon") or "")
+    )
+    assert entry.enter_typed(parse_spans("1/12")) is None  # one checker over both dice
+    assert entry.complete and [step.die for step in entry.steps] in ([5, 6], [6, 5])

@@ -19,7 +19,7 @@ from client.screens.room import JoinScreen, RoomScreen
 from client.setup import GooseSetup, JacquetSetup, SessionSettings
 from client.widgets.saved_seats import SavedSeats
 from protocol.selfplay import selfplay
-from tests.client.conftest import FIXED_TIME_MS, seeded_settings
+from tests.client.conftest import FIXED_TIME_MS, screen_text, seeded_settings
 
 
 async def _choose_players(pilot: Pilot[None], players: Select[int], count: int) -> None:
@@ -247,3 +247,42 @@ async def test_the_network_tab_lists_matches_left_before_their_end(tmp_path: Pat
         room = app.screen
         assert isinstance(room, RoomScreen)
         assert room.plan == JoinPlan(Invite(seat.relay_url, "R" * 22, "P" * 43, "player"), "Bob")
+
+
+LOBBY_KEYS = {"Goose", "Jacquet", "Replay", "Network", "Play", "Join", "Host", "Quit"}
+
+
+async def test_every_lobby_key_is_in_the_footer_the_help_and_the_palette_in_one_order(
+    settings: SessionSettings,
+) -> None:
+    from textual.widgets import TabbedContent
+
+    from client.screens.help import HelpScreen
+
+    app = TablierApp(settings=settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        for _ in range(200):  # the footer is drawn after the first paint
+            footer = screen_text(app).splitlines()[-1]
+            if footer.strip():
+                break
+            await pilot.pause(0.01)
+        assert "f2 f3 f4 f7 Tabs  f5 Play  f6 Join  f8 Host  ^q Quit  f1 Help" in footer
+        await pilot.press("f7")
+        await pilot.pause()
+        assert lobby.query_one(TabbedContent).active == "network"
+        assert lobby.check_action("host", ()) is None  # shown, greyed: no game here
+        assert "f8 Host" in screen_text(app).splitlines()[-1]
+        palette = [command.title for command in app.get_system_commands(lobby)]
+        assert list(dict.fromkeys(t for t in palette if t in LOBBY_KEYS)) == [
+            "Goose", "Jacquet", "Replay", "Network", "Play", "Join", "Quit"]  # fmt: skip
+        await pilot.press("f1")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        assert [key for key, _ in help_screen.keys] == [
+            "f2", "f3", "f4", "f7", "f5", "f6", "f8", "^q", "f1", "^p"]  # fmt: skip
+        await pilot.press("escape", "f2", "f8")  # host the Goose game set up in its tab
+        await pilot.pause()
+        room = app.screen
+        assert isinstance(room, RoomScreen)
+        assert room.plan == HostPlan("goose", {"rules": "daumont", "ante": 4, "fee": 1}, 3, "Alice")

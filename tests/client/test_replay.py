@@ -79,7 +79,7 @@ async def test_stepping_forward_and_back_shows_exactly_the_engine_positions(
     path, states = jacquet_log
     replay = load_replay(path)
     assert [frame.state for frame in replay.frames] == states
-    assert replay.warning is None and replay.turns == JACQUET_THROWS
+    assert replay.warning is None and replay.throws == JACQUET_THROWS
     app = ReplayApp(replay)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = replay_screen(app)
@@ -100,8 +100,8 @@ async def test_stepping_forward_and_back_shows_exactly_the_engine_positions(
         await pilot.press("9", "9", "enter")  # refused: the log has 8 throws
         assert screen.game.state == states[-1]
         await pilot.press("1", "7", "backspace", "enter")
-        assert replayed(screen).replay.frames[replayed(screen).index].turn == 1
-        assert replayed(screen).replay.frames[replayed(screen).index - 1].turn == 0
+        assert replayed(screen).replay.frames[replayed(screen).index].throws == 1
+        assert replayed(screen).replay.frames[replayed(screen).index - 1].throws == 0
         assert f"throw 1/{JACQUET_THROWS}" in position(screen)
         await pilot.press("f")  # the board seen from black's side
         assert board.view == board_view(screen.game.state.position, 1)

@@ -46,7 +46,7 @@ CLIENT_MESSAGES = [
 RELAY_MESSAGES = [
     Created("r" * 22, "p" * 43, "s" * 43),
     Welcome(0, "k" * 43, 2, 7, False, (Member(0, "Ada", True), Member(1, "Bob", False))),
-    Welcome(None, None, 15, 0, True, (), epoch=2**48 - 1),
+    Welcome(None, None, 15, 0, True, (), epoch=2**48 - 1, rate_per_minute=1, burst=2**31),
     Message(2**40, 14, b"\x00payload"),
     Presence(3, 1, PresenceEvent.SEAT_EXPIRED, "Bob"),
     Error(ErrorCode.ROOM_FULL, "Every seat in this room is taken."),

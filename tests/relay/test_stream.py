@@ -31,7 +31,7 @@ from relay.envelope import (
 )
 from relay.stream import Event, MemberStream, StreamError
 
-CONFIG = RelayConfig(rate=1e9, burst=1e9)
+CONFIG = RelayConfig(rate=1e9, burst=10**9)
 SPECTATOR = 99  # the connection id of the watcher
 
 # One step of a room's life: a player sends, the relay's confirm period passes, or a

@@ -1,0 +1,221 @@
+"""The lobby's Recorded match tab: the latest match logs on this machine, each with its
+result, and the unfinished local games to go back into.
+
+A log is a file anyone could have put in the folder, so its contents are only words to show:
+each is verified as ``tablier verify`` does, the result it reaches is shown with every
+character that is not printable replaced and cut to a line, and a log that cannot be read
+or fails verification says so ("unreadable: …") in the app's own words, never the file's.
+Reading them takes a moment: call :func:`recorded_result` off the UI thread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.worker import Worker, WorkerState
+
+from client.lifecycle import closing
+from client.messages import OpenGame
+from client.net.untrusted import shown
+from client.setup import SessionSettings
+from client.widgets.unfinished_games import UnfinishedGames
+
+if TYPE_CHECKING:
+    from client.game.driver import GameDriver
+    from client.game.replay import MatchReplay
+
+MAX_RESULT_CHARS: Final = 60  # one line of the list, beside the file's name
+
+NOT_A_LOG: Final = "unreadable: not a Tablier match log"
+DAMAGED: Final = "unreadable: damaged after record {record} (a replay stops there)"
+FORGED: Final = "unreadable: fails verification (record {record})"
+
+
+def matches_folder(data_dir: Path | None) -> Path:
+    """``<data dir>/matches``, where games write their logs by default."""
+    if data_dir is None:
+        from protocol.logfile import default_data_dir
+
+        data_dir = default_data_dir()
+    return data_dir / "matches"
+
+
+def recent_logs(data_dir: Path | None, limit: int = 12) -> list[Path]:
+    """The newest match logs in the folder games write to by default, newest first."""
+    from protocol.logfile import LOG_SUFFIX
+
+    folder = matches_folder(data_dir)
+    if not folder.is_dir():
+        return []
+    logs = [path for path in folder.glob(f"*{LOG_SUFFIX}") if path.is_file()]
+    logs.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    return logs[:limit]
+
+
+def recorded_result(path: Path) -> str:
+    """How the match in the log at *path* ended ("Ada wins the match 1-0", "unfinished"),
+    or why it cannot be told ("unreadable: …"), safe to show as plain text.
+
+    >>> import tempfile
+    >>> garbage = Path(tempfile.mkdtemp()) / "x.tablier"
+    >>> _ = garbage.write_bytes(b"[@click=app.quit]")
+    >>> recorded_result(garbage)
+    'unreadable: not a Tablier match log'
+    """
+    from protocol.errors import NotALog
+    from protocol.logfile import read_log
+    from protocol.verify import verify_contents
+
+    try:
+        contents = read_log(path)  # NotALog too when it cannot be read (removed since)
+    except NotALog:
+        return NOT_A_LOG
+    report = verify_contents(contents)
+    if not report.ok:
+        # Every good record verified, the tail is cut or garbled: the file was damaged.
+        tail = contents.problem
+        if tail is not None and report.error == str(tail):
+            return DAMAGED.format(record=len(contents.records))
+        return FORGED.format(record=report.bad_record)
+    result = shown(report.result)
+    if len(result) > MAX_RESULT_CHARS:
+        return result[: MAX_RESULT_CHARS - 1] + "…"
+    return result
+
+
+class ReplayForm(Vertical):
+    """Open a match log: type its path, or pick one of the latest games; or go back into
+    an unfinished local game."""
+
+    def __init__(self, settings: SessionSettings, *, id: str) -> None:
+        super().__init__(id=id)
+        self.settings = settings
+        self.data_dir = settings.data_dir
+        self.logs: list[Path] = []
+
+    def on_mount(self) -> None:
+        if not closing(self):
+            self.refresh_logs()
+
+    def refresh_logs(self) -> None:
+        """List the latest logs again (a game played since wrote one), then their results."""
+        self.logs = recent_logs(self.data_dir)
+        title = "Latest games (enter opens one):" if self.logs else "No recorded games yet."
+        self.query_one("#recent-title", Label).update(title)
+        listed = self.query_one("#recent-logs", OptionList)
+        listed.clear_options()
+        listed.add_options([log.name for log in self.logs])
+        listed.display = bool(self.logs)
+        self.query_one(UnfinishedGames).refresh_games()
+        if self.logs:
+            self._read_results(list(self.logs))
+
+    @work(thread=True, exclusive=True, group="recorded-results")
+    def _read_results(self, logs: list[Path]) -> None:
+        """In a thread: each log is verified to tell its result (a moment for a long one)."""
+        for index, log in enumerate(logs):
+            result = recorded_result(log)
+            self.app.call_from_thread(self._show_result, logs, index, f"{log.name}  ·  {result}")
+
+    def _show_result(self, logs: list[Path], index: int, prompt: str) -> None:
+        if not closing(self) and logs == self.logs:  # (not a list read again since)
+            self.query_one("#recent-logs", OptionList).replace_option_prompt_at_index(index, prompt)
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            "Step through a recorded match on its own board. The log is verified first.",
+            classes="intro",
+            markup=False,
+        )
+        with Horizontal(classes="options"):
+            yield Label("Log file", classes="option-label", markup=False)
+            yield Input(placeholder="path to a .tablier file", id="replay-path", compact=True)
+        yield UnfinishedGames(self.data_dir, id="unfinished-games")
+        yield Label("", id="recent-title", classes="option-label list-title", markup=False)
+        yield OptionList(id="recent-logs", markup=False)
+        with Horizontal(classes="actions"):
+            yield Button("Open", variant="primary", id="open-replay")
+            yield Static("", id="replay-error", classes="error", markup=False)
+
+    @on(Button.Pressed, "#open-replay")
+    @on(Input.Submitted, "#replay-path")
+    def open_typed(self) -> None:
+        text = self.query_one("#replay-path", Input).value.strip()
+        if not text:
+            self.query_one("#replay-error", Static).update("Type the path of a match log first")
+            return
+        self.open_log(Path(text).expanduser())
+
+    @on(OptionList.OptionSelected, "#recent-logs")
+    def _open_recent(self, event: OptionList.OptionSelected) -> None:
+        self.open_log(self.logs[event.option_index])
+
+    def open_log(self, path: Path) -> None:
+        self.query_one("#replay-error", Static).update(f"Verifying {path.name}…")
+        self._load(path)
+
+    @work(thread=True, exclusive=True, group="replay")
+    def _load(self, path: Path) -> MatchReplay | str:
+        """In a thread: verifying a long log takes a moment; the lobby stays responsive.
+        The replay, or why it cannot be opened (shown by :meth:`_loaded`)."""
+        from client.game.replay import ReplayRefused, load_replay
+
+        try:
+            return load_replay(path)
+        except ReplayRefused as refusal:
+            return str(refusal)
+
+    @on(Worker.StateChanged)
+    def _loaded(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group != "replay" or event.state != WorkerState.SUCCESS:
+            return
+        result = worker.result
+        if isinstance(result, str):
+            self.query_one("#replay-error", Static).update(result)
+            return
+        from client.game.replay import MatchReplay, ReplayGame
+
+        assert isinstance(result, MatchReplay)
+        self.query_one("#replay-error", Static).update("")
+        self.post_message(OpenGame(ReplayGame(result)))
+
+    @on(UnfinishedGames.Resume)
+    def _resume_local(self, event: UnfinishedGames.Resume) -> None:
+        self.query_one("#replay-error", Static).update("Replaying its log…")
+        self._take_up(event.game.path)
+
+    @work(thread=True, exclusive=True, group="local-resume")
+    def _take_up(self, seats_file: Path) -> None:
+        """In a thread: the game is replayed from its log, every record checked again."""
+        from client.game.local import LocalGame, ResumeRefused
+
+        try:
+            game = LocalGame.resume(seats_file, self.settings)
+        except ResumeRefused as refusal:
+            self.app.call_from_thread(self._not_taken_up, str(refusal))
+            return
+        self.app.call_from_thread(self._taken_up, game)
+
+    def _taken_up(self, game: GameDriver) -> None:
+        self.query_one("#replay-error", Static).update("")
+        self.post_message(OpenGame(game))
+
+    def _not_taken_up(self, reason: str) -> None:
+        self.query_one("#replay-error", Static).update(shown(reason))  # it may quote the log
+
+    @on(UnfinishedGames.Forget)
+    def _forget_local(self, event: UnfinishedGames.Forget) -> None:
+        from client.screens.confirm import forget_question
+
+        def answered(forget: bool | None) -> None:
+            if forget:
+                self.query_one(UnfinishedGames).forget(event.game)
+
+        question = forget_question("game", event.game.title)
+        self.app.push_screen(question, answered)

@@ -1,0 +1,142 @@
+"""The lobby's list of local games left before their end (local seat files).
+
+Each entry goes back into its game, replayed from its log (:meth:`LocalGame.resume
+<client.game.local.LocalGame.resume>`), or, after a confirmation, forgets it (its log stays,
+for Recorded match). A seat file whose log cannot be read is listed too, saying why. Names
+come from the log, which anyone could have changed: they are shown as plain, printable text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Label, OptionList
+
+from client.game.local_seats import LocalSeatsError, load_local_seats, local_seats_folder
+from client.lifecycle import closing
+from client.net.untrusted import shown
+
+GAME_TITLES = {"goose": "Jeu de l'oie", "jacquet": "Jacquet"}
+
+
+@dataclass(frozen=True, slots=True)
+class UnfinishedGame:
+    """One local seat file: what the list shows for it, and whether it can be resumed."""
+
+    path: Path
+    title: str
+    usable: bool
+
+
+def unfinished_games(data_dir: Path | None) -> list[UnfinishedGame]:
+    """Every unfinished local game under *data_dir*, the most recently left first (reads
+    their logs' headers: call it off the UI thread)."""
+    folder = local_seats_folder(data_dir)
+    if not folder.is_dir():
+        return []
+    paths = [p for p in folder.iterdir() if p.is_file() and not p.name.endswith(".tmp")]
+    paths.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    return [game for path in paths if (game := _describe(path)) is not None]
+
+
+def _describe(path: Path) -> UnfinishedGame | None:
+    """The entry for the seat file at *path*; None for a game not yet begun (its screen,
+    just left, is about to remove it and its empty log)."""
+    from protocol.logfile import read_log
+
+    left = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
+    try:
+        seats = load_local_seats(path)
+        contents = read_log(seats.log_path)
+    except (LocalSeatsError, ValueError, OSError) as problem:
+        why = shown(str(problem))
+        return UnfinishedGame(path, f"{path.name[:8]}… ({left}) cannot be resumed: {why}", False)
+    if not contents.records:
+        return None
+    setup = contents.setup
+    game = GAME_TITLES.get(setup.game, "a game")
+    players = shown(", ".join(setup.names))
+    return UnfinishedGame(path, f"{game}: {players} ({left})", True)
+
+
+class UnfinishedGames(Vertical):
+    """The local games left in progress: enter goes back in, delete forgets one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("delete", "forget", "Forget", tooltip="Forget the selected game"),
+    ]
+
+    class Resume(Message):
+        """Go back into this game."""
+
+        def __init__(self, game: UnfinishedGame) -> None:
+            super().__init__()
+            self.game = game
+
+    class Forget(Message):
+        """Forget this game (after asking)."""
+
+        def __init__(self, game: UnfinishedGame) -> None:
+            super().__init__()
+            self.game = game
+
+    def __init__(self, data_dir: Path | None, *, id: str) -> None:
+        super().__init__(id=id)
+        self.data_dir = data_dir
+        self.games: list[UnfinishedGame] = []
+
+    def compose(self) -> ComposeResult:
+        yield Label(
+            "Unfinished games (enter goes back in, delete forgets one):",
+            classes="option-label list-title",
+            markup=False,
+        )
+        yield OptionList(id="unfinished-list", markup=False)
+
+    def on_mount(self) -> None:
+        self.display = False  # until the seat files are read (the form asks: refresh_games)
+
+    def refresh_games(self) -> None:
+        """Read the seat files again (a game may have ended or been left since), in a
+        thread: each entry reads its log's header, and the lobby must not wait."""
+        self.run_worker(self._scan, thread=True, exclusive=True, group="unfinished-games")
+
+    def _scan(self) -> None:
+        games = unfinished_games(self.data_dir)
+        self.app.call_from_thread(self._show, games)
+
+    def _show(self, games: list[UnfinishedGame]) -> None:
+        if closing(self):
+            return
+        self.games = games
+        self.display = bool(games)
+        options = self.query_one("#unfinished-list", OptionList)
+        options.clear_options()
+        options.add_options([game.title for game in games])
+        if games:
+            options.highlighted = 0
+
+    @on(OptionList.OptionSelected, "#unfinished-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        game = self.games[event.option_index]
+        if game.usable:
+            self.post_message(self.Resume(game))
+        else:
+            self.app.notify(game.title, title="Cannot resume", severity="warning")
+
+    def action_forget(self) -> None:
+        index = self.query_one("#unfinished-list", OptionList).highlighted
+        if index is not None and index < len(self.games):
+            self.post_message(self.Forget(self.games[index]))
+
+    def forget(self, game: UnfinishedGame) -> None:
+        game.path.unlink(missing_ok=True)
+        self.refresh_games()

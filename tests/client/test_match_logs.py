@@ -1,0 +1,73 @@
+"""The Recorded match tab lists each log with its result; a damaged or hostile log says it
+cannot be read, in the app's words, and nothing in a log becomes markup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import OptionList
+
+from client.app import TablierApp
+from client.screens.match_logs import recorded_result
+from protocol.logfile import parse_log
+from protocol.selfplay import selfplay
+from tests.client.conftest import FIXED_TIME_MS, seeded_settings
+
+HOSTILE = ("[@click=app.quit]", "[b]Zed")
+
+
+def _log(game: str, names: tuple[str, ...], max_turns: int = 100_000) -> bytes:
+    return selfplay(game, {}, seed="results", start_time=FIXED_TIME_MS, names=names,
+                    max_turns=max_turns).log_bytes()  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder whose ``matches`` hold: a finished Jacquet, an unfinished Goose game, a
+    truncated copy of a finished one, one with a byte of a record flipped, one that is no
+    log, and a match between players with hostile names."""
+    data_dir = tmp_path_factory.mktemp("data")
+    folder = data_dir / "matches"
+    folder.mkdir()
+    goose = _log("goose", ("Cy", "Di"))
+    third = parse_log(goose).offsets[3] + 10  # inside the fourth record
+    logs = {
+        "finished": _log("jacquet", ("Ada", "Bob")),
+        "unfinished": _log("goose", ("Cy", "Di"), max_turns=3),
+        "truncated": goose[:-3],
+        "forged": goose[:third] + bytes([goose[third] ^ 1]) + goose[third + 1 :],
+        "garbage": b"[@click=app.quit] not a log",
+        "hostile": _log("jacquet", HOSTILE),
+    }
+    for name, data in logs.items():
+        (folder / f"{name}.tablier").write_bytes(data)
+    return data_dir
+
+
+def test_each_log_tells_its_result_or_why_it_cannot(data_dir: Path) -> None:
+    results = {path.stem: recorded_result(path) for path in (data_dir / "matches").iterdir()}
+    assert results["finished"] in ("Ada wins the match 1-0", "Bob wins the match 1-0")
+    assert results["unfinished"] == "unfinished"
+    assert results["truncated"].startswith("unreadable: damaged after record ")
+    assert results["forged"] == "unreadable: fails verification (record 3)"
+    assert results["garbage"] == "unreadable: not a Tablier match log"
+    assert results["hostile"] in {f"{name} wins the match 1-0" for name in HOSTILE}
+    gone = data_dir / "matches" / "gone.tablier"
+    assert recorded_result(gone) == "unreadable: not a Tablier match log"
+
+
+async def test_the_recorded_match_tab_lists_each_result_as_plain_text(data_dir: Path) -> None:
+    app = TablierApp(settings=seeded_settings(data_dir))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        listed = app.screen.query_one("#recent-logs", OptionList)
+        prompts = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+        by_log = dict(prompt.split("  ·  ") for prompt in prompts)
+        assert by_log["garbage.tablier"] == "unreadable: not a Tablier match log"
+        assert by_log["unfinished.tablier"] == "unfinished"
+        assert by_log["hostile.tablier"].startswith(HOSTILE)  # shown as written, not run
+        assert app.is_running

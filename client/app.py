@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from client.i18n import _
 from client.messages import (
     CloseLater,
     EndChosen,
@@ -58,11 +59,11 @@ class TablierApp(App[None]):
     """Lobby at the bottom, at most one game screen above it, modal dialogs on top."""
 
     TITLE = "Tablier"
-    SUB_TITLE = "Jeu de l'oie · Jacquet"
+    SUB_TITLE = _("Jeu de l'oie · Jacquet")  # imported after the language is chosen
     CSS_PATH = "app.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
-        Binding("f1", "help", "Help", tooltip="Rules of this game and every key"),
+        Binding("ctrl+q", "quit", _("Quit"), show=False, priority=True),
+        Binding("f1", "help", _("Help"), tooltip=_("Rules of this game and every key")),
     ]
 
     def __init__(
@@ -96,8 +97,8 @@ class TablierApp(App[None]):
             game = LocalGame(setup, self.settings, score=score)
         except OSError as problem:  # the log folder cannot be written, the disk is full…
             self.notify(
-                f"The match log cannot be written: {problem}",
-                title="Cannot start",
+                _("The match log cannot be written: {problem}").format(problem=problem),
+                title=_("Cannot start"),
                 severity="error",
             )
             return
@@ -201,9 +202,9 @@ class TablierApp(App[None]):
         if isinstance(screen, GameScreen) and screen.in_progress:
             self.push_screen(
                 ConfirmScreen(
-                    "Quit Tablier in the middle of this game?",
+                    _("Quit Tablier in the middle of this game?"),
                     detail=screen.quit_detail(),
-                    confirm_label="Quit",
+                    confirm_label=_("Quit"),
                 ),
                 lambda confirmed: self.exit() if confirmed else None,
             )
@@ -229,7 +230,8 @@ class TablierApp(App[None]):
                 offered.add(binding.action)
                 yield SystemCommand(
                     binding.description,
-                    binding.tooltip or f"key: {self.get_key_display(binding)}",
+                    binding.tooltip
+                    or _("key: {key}").format(key=self.get_key_display(binding)),
                     partial(screen.run_action, binding.action),
                 )
         yield from super().get_system_commands(screen)
@@ -264,7 +266,7 @@ class NetworkApp(TablierApp):
     def problem(self) -> str | None:
         """Why the command's room was never entered (None: it was)."""
         if self.room_screen is None:
-            return "the app stopped before it opened the room"
+            return _("the app stopped before it opened the room")
         return self.room_screen.outcome()
 
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
+from client import i18n
+from client.commands import argparse_words
 from client.commands.scripting import OneLineErrorParser
+from client.i18n import N_, _
 
 # Order here is the order ``tablier --help`` lists the commands in.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -32,29 +36,34 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 LOBBY = "client.commands.play"  # what bare ``tablier`` opens
 
-DESCRIPTION = """\
+DESCRIPTION = N_("""\
 Tablier: Jeu de l'oie and Jacquet, played from the terminal — locally, against the
 computer, or remotely through a small relay, with dice no one can predict or bias and a
 match log anyone can verify. With no command, opens the lobby.
-"""
+""")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command, in the language in use (:func:`client.i18n.use`)."""
+    argparse_words.speak()
     # Every command's parser is of this class too (argparse gives subparsers their parent's):
     # a bad argument is one line naming it, as everywhere in Tablier.
     parser = OneLineErrorParser(
         prog="tablier",
-        description=DESCRIPTION,
+        description=_(DESCRIPTION),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.set_defaults(default_run=lambda args: importlib.import_module(LOBBY).run_lobby(args))
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    subparsers = parser.add_subparsers(title=_("commands"), metavar=_("COMMAND"))
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # The language first: the parser's help and errors are built in it.
+    i18n.use(i18n.choose(i18n.lang_option(argv), os.environ))
     parser = build_parser()
     args = parser.parse_args(argv)
     run = getattr(args, "run", None)

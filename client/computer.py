@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from client.i18n import _
 from engine.jacquet import JacquetState, Play
 
 
@@ -33,7 +34,7 @@ class ComputerPlayer:
     async def choose_play(self, state: JacquetState) -> Play:
         """The bot's play for the throw ``state`` waits on, computed in a thread."""
         if state.dice is None:
-            raise ValueError("the computer has no throw to play")
+            raise ValueError(_("the computer has no throw to play"))
         return await asyncio.to_thread(_choose_play, state, self.level, self.seed)
 
 

@@ -1,9 +1,13 @@
 # ruff: noqa: RUF001 -- the en dashes and multiplication signs are meant
-"""Rules summaries shown by the help screen (Markdown); the full rules are RULES.md."""
+"""Rules summaries shown by the help screen (Markdown); the full rules are RULES.md.
+
+Marked for the catalogue, translated where they are shown (the help screen)."""
 
 from __future__ import annotations
 
-LOBBY = """\
+from client.i18n import N_
+
+LOBBY = N_("""\
 # Tablier
 
 Two historical French dice games, played on this terminal (hot-seat or against the computer)
@@ -18,9 +22,9 @@ and shows the invites to send. **Join** (F6) takes an invite a friend sent you; 
 match you left before its end waits in the *Network* tab (F7), where enter takes you back in.
 Every game writes a signed match log that `tablier verify` checks and *Recorded match* (F4)
 plays back; a local game left before its end waits there, where enter takes it up again.
-"""
+""")
 
-GOOSE = """\
+GOOSE = N_("""\
 # Jeu de l'oie
 
 **Goal**: land *exactly* on 63, le jardin de l'oie, and take the whole pot. Everyone starts
@@ -47,9 +51,9 @@ your turn; the token moves by their sum.
 pot minus what he put in), and why he is not throwing: `inn: skips` (misses his next turn),
 `well: held` or `prison: held` (until someone else lands there), shortened to the hazard's name
 or its symbol on the board when the panel is narrow. `▶` marks whose turn it is.
-"""
+""")
 
-JACQUET = """\
+JACQUET = N_("""\
 # Jacquet
 
 Two players, fifteen checkers each, all starting on their own point 1 (the *talon*), moving
@@ -62,9 +66,9 @@ the same way round the board to their last quarter (19–24), then off.
 - Use as many dice as you can; if only one can be played, play the higher.
 - Bear off once all fifteen are in 19–24. The winner scores by the loser's rearmost
   checker: 19–24 ×1, 13–18 ×2, 7–12 ×3, 1–6 ×4.
-"""
+""")
 
-JACQUET_ENTRY = """
+JACQUET_ENTRY = N_("""
 **Your turn**: press **r** to throw. Move the cursor over the points with the arrows (or
 h j k l); **enter** (or space) picks the checker under it, and again on one of the
 highlighted points moves it there; **esc** (or backspace) puts a picked checker back. You
@@ -72,11 +76,11 @@ may also click the checker, then where it goes. **u** takes a move back; once th
 complete, **enter** confirms it. Or press **m** (or a digit) and type the play as the logs
 write it: `1/7 7/12`, `1/12` for one checker over both dice, `21/off` to bear off; enter
 plays it, escape returns to the board.
-"""
+""")
 
-NETWORK = """
+NETWORK = N_("""
 **Over the network**: **t** writes in the chat (enter sends, escape returns to the board).
 **ctrl+r** resigns the match, after asking: it ends for everyone and its log is kept. When a
 player is past the time limit, **c** claims the match from him. At the end, **Play again**
 (a) asks for a rematch in the same room; it begins once every player has asked.
-"""
+""")

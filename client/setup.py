@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from client.i18n import _
+
 # The engines' rules and defaults, copied so that `tablier --help` and the lobby's first
 # paint need not import the engines; tests/client/test_setup.py ties each copy to its source.
 GOOSE_MIN_PLAYERS = 2
@@ -40,19 +42,29 @@ class SetupError(ValueError):
 def _check_names(names: tuple[str, ...]) -> None:
     for seat, name in enumerate(names, start=1):
         if not name.strip():
-            raise SetupError(f"player {seat} needs a name")
+            raise SetupError(_("player {seat} needs a name").format(seat=seat))
         if len(name) > 20:
-            raise SetupError(f"the name {name!r} is too long: 20 characters at most")
+            raise SetupError(
+                _("the name {name!r} is too long: 20 characters at most").format(name=name)
+            )
     folded = [name.strip().casefold() for name in names]
     for name in folded:
         if folded.count(name) > 1:
-            raise SetupError(f"two players are called {name!r}: give each a different name")
+            raise SetupError(
+                _("two players are called {name!r}: give each a different name").format(
+                    name=name
+                )
+            )
 
 
 def _check_computer_seats(seats: frozenset[int], players: int) -> None:
     for seat in seats:
         if not 0 <= seat < players:
-            raise SetupError(f"there is no seat {seat + 1}: seats run from 1 to {players}")
+            raise SetupError(
+                _("there is no seat {seat}: seats run from 1 to {players}").format(
+                    seat=seat + 1, players=players
+                )
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,19 +81,22 @@ class GooseSetup:
     def __post_init__(self) -> None:
         if not GOOSE_MIN_PLAYERS <= len(self.names) <= GOOSE_MAX_PLAYERS:
             raise SetupError(
-                f"the Goose is played by {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} players, "
-                f"not {len(self.names)}"
+                _("the Goose is played by {low} to {high} players, not {count}").format(
+                    low=GOOSE_MIN_PLAYERS, high=GOOSE_MAX_PLAYERS, count=len(self.names)
+                )
             )
         _check_names(self.names)
         _check_computer_seats(self.computer_seats, len(self.names))
         if self.rules not in GOOSE_RULE_SETS:
             raise SetupError(
-                f"unknown rule set {self.rules!r}: choose {' or '.join(GOOSE_RULE_SETS)}"
+                _("unknown rule set {rules!r}: choose {choices}").format(
+                    rules=self.rules, choices=_(" or ").join(GOOSE_RULE_SETS)
+                )
             )
         if self.ante < 0:
-            raise SetupError(f"the ante cannot be negative ({self.ante})")
+            raise SetupError(_("the ante cannot be negative ({ante})").format(ante=self.ante))
         if self.fee < 0:
-            raise SetupError(f"the fee cannot be negative ({self.fee})")
+            raise SetupError(_("the fee cannot be negative ({fee})").format(fee=self.fee))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,18 +112,25 @@ class JacquetSetup:
 
     def __post_init__(self) -> None:
         if len(self.names) != 2:
-            raise SetupError("Jacquet is played by exactly two players")
+            raise SetupError(_("Jacquet is played by exactly two players"))
         _check_names(self.names)
         _check_computer_seats(self.computer_seats, 2)
         if self.level not in JACQUET_LEVELS:
             levels = ", ".join(str(level) for level in JACQUET_LEVELS)
-            raise SetupError(f"the computer's level is one of {levels}, not {self.level}")
+            raise SetupError(
+                _("the computer's level is one of {levels}, not {level}").format(
+                    levels=levels, level=self.level
+                )
+            )
         if not 1 <= self.match_to <= 99:
-            raise SetupError(f"a match is played to 1 to 99 points, not {self.match_to}")
+            raise SetupError(
+                _("a match is played to 1 to 99 points, not {points}").format(points=self.match_to)
+            )
         if self.bearoff not in JACQUET_BEAROFF_RULES:
             raise SetupError(
-                f"unknown bear-off rule {self.bearoff!r}: "
-                f"choose {' or '.join(JACQUET_BEAROFF_RULES)}"
+                _("unknown bear-off rule {rule!r}: choose {choices}").format(
+                    rule=self.bearoff, choices=_(" or ").join(JACQUET_BEAROFF_RULES)
+                )
             )
 
 
@@ -149,7 +171,7 @@ def _setup(
             fee=int(options.get("fee", GOOSE_DEFAULT_FEE)),
         )
     if len(names) != 2:
-        raise SetupError("Jacquet is played by exactly two players")
+        raise SetupError(_("Jacquet is played by exactly two players"))
     return JacquetSetup(
         (names[0], names[1]),
         computer,

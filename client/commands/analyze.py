@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from client.i18n import _
+
 EXIT_OK, EXIT_INVALID, EXIT_NOT_A_LOG, EXIT_CANNOT_WRITE = 0, 1, 2, 3
 PROGRESS_FROM = 40
 """Matches with more turns than this show a progress bar (on a terminal)."""
@@ -23,8 +25,8 @@ PROGRESS_FROM = 40
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "analyze",
-        help="analyse a recorded match: each play's error, the dice's luck, a rating",
-        description=(
+        help=_("analyse a recorded match: each play's error, the dice's luck, a rating"),
+        description=_(
             "Analyse a match log with the computer player's equity network. For every Jacquet "
             "turn: the play made, the best play, the equity it lost (in points) and a mark "
             "(doubtful, bad, very bad); for each player: decisions, total and mean loss, a "
@@ -35,22 +37,22 @@ def register(subparsers: Any) -> None:
             "report cannot be written."
         ),
     )
-    parser.add_argument("log", type=Path, metavar="LOG", help="the match log (.tablier file)")
+    parser.add_argument("log", type=Path, metavar=_("LOG"), help=_("the match log (.tablier file)"))
     parser.add_argument(
         "--format",
         choices=("text", "json"),
         default="text",
-        help="a readable report (default) or JSON",
+        help=_("a readable report (default) or JSON"),
     )
     parser.add_argument(
-        "--out", metavar="PATH", help="where to write the report (- for standard output)"
+        "--out", metavar=_("PATH"), help=_("where to write the report (- for standard output)")
     )
     parser.add_argument(
         "--plies",
         type=int,
         choices=(1, 2),
         default=2,
-        help="how deep each play is judged (default 2, as gnubg)",
+        help=_("how deep each play is judged (default 2, as gnubg)"),
     )
     parser.set_defaults(run=run)
 
@@ -73,17 +75,21 @@ def run(args: argparse.Namespace) -> int:
     )
     if out is not None and _same_file(out, args.log):
         print(
-            f"tablier analyze: --out {out} is the log itself; the log is never changed",
+            _("tablier analyze: --out {out} is the log itself; the log is never changed").format(
+                out=out
+            ),
             file=sys.stderr,
         )
         return EXIT_CANNOT_WRITE
     try:
         analysed = analyse_log(args.log, plies=args.plies, progress=_progress_bar())
     except LogRefused as refusal:
-        print(f"tablier analyze: {refusal}", file=sys.stderr)
+        print(_("tablier {command}: {error}").format(command="analyze", error=refusal),
+              file=sys.stderr)  # fmt: skip
         return EXIT_NOT_A_LOG if refusal.not_a_log else EXIT_INVALID
     if analysed.warning:
-        print(f"tablier analyze: warning: {analysed.warning}", file=sys.stderr)
+        print(_("tablier analyze: warning: {warning}").format(warning=analysed.warning),
+              file=sys.stderr)  # fmt: skip
     text = format_report(analysed, args.format)
     if out is None:
         sys.stdout.write(text)
@@ -91,9 +97,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         _write_atomically(out, text)
     except OSError as error:
-        print(f"tablier analyze: cannot write {out}: {error.strerror}", file=sys.stderr)
+        print(_("tablier analyze: cannot write {out}: {reason}").format(
+            out=out, reason=error.strerror), file=sys.stderr)  # fmt: skip
         return EXIT_CANNOT_WRITE
-    print(f"{args.log}: analysis written to {out}")
+    print(_("{log}: analysis written to {out}").format(log=args.log, out=out))
     return EXIT_OK
 
 
@@ -122,7 +129,9 @@ def _progress_bar() -> Any:
             return
         width = 30
         filled = width * done // total
-        sys.stderr.write(f"\ranalysing [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        bar = "#" * filled + "." * (width - filled)
+        sys.stderr.write("\r" + _("analysing [{bar}] {done}/{total}").format(
+            bar=bar, done=done, total=total))  # fmt: skip
         if done == total:
             sys.stderr.write("\n")
         sys.stderr.flush()

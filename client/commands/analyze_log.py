@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from client.i18n import _
 from engine.bot.analysis import MatchAnalysis, Turn, analyse_turn, summarise
 from engine.bot.netsearch import NetLimits
 from engine.goose import events as goose
@@ -66,11 +67,15 @@ def read(path: Path) -> tuple[bytes, LogContents]:
     """The log's bytes and contents, or :class:`LogRefused` (never an OS error's text)."""
     try:
         if path.stat().st_size > MAX_LOG_BYTES:
-            raise LogRefused(f"{path} is too large to be a match log", not_a_log=True)
+            raise LogRefused(
+                _("{path} is too large to be a match log").format(path=path), not_a_log=True
+            )
         data = path.read_bytes()
     except OSError as error:
-        reason = error.strerror or "it cannot be read"
-        raise LogRefused(f"cannot read {path}: {reason}", not_a_log=True) from None
+        reason = error.strerror or _("it cannot be read")
+        raise LogRefused(
+            _("cannot read {path}: {reason}").format(path=path, reason=reason), not_a_log=True
+        ) from None
     try:
         return data, parse_log(data, name=str(path))
     except NotALog as error:
@@ -90,8 +95,8 @@ def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
             before = step.state
     except CorruptLog as error:
         raise LogRefused(
-            f"{path} fails verification at record {error.record}: {error}; "
-            "run tablier verify for the details"
+            _("{path} fails verification at record {record}: {error}; run tablier verify for "
+              "the details").format(path=path, record=error.record, error=error)
         ) from None
     return steps
 
@@ -152,7 +157,9 @@ def analyse_log(path: Path, *, plies: int = 2, progress: Progress | None = None)
     steps = _replayed(contents, path)
     warning = None
     if contents.problem is not None:
-        warning = f"the log's tail is damaged ({contents.problem}); analysing what precedes it"
+        warning = _("the log's tail is damaged ({problem}); analysing what precedes it").format(
+            problem=contents.problem
+        )
     setup = contents.setup
     names = tuple(setup.names)
     digest = hashlib.sha256(data).hexdigest()

@@ -12,60 +12,84 @@ import json
 from typing import Any, Final
 
 from client.commands.analyze_log import Analysed, GooseLuck
-from engine.bot.analysis import MatchAnalysis, PlayerSummary, TurnAnalysis
+from client.i18n import N_, _, decimal_symbol
+from engine.bot.analysis import MARK_THRESHOLDS, MatchAnalysis, PlayerSummary, TurnAnalysis
 from engine.bot.analysis_json import analysis_to_json
-from engine.jacquet import SIDE_NAMES, format_dice
+from engine.jacquet import format_dice
 
 TEXT: Final = {
-    "title": "Analysis of {log}\nSHA-256 {sha256}",
-    "jacquet_players": "Jacquet: {white} (white) against {black} (black). "
-    "Plays judged by the equity network at {plies} ply; equity in points.",
-    "goose_players": "Jeu de l'oie: {players}. The Goose has no decisions, only luck.",
-    "game": "Game {game}",
-    "turn": "{number:>4}. {name:<{width}} {dice}  {played:<24} {verdict}",
-    "forced": "forced",
-    "best": "best",
-    "error": "{mark}: loses {loss} (best {best})",
-    "small_error": "loses {loss} (best {best})",
-    "luck": "luck {luck}",
-    "summary": "Summary",
-    "decisions": "decisions (turns with a choice)",
-    "total_loss": "equity lost in all",
-    "mean_loss": "equity lost per decision",
-    "marks": "doubtful / bad / very bad",
-    "rating": "rating",
-    "rolls": "rolls",
-    "luck_total": "luck of the dice",
-    "points": "points scored",
-    "luck_adjusted": "luck-adjusted result",
-    "goose_turns": "turns thrown",
-    "goose_missed": "turns lost (inn, well, prison)",
-    "goose_hazards": "hazards landed on",
-    "goose_paid": "tokens paid into the pot",
-    "goose_won": "tokens taken from the pot",
-    "goose_net": "balance",
-    "thresholds": "Marks: doubtful from 0.040, bad from 0.080, very bad from 0.160 points lost.",
+    "title": N_("Analysis of {log}\nSHA-256 {sha256}"),
+    "jacquet_players": N_("Jacquet: {white} (white) against {black} (black). "
+    "Plays judged by the equity network at {plies} ply; equity in points."),
+    "goose_players": N_("Jeu de l'oie: {players}. The Goose has no decisions, only luck."),
+    "game": N_("Game {game}"),
+    "turn": N_("{number:>4}. {name:<{width}} {dice}  {played:<24} {verdict}"),
+    "forced": N_("forced"),
+    "best": N_("best"),
+    "error": N_("{mark}: loses {loss} (best {best})"),
+    "small_error": N_("loses {loss} (best {best})"),
+    "luck": N_("luck {luck}"),
+    "summary": N_("Summary"),
+    "decisions": N_("decisions (turns with a choice)"),
+    "total_loss": N_("equity lost in all"),
+    "mean_loss": N_("equity lost per decision"),
+    "marks": N_("doubtful / bad / very bad"),
+    "rating": N_("rating"),
+    "rolls": N_("rolls"),
+    "luck_total": N_("luck of the dice"),
+    "points": N_("points scored"),
+    "luck_adjusted": N_("luck-adjusted result"),
+    "goose_turns": N_("turns thrown"),
+    "goose_missed": N_("turns lost (inn, well, prison)"),
+    "goose_hazards": N_("hazards landed on"),
+    "goose_paid": N_("tokens paid into the pot"),
+    "goose_won": N_("tokens taken from the pot"),
+    "goose_net": N_("balance"),
+    "thresholds": N_(
+        "Marks: doubtful from {doubtful}, bad from {bad}, very bad from {very_bad} points lost."
+    ),
 }
 
-MARK_NAMES: Final = {"doubtful": "doubtful", "bad": "bad", "very bad": "very bad"}
+MARK_NAMES: Final = {"doubtful": N_("doubtful"), "bad": N_("bad"), "very bad": N_("very bad")}
 """The marks as shown (the data keeps the English keys)."""
+
+RATING_NAMES: Final = {
+    "Supernatural": N_("Supernatural"),
+    "World class": N_("World class"),
+    "Expert": N_("Expert"),
+    "Advanced": N_("Advanced"),
+    "Intermediate": N_("Intermediate"),
+    "Casual player": N_("Casual player"),
+    "Beginner": N_("Beginner"),
+    "Awful!": N_("Awful!"),
+}
+"""The ratings as shown (:data:`engine.bot.analysis.RATINGS` keeps gnubg's English names,
+which the JSON report carries)."""
+
+SIDE_WORDS: Final = (N_("white"), N_("black"))
+""":data:`engine.jacquet.SIDE_NAMES` as shown in the text report."""
+
+
+def text(key: str) -> str:
+    """The sentence *key* of :data:`TEXT` in the language in use."""
+    return _(TEXT[key])
 
 
 def points(micro: int) -> str:
     """Micro-points as points with three decimals: ``0.123``."""
-    return f"{micro / 1_000_000:.3f}"
+    return f"{micro / 1_000_000:.3f}".replace(".", decimal_symbol())
 
 
 def signed(micro: int) -> str:
     """Micro-points with their sign: ``+0.123``, ``-1.000``."""
-    return f"{micro / 1_000_000:+.3f}"
+    return f"{micro / 1_000_000:+.3f}".replace(".", decimal_symbol())
 
 
 def format_report(analysed: Analysed, fmt: str) -> str:
     """The report, as text or as JSON (one object per turn, then the summary)."""
     if fmt == "json":
         return json.dumps(_json(analysed), indent=1, ensure_ascii=False) + "\n"
-    lines = [TEXT["title"].format(log=analysed.log_name, sha256=analysed.log_sha256), ""]
+    lines = [text("title").format(log=analysed.log_name, sha256=analysed.log_sha256), ""]
     if analysed.analysis is not None:
         lines += _jacquet_text(analysed.analysis)
     elif analysed.goose is not None:
@@ -98,31 +122,37 @@ def _json(analysed: Analysed) -> dict[str, Any]:
 
 def _verdict(turn: TurnAnalysis) -> str:
     if turn.forced:
-        return TEXT["forced"]
+        return text("forced")
     if turn.loss == 0:
-        return TEXT["best"]
+        return text("best")
     key = "error" if turn.mark else "small_error"
-    return TEXT[key].format(mark=MARK_NAMES.get(turn.mark, ""), loss=points(turn.loss),
-                            best=turn.best)  # fmt: skip
+    return text(key).format(mark=_(MARK_NAMES[turn.mark]) if turn.mark else "",
+                            loss=points(turn.loss), best=turn.best)  # fmt: skip
 
 
 def _jacquet_text(analysis: MatchAnalysis) -> list[str]:
     white, black = analysis.players
-    lines = [TEXT["jacquet_players"].format(white=white, black=black, plies=analysis.plies)]
+    lines = [text("jacquet_players").format(white=white, black=black, plies=analysis.plies)]
     width = max(len(white), len(black))
     game = None
     for number, turn in enumerate(analysis.turns, start=1):
         if turn.game != game:
             game = turn.game
-            lines += ["", TEXT["game"].format(game=game)]
-        verdict = _verdict(turn) + "  " + TEXT["luck"].format(luck=signed(turn.luck))
-        lines.append(TEXT["turn"].format(
+            lines += ["", text("game").format(game=game)]
+        verdict = _verdict(turn) + "  " + text("luck").format(luck=signed(turn.luck))
+        lines.append(text("turn").format(
             number=number, name=analysis.players[turn.seat], width=width,
             dice=format_dice(turn.dice), played=turn.played, verdict=verdict,
         ))  # fmt: skip
-    lines += ["", TEXT["summary"], *_summary_table(analysis.players, analysis.summary), "",
-              TEXT["thresholds"]]  # fmt: skip
+    lines += ["", text("summary"), *_summary_table(analysis.players, analysis.summary), "",
+              _thresholds()]  # fmt: skip
     return lines
+
+
+def _thresholds() -> str:
+    bounds = {mark: points(loss) for mark, loss in MARK_THRESHOLDS}
+    return text("thresholds").format(doubtful=bounds["doubtful"], bad=bounds["bad"],
+                                     very_bad=bounds["very bad"])  # fmt: skip
 
 
 def _row(label: str, values: list[str], width: int) -> str:
@@ -132,31 +162,31 @@ def _row(label: str, values: list[str], width: int) -> str:
 def _summary_table(players: tuple[str, str], summary: tuple[PlayerSummary, ...]) -> list[str]:
     width = max(14, *(len(name) + 2 for name in players))
     rows = [
-        ("", [f"{name} ({SIDE_NAMES[seat]})" for seat, name in enumerate(players)]),
-        (TEXT["decisions"], [str(s.decisions) for s in summary]),
-        (TEXT["total_loss"], [points(s.total_loss) for s in summary]),
-        (TEXT["mean_loss"], [points(s.mean_loss) for s in summary]),
-        (TEXT["marks"], [f"{s.doubtful} / {s.bad} / {s.very_bad}" for s in summary]),
-        (TEXT["rating"], [s.rating or "-" for s in summary]),
-        (TEXT["rolls"], [str(s.rolls) for s in summary]),
-        (TEXT["luck_total"], [signed(s.luck) for s in summary]),
-        (TEXT["points"], [str(s.points) for s in summary]),
-        (TEXT["luck_adjusted"], [signed(s.luck_adjusted) for s in summary]),
+        ("", [f"{name} ({_(SIDE_WORDS[seat])})" for seat, name in enumerate(players)]),
+        (text("decisions"), [str(s.decisions) for s in summary]),
+        (text("total_loss"), [points(s.total_loss) for s in summary]),
+        (text("mean_loss"), [points(s.mean_loss) for s in summary]),
+        (text("marks"), [f"{s.doubtful} / {s.bad} / {s.very_bad}" for s in summary]),
+        (text("rating"), [_(RATING_NAMES[s.rating]) if s.rating else "-" for s in summary]),
+        (text("rolls"), [str(s.rolls) for s in summary]),
+        (text("luck_total"), [signed(s.luck) for s in summary]),
+        (text("points"), [str(s.points) for s in summary]),
+        (text("luck_adjusted"), [signed(s.luck_adjusted) for s in summary]),
     ]
     width = max(width, *(len(value) + 2 for _label, values in rows for value in values))
     return [_row(label, values, width) for label, values in rows]
 
 
 def _goose_text(players: tuple[str, ...], luck: tuple[GooseLuck, ...]) -> list[str]:
-    lines = [TEXT["goose_players"].format(players=", ".join(players)), ""]
+    lines = [text("goose_players").format(players=", ".join(players)), ""]
     width = max(8, *(len(name) + 2 for name in players))
     rows = [
         ("", list(players)),
-        (TEXT["goose_turns"], [str(g.turns) for g in luck]),
-        (TEXT["goose_missed"], [str(g.missed) for g in luck]),
-        (TEXT["goose_hazards"], [str(g.hazards) for g in luck]),
-        (TEXT["goose_paid"], [str(g.paid) for g in luck]),
-        (TEXT["goose_won"], [str(g.won) for g in luck]),
-        (TEXT["goose_net"], [f"{g.won - g.paid:+d}" for g in luck]),
+        (text("goose_turns"), [str(g.turns) for g in luck]),
+        (text("goose_missed"), [str(g.missed) for g in luck]),
+        (text("goose_hazards"), [str(g.hazards) for g in luck]),
+        (text("goose_paid"), [str(g.paid) for g in luck]),
+        (text("goose_won"), [str(g.won) for g in luck]),
+        (text("goose_net"), [f"{g.won - g.paid:+d}" for g in luck]),
     ]
     return [*lines, *(_row(label, values, width) for label, values in rows)]

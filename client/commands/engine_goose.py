@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
+from client.i18n import N_, _
 
 if TYPE_CHECKING:
     from engine.goose import GooseEvent, GooseOptions
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 RULE_SETS = ("daumont", "1792")
 REQUEST_KEYS = ("rules", "players", "ante", "fee", "dice")
 
-PLAY_EPILOG = """\
+PLAY_EPILOG = N_("""\
 output (one JSON object per line):
   every turn taken or missed, in order:
     {"turn": k, "player": seat, "dice": [a, b] or null, "missed": null or "inn"|"well"|"prison",
@@ -40,9 +41,9 @@ a bad request (the batch goes on). Keys a request omits take the command-line va
 
 example:
   tablier engine goose play --rules daumont --players 2 --dice 6-3,5-4,3-3
-"""
+""")
 
-SIMULATE_EPILOG = """\
+SIMULATE_EPILOG = N_("""\
 output: one JSON object
   {"players": N, "games": G, "seed": S, "rules": R, "ante": A, "fee": F, "lots": false,
    "mean_turns": ..., "max_turns": ..., "blocked_rate": ..., "wins_by_seat": [...],
@@ -51,66 +52,68 @@ The same arguments always print the same summary.
 
 example:
   tablier engine goose simulate --players 4 --games 1000 --seed 7
-"""
+""")
 
 
 def register(games: Any) -> None:
     parser: argparse.ArgumentParser = games.add_parser(
         "goose",
-        help="Jeu de l'oie: play a game from given dice, or simulate random games",
-        description=(
+        help=_("Jeu de l'oie: play a game from given dice, or simulate random games"),
+        description=_(
             "The Jeu de l'oie rules engine (docs/rules.md, section 1), driven from scripts. "
             "Seats are numbered from 0; squares run from 0 (off the board) to 63."
         ),
     )
     commands = parser.add_subparsers(
-        title="commands", metavar="COMMAND", required=True, parser_class=OneLineErrorParser
+        title=_("commands"), metavar=_("COMMAND"), required=True, parser_class=OneLineErrorParser
     )
 
     play = commands.add_parser(
         "play",
-        help="play one game from a list of throws, printing every turn as JSON",
-        description=(
+        help=_("play one game from a list of throws, printing every turn as JSON"),
+        description=_(
             "Play seats 0..N-1 in seat order, seat 0 first (no lots), consuming the given\n"
             "throws in order; a missed turn (inn, well, prison) consumes none."
         ),
-        epilog=PLAY_EPILOG,
+        epilog=_(PLAY_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _add_option_arguments(play, players_help="number of players, 2 to 15 (required unless --batch)")
+    _add_option_arguments(
+        play, players_help=_("number of players, 2 to 15 (required unless --batch)")
+    )
     play.add_argument(
         "--dice",
-        metavar="THROWS",
-        help='the throws in order, comma-separated: "6-3,4-5,1-1" (required unless --batch)',
+        metavar=_("THROWS"),
+        help=_('the throws in order, comma-separated: "6-3,4-5,1-1" (required unless --batch)'),
     )
     play.add_argument(
         "--batch",
         action="store_true",
-        help="read one JSON request per line on standard input and answer each on one line",
+        help=_("read one JSON request per line on standard input and answer each on one line"),
     )
     play.set_defaults(run=run_play, error_prefix=play.prog)
 
     simulate = commands.add_parser(
         "simulate",
-        help="play many random games from a seeded PRNG and print a JSON summary",
-        description=(
+        help=_("play many random games from a seeded PRNG and print a JSON summary"),
+        description=_(
             "Play G games with dice drawn from a PRNG seeded with S (seat 0 first unless\n"
             "--lots) and summarise them: mean turns, blocked rate, wins by seat, mean pot."
         ),
-        epilog=SIMULATE_EPILOG,
+        epilog=_(SIMULATE_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _add_option_arguments(simulate, players_help="number of players, 2 to 15", required=True)
+    _add_option_arguments(simulate, players_help=_("number of players, 2 to 15"), required=True)
     simulate.add_argument(
-        "--games", type=int, required=True, metavar="G", help="how many games to play (≥ 1)"
+        "--games", type=int, required=True, metavar="G", help=_("how many games to play (≥ 1)")
     )
     simulate.add_argument(
-        "--seed", type=int, required=True, metavar="S", help="seed of the dice PRNG"
+        "--seed", type=int, required=True, metavar="S", help=_("seed of the dice PRNG")
     )
     simulate.add_argument(
         "--lots",
         action="store_true",
-        help="decide who plays first by the lots (docs/rules.md 1.3) instead of seat 0",
+        help=_("decide who plays first by the lots (docs/rules.md 1.3) instead of seat 0"),
     )
     simulate.set_defaults(run=run_simulate, error_prefix=simulate.prog)
 
@@ -122,21 +125,21 @@ def _add_option_arguments(
         "--rules",
         choices=RULE_SETS,
         default="daumont",
-        help="rule set: daumont (a player met pays and takes the arriver's start square) "
-        "or 1792 (squares may be shared); default: %(default)s",
+        help=_("rule set: daumont (a player met pays and takes the arriver's start square) "
+        "or 1792 (squares may be shared); default: %(default)s"),
     )
     parser.add_argument("--players", type=int, metavar="N", required=required, help=players_help)
     parser.add_argument(
         "--ante",
         type=int,
         default=4,
-        help="tokens each player puts in the pot before play (default: %(default)s)",
+        help=_("tokens each player puts in the pot before play (default: %(default)s)"),
     )
     parser.add_argument(
         "--fee",
         type=int,
         default=1,
-        help="tokens paid for each hazard, and by a met player (default: %(default)s)",
+        help=_("tokens paid for each hazard, and by a met player (default: %(default)s)"),
     )
 
 
@@ -148,14 +151,16 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.batch:
         if args.dice is not None:
-            return fail(args, "--dice cannot be used with --batch: each request carries its dice")
+            return fail(
+                args, _("--dice cannot be used with --batch: each request carries its dice")
+            )
         try:
             answer_batch(lambda request: _answer_request(request, args))
         except BrokenPipeError:
             return reader_left()
         return 0
     if args.players is None or args.dice is None:
-        return fail(args, "--players and --dice are required (or use --batch)")
+        return fail(args, _("--players and --dice are required (or use --batch)"))
     try:
         options = _options(args)
         throws = parse_throws(args.dice)
@@ -277,7 +282,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from engine.goose import new_game, play_out
 
     if args.games < 1:
-        return fail(args, f"--games must be at least 1, not {args.games}")
+        return fail(args, _("--games must be at least 1, not {games}").format(games=args.games))
     try:
         options = _options(args)
     except EngineError as error:
@@ -286,7 +291,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     wins = [0] * options.players
     blocked = total_turns = max_turns = total_pot = 0
-    for _ in range(args.games):
+    for _game in range(args.games):
         state = play_out(new_game(options, first=None if args.lots else 0), dice)
         if state.winner is not None:
             wins[state.winner] += 1

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
+from client.i18n import N_, _
 
 if TYPE_CHECKING:
     from engine.jacquet import BearOff, Position
@@ -28,7 +29,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = ("client.commands.engine_jacquet_bot",)
 BEAROFF_RULES = ("backgammon", "trictrac")
 """``engine.jacquet.BEAROFF_RULES``, repeated so ``--help`` need not import the engine."""
 
-MOVES_EPILOG = """\
+MOVES_EPILOG = N_("""\
 position (JSON): points on each side's own track (1-24); absent points are empty;
 borne-off checkers are 15 minus the checkers on the board:
   {"turn": "white", "white": {"1": 14, "12": 1}, "black": {"1": 15}}
@@ -49,29 +50,29 @@ goes on).
 example:
   tablier engine jacquet moves --dice 6-5 \\
     --position '{"turn": "white", "white": {"1": 15}, "black": {"1": 15}}'
-"""
+""")
 
 
 def register(games: Any) -> None:
     parser: argparse.ArgumentParser = games.add_parser(
         "jacquet",
-        help="Jacquet: the legal plays of a throw, or the computer player's choice",
-        description=(
+        help=_("Jacquet: the legal plays of a throw, or the computer player's choice"),
+        description=_(
             "The Jacquet rules engine (docs/rules.md, section 2), driven from scripts. Points are "
             "numbered on each player's own track: 1 is his talon, 19-24 his last quarter."
         ),
     )
     commands = parser.add_subparsers(
-        title="commands", metavar="COMMAND", required=True, parser_class=OneLineErrorParser
+        title=_("commands"), metavar=_("COMMAND"), required=True, parser_class=OneLineErrorParser
     )
     moves = commands.add_parser(
         "moves",
-        help="every legal play of a throw, with the position each leads to",
-        description=(
+        help=_("every legal play of a throw, with the position each leads to"),
+        description=_(
             "List the legal plays for the player to move: one per distinct resulting\n"
             "position, each using as many dice as the rules require (docs/rules.md 2.5)."
         ),
-        epilog=MOVES_EPILOG,
+        epilog=_(MOVES_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_position_arguments(moves)
@@ -82,18 +83,20 @@ def register(games: Any) -> None:
 
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments every command about one position and throw takes."""
-    parser.add_argument("--position", metavar="JSON", help="the position (required unless --batch)")
     parser.add_argument(
-        "--dice", metavar="A-B", help='the throw, e.g. "6-5" (required unless --batch)'
+        "--position", metavar="JSON", help=_("the position (required unless --batch)")
+    )
+    parser.add_argument(
+        "--dice", metavar="A-B", help=_('the throw, e.g. "6-5" (required unless --batch)')
     )
     parser.add_argument(
         "--bearoff",
         choices=BEAROFF_RULES,
         default="backgammon",
-        help="bear-off rule, docs/rules.md 2.6 (default: %(default)s)",
+        help=_("bear-off rule, docs/rules.md 2.6 (default: %(default)s)"),
     )
     parser.add_argument(
-        "--batch", action="store_true", help="read one JSON request per line on standard input"
+        "--batch", action="store_true", help=_("read one JSON request per line on standard input")
     )
 
 
@@ -117,18 +120,18 @@ def run_position_command(
 
     if args.batch:
         if args.position is not None or args.dice is not None:
-            return fail(args, "--position and --dice cannot be used with --batch")
+            return fail(args, _("--position and --dice cannot be used with --batch"))
         try:
             answer_batch(answer_request)
         except BrokenPipeError:
             return reader_left()
         return 0
     if args.position is None or args.dice is None:
-        return fail(args, "--position and --dice are required (or use --batch)")
+        return fail(args, _("--position and --dice are required (or use --batch)"))
     try:
         answer = answer_one(load_position(args.position))
     except json.JSONDecodeError as error:
-        return fail(args, f"the position is not valid JSON: {error}")
+        return fail(args, _("the position is not valid JSON: {error}").format(error=error))
     except EngineError as error:
         return fail(args, str(error))
     try:

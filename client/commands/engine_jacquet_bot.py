@@ -16,6 +16,7 @@ from client.commands.engine_jacquet import (
     postillon_blocker,
     run_position_command,
 )
+from client.i18n import N_, _
 
 if TYPE_CHECKING:
     from engine.jacquet import BearOff, Position
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 LEVELS = (1, 2, 3, 4)
 DEFAULT_LEVEL = 3
 
-EPILOG = """\
+EPILOG = N_("""\
 output (one JSON object), in the format of one entry of `jacquet moves`:
   {"moves": ["1/7", "7/12"], "position": {...}}
   "position" is the position after the play, turn passed on; a pass is "moves": [].
@@ -44,15 +45,15 @@ each with one line as above, or {"error": "..."} for a bad request (the batch go
 example:
   tablier engine jacquet bot --dice 6-5 --level 3 \\
     --position '{"turn": "white", "white": {"1": 15}, "black": {"1": 15}}'
-"""
+""")
 
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "bot",
-        help="the computer player's play for a throw",
-        description="Ask the computer player (engine.bot) which legal play it makes.",
-        epilog=EPILOG,
+        help=_("the computer player's play for a throw"),
+        description=_("Ask the computer player (engine.bot) which legal play it makes."),
+        epilog=_(EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_position_arguments(parser)
@@ -61,10 +62,10 @@ def register(commands: Any) -> None:
         type=int,
         choices=LEVELS,
         default=DEFAULT_LEVEL,
-        help="strength, 1-4 (default: %(default)s)",
+        help=_("strength, 1-4 (default: %(default)s)"),
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="breaks ties between equal plays (default: 0)"
+        "--seed", type=int, default=0, help=_("breaks ties between equal plays (default: 0)")
     )
     parser.set_defaults(run=run_bot, error_prefix=parser.prog)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from client.commands.network import add_player_options, parse_listen, player_name, relay_url, run
+from client.i18n import _
 from client.setup import (
     GOOSE_DEFAULT_PLAYERS,
     GOOSE_MAX_PLAYERS,
@@ -22,18 +23,18 @@ from client.setup import (
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "host",
-        help="host a game for friends on other terminals; shows the invite to send them",
-        description=(
+        help=_("host a game for friends on other terminals; shows the invite to send them"),
+        description=_(
             "Open a room for a networked game and show its invite (c copies it). Without "
             "--relay, Tablier runs a relay itself, on loopback unless --listen says otherwise. "
             "The match starts when every seat is taken."
         ),
     )
-    games = parser.add_subparsers(title="games", metavar="GAME", required=True)
+    games = parser.add_subparsers(title=_("games"), metavar=_("GAME"), required=True)
     goose = games.add_parser(
         "goose",
-        help="Jeu de l'oie, 2 to 15 players",
-        description=(
+        help=_("Jeu de l'oie, 2 to 15 players"),
+        description=_(
             "Host a Jeu de l'oie for 2 to 15 players on other terminals: the room screen shows "
             "the invites to send them, and the game starts when every seat is taken (you "
             "have the first). Rules: docs/rules.md, section 1."
@@ -44,22 +45,24 @@ def register(subparsers: Any) -> None:
         type=int,
         default=GOOSE_DEFAULT_PLAYERS,
         metavar="N",
-        help=f"seats, {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} (default {GOOSE_DEFAULT_PLAYERS})",
+        help=_("seats, {low} to {high} (default {default})").format(
+            low=GOOSE_MIN_PLAYERS, high=GOOSE_MAX_PLAYERS, default=GOOSE_DEFAULT_PLAYERS
+        ),
     )
     goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont")
-    goose.add_argument("--ante", type=int, default=4, help="tokens each player puts in the pot")
-    goose.add_argument("--fee", type=int, default=1, help="tokens each hazard costs")
+    goose.add_argument("--ante", type=int, default=4, help=_("tokens each player puts in the pot"))
+    goose.add_argument("--fee", type=int, default=1, help=_("tokens each hazard costs"))
     jacquet = games.add_parser(
         "jacquet",
-        help="Jacquet, two players",
-        description=(
+        help=_("Jacquet, two players"),
+        description=_(
             "Host a Jacquet match against a friend on another terminal: the room screen shows "
             "the invites to send, and the match starts when the friend has joined (you play "
             "white). Rules: docs/rules.md, section 2."
         ),
     )
     jacquet.add_argument(
-        "--match-to", type=int, default=1, metavar="N", help="points to win the match"
+        "--match-to", type=int, default=1, metavar="N", help=_("points to win the match")
     )
     jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon")
     for game, sub in (("goose", goose), ("jacquet", jacquet)):
@@ -68,22 +71,22 @@ def register(subparsers: Any) -> None:
             "--relay",
             type=relay_url,
             metavar="URL",
-            help="use this relay (ws://HOST:PORT/) instead of running one",
+            help=_("use this relay (ws://HOST:PORT/) instead of running one"),
         )
         where.add_argument(
             "--listen",
             type=parse_listen,
             default=("127.0.0.1", 0),
-            metavar="HOST:PORT",
-            help="where the embedded relay listens (default 127.0.0.1 on a free "
-            "port; 0.0.0.0:8765 lets friends on your network in)",
+            metavar=_("HOST:PORT"),
+            help=_("where the embedded relay listens (default 127.0.0.1 on a free "
+            "port; 0.0.0.0:8765 lets friends on your network in)"),
         )
         sub.add_argument(
             "--invite-file",
             type=Path,
-            metavar="PATH",
-            help="also write the player and spectator invites to this file, one a line; "
-            "- writes them to standard output (redirected: the screen is the room's)",
+            metavar=_("PATH"),
+            help=_("also write the player and spectator invites to this file, one a line; "
+            "- writes them to standard output (redirected: the screen is the room's)"),
         )
         add_player_options(sub)
         sub.set_defaults(run=lambda args, game=game: run("host", _plan(game), args))
@@ -97,8 +100,9 @@ def _plan(game: str) -> Any:
         if game == "goose":
             if not GOOSE_MIN_PLAYERS <= args.players <= GOOSE_MAX_PLAYERS:
                 raise SetupError(
-                    f"the Goose is played by {GOOSE_MIN_PLAYERS} to "
-                    f"{GOOSE_MAX_PLAYERS} players, not {args.players}"
+                    _("the Goose is played by {low} to {high} players, not {count}").format(
+                        low=GOOSE_MIN_PLAYERS, high=GOOSE_MAX_PLAYERS, count=args.players
+                    )
                 )
             checked = GooseSetup(
                 tuple(f"P{n}" for n in range(args.players)),

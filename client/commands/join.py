@@ -6,15 +6,16 @@ import argparse
 from typing import Any
 
 from client.commands.network import add_connect_option, add_player_options, player_name, run
+from client.i18n import _
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "join",
-        help="join a friend's game with the invite they sent you",
-        description="Take a seat in a networked game: paste the tablier://… invite you got.",
+        help=_("join a friend's game with the invite they sent you"),
+        description=_("Take a seat in a networked game: paste the tablier://… invite you got."),
     )
-    parser.add_argument("invite", metavar="INVITE", help="the tablier://… invite")
+    parser.add_argument("invite", metavar=_("INVITE"), help=_("the tablier://… invite"))
     add_player_options(parser)
     add_connect_option(parser)
     parser.set_defaults(run=lambda args: run("join", _plan, args))
@@ -26,6 +27,6 @@ def _plan(args: argparse.Namespace) -> Any:
 
     invite = parse_invite(args.invite)
     if invite.role != "player":
-        raise ValueError("that is a spectator's invite: use `tablier watch` with it")
+        raise ValueError(_("that is a spectator's invite: use `tablier watch` with it"))
     return JoinPlan(invite, player_name(args), computer=args.computer, level=args.level,
                     connect_timeout=args.connect_timeout)  # fmt: skip

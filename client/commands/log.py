@@ -6,25 +6,32 @@ import argparse
 import sys
 from typing import Any
 
+from client.i18n import _
+
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "log", help="read match logs (export them as JSON or text)",
-        description="Work with match logs.",
+        "log", help=_("read match logs (export them as JSON or text)"),
+        description=_("Work with match logs."),
     )
-    actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    actions = parser.add_subparsers(title=_("actions"), metavar=_("ACTION"), required=True)
     export = actions.add_parser(
         "export",
-        help="print a log as JSON lines or as a readable transcript",
-        description=(
+        help=_("print a log as JSON lines or as a readable transcript"),
+        description=_(
             "Print a match log: --format json gives one JSON object per line (the header, "
             "then every record decoded); --format text a transcript: Jacquet in a gnubg-like "
             "layout, Goose one line per throw. Records are replayed and checked on the way; "
             "the export stops at the first bad one (exit 1)."
         ),
     )
-    export.add_argument("log", metavar="LOG")
-    export.add_argument("--format", choices=("json", "text"), default="text")
+    export.add_argument("log", metavar=_("LOG"), help=_("the match log (.tablier file)"))
+    export.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="text",
+        help=_("json (language-neutral, for programs) or text (for people; default)"),
+    )
     export.set_defaults(run=run_export)
 
 
@@ -36,18 +43,21 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         contents = read_log(args.log)
     except LogError as error:
-        print(f"tablier log export: {error}", file=sys.stderr)
+        print(_("tablier {command}: {error}").format(command="log export", error=error),
+              file=sys.stderr)  # fmt: skip
         return 2 if isinstance(error, NotALog) else 1
     exporter = export_json if args.format == "json" else export_text
     try:
         for line in exporter(contents):
             print(line)
     except CorruptLog as error:
-        print(f"tablier log export: {args.log}: {error}", file=sys.stderr)
+        print(_("tablier log export: {log}: {error}").format(log=args.log, error=error),
+              file=sys.stderr)  # fmt: skip
         return 1
     except BrokenPipeError:  # e.g. piped into head
         return 0
     if contents.problem is not None:
-        print(f"tablier log export: {args.log}: {contents.problem}", file=sys.stderr)
+        print(_("tablier log export: {log}: {error}").format(log=args.log, error=contents.problem),
+              file=sys.stderr)  # fmt: skip
         return 1
     return 0

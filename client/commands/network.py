@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
+from client.i18n import _
 from client.net.plan import DEFAULT_CONNECT_TIMEOUT, STDOUT
 from client.setup import JACQUET_LEVELS, SessionSettings, SetupError
 
@@ -23,27 +24,27 @@ if TYPE_CHECKING:
 
 def add_player_options(parser: argparse.ArgumentParser, *, playing: bool = True) -> None:
     parser.add_argument(
-        "--name", metavar="NAME", help="the name the others see (default: your login name)"
+        "--name", metavar=_("NAME"), help=_("the name the others see (default: your login name)")
     )
     if playing:
         parser.add_argument(
             "--computer",
             action="store_true",
-            help="let the computer play your seat (for demos and tests)",
+            help=_("let the computer play your seat (for demos and tests)"),
         )
         parser.add_argument(
             "--level",
             type=int,
             choices=JACQUET_LEVELS,
             default=1,
-            help="the computer's Jacquet strength with --computer",
+            help=_("the computer's Jacquet strength with --computer"),
         )
-    parser.add_argument("--no-animation", action="store_true", help="show each throw at once")
+    parser.add_argument("--no-animation", action="store_true", help=_("show each throw at once"))
     parser.add_argument(
         "--log",
         type=Path,
-        metavar="PATH",
-        help="where to write your copy of the match log (default: Tablier's log folder)",
+        metavar=_("PATH"),
+        help=_("where to write your copy of the match log (default: Tablier's log folder)"),
     )
 
 
@@ -52,10 +53,10 @@ def add_connect_option(parser: argparse.ArgumentParser) -> None:
         "--connect-timeout",
         type=_seconds,
         default=DEFAULT_CONNECT_TIMEOUT,
-        metavar="SECONDS",
-        help="give up when the relay has not answered within this time (default: "
-        f"{DEFAULT_CONNECT_TIMEOUT:g}); once in the room, dropped connections are retried "
-        "for as long as the app runs",
+        metavar=_("SECONDS"),
+        help=_("give up when the relay has not answered within this time (default: "
+               "{seconds}); once in the room, dropped connections are retried for as long as "
+               "the app runs").format(seconds=f"{DEFAULT_CONNECT_TIMEOUT:g}"),
     )
 
 
@@ -65,7 +66,9 @@ def _seconds(text: str) -> float:
     except ValueError:
         seconds = 0.0
     if not 0 < seconds <= 3600:
-        raise argparse.ArgumentTypeError(f"a number of seconds from 0 to 3600, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("a number of seconds from 0 to 3600, not {text!r}").format(text=text)
+        )
     return seconds
 
 
@@ -78,7 +81,9 @@ def player_name(args: argparse.Namespace) -> str:
         name = default_name()
     name = name.strip()
     if not name or len(name) > 20 or not name.isprintable():
-        raise SetupError(f"a name is 1 to 20 printable characters, not {name!r}")
+        raise SetupError(
+            _("a name is 1 to 20 printable characters, not {name!r}").format(name=name)
+        )
     return name
 
 
@@ -92,7 +97,7 @@ def parse_listen(text: str) -> tuple[str, int]:
     host = host.strip("[]")
     if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise argparse.ArgumentTypeError(
-            f"--listen takes HOST:PORT such as 0.0.0.0:8765, not {text!r}"
+            _("--listen takes HOST:PORT such as 0.0.0.0:8765, not {text!r}").format(text=text)
         )
     return host, int(port)
 
@@ -100,7 +105,9 @@ def parse_listen(text: str) -> tuple[str, int]:
 def relay_url(text: str) -> str:
     if not text.startswith(("ws://", "wss://")):
         raise argparse.ArgumentTypeError(
-            f"--relay takes the relay's address, ws://HOST:PORT/ or wss://…, not {text!r}"
+            _("--relay takes the relay's address, ws://HOST:PORT/ or wss://…, not {text!r}").format(
+                text=text
+            )
         )
     return text
 
@@ -115,7 +122,8 @@ def run(command: str, plan_for: object, args: argparse.Namespace) -> int:
         plan: HostPlan | JoinPlan = plan_for(args)  # type: ignore[operator]
         _check_files(args)
     except (SetupError, ValueError) as problem:
-        print(f"tablier {command}: {problem}", file=sys.stderr)
+        print(_("tablier {command}: {error}").format(command=command, error=problem),
+              file=sys.stderr)  # fmt: skip
         return 2
     refused = without_terminal(command)
     if refused is not None:
@@ -127,7 +135,8 @@ def run(command: str, plan_for: object, args: argparse.Namespace) -> int:
     app.run()
     failure = app.problem()
     if failure is not None:
-        print(f"tablier {command}: {failure}", file=sys.stderr)
+        print(_("tablier {command}: {error}").format(command=command, error=failure),
+              file=sys.stderr)  # fmt: skip
         return 1
     return app.return_code or 0
 
@@ -138,8 +147,8 @@ def _check_files(args: argparse.Namespace) -> None:
     invites: Path | None = getattr(args, "invite_file", None)
     if invites == STDOUT:
         if os.isatty(1):
-            raise SetupError("--invite-file - writes the invites to standard output, which is "
-                             "this terminal's screen: redirect it (> invites.txt), or name a "
-                             "file")  # fmt: skip
+            raise SetupError(_("--invite-file - writes the invites to standard output, which "
+                               "is this terminal's screen: redirect it (> invites.txt), or name "
+                               "a file"))  # fmt: skip
     elif invites is not None:
         check_new_file(invites, "--invite-file")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from client.i18n import _
 from client.setup import SetupError
 
 
@@ -23,10 +24,13 @@ def check_new_file(path: Path, option: str) -> None:
     --out /nope/x.tablier: there is no folder /nope; create it first, or choose another place
     """
     if path.is_dir():
-        raise SetupError(f"{option} {path} is a folder: give the name of the file to write")
+        raise SetupError(_("{option} {path} is a folder: give the name of the file to write")
+                         .format(option=option, path=path))  # fmt: skip
     folder = path.absolute().parent
     if not folder.is_dir():
-        raise SetupError(f"{option} {path}: there is no folder {folder}; create it first, "
-                         "or choose another place")  # fmt: skip
+        raise SetupError(_("{option} {path}: there is no folder {folder}; create it first, or "
+                           "choose another place").format(option=option, path=path,
+                                                          folder=folder))  # fmt: skip
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise SetupError(f"{option} {path}: cannot write in {folder}; choose another place")
+        raise SetupError(_("{option} {path}: cannot write in {folder}; choose another place")
+                         .format(option=option, path=path, folder=folder))  # fmt: skip

@@ -8,6 +8,7 @@ from typing import Any
 
 from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
+from client.i18n import _
 from client.setup import (
     DEFAULT_GOOSE_NAMES,
     DEFAULT_JACQUET_NAMES,
@@ -28,57 +29,58 @@ from client.setup import (
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "play",
-        help="play a local game: hot-seat on this terminal or against the computer",
-        description=(
+        help=_("play a local game: hot-seat on this terminal or against the computer"),
+        description=_(
             "Start a local game at once, skipping the lobby. Every game writes a match log "
             "that `tablier verify` accepts."
         ),
     )
-    games = parser.add_subparsers(title="games", metavar="GAME", required=True)
+    games = parser.add_subparsers(title=_("games"), metavar=_("GAME"), required=True)
 
     goose = games.add_parser(
         "goose",
-        help="Jeu de l'oie, 2 to 15 players",
-        description="Jeu de l'oie for 2 to 15 players; any seat may be played by the computer.",
+        help=_("Jeu de l'oie, 2 to 15 players"),
+        description=_("Jeu de l'oie for 2 to 15 players; any seat may be played by the computer."),
     )
     who = goose.add_mutually_exclusive_group()
     who.add_argument(
         "--players",
         type=int,
         metavar="N",
-        help=f"number of players, {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS}, with default names "
-        f"(default {GOOSE_DEFAULT_PLAYERS})",
+        help=_("number of players, {low} to {high}, with default names (default {default})").format(
+            low=GOOSE_MIN_PLAYERS, high=GOOSE_MAX_PLAYERS, default=GOOSE_DEFAULT_PLAYERS
+        ),
     )
-    who.add_argument("--names", metavar="A,B,...", help="the players' names, in seat order")
+    who.add_argument("--names", metavar="A,B,...", help=_("the players' names, in seat order"))
     goose.add_argument(
         "--computer",
-        metavar="SEATS",
+        metavar=_("SEATS"),
         default="",
-        help="seats the computer plays, numbered from 1 (e.g. 1,3)",
+        help=_("seats the computer plays, numbered from 1 (e.g. 1,3)"),
     )
     goose.add_argument(
         "--vs-computer",
         action="store_true",
-        help="the computer plays every seat but the first",
+        help=_("the computer plays every seat but the first"),
     )
     goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont")
-    goose.add_argument("--ante", type=int, default=4, help="tokens each player puts in the pot")
-    goose.add_argument("--fee", type=int, default=1, help="tokens each hazard costs")
+    goose.add_argument("--ante", type=int, default=4, help=_("tokens each player puts in the pot"))
+    goose.add_argument("--fee", type=int, default=1, help=_("tokens each hazard costs"))
     _add_session_options(goose)
     goose.set_defaults(run=_run_goose)
 
     jacquet = games.add_parser(
         "jacquet",
-        help="Jacquet, two players",
-        description="Jacquet for two: hot-seat, or against the computer.",
+        help=_("Jacquet, two players"),
+        description=_("Jacquet for two: hot-seat, or against the computer."),
     )
-    jacquet.add_argument("--names", metavar="WHITE,BLACK", help="the two players' names")
-    jacquet.add_argument("--vs-computer", action="store_true", help="the computer plays black")
+    jacquet.add_argument("--names", metavar=_("WHITE,BLACK"), help=_("the two players' names"))
+    jacquet.add_argument("--vs-computer", action="store_true", help=_("the computer plays black"))
     jacquet.add_argument(
-        "--level", type=int, choices=JACQUET_LEVELS, default=1, help="the computer's strength"
+        "--level", type=int, choices=JACQUET_LEVELS, default=1, help=_("the computer's strength")
     )
     jacquet.add_argument(
-        "--match-to", type=int, default=1, metavar="N", help="points to win the match"
+        "--match-to", type=int, default=1, metavar="N", help=_("points to win the match")
     )
     jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon")
     _add_session_options(jacquet)
@@ -87,21 +89,26 @@ def register(subparsers: Any) -> None:
 
 def _add_session_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--no-animation", action="store_true", help="show each throw's result at once"
+        "--no-animation", action="store_true", help=_("show each throw's result at once")
     )
     parser.add_argument(
         "--log",
         type=Path,
-        metavar="PATH",
-        help="where to write the match log (default: Tablier's log folder)",
+        metavar=_("PATH"),
+        help=_("where to write the match log (default: Tablier's log folder)"),
     )
 
 
 def _split(text: str, option: str, item: str) -> list[str]:
-    """The comma-separated *item*s of *option*'s value; an empty one is refused, not dropped."""
+    """The comma-separated *item*s of *option*'s value; an empty one is refused, not dropped.
+    *item* is already translated (in French, a masculine noun: "nom", "numéro de siège")."""
     parts = [part.strip() for part in text.split(",")]
     if not all(parts):
-        raise SetupError(f"{option} {text!r} has an empty {item}: fill it in or remove a comma")
+        raise SetupError(
+            _("{option} {text!r} has an empty {item}: fill it in or remove a comma").format(
+                option=option, text=text, item=item
+            )
+        )
     return parts
 
 
@@ -109,24 +116,29 @@ def _seats(text: str) -> frozenset[int]:
     if not text.strip():
         return frozenset()
     try:
-        seats = [int(part) - 1 for part in _split(text, "--computer", "seat number")]
+        seats = [int(part) - 1 for part in _split(text, "--computer", _("seat number"))]
     except ValueError:
-        raise SetupError(f"--computer takes seat numbers such as 1,3, not {text!r}") from None
+        raise SetupError(
+            _("--computer takes seat numbers such as 1,3, not {text!r}").format(text=text)
+        ) from None
     twice = sorted({seat + 1 for seat in seats if seats.count(seat) > 1})
     if twice:
-        raise SetupError(f"--computer names seat {twice[0]} twice: give each seat once")
+        raise SetupError(
+            _("--computer names seat {seat} twice: give each seat once").format(seat=twice[0])
+        )
     return frozenset(seats)
 
 
 def goose_setup(args: argparse.Namespace) -> GooseSetup:
     if args.names:
-        names = tuple(_split(args.names, "--names", "name"))
+        names = tuple(_split(args.names, "--names", _("name")))
     else:
         players = GOOSE_DEFAULT_PLAYERS if args.players is None else args.players
         if not GOOSE_MIN_PLAYERS <= players <= GOOSE_MAX_PLAYERS:
             raise SetupError(
-                f"the Goose is played by {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} players, "
-                f"not {players}"
+                _("the Goose is played by {low} to {high} players, not {count}").format(
+                    low=GOOSE_MIN_PLAYERS, high=GOOSE_MAX_PLAYERS, count=players
+                )
             )
         names = DEFAULT_GOOSE_NAMES[:players]
     computer = _seats(args.computer)
@@ -136,9 +148,13 @@ def goose_setup(args: argparse.Namespace) -> GooseSetup:
 
 
 def jacquet_setup(args: argparse.Namespace) -> JacquetSetup:
-    names = tuple(_split(args.names, "--names", "name")) if args.names else DEFAULT_JACQUET_NAMES
+    names = tuple(_split(args.names, "--names", _("name"))) if args.names else DEFAULT_JACQUET_NAMES
     if len(names) != 2:
-        raise SetupError(f"--names takes two names, white's and black's, not {args.names!r}")
+        raise SetupError(
+            _("--names takes two names, white's and black's, not {names!r}").format(
+                names=args.names
+            )
+        )
     return JacquetSetup(
         names=(names[0], names[1]),
         computer_seats=frozenset({1}) if args.vs_computer else frozenset(),
@@ -164,7 +180,8 @@ def _launch(args: argparse.Namespace, build: Any) -> int:
         if args.log is not None:  # logs are never overwritten: an existing one gets a sibling
             check_new_file(args.log, "--log")
     except SetupError as problem:
-        print(f"tablier play: {problem}", file=sys.stderr)
+        print(_("tablier {command}: {error}").format(command="play", error=problem),
+              file=sys.stderr)  # fmt: skip
         return 2
     settings = SessionSettings(animation=not args.no_animation, log_path=args.log)
     return _run_app("play", setup, settings)

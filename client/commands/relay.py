@@ -8,13 +8,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from client.i18n import _
 from relay.config import DESCRIPTION, add_arguments
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "relay",
-        help="run a relay so friends can play over the network",
+        help=_("run a relay so friends can play over the network"),
         description=DESCRIPTION,
     )
     add_arguments(parser)

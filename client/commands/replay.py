@@ -7,12 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from client.i18n import _
+
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "replay",
-        help="replay a recorded match, step by step",
-        description=(
+        help=_("replay a recorded match, step by step"),
+        description=_(
             "Replay a match log on the game's board: step forward and back, jump to the "
             "start, the end or a turn, or let it play on its own. The log is verified first: "
             "a log that fails verification is refused with the reason; a truncated one is "
@@ -20,7 +22,7 @@ def register(subparsers: Any) -> None:
             "verification, 2 for a file that is not a match log."
         ),
     )
-    parser.add_argument("log", type=Path, metavar="LOG", help="the match log (.tablier file)")
+    parser.add_argument("log", type=Path, metavar=_("LOG"), help=_("the match log (.tablier file)"))
     parser.set_defaults(run=run)
 
 
@@ -35,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         replay = load_replay(args.log)
     except ReplayRefused as refusal:
-        print(f"tablier replay: {refusal}", file=sys.stderr)
+        print(_("tablier {command}: {error}").format(command="replay", error=refusal),
+              file=sys.stderr)  # fmt: skip
         return EXIT_NOT_A_LOG if isinstance(refusal, NotALogFile) else EXIT_INVALID
     refused = without_terminal("replay", FOR_LOGS)
     if refused is not None:

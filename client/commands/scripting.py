@@ -15,17 +15,36 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from client.i18n import LANGUAGES, _
+
 
 class OneLineErrorParser(argparse.ArgumentParser):
-    """Report bad arguments as one line naming the problem (exit status 2)."""
+    """Report bad arguments as one line naming the problem (exit status 2); take ``--lang``.
+
+    Every parser of ``tablier`` is of this class (argparse makes subparsers of their parent's
+    class), so ``--lang`` is accepted after any command. It is read before argparse runs
+    (:func:`client.i18n.lang_option`): here it is only declared, for --help and its check.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_argument(
+            "--lang",
+            choices=LANGUAGES,
+            default=argparse.SUPPRESS,
+            help=_("the language to speak (default: TABLIER_LANG, then the locale)"),
+        )
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(2, _("{prog}: error: {message} (see --help)").format(
+            prog=self.prog, message=message) + "\n")  # fmt: skip
 
 
 def fail(args: argparse.Namespace, message: str) -> int:
     """Print ``<command>: error: <message>`` on stderr; return the exit status 2."""
-    sys.stderr.write(f"{args.error_prefix}: error: {message}\n")
+    sys.stderr.write(
+        _("{prog}: error: {message}").format(prog=args.error_prefix, message=message) + "\n"
+    )
     return 2
 
 
@@ -52,7 +71,7 @@ def answer_batch(answer: Callable[[object], dict[str, Any]]) -> None:
         try:
             reply = answer(json.loads(line))
         except json.JSONDecodeError as error:
-            reply = {"error": f"the request is not valid JSON: {error}"}
+            reply = {"error": f"the request is not valid JSON: {error}"}  # JSON: not translated
         except EngineError as error:
             reply = {"error": str(error)}
         sys.stdout.write(json.dumps(reply) + "\n")

@@ -8,37 +8,39 @@ from pathlib import Path
 from typing import Any
 
 from client.commands.paths import check_new_file
+from client.i18n import _, format_number, ngettext
 from client.setup import GOOSE_DEFAULT_PLAYERS, GOOSE_MAX_PLAYERS, GOOSE_MIN_PLAYERS
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "selfplay",
-        help="play a whole match between computer seats and write its log",
-        description=(
+        help=_("play a whole match between computer seats and write its log"),
+        description=_(
             "Play a complete match between computer-controlled seats through real in-memory "
             "protocol sessions (real keys, real dice chains, real signed bytes) and write its "
             "match log. The same --seed and --start-time give the same log, byte for byte."
         ),
     )
-    parser.add_argument("game", choices=("goose", "jacquet"))
-    parser.add_argument("--out", required=True, metavar="LOG", help="the log file to write")
+    parser.add_argument("game", choices=("goose", "jacquet"), help=_("the game to play"))
+    parser.add_argument("--out", required=True, metavar=_("LOG"), help=_("the log file to write"))
     parser.add_argument("--players", type=int, metavar="N",
-                        help=f"goose: number of players, 2-15 (default {GOOSE_DEFAULT_PLAYERS})")
-    parser.add_argument("--rules", choices=("daumont", "1792"), help="goose: rule set")
-    parser.add_argument("--ante", type=int, metavar="TOKENS", help="goose: ante per player")
-    parser.add_argument("--fee", type=int, metavar="TOKENS", help="goose: fee per hazard")
-    parser.add_argument("--match-to", type=int, metavar="POINTS",
-                        help="jacquet: match length in points")
+                        help=_("goose: number of players, 2-15 (default {default})").format(
+                            default=GOOSE_DEFAULT_PLAYERS))  # fmt: skip
+    parser.add_argument("--rules", choices=("daumont", "1792"), help=_("goose: rule set"))
+    parser.add_argument("--ante", type=int, metavar=_("TOKENS"), help=_("goose: ante per player"))
+    parser.add_argument("--fee", type=int, metavar=_("TOKENS"), help=_("goose: fee per hazard"))
+    parser.add_argument("--match-to", type=int, metavar=_("POINTS"),
+                        help=_("jacquet: match length in points"))
     parser.add_argument("--bearoff", choices=("backgammon", "trictrac"),
-                        help="jacquet: bear-off rule")
+                        help=_("jacquet: bear-off rule"))
     parser.add_argument("--levels", metavar="A,B",
-                        help="jacquet: white's and black's player, each random, greedy, pubeval "
-                        "or a level 1-4 (default 1,1)")
+                        help=_("jacquet: white's and black's player, each random, greedy, pubeval "
+                        "or a level 1-4 (default 1,1)"))
     parser.add_argument("--seed", default="0", metavar="S",
-                        help="seed for keys, chains and dice (default 0)")
+                        help=_("seed for keys, chains and dice (default 0)"))
     parser.add_argument("--start-time", type=int, metavar="MS",
-                        help="match start, ms since the epoch (default: now)")
+                        help=_("match start, ms since the epoch (default: now)"))
     parser.set_defaults(run=run)
 
 
@@ -48,7 +50,8 @@ def game_options(args: argparse.Namespace) -> dict[str, int | str]:
     wrong = ("match_to", "bearoff") if args.game == "goose" else ("rules", "ante", "fee")
     for name in wrong:
         if getattr(args, name) is not None:
-            raise ValueError(f"--{name.replace('_', '-')} is not an option of {args.game}")
+            raise ValueError(_("--{option} is not an option of {game}").format(
+                option=name.replace("_", "-"), game=args.game))  # fmt: skip
     return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
 
 
@@ -56,12 +59,12 @@ def player_count(args: argparse.Namespace) -> int:
     """How many seats: ``--players`` for the Goose (2 to 15), two for Jacquet."""
     if args.game == "jacquet":
         if args.players not in (None, 2):
-            raise ValueError("jacquet is played by 2 players")
+            raise ValueError(_("jacquet is played by 2 players"))
         return 2
     players: int = GOOSE_DEFAULT_PLAYERS if args.players is None else args.players
     if not GOOSE_MIN_PLAYERS <= players <= GOOSE_MAX_PLAYERS:
-        raise ValueError(f"the Goose is played by {GOOSE_MIN_PLAYERS} to {GOOSE_MAX_PLAYERS} "
-                         f"players, not {players}")  # fmt: skip
+        raise ValueError(_("the Goose is played by {low} to {high} players, not {count}").format(
+            low=GOOSE_MIN_PLAYERS, high=GOOSE_MAX_PLAYERS, count=players))  # fmt: skip
     return players
 
 
@@ -74,7 +77,8 @@ def seat_players(spec: str, seed: str) -> Any:
 
     names = spec.split(",")
     if len(names) != 2 or any(name not in PLAYERS for name in names):
-        raise ValueError(f"--levels takes two of {', '.join(PLAYERS)} (white,black), not {spec!r}")
+        raise ValueError(_("--levels takes two of {players} (white,black), not {spec!r}").format(
+            players=", ".join(PLAYERS), spec=spec))  # fmt: skip
     base = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
     made: dict[int, Any] = {}
 
@@ -93,10 +97,11 @@ def run(args: argparse.Namespace) -> int:
     try:  # refused before the engines load: a mistyped option is answered at once
         options, players = game_options(args), player_count(args)
         if args.levels is not None and args.game != "jacquet":
-            raise ValueError("--levels is an option of jacquet")
+            raise ValueError(_("--levels is an option of jacquet"))
         check_new_file(Path(args.out), "--out")
     except ValueError as error:
-        print(f"tablier selfplay: {error}", file=sys.stderr)
+        print(_("tablier {command}: {error}").format(command="selfplay", error=error),
+              file=sys.stderr)  # fmt: skip
         return 2
     from protocol.selfplay import selfplay
     from protocol.verify import describe_result
@@ -107,10 +112,16 @@ def run(args: argparse.Namespace) -> int:
         match = selfplay(args.game, options, players=players, seed=args.seed,
                          start_time=start, log_path=Path(args.out), choose=choose)
     except ValueError as error:
-        print(f"tablier selfplay: {error}", file=sys.stderr)
+        print(_("tablier {command}: {error}").format(command="selfplay", error=error),
+              file=sys.stderr)  # fmt: skip
         return 2
     session = match.sessions[0]
     result = describe_result(match.ended, match.setup.names, match.state)
-    print(f"{args.out}: {args.game}, {', '.join(match.setup.names)}; {result}; "
-          f"{session.turns} turns, {len(session.records)} records")
+    turns = ngettext("{count} turn", "{count} turns", session.turns).format(
+        count=format_number(session.turns))
+    records = ngettext("{count} record", "{count} records", len(session.records)).format(
+        count=format_number(len(session.records)))
+    print(_("{log}: {game}, {players}; {result}; {turns}, {records}").format(
+        log=args.out, game=args.game, players=", ".join(match.setup.names), result=result,
+        turns=turns, records=records))  # fmt: skip
     return 0

@@ -11,8 +11,10 @@ from __future__ import annotations
 import os
 import sys
 
-FOR_SCRIPTS = "for scripts use `tablier selfplay` or `tablier engine`"
-FOR_LOGS = "for scripts use `tablier verify` or `tablier log export`"
+from client.i18n import N_, _
+
+FOR_SCRIPTS = N_("for scripts use `tablier selfplay` or `tablier engine`")
+FOR_LOGS = N_("for scripts use `tablier verify` or `tablier log export`")
 EXIT_NO_TERMINAL = 2
 
 
@@ -22,5 +24,6 @@ def without_terminal(command: str, instead: str = FOR_SCRIPTS) -> int | None:
     if all(os.isatty(descriptor) for descriptor in (0, 2)):
         return None
     name = f"tablier {command}" if command else "tablier"
-    print(f"{name} needs an interactive terminal; {instead}", file=sys.stderr)
+    print(_("{command} needs an interactive terminal; {instead}").format(
+        command=name, instead=_(instead)), file=sys.stderr)  # fmt: skip
     return EXIT_NO_TERMINAL

@@ -8,14 +8,16 @@ import argparse
 import sys
 from typing import Any
 
+from client.i18n import _
+
 EXIT_VALID, EXIT_INVALID, EXIT_NOT_A_LOG, EXIT_UNPROVEN = 0, 1, 2, 3
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "verify",
-        help="check a match log: signatures, dice, every move; compare two players' logs",
-        description=(
+        help=_("check a match log: signatures, dice, every move; compare two players' logs"),
+        description=_(
             "Replay a match log with the rules engine and check every signature, dice-chain "
             "link, dice derivation, play, state hash, history and time, then say what the log "
             "proves about the result. Exit status: 0 when the log is valid and its result "
@@ -27,9 +29,9 @@ def register(subparsers: Any) -> None:
             "exit 1 when they part, naming the record and who signed both sides."
         ),
     )
-    parser.add_argument("log", metavar="LOG", help="the match log (.tablier file)")
+    parser.add_argument("log", metavar=_("LOG"), help=_("the match log (.tablier file)"))
     parser.add_argument(
-        "other", metavar="OTHER", nargs="?", help="another player's log of the same match"
+        "other", metavar=_("OTHER"), nargs="?", help=_("another player's log of the same match")
     )
     parser.set_defaults(run=run)
 
@@ -45,10 +47,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             read = read_log(path)
         except NotALog as error:
-            print(f"tablier verify: {error}", file=sys.stderr)
+            print(_("tablier {command}: {error}").format(command="verify", error=error),
+                  file=sys.stderr)  # fmt: skip
             return EXIT_NOT_A_LOG
         except LogError as error:  # a log whose header is damaged or of an unknown version
-            print(f"tablier verify: {path}: INVALID: {error}", file=sys.stderr)
+            print(_("tablier verify: {path}: INVALID: {error}").format(path=path, error=error),
+                  file=sys.stderr)  # fmt: skip
             return EXIT_INVALID
         contents.append(read)
         if len(paths) > 1:
@@ -59,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from protocol.compare import compare
 
     comparison = compare(contents[0], contents[1])
-    print(f"{paths[0]} against {paths[1]}:")
+    print(_("{log} against {other}:").format(log=paths[0], other=paths[1]))
     print(comparison.summary())
     if not comparison.agree:
         return EXIT_INVALID
@@ -69,13 +73,13 @@ def run(args: argparse.Namespace) -> int:
 def _report(report: Any, path: str) -> int:
     print(report.summary())
     if not report.ok:
-        print(f"tablier verify: {path} is NOT valid", file=sys.stderr)
+        print(_("tablier verify: {path} is NOT valid").format(path=path), file=sys.stderr)
         return EXIT_INVALID
     if not report.proven:
-        print(
+        print(_(
             "consistent, but NOT a proven result: every signature, dice share, die and move "
             "checks out, and the result rests on one player's claim (see proof)"
-        )
+        ))  # fmt: skip
         return EXIT_UNPROVEN
-    print("valid: every signature, dice share, die, move, history and time checks out")
+    print(_("valid: every signature, dice share, die, move, history and time checks out"))
     return EXIT_VALID

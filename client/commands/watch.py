@@ -6,15 +6,16 @@ import argparse
 from typing import Any
 
 from client.commands.network import add_connect_option, add_player_options, player_name, run
+from client.i18n import _
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "watch",
-        help="watch a networked game with a spectator invite",
-        description="Follow a networked game as a spectator: the board and chat, no moves.",
+        help=_("watch a networked game with a spectator invite"),
+        description=_("Follow a networked game as a spectator: the board and chat, no moves."),
     )
-    parser.add_argument("invite", metavar="INVITE", help="the tablier://…?watch=… invite")
+    parser.add_argument("invite", metavar=_("INVITE"), help=_("the tablier://…?watch=… invite"))
     add_player_options(parser, playing=False)
     add_connect_option(parser)
     parser.set_defaults(run=lambda args: run("watch", _plan, args))
@@ -26,5 +27,5 @@ def _plan(args: argparse.Namespace) -> Any:
 
     invite = parse_invite(args.invite)
     if invite.role != "watch":
-        raise ValueError("that is a player's invite: use `tablier join` with it")
+        raise ValueError(_("that is a player's invite: use `tablier join` with it"))
     return JoinPlan(invite, player_name(args), connect_timeout=args.connect_timeout)

@@ -20,6 +20,7 @@ from client.game.local_seats import (
 )
 from client.game.score import RunningScore
 from client.game.turn import GameState, NotYourTurnError, Turn, TurnEvent, TurnQueue
+from client.i18n import _
 from client.setup import (
     GameSetup,
     JacquetSetup,
@@ -141,19 +142,23 @@ class LocalGame:
                 now=settings.clock(),
             )
         except (LocalSeatsError, NotALog) as problem:
-            raise ResumeRefused(f"This game cannot be taken up again: {problem}.") from None
+            raise ResumeRefused(_("This game cannot be taken up again: {problem}.").format(
+                problem=problem)) from None  # fmt: skip
         except ProtocolError as problem:  # the log was changed, or is another game's
-            raise ResumeRefused(f"Its log fails verification, so the game cannot be taken up "
-                                f"again: {problem}.") from None  # fmt: skip
+            refusal = _("Its log fails verification, so the game cannot be taken up again: "
+                        "{problem}.").format(problem=problem)  # fmt: skip
+            raise ResumeRefused(refusal) from None
         except SetupError as problem:
-            raise ResumeRefused(f"This game cannot be taken up again: {problem}.") from None
+            raise ResumeRefused(_("This game cannot be taken up again: {problem}.").format(
+                problem=problem)) from None  # fmt: skip
         except OSError as problem:  # the log cannot be written to any more
-            raise ResumeRefused(f"This game cannot be taken up again: its log cannot be "
-                                f"written ({problem.strerror}).") from None  # fmt: skip
+            refusal = _("This game cannot be taken up again: its log cannot be written "
+                        "({reason}).").format(reason=problem.strerror)  # fmt: skip
+            raise ResumeRefused(refusal) from None
         if match.ended is not None:  # it ended just as the app stopped
             match.close()
             seats_file.unlink(missing_ok=True)
-            raise ResumeRefused("This game is over: Recorded match (F4) plays it back.")
+            raise ResumeRefused(_("This game is over: Recorded match (F4) plays it back."))
         return cls(setup, settings, (match, seats_file))
 
     @property
@@ -191,14 +196,14 @@ class LocalGame:
         """Throw the dice the match waits for (whoever's turn it is: every seat is here)."""
         awaiting = self.match.awaiting
         if not isinstance(awaiting, ThrowDice) or self.match.ended is not None:
-            raise NotYourTurnError("the game is not waiting for a throw")
+            raise NotYourTurnError(_("the game is not waiting for a throw"))
         self._act(awaiting.seat, lambda now: self.match.throw(awaiting.seat, now))
 
     def play(self, play: Play) -> None:
         """Jacquet: play one of the legal plays (an illegal one raises the protocol's error)."""
         awaiting = self.match.awaiting
         if not isinstance(awaiting, ChoosePlay) or self.match.ended is not None:
-            raise NotYourTurnError("the game is not waiting for a play")
+            raise NotYourTurnError(_("the game is not waiting for a play"))
         self._act(awaiting.seat, lambda now: self.match.play(awaiting.seat, play, now))
 
     async def next_turn(self) -> Turn:

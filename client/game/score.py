@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from client.i18n import _, ngettext
 from protocol.events import MatchEnded
 
 
@@ -38,5 +39,6 @@ class RunningScore:
     def line(self) -> str:
         """The score in words."""
         pairs = zip(self.names, self.wins, strict=True)
-        games = "1 game" if self.played == 1 else f"{self.played} games"
-        return f"Running score after {games}: {', '.join(f'{n} {w}' for n, w in pairs)}"
+        games = ngettext("{count} game", "{count} games", self.played).format(count=self.played)
+        scores = ", ".join(f"{name} {won}" for name, won in pairs)
+        return _("Running score after {games}: {scores}").format(games=games, scores=scores)

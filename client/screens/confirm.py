@@ -10,14 +10,18 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label
 
+from client.i18n import _
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """Dismissed with ``True`` when confirmed, ``False`` otherwise."""
 
     AUTO_FOCUS = "#no"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        # Translated when the module is imported: the app's modules load after the language
+        # is chosen (client/cli.py imports them only to run a command).
+        Binding("y", "answer(True)", _("Yes")),
+        Binding("n,escape", "answer(False)", _("No")),
     ]
 
     def __init__(
@@ -25,8 +29,8 @@ class ConfirmScreen(ModalScreen[bool]):
         question: str,
         *,
         detail: str = "",
-        confirm_label: str = "Yes",
-        cancel_label: str = "Keep playing",
+        confirm_label: str = _("Yes"),
+        cancel_label: str = _("Keep playing"),
     ) -> None:
         super().__init__()
         self.question = question
@@ -51,11 +55,12 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(confirmed)
 
 
-def forget_question(what: str, title: str) -> ConfirmScreen:
-    """Asked before a match left in progress is forgotten (its seat file goes, its log stays)."""
+def forget_question(question: str, title: str) -> ConfirmScreen:
+    """Asked before a match left in progress is forgotten (its seat file goes, its log stays):
+    *question* names it ("Forget this game?"), *title* is how the list shows it."""
     return ConfirmScreen(
-        f"Forget this {what}?",
-        detail=f"{title}\nYou could not go back into it; its log stays.",
-        confirm_label="Forget",
-        cancel_label="Keep it",
+        question,
+        detail=title + "\n" + _("You could not go back into it; its log stays."),
+        confirm_label=_("Forget"),
+        cancel_label=_("Keep it"),
     )

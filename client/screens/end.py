@@ -15,6 +15,7 @@ from textual.widgets import Button, Footer, Label
 
 from client.game.driver import RematchOffer
 from client.game.turn import GameState, NotYourTurnError
+from client.i18n import _
 from client.lifecycle import closing
 from protocol.events import MatchEnded
 
@@ -37,19 +38,33 @@ def ending_summary(
     """The end screen's content for a match that ended otherwise than by being played out:
     stopped on a peer's fault, resigned, or abandoned past the time limit."""
     if ended.reason == "stopped":
-        who = names[ended.seat] if ended.seat is not None else "a peer"
-        reason = ended.error.reason if ended.error else ""
-        said = (f"{who}: {reason}", "Everything accepted before it is in the log.")
-        return GameSummary("The match was stopped.", said, log_path)
-    loser = names[ended.seat] if ended.seat is not None else "a player"
-    what = "resigned" if ended.reason == "resigned" else "abandoned the match (past the time limit)"
-    title = f"{loser} {what}."
-    if ended.winner is not None:
-        title = f"{loser} {what}: {names[ended.winner]} wins the match."
+        who = names[ended.seat] if ended.seat is not None else _("a peer")
+        reason = ended.error.reason if ended.error else ""  # the protocol's words (English)
+        said = (
+            _("{who}: {reason}").format(who=who, reason=reason),
+            _("Everything accepted before it is in the log."),
+        )
+        return GameSummary(_("The match was stopped."), said, log_path)
+    loser = names[ended.seat] if ended.seat is not None else _("a player")
+    resigned = ended.reason == "resigned"
+    if ended.winner is None:
+        title = (
+            _("{loser} resigned.")
+            if resigned
+            else _("{loser} abandoned the match (past the time limit).")
+        ).format(loser=loser)
+    else:
+        title = (_("{loser} resigned: {winner} wins the match.") if resigned else
+                 _("{loser} abandoned the match (past the time limit): {winner} wins the "
+                   "match.")).format(loser=loser, winner=names[ended.winner])  # fmt: skip
     score = getattr(state, "score", None)
     lines: tuple[str, ...] = ()
     if score is not None:
-        lines = (f"Score when it ended: {names[0]} {score[0]}, {names[1]} {score[1]}.",)
+        lines = (
+            _("Score when it ended: {white} {white_score}, {black} {black_score}.").format(
+                white=names[0], white_score=score[0], black=names[1], black_score=score[1]
+            ),
+        )
     return GameSummary(title, lines, log_path)
 
 
@@ -57,10 +72,10 @@ class _Dialog(VerticalScroll, can_focus=False):
     """Title and buttons docked, the lines between them scrolled: its page keys show in the
     footer (the buttons it holds have the focus, so they are the keys' first takers)."""
 
-    SCROLL = Binding.Group("Scroll")
+    SCROLL = Binding.Group(_("Scroll"))
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("pageup", "page_up", "Scroll up", group=SCROLL),
-        Binding("pagedown", "page_down", "Scroll down", group=SCROLL),
+        Binding("pageup", "page_up", _("Scroll up"), group=SCROLL),
+        Binding("pagedown", "page_down", _("Scroll down"), group=SCROLL),
     ]
 
 
@@ -72,10 +87,12 @@ class EndScreen(ModalScreen[EndChoice]):
 
     AUTO_FOCUS = "#again"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "choose('again')", "Play again"),
-        Binding("l", "choose('lobby')", "Lobby"),
-        Binding("q", "choose('quit')", "Quit"),
-        Binding("w", "withdraw", "Withdraw the rematch"),
+        # Translated when the module is imported: the app's modules load after the language
+        # is chosen (client/cli.py imports them only to run a command).
+        Binding("a", "choose('again')", _("Play again")),
+        Binding("l", "choose('lobby')", _("Lobby")),
+        Binding("q", "choose('quit')", _("Quit")),
+        Binding("w", "withdraw", _("Withdraw the rematch")),
     ]
 
     def __init__(self, summary: GameSummary, rematch: RematchOffer | None = None) -> None:
@@ -89,16 +106,18 @@ class EndScreen(ModalScreen[EndChoice]):
         with _Dialog(id="dialog"):
             yield Label(self.summary.title, id="title", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Play again (a)", variant="success", id="again")
-                yield Button("Lobby (l)", variant="primary", id="lobby")
-                yield Button("Quit (q)", id="quit")
+                yield Button(_("Play again (a)"), variant="success", id="again")
+                yield Button(_("Lobby (l)"), variant="primary", id="lobby")
+                yield Button(_("Quit (q)"), id="quit")
             for line in self.summary.lines:
                 yield Label(line, classes="result-line", markup=False)
             if self.summary.log_path is None:
-                yield Label("No match log was written.", id="log-path", markup=False)
+                yield Label(_("No match log was written."), id="log-path", markup=False)
             else:
                 yield Label(
-                    f"Match log saved to {self.summary.log_path}", id="log-path", markup=False
+                    _("Match log saved to {path}").format(path=self.summary.log_path),
+                    id="log-path",
+                    markup=False,
                 )
             if self.rematch is not None:
                 yield Label("", id="rematch", markup=False)
@@ -126,7 +145,7 @@ class EndScreen(ModalScreen[EndChoice]):
             step()
         except NotYourTurnError as refusal:
             reason = str(refusal)
-            self.notify(reason[:1].upper() + reason[1:], title="No rematch", severity="warning")
+            self.notify(reason[:1].upper() + reason[1:], title=_("No rematch"), severity="warning")
         self.show_rematch()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

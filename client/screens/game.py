@@ -41,6 +41,7 @@ from client.game.driver import (
     Superseded,
 )
 from client.game.turn import GameState, NotYourTurnError, Turn
+from client.i18n import _
 from client.lifecycle import closing
 from client.messages import CloseLater, EndChosen, OpenGame, ReturnToLobby
 from client.screens.confirm import ConfirmScreen
@@ -100,7 +101,7 @@ class GameScreen(Screen[None]):
         goes when it is one."""
         entry = self.ENTRY_HELP if self.persons_here() else ""
         network = help_topics.NETWORK if self.extras.link is not None else ""
-        return self.RULES + entry + network
+        return "".join(_(part) for part in (self.RULES, entry, network) if part)
 
     @property
     def in_progress(self) -> bool:

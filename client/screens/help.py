@@ -11,21 +11,22 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Label, Markdown
 
 from client import help_topics
+from client.i18n import _
 
 
 class _HelpBody(VerticalScroll):
     """The rules and keys, longer than a small terminal: the footer says it scrolls."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down", "scroll_down", "Scroll", key_display="↓↑"),
-        Binding("up", "scroll_up", "Scroll up", show=False),
+        Binding("down", "scroll_down", _("Scroll"), key_display="↓↑"),
+        Binding("up", "scroll_up", _("Scroll up"), show=False),
     ]
 
 
 class HelpScreen(ModalScreen[None]):
     """Opened with F1 from any screen; the screen tells which rules to show (``HELP_TEXT``)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "dismiss", "Close help")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "dismiss", _("Close help"))]
 
     def __init__(self, rules: str, keys: list[tuple[str, str]]) -> None:
         super().__init__()
@@ -35,7 +36,7 @@ class HelpScreen(ModalScreen[None]):
     @classmethod
     def for_screen(cls, screen: Screen[object]) -> HelpScreen:
         """Help for *screen*: its ``HELP_TEXT`` and the keys it and the app answer to now."""
-        rules = getattr(screen, "HELP_TEXT", help_topics.LOBBY)
+        rules = getattr(screen, "HELP_TEXT", _(help_topics.LOBBY))
         # In a defined order: the screen's keys as it declares them, then those of the
         # widget with the focus (the board's cursor), then the app's (help, quit), then the
         # palette. Textual's active bindings put the app's first.
@@ -62,16 +63,16 @@ class HelpScreen(ModalScreen[None]):
             keys.setdefault(group_keys, description)
         for key, description in app_keys.items():
             keys.setdefault(key, description)
-        keys.setdefault(screen.app.get_key_display(Binding("ctrl+p", "")), "Command palette")
+        keys.setdefault(screen.app.get_key_display(Binding("ctrl+p", "")), _("Command palette"))
         return cls(rules, list(keys.items()))
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             with _HelpBody(id="help-body"):
                 yield Markdown(self.rules + "\n" + self._keys_markdown(), id="rules")
-            yield Label("Press Esc or F1 to go back", id="close-hint", markup=False)
+            yield Label(_("Press Esc or F1 to go back"), id="close-hint", markup=False)
         yield Footer()  # the dialog's own keys, not those of the screen below
 
     def _keys_markdown(self) -> str:
         rows = "\n".join(f"| `{key}` | {description} |" for key, description in self.keys)
-        return f"## Keys\n\n| key | does |\n|---|---|\n{rows}\n"
+        return _("## Keys\n\n| key | does |\n|---|---|\n{rows}\n").format(rows=rows)

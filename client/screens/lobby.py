@@ -22,6 +22,7 @@ from textual.widgets import (
 )
 
 from client import help_topics
+from client.i18n import N_, _
 from client.messages import StartGame
 from client.screens.match_logs import ReplayForm
 from client.setup import (
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from client.net.plan import HostPlan
 
 
-NETWORK_HELP = (
+NETWORK_HELP = N_(
     "Play with friends on other machines. To host, set the game up in its tab (your name "
     "is the first player's) and press “Host over the network”: Tablier starts a relay here "
     "and shows the invites to send. To join or watch, paste the invite a friend sent you."
@@ -81,7 +82,9 @@ def _whole_number(field: Input, what: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise SetupError(f"the {what} must be a whole number, not {text!r}") from None
+        raise SetupError(
+            _("{what} must be a whole number, not {text!r}").format(what=what, text=text)
+        ) from None
 
 
 class SeatRow(Horizontal):
@@ -95,12 +98,12 @@ class SeatRow(Horizontal):
         yield Label(f"{self.seat + 1:>2}.", classes="seat-number", markup=False)
         yield Input(
             DEFAULT_GOOSE_NAMES[self.seat],
-            placeholder="name",
+            placeholder=_("name"),
             max_length=20,
             classes="name",
             compact=True,
         )
-        yield TickBox("computer", classes="computer", compact=True)
+        yield TickBox(_("computer"), classes="computer", compact=True)
 
     @property
     def name_value(self) -> str:
@@ -116,26 +119,28 @@ class JacquetForm(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            "The French cousin of backgammon for two: no hitting, one postillon, and a win "
-            "counts up to four times. Play hot-seat, or against the computer.",
+            _(
+                "The French cousin of backgammon for two: no hitting, one postillon, and a win "
+                "counts up to four times. Play hot-seat, or against the computer."
+            ),
             classes="intro",
             markup=False,
         )
         with Vertical(classes="form"):
             with Horizontal(classes="options"):
-                yield Label("White", classes="option-label", markup=False)
+                yield Label(_("White"), classes="option-label", markup=False)
                 yield Input(
                     DEFAULT_JACQUET_NAMES[0], max_length=20, id="jacquet-white", compact=True
                 )
-                yield Label("Black", classes="option-label", markup=False)
+                yield Label(_("Black"), classes="option-label", markup=False)
                 yield Input(
                     DEFAULT_JACQUET_NAMES[1], max_length=20, id="jacquet-black", compact=True
                 )
             with Horizontal(classes="options"):
                 yield Checkbox(
-                    "Black is the computer", value=True, id="jacquet-computer", compact=True
+                    _("Black is the computer"), value=True, id="jacquet-computer", compact=True
                 )
-                yield Label("Level", classes="option-label", markup=False)
+                yield Label(_("Level"), classes="option-label", markup=False)
                 yield QuitSafeSelect(
                     [(str(level), level) for level in JACQUET_LEVELS],
                     value=1,
@@ -144,11 +149,11 @@ class JacquetForm(Vertical):
                     id="jacquet-level",
                 )
             with Horizontal(classes="options"):
-                yield Label("Match to", classes="option-label", markup=False)
+                yield Label(_("Match to"), classes="option-label", markup=False)
                 yield Input(
                     "1", type="integer", id="jacquet-match-to", classes="number", compact=True
                 )
-                yield Label("points   Bear-off", classes="option-label", markup=False)
+                yield Label(_("points   Bear-off"), classes="option-label", markup=False)
                 yield QuitSafeSelect(
                     [(rule, rule) for rule in JACQUET_BEAROFF_RULES],
                     value="backgammon",
@@ -157,30 +162,43 @@ class JacquetForm(Vertical):
                     id="jacquet-bearoff",
                 )
         with Horizontal(classes="actions"):
-            yield Button("Play Jacquet", variant="success", id="play-jacquet")
-            yield Button("Host over the network (F8)", id="host-jacquet")
+            yield Button(_("Play Jacquet"), variant="success", id="play-jacquet")
+            yield Button(_("Host over the network (F8)"), id="host-jacquet")
             yield Static("", id="jacquet-error", classes="error", markup=False)
 
 
-TABS = Binding.Group("Tabs")
+TABS = Binding.Group(_("Tabs"))
 GAME_TABS = ("goose", "jacquet")  # the tabs that set a game up (the others open one)
 
 
 class LobbyScreen(Screen[None]):
     """The app's bottom screen: every game starts here and every game returns here."""
 
-    HELP_TEXT = help_topics.LOBBY
+    @property
+    def HELP_TEXT(self) -> str:
+        return _(help_topics.LOBBY)
+
+    # Translated when the module is imported: the app's modules load after the language is
+    # chosen (client/cli.py imports them only to run a command).
     BINDINGS: ClassVar[list[BindingType]] = [
         # The tabs in their order (each tab's title shows its key: the footer has room for
         # one "Tabs"), then what can be done from them; footer, F1 and palette keep this order.
-        Binding("f2", "show_tab('goose')", "Goose", tooltip="The Jeu de l'oie tab", group=TABS),
-        Binding("f3", "show_tab('jacquet')", "Jacquet", tooltip="The Jacquet tab", group=TABS),
-        Binding("f4", "show_tab('replay')", "Replay", tooltip="The recorded matches", group=TABS),
-        Binding("f7", "show_tab('network')", "Network", tooltip="Network matches", group=TABS),
-        Binding("f5", "play", "Play", tooltip="Start the game of the open tab"),
-        Binding("f6", "join", "Join", tooltip="Join or watch a network game from an invite"),
-        Binding("f8", "host", "Host", tooltip="Host the open tab's game over the network"),
-        Binding("ctrl+q", "app.quit", "Quit", priority=True),
+        Binding(
+            "f2", "show_tab('goose')", _("Goose"), tooltip=_("The Jeu de l'oie tab"), group=TABS
+        ),
+        Binding(
+            "f3", "show_tab('jacquet')", _("Jacquet"), tooltip=_("The Jacquet tab"), group=TABS
+        ),
+        Binding(
+            "f4", "show_tab('replay')", _("Replay"), tooltip=_("The recorded matches"), group=TABS
+        ),
+        Binding(
+            "f7", "show_tab('network')", _("Network"), tooltip=_("Network matches"), group=TABS
+        ),
+        Binding("f5", "play", _("Play"), tooltip=_("Start the game of the open tab")),
+        Binding("f6", "join", _("Join"), tooltip=_("Join or watch a network game from an invite")),
+        Binding("f8", "host", _("Host"), tooltip=_("Host the open tab's game over the network")),
+        Binding("ctrl+q", "app.quit", _("Quit"), priority=True),
     ]
 
     def __init__(self, settings: SessionSettings) -> None:
@@ -190,28 +208,30 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with TabbedContent(id="games"):
-            with TabPane("Jeu de l'oie F2", id="goose"):
+            with TabPane(_("Jeu de l'oie") + " F2", id="goose"):
                 yield from self._compose_goose()
-            with TabPane("Jacquet F3", id="jacquet"):
+            with TabPane(_("Jacquet") + " F3", id="jacquet"):
                 yield AfterFirstPaint(JacquetForm(id="jacquet-form"))
-            with TabPane("Recorded match F4", id="replay"):
+            with TabPane(_("Recorded match") + " F4", id="replay"):
                 yield AfterFirstPaint(ReplayForm(self.settings, id="replay-form"))
-            with TabPane("Network F7", id="network"):
-                yield Static(NETWORK_HELP, classes="intro", markup=False)
+            with TabPane(_("Network") + " F7", id="network"):
+                yield Static(_(NETWORK_HELP), classes="intro", markup=False)
                 with Horizontal(classes="actions"):
-                    yield Button("Join or watch… (F6)", variant="primary", id="join")
+                    yield Button(_("Join or watch… (F6)"), variant="primary", id="join")
                 yield SavedSeats(self.settings.data_dir, id="saved-seats")
         yield Footer()
 
     def _compose_goose(self) -> ComposeResult:
         yield Static(
-            "2 to 15 players race round 63 squares to le jardin de l'oie; the winner takes "
-            "the pot. Tick “computer” for the seats the computer throws for.",
+            _(
+                "2 to 15 players race round 63 squares to le jardin de l'oie; the winner takes "
+                "the pot. Tick “computer” for the seats the computer throws for."
+            ),
             classes="intro",
             markup=False,
         )
         with Horizontal(classes="options"):
-            yield Label("Players", classes="option-label", markup=False)
+            yield Label(_("Players"), classes="option-label", markup=False)
             yield QuitSafeSelect(
                 [(str(n), n) for n in range(GOOSE_MIN_PLAYERS, GOOSE_MAX_PLAYERS + 1)],
                 value=GOOSE_DEFAULT_PLAYERS,
@@ -219,7 +239,7 @@ class LobbyScreen(Screen[None]):
                 compact=True,
                 id="goose-players",
             )
-            yield Label("Rules", classes="option-label", markup=False)
+            yield Label(_("Rules"), classes="option-label", markup=False)
             yield QuitSafeSelect(
                 [(rules, rules) for rules in GOOSE_RULE_SETS],
                 value="daumont",
@@ -227,16 +247,16 @@ class LobbyScreen(Screen[None]):
                 compact=True,
                 id="goose-rules",
             )
-            yield Label("Ante", classes="option-label", markup=False)
+            yield Label(_("Ante"), classes="option-label", markup=False)
             yield Input("4", type="integer", id="goose-ante", classes="number", compact=True)
-            yield Label("Fee", classes="option-label", markup=False)
+            yield Label(_("Fee"), classes="option-label", markup=False)
             yield Input("1", type="integer", id="goose-fee", classes="number", compact=True)
         with VerticalScroll(id="seats"):
             for seat in range(GOOSE_DEFAULT_PLAYERS):
                 yield SeatRow(seat)
         with Horizontal(classes="actions"):
-            yield Button("Play Jeu de l'oie", variant="success", id="play-goose")
-            yield Button("Host over the network (F8)", id="host-goose")
+            yield Button(_("Play Jeu de l'oie"), variant="success", id="play-goose")
+            yield Button(_("Host over the network (F8)"), id="host-goose")
             yield Static("", id="goose-error", classes="error", markup=False)
 
     @on(Select.Changed, "#goose-players")
@@ -312,7 +332,7 @@ class LobbyScreen(Screen[None]):
             if forget:
                 self.query_one(SavedSeats).forget(event.saved)
 
-        question = forget_question("match", event.saved.title)
+        question = forget_question(_("Forget this match?"), event.saved.title)
         self.app.push_screen(question, answered)
 
     @on(Button.Pressed, "#join")
@@ -335,10 +355,11 @@ class LobbyScreen(Screen[None]):
             ignored = remote_computer_seats(setup)
             if ignored:
                 self.notify(
-                    f"Over the network every other seat is a friend who joins with the invite: "
-                    f"{', '.join(ignored)} will not be played by the computer.",
-                    title="Computer seats",
-                )
+                    _("Over the network every other seat is a friend who joins with the invite: "
+                      "{names} will not be played by the computer.").format(
+                        names=", ".join(ignored)),
+                    title=_("Computer seats"),
+                )  # fmt: skip
             self.app.push_screen(RoomScreen(host_plan(setup), self.settings))
 
     @on(Button.Pressed, "#play-goose")
@@ -372,8 +393,8 @@ class LobbyScreen(Screen[None]):
             names=tuple(row.name_value for row in rows),
             computer_seats=frozenset(row.seat for row in rows if row.computer),
             rules=cast(str, self.query_one("#goose-rules", Select).value),
-            ante=_whole_number(self.query_one("#goose-ante", Input), "ante"),
-            fee=_whole_number(self.query_one("#goose-fee", Input), "fee"),
+            ante=_whole_number(self.query_one("#goose-ante", Input), _("the ante")),
+            fee=_whole_number(self.query_one("#goose-fee", Input), _("the fee")),
         )
 
     def jacquet_setup(self) -> JacquetSetup:
@@ -386,6 +407,8 @@ class LobbyScreen(Screen[None]):
             ),
             computer_seats=frozenset({1}) if computer else frozenset(),
             level=cast(int, self.query_one("#jacquet-level", Select).value),
-            match_to=_whole_number(self.query_one("#jacquet-match-to", Input), "match length"),
+            match_to=_whole_number(
+                self.query_one("#jacquet-match-to", Input), _("the match length")
+            ),
             bearoff=cast(str, self.query_one("#jacquet-bearoff", Select).value),
         )

@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.worker import Worker, WorkerState
 
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.messages import OpenGame
 from client.net.untrusted import shown
@@ -31,9 +32,9 @@ if TYPE_CHECKING:
 
 MAX_RESULT_CHARS: Final = 60  # one line of the list, beside the file's name
 
-NOT_A_LOG: Final = "unreadable: not a Tablier match log"
-DAMAGED: Final = "unreadable: damaged after record {record} (a replay stops there)"
-FORGED: Final = "unreadable: fails verification (record {record})"
+NOT_A_LOG: Final = N_("unreadable: not a Tablier match log")
+DAMAGED: Final = N_("unreadable: damaged after record {record} (a replay stops there)")
+FORGED: Final = N_("unreadable: fails verification (record {record})")
 
 
 def matches_folder(data_dir: Path | None) -> Path:
@@ -74,14 +75,14 @@ def recorded_result(path: Path) -> str:
     try:
         contents = read_log(path)  # NotALog too when it cannot be read (removed since)
     except NotALog:
-        return NOT_A_LOG
+        return _(NOT_A_LOG)
     report = verify_contents(contents)
     if not report.ok:
         # Every good record verified, the tail is cut or garbled: the file was damaged.
         tail = contents.problem
         if tail is not None and report.error == str(tail):
-            return DAMAGED.format(record=len(contents.records))
-        return FORGED.format(record=report.bad_record)
+            return _(DAMAGED).format(record=len(contents.records))
+        return _(FORGED).format(record=report.bad_record)
     result = shown(report.result)
     if len(result) > MAX_RESULT_CHARS:
         return result[: MAX_RESULT_CHARS - 1] + "…"
@@ -105,7 +106,7 @@ class ReplayForm(Vertical):
     def refresh_logs(self) -> None:
         """List the latest logs again (a game played since wrote one), then their results."""
         self.logs = recent_logs(self.data_dir)
-        title = "Latest games (enter opens one):" if self.logs else "No recorded games yet."
+        title = _("Latest games (enter opens one):") if self.logs else _("No recorded games yet.")
         self.query_one("#recent-title", Label).update(title)
         listed = self.query_one("#recent-logs", OptionList)
         listed.clear_options()
@@ -128,13 +129,13 @@ class ReplayForm(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            "Step through a recorded match on its own board. The log is verified first.",
+            _("Step through a recorded match on its own board. The log is verified first."),
             classes="intro",
             markup=False,
         )
         with Horizontal(classes="options"):
-            yield Label("Log file", classes="option-label", markup=False)
-            yield Input(placeholder="path to a .tablier file", id="replay-path", compact=True)
+            yield Label(_("Log file"), classes="option-label", markup=False)
+            yield Input(placeholder=_("path to a .tablier file"), id="replay-path", compact=True)
         yield UnfinishedGames(self.data_dir, id="unfinished-games")
         yield Label("", id="recent-title", classes="option-label list-title", markup=False)
         yield OptionList(id="recent-logs", markup=False)
@@ -147,7 +148,7 @@ class ReplayForm(Vertical):
     def open_typed(self) -> None:
         text = self.query_one("#replay-path", Input).value.strip()
         if not text:
-            self.query_one("#replay-error", Static).update("Type the path of a match log first")
+            self.query_one("#replay-error", Static).update(_("Type the path of a match log first"))
             return
         self.open_log(Path(text).expanduser())
 
@@ -156,7 +157,7 @@ class ReplayForm(Vertical):
         self.open_log(self.logs[event.option_index])
 
     def open_log(self, path: Path) -> None:
-        self.query_one("#replay-error", Static).update(f"Verifying {path.name}…")
+        self.query_one("#replay-error", Static).update(_("Verifying {log}…").format(log=path.name))
         self._load(path)
 
     @work(thread=True, exclusive=True, group="replay")
@@ -187,7 +188,7 @@ class ReplayForm(Vertical):
 
     @on(UnfinishedGames.Resume)
     def _resume_local(self, event: UnfinishedGames.Resume) -> None:
-        self.query_one("#replay-error", Static).update("Replaying its log…")
+        self.query_one("#replay-error", Static).update(_("Replaying its log…"))
         self._take_up(event.game.path)
 
     @work(thread=True, exclusive=True, group="local-resume")
@@ -217,5 +218,5 @@ class ReplayForm(Vertical):
             if forget:
                 self.query_one(UnfinishedGames).forget(event.game)
 
-        question = forget_question("game", event.game.title)
+        question = forget_question(_("Forget this game?"), event.game.title)
         self.app.push_screen(question, answered)

@@ -17,14 +17,17 @@ from textual.timer import Timer
 from textual.widgets import OptionList, Static
 
 from client.game.driver import ReplayControl
+from client.i18n import _, decimal_symbol
 from client.lifecycle import closing
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Autoplay speeds, in steps per second."""
 
-_STEP = Binding.Group("Step", compact=True)
-_ENDS = Binding.Group("Ends", compact=True)
-_SPEED = Binding.Group("Speed", compact=True)
+# Translated when the module is imported: the app's modules load after the language is
+# chosen (client/cli.py imports them only to run a command).
+_STEP = Binding.Group(_("Step"), compact=True)
+_ENDS = Binding.Group(_("Ends"), compact=True)
+_SPEED = Binding.Group(_("Speed"), compact=True)
 
 
 class StoryList(OptionList):
@@ -47,20 +50,22 @@ class ReplayBar(Static, can_focus=True):
     """Where the replay stands (step, throw, autoplay), and the keys that move it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "step(-1)", "back", key_display="←", group=_STEP),
-        Binding("right,l", "step(1)", "forward", key_display="→", group=_STEP),
-        Binding("home,g", "jump_to(0)", "start", key_display="⇱", group=_ENDS),
-        Binding("end,G", "jump_to(-1)", "end", key_display="⇲", group=_ENDS),
-        Binding("0", "type_digit('0')", "Throw N", key_display="0-9",
-                tooltip="Type a throw's number, then enter to jump there"),
+        Binding("left,h", "step(-1)", _("back"), key_display="←", group=_STEP),
+        Binding("right,l", "step(1)", _("forward"), key_display="→", group=_STEP),
+        Binding("home,g", "jump_to(0)", _("start"), key_display="⇱", group=_ENDS),
+        Binding("end,G", "jump_to(-1)", _("end"), key_display="⇲", group=_ENDS),
+        Binding("0", "type_digit('0')", _("Throw N"), key_display="0-9",
+                tooltip=_("Type a throw's number, then enter to jump there")),
         *(Binding(digit, f"type_digit('{digit}')", show=False) for digit in "123456789"),
-        Binding("enter", "go_to_throw", "Go", tooltip="Jump to the throw typed"),
-        Binding("backspace", "erase_digit", "Erase", tooltip="Take back the last digit typed"),
-        Binding("space,p", "toggle_autoplay", "Play", key_display="␣",
-                tooltip="Play the replay on its own, or pause it"),
-        Binding("minus", "speed(-1)", "slower", key_display="-", group=_SPEED),
-        Binding("plus,equals_sign", "speed(1)", "faster", key_display="+", group=_SPEED),
-        Binding("q,escape", "close", "Close", tooltip="Close the replay (esc: forget a number)"),
+        Binding("enter", "go_to_throw", _("Go"), tooltip=_("Jump to the throw typed")),
+        Binding("backspace", "erase_digit", _("Erase"),
+                tooltip=_("Take back the last digit typed")),
+        Binding("space,p", "toggle_autoplay", _("Play"), key_display="␣",
+                tooltip=_("Play the replay on its own, or pause it")),
+        Binding("minus", "speed(-1)", _("slower"), key_display="-", group=_SPEED),
+        Binding("plus,equals_sign", "speed(1)", _("faster"), key_display="+", group=_SPEED),
+        Binding("q,escape", "close", _("Close"),
+                tooltip=_("Close the replay (esc: forget a number)")),
     ]  # fmt: skip
 
     class Closed(Message):
@@ -87,14 +92,16 @@ class ReplayBar(Static, can_focus=True):
         if replay.index >= replay.last_index and self.playing:
             self._stop()  # autoplay reached the end
         speed = SPEEDS[self.speed]
-        steps = "step" if speed == 1 else "steps"
-        playing = f"playing at {speed:g} {steps}/s" if self.playing else "paused"
-        position = (
-            f"Step {replay.index}/{replay.last_index} · throw {replay.throws_made}/{replay.throws}"
-            f" · {playing}"
-        )
+        rate = f"{speed:g}".replace(".", decimal_symbol())
+        playing = _("paused")
+        if self.playing:  # a rate, not a count: "1 step/s", "0.5 steps/s"
+            playing = (_("playing at {rate} step/s") if speed == 1 else
+                       _("playing at {rate} steps/s")).format(rate=rate)  # fmt: skip
+        position = _("Step {index}/{last} · throw {throw}/{throws} · {playing}").format(
+            index=replay.index, last=replay.last_index, throw=replay.throws_made,
+            throws=replay.throws, playing=playing)  # fmt: skip
         if self.typed:
-            position += f" · go to throw {self.typed}▏ (enter)"
+            position += _(" · go to throw {number}▏ (enter)").format(number=self.typed)
         self.update(position)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

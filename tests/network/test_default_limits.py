@@ -55,7 +55,7 @@ async def test_a_jacquet_match_with_a_spectator_and_a_resume_within_the_default_
     assert invite is not None
     watcher = await join_room(invite, name="Eve", settings=settings("Eve"), backoff=QUICK)
     try:
-        ada, bob = (room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"]))
+        ada, bob = (room.game(settings(room.match.name)) for room in rooms)
         async with asyncio.timeout(TIMEOUT):
             await watcher.wait_started()
             for _ in range(2):

@@ -120,7 +120,9 @@ def _refuse(text: str) -> Callable[[RelayMessage], RelayMessage]:
         (_welcome(rate_per_minute=0), "sent a malformed sending rate ('0')"),
         (_refuse("Full\x1b]52;c;b3duZWQ=\x07"), "Full\ufffd]52;c;b3duZWQ=\ufffd"),
     ],
-    ids=["roster name", "presence name", "empty name", "seat token", "seat", "rate", "refusal text"],
+    ids=[
+        "roster name", "presence name", "empty name", "seat token", "seat", "rate", "refusal text"
+    ],
 )
 async def test_a_welcome_or_presence_out_of_shape_stops_the_join_naming_the_relay(
     relay: RelayServer,

@@ -1,0 +1,41 @@
+"""argparse's own words ("usage:", "options", "invalid choice: …"), in Tablier's language.
+
+argparse asks the standard :mod:`gettext` for them, which reads the environment's locale and
+its own domain, not ``--lang``; :func:`speak` routes them through Tablier's catalogue
+instead. The sentences are listed here (as argparse writes them, which
+``tests/client/test_i18n.py`` checks against the running Python's argparse) so that
+``pybabel extract`` puts them in the catalogue.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from client.i18n import N_, _, ngettext
+
+WORDS: tuple[str, ...] = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("unrecognized arguments: %s"),
+    N_("not allowed with argument %s"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("ignored explicit argument %r"),
+)
+
+
+def speak() -> None:
+    """Make argparse say its words in the language in use (call before building a parser:
+    the "options" heading is translated when the parser is made)."""
+    # argparse looks its `_` and `ngettext` up as module globals on every call.
+    setattr(argparse, "_", _)  # noqa: B010 (mypy: argparse does not export `_`)
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010

@@ -1,0 +1,153 @@
+"""The language Tablier speaks to the person in front of it: English or French.
+
+One language per process, chosen once at start (:func:`choose`, then :func:`use`) before any
+sentence is built, so ``tablier --lang fr --help`` is French from its first word. Sentences
+go through :func:`_` (and :func:`ngettext` where a count decides the form: "1 point",
+"3 points"); a sentence defined at import time, before the language is known, is marked with
+:func:`N_` and translated where it is shown. The catalogues are standard gettext files
+managed with Babel (``scripts/catalogue``): ``client/locale/messages.pot`` and
+``client/locale/fr/LC_MESSAGES/messages.po``, compiled to the ``.mo`` read here.
+
+Only what a person reads is translated: what travels between machines (protocol messages,
+match logs) and the JSON interfaces carry codes, never sentences, so a French and an English
+player share one match and identical logs.
+
+>>> use("fr")
+>>> _("the match log (.tablier file)")
+'le journal de la partie (fichier .tablier)'
+>>> ngettext("%(count)s point", "%(count)s points", 3) % {"count": 3}
+'3 points'
+>>> format_number(12345)
+'12\\u202f345'
+>>> use("en")
+>>> _("the match log (.tablier file)")
+'the match log (.tablier file)'
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+LANGUAGES: tuple[str, ...] = ("en", "fr")
+DEFAULT_LANGUAGE = "en"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "messages"
+# Where the language is looked for, after --lang: Tablier's own variable, then gettext's
+# order (LANGUAGE is a colon-separated list of preferences; the others name one locale).
+ENVIRONMENT: tuple[str, ...] = ("TABLIER_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+_translations: gettext.NullTranslations = gettext.NullTranslations()
+_language = DEFAULT_LANGUAGE
+
+
+def language_of(value: str) -> str | None:
+    """The Tablier language a locale name or preference list asks for, or None.
+
+    >>> language_of("fr_CA.UTF-8"), language_of("de:fr:en"), language_of("C"), language_of("")
+    ('fr', 'fr', None, None)
+    """
+    for preference in value.split(":"):
+        code = preference.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return None
+
+
+def choose(explicit: str | None, environ: Mapping[str, str]) -> str:
+    """The language to speak: *explicit* (``--lang``) when it is one of ours, else the first
+    variable of :data:`ENVIRONMENT` that names one, else English.
+
+    A variable that is set but names no language of ours (``LC_ALL=C``) does not stop the
+    search: gettext would fall back to English there, where a later preference may be French.
+
+    >>> choose(None, {"LANG": "fr_FR.UTF-8"}), choose("en", {"LANG": "fr_FR.UTF-8"})
+    ('fr', 'en')
+    >>> choose(None, {"TABLIER_LANG": "en", "LANG": "fr_FR.UTF-8"}), choose(None, {})
+    ('en', 'en')
+    """
+    for value in (explicit or "", *(environ.get(variable, "") for variable in ENVIRONMENT)):
+        found = language_of(value)
+        if found is not None:
+            return found
+    return DEFAULT_LANGUAGE
+
+
+def lang_option(argv: Sequence[str]) -> str | None:
+    """The value of ``--lang`` in a command line, looked for before argparse runs (its help
+    must already be in that language); the last one given wins, as argparse would have it.
+
+    >>> lang_option(["--lang", "fr", "play"]), lang_option(["verify", "--lang=en", "x"])
+    ('fr', 'en')
+    >>> lang_option(["join", "--", "--lang", "fr"]) is None
+    True
+    """
+    found = None
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and index + 1 < len(argv):
+            found = argv[index + 1]
+        elif word.startswith("--lang="):
+            found = word.removeprefix("--lang=")
+    return found
+
+
+def use(language: str) -> None:
+    """Speak *language* (one of :data:`LANGUAGES`) from now on."""
+    global _translations, _language
+    if language not in LANGUAGES:
+        raise ValueError(f"Tablier speaks {' and '.join(LANGUAGES)}, not {language!r}")
+    _language = language
+    if language == DEFAULT_LANGUAGE:  # the sources are English
+        _translations = gettext.NullTranslations()
+    else:
+        _translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+
+
+def current() -> str:
+    """The language in use."""
+    return _language
+
+
+def _(message: str) -> str:
+    """*message* in the language in use."""
+    return _translations.gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of a sentence that *count* asks for, in the language in use."""
+    return _translations.ngettext(singular, plural, count)
+
+
+def N_(message: str) -> str:
+    """Mark *message* for the catalogue without translating it yet (a constant defined at
+    import time, before the language is chosen): translate it with :func:`_` where it is
+    shown."""
+    return message
+
+
+def decimal_symbol() -> str:
+    """What separates the units from the decimals in the language in use ("." or ",").
+
+    >>> use("fr"); decimal_symbol()
+    ','
+    >>> use("en"); decimal_symbol()
+    '.'
+    """
+    from babel.numbers import get_decimal_symbol
+
+    return get_decimal_symbol(_language)
+
+
+def format_number(number: int | float) -> str:
+    """*number* written as the language in use writes it (French groups thousands with a
+    narrow no-break space and writes a decimal comma).
+
+    >>> use("en"); format_number(1234.5)
+    '1,234.5'
+    """
+    from babel.numbers import format_decimal  # loaded only where a number is printed
+
+    return format_decimal(number, locale=_language)

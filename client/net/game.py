@@ -28,18 +28,18 @@ from client.game.driver import (
     Offence,
     OffenceNews,
     PeerLine,
-    ScreenAwaiting,
     SeatRole,
     Superseded,
 )
-from client.game.turn import GameState, NotYourTurnError, Turn, TurnQueue
+from client.game.queued import QueuedTurns
+from client.game.turn import NotYourTurnError, TurnQueue
 from client.net.link import LinkStatus, RelayLink
 from client.net.match import NetMatch
 from client.setup import GameSetup, SessionSettings, setup_for_match
-from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.awaiting import ChoosePlay, ThrowDice
 from engine.jacquet import Play
 from protocol.errors import LocalProtocolError
-from protocol.events import ChatReceived, Event, MatchEnded
+from protocol.events import ChatReceived, Event
 from protocol.session import MatchSession
 
 Closer = Callable[[], Coroutine[Any, Any, None]]
@@ -48,7 +48,7 @@ SEAT_GRACE_S = 300
 relay does not say its own, so a relay configured otherwise shows a countdown that is off."""
 
 
-class NetworkGame:
+class NetworkGame(QueuedTurns):
     """One networked match on this terminal; see the module docstring."""
 
     def __init__(
@@ -101,36 +101,12 @@ class NetworkGame:
         return self.match.names
 
     @property
-    def state(self) -> GameState:
-        return self._turns.shown
-
-    @property
-    def awaiting(self) -> ScreenAwaiting:
-        if self._turns.ended is not None:
-            return Finished()
-        awaiting = self.state.awaiting
-        assert isinstance(awaiting, ThrowDice | ChoosePlay | Finished)  # MissTurn: applied
-        return awaiting
-
-    @property
-    def ended(self) -> MatchEnded | None:
-        return self._turns.ended
-
-    @property
-    def finished(self) -> bool:
-        return isinstance(self.awaiting, Finished)
-
-    @property
     def log_path(self) -> Path | None:
         return self._log_path
 
     @property
     def home_seat(self) -> int | None:
         return self.local_seat
-
-    @property
-    def pending_turns(self) -> int:
-        return self._turns.pending
 
     @property
     def watching(self) -> bool:
@@ -154,9 +130,6 @@ class NetworkGame:
         if not isinstance(awaiting, ChoosePlay) or awaiting.seat != self.local_seat:
             raise NotYourTurnError("the game is not waiting for your play")
         self._act(lambda session: session.play(play, self.settings.clock()))
-
-    async def next_turn(self) -> Turn:
-        return await self._turns.next()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)

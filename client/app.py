@@ -85,9 +85,16 @@ class TablierApp(App[None]):
     def start_game(self, setup: GameSetup) -> None:
         """Start a new local game for *setup* and show it, replacing any finished game."""
         from client.game.local import LocalGame  # the protocol's crypto loads with a game
+        from client.game.score import RunningScore
 
+        replacing = self.screen if isinstance(self.screen, GameScreen) else None
+        score = None
+        if replacing is not None and isinstance(replacing.game, LocalGame):
+            before = replacing.game  # "Play again": the session's score goes on
+            if before.setup == setup and before.ended is not None:
+                score = (before.extras.score or RunningScore.start(setup.names)).after(before.ended)
         try:
-            game = LocalGame(setup, self.settings)
+            game = LocalGame(setup, self.settings, score=score)
         except OSError as problem:  # the log folder cannot be written, the disk is full…
             self.notify(
                 _("The match log cannot be written: {problem}").format(problem=problem),
@@ -95,7 +102,6 @@ class TablierApp(App[None]):
                 severity="error",
             )
             return
-        replacing = self.screen if isinstance(self.screen, GameScreen) else None
         self.open_game(game, replacing)
 
     def open_game(self, game: GameDriver, replacing: Screen[Any] | None = None) -> None:

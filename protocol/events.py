@@ -7,9 +7,12 @@ MatchEnded(reason='resigned', winner=0, seat=1, error=None)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from protocol.errors import ProtocolError
+
+if TYPE_CHECKING:
+    from protocol.games import EngineEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,5 +77,5 @@ class Ignored:
 
 
 ProtocolEvent = ShareRevealed | DiceRolled | PlayMade | ChatReceived | MatchEnded | Ignored
-Event = ProtocolEvent | Any
+Event: TypeAlias = "ProtocolEvent | EngineEvent"
 """Session calls return protocol events interleaved with the engine's events."""

@@ -14,19 +14,25 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from protocol.errors import LocalProtocolError
 
+if TYPE_CHECKING:  # the engines are imported when a game is first played, not before
+    from engine.goose import GooseEvent, GooseState
+    from engine.jacquet import JacquetEvent, JacquetState
+
 OptionValue = int | str
+EngineState: TypeAlias = "GooseState | JacquetState"
+EngineEvent: TypeAlias = "GooseEvent | JacquetEvent"
 
 
 @dataclass(frozen=True, slots=True)
 class Transition:
     """A new engine state and the engine events that led to it."""
 
-    state: Any
-    events: tuple[Any, ...]
+    state: EngineState
+    events: tuple[EngineEvent, ...]
 
 
 class Game(ABC):
@@ -61,7 +67,7 @@ class Game(ABC):
         """The engine's options object, from options already checked by :meth:`options`."""
 
     @abstractmethod
-    def new_state(self, options: Any) -> Any:
+    def new_state(self, options: Any) -> EngineState:
         """The engine state a match starts from."""
 
     @abstractmethod
@@ -91,7 +97,7 @@ class GooseGame(Game):
 
         return GooseOptions(players=seats, **options)
 
-    def new_state(self, options: Any) -> Any:
+    def new_state(self, options: Any) -> EngineState:
         from engine.goose import new_game
 
         return new_game(options)
@@ -119,7 +125,7 @@ class JacquetGame(Game):
 
         return JacquetOptions(**options)
 
-    def new_state(self, options: Any) -> Any:
+    def new_state(self, options: Any) -> EngineState:
         from engine.jacquet import new_match
 
         return new_match(options)
@@ -154,4 +160,4 @@ def game_named(name: str) -> Game:
         raise ValueError(f"unknown game {name!r}: choose goose or jacquet") from None
 
 
-__all__ = ["GAMES", "Game", "OptionValue", "Transition", "game_named"]
+__all__ = ["GAMES", "EngineEvent", "EngineState", "Game", "OptionValue", "Transition", "game_named"]

@@ -18,20 +18,23 @@ ThrowDice(seat=0, count=2)
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from protocol.chain import LINK_BYTES, HashChain
 from protocol.errors import LocalProtocolError
-from protocol.events import MatchEnded
-from protocol.games import OptionValue
+from protocol.events import Event, MatchEnded
+from protocol.games import EngineState, OptionValue
 from protocol.identity import Identity, RandomSource, SignatureMemo, seeded_source
 from protocol.logfile import LogContents, LogWriter, default_log_path, encode_log
 from protocol.session import MatchSession
 from protocol.setup import DEFAULT_TIME_LIMIT_MS, Join, MatchSetup, Proposal
+
+if TYPE_CHECKING:
+    from engine.jacquet import Play as JacquetPlay
 
 
 @dataclass
@@ -184,7 +187,7 @@ class LocalMatch:
         return None if self.log is None else self.log.path
 
     @property
-    def state(self) -> Any:
+    def state(self) -> EngineState:
         """The engine state (the same in every seat's session)."""
         return self.sessions[0].state
 
@@ -196,21 +199,21 @@ class LocalMatch:
     def ended(self) -> MatchEnded | None:
         return self.sessions[0].ended
 
-    def throw(self, seat: int, now: int) -> list[Any]:
+    def throw(self, seat: int, now: int) -> list[Event]:
         """*seat* throws; every other seat reveals its share; returns seat 0's events."""
         return self._run(seat, lambda session: session.throw(now), now)
 
-    def play(self, seat: int, play: Any, now: int) -> list[Any]:
+    def play(self, seat: int, play: JacquetPlay, now: int) -> list[Event]:
         """Jacquet: *seat* plays *play* (an engine Play)."""
         return self._run(seat, lambda session: session.play(play, now), now)
 
-    def resign(self, seat: int, now: int) -> list[Any]:
+    def resign(self, seat: int, now: int) -> list[Event]:
         return self._run(seat, lambda session: session.resign(now), now)
 
-    def chat(self, seat: int, text: str, now: int) -> list[Any]:
+    def chat(self, seat: int, text: str, now: int) -> list[Event]:
         return self._run(seat, lambda session: session.chat(text, now), now)
 
-    def claim_abandonment(self, seat: int, accused: int, now: int) -> list[Any]:
+    def claim_abandonment(self, seat: int, accused: int, now: int) -> list[Event]:
         return self._run(seat, lambda session: session.claim_abandonment(accused, now), now)
 
     def log_bytes(self) -> bytes:
@@ -221,16 +224,18 @@ class LocalMatch:
         if self.log is not None:
             self.log.close()
 
-    def _run(self, seat: int, action: Any, now: int) -> list[Any]:
+    def _run(
+        self, seat: int, action: Callable[[MatchSession], list[Event]], now: int
+    ) -> list[Event]:
         if not 0 <= seat < len(self.sessions):
             raise LocalProtocolError(f"there is no seat {seat}")
         own = action(self.sessions[seat])
         return [*(own if seat == 0 else ()), *self._deliver(seat, now)]
 
-    def _deliver(self, seat: int, now: int) -> list[Any]:
+    def _deliver(self, seat: int, now: int) -> list[Event]:
         """Deliver what *seat* has to send, and every answer, to every other session;
         returns seat 0's events."""
-        observed: list[Any] = []
+        observed: list[Event] = []
         queue: deque[tuple[int, bytes]] = deque()
         self._collect(seat, queue)
         while queue:

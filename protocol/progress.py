@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, Final
+from typing import Final
 
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
 from engine.canonical import state_hash
@@ -46,7 +46,8 @@ from protocol.errors import (
     MalformedMessage,
     RemoteProtocolError,
 )
-from protocol.events import DiceRolled, PlayMade, ShareRevealed
+from protocol.events import DiceRolled, Event, PlayMade, ShareRevealed
+from protocol.games import EngineState, Transition
 from protocol.messages import Claim, Play, Resign, Seen, Share
 from protocol.setup import MatchSetup
 
@@ -79,7 +80,7 @@ class Progress:
     :class:`~protocol.errors.RemoteProtocolError` when its signer broke the rules."""
 
     setup: MatchSetup
-    state: Any
+    state: EngineState
     throw_index: int = 0
     turns: int = 0
     links: dict[int, bytes] = field(default_factory=dict)  # the current throw's, by seat
@@ -92,7 +93,7 @@ class Progress:
     length: int = 1
     mark: int = 0  # position just after the current throw's first share (0: none yet)
     seen_at: int = -1  # position just after the last ``seen`` (-1: none)
-    hashed: tuple[Any, bytes] | None = None  # the last state hashed, and its hash
+    hashed: tuple[EngineState, bytes] | None = None  # the last state hashed, and its hash
 
     @classmethod
     def start(cls, setup: MatchSetup) -> Progress:
@@ -165,7 +166,7 @@ class Progress:
         each unaware of the others')."""
         return self.digests[self.mark] if self.links else self.digest
 
-    def state_digest(self, state: Any) -> bytes:
+    def state_digest(self, state: EngineState) -> bytes:
         """``state_hash(state)``, remembered for the last state hashed."""
         if self.hashed is None or self.hashed[0] is not state:
             self.hashed = (state, state_hash(state))
@@ -173,7 +174,7 @@ class Progress:
 
     # ----------------------------------------------------------------- the game records
 
-    def try_share(self, share: Share, raw: bytes) -> list[Any] | None:
+    def try_share(self, share: Share, raw: bytes) -> list[Event] | None:
         awaiting = self.state.awaiting
         if share.n < self.throw_index:
             raise BadShare(f"a share for throw {share.n}, which is already over", seat=share.seat)
@@ -205,12 +206,14 @@ class Progress:
         self._append(raw, share.time)
         if first:
             self.mark = self.position
-        events: list[Any] = [ShareRevealed(share.n, share.seat)]
+        events: list[Event] = [ShareRevealed(share.n, share.seat)]
         if len(self.links) == self.setup.seats:
             events.extend(self._roll(awaiting))
         return events
 
-    def try_play(self, play: Play, raw: bytes, prepared: Any = None) -> list[Any] | None:
+    def try_play(
+        self, play: Play, raw: bytes, prepared: Transition | None = None
+    ) -> list[Event] | None:
         """*prepared*: this seat's own engine transition for this very play, if it has one."""
         game, awaiting = self.setup.proposal.rules, self.state.awaiting
         name = self.setup.names[play.seat]
@@ -338,7 +341,7 @@ class Progress:
                 seat=seat,
             )
 
-    def _roll(self, awaiting: ThrowDice) -> list[Any]:
+    def _roll(self, awaiting: ThrowDice) -> list[Event]:
         links = [self.links[seat] for seat in range(self.setup.seats)]
         dice = derive_dice(self.setup.match_id, self.throw_index, links, awaiting.count)
         rolled = DiceRolled(self.throw_index, awaiting.seat, dice)
@@ -347,9 +350,9 @@ class Progress:
         self.turns += 1
         return [rolled, *self._apply(self.setup.proposal.rules.throw(self.state, dice))]
 
-    def _apply(self, transition: Any) -> list[Any]:
+    def _apply(self, transition: Transition) -> list[Event]:
         self.state = transition.state
-        events = list(transition.events)
+        events: list[Event] = list(transition.events)
         game = self.setup.proposal.rules
         while isinstance(self.state.awaiting, MissTurn):
             self.turns += 1

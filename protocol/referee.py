@@ -24,10 +24,11 @@ a record that cannot stand without proving anything raises :class:`~protocol.pro
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from protocol.errors import BadShare, IllegalPlay, ProtocolError, RemoteProtocolError, TimedOut
-from protocol.events import ChatReceived, Ignored, MatchEnded
+from protocol.events import ChatReceived, Event, Ignored, MatchEnded
+from protocol.games import EngineState, Transition
 from protocol.messages import Chat, Claim, GameMessage, Play, Resign, Seen, Share
 from protocol.ordering import InFlight
 from protocol.progress import Progress, Refusal
@@ -59,15 +60,15 @@ class Referee:
         self._log = log
         self._strict = strict
         self._names = setup.names
-        self._prepared: tuple[str, Any] | None = None  # our own play, checked when made
+        self._prepared: tuple[str, Transition] | None = None  # our own play, checked when made
         self._chats = [0] * setup.seats
         self._seen: dict[tuple[int, int, int], bytes] = {}  # shares, plays, chat lines taken
         self._pending: list[tuple[GameMessage, bytes]] = []
-        self._events: list[Any] = []
+        self._events: list[Event] = []
         self._flight = InFlight(self._write)
 
     @property
-    def state(self) -> Any:
+    def state(self) -> EngineState:
         """The engine state the match is in."""
         return self.progress.state
 
@@ -85,10 +86,15 @@ class Referee:
         """The seats whose message the match is waiting for (empty when it is over)."""
         return () if self.ended is not None else self.progress.awaited_seats()
 
+    def held(self, seat: int) -> list[bytes]:
+        """*seat*'s messages taken but not placed yet: they follow one still missing (a peer
+        that was away may lack them too, and no record carries them to it yet)."""
+        return [raw for message, raw in self._pending if message.seat == seat]
+
     def _thrown(self, thrower: int) -> None:
         """A thrower's share was taken: a seated member reveals its own (see the session)."""
 
-    def _take_events(self) -> list[Any]:
+    def _take_events(self) -> list[Event]:
         events, self._events = self._events, []
         return events
 
@@ -177,7 +183,7 @@ class Referee:
             self._end(MatchEnded("finished", winner=getattr(self.state, "winner", None)))
         return True
 
-    def _prepared_for(self, play: Play) -> Any:
+    def _prepared_for(self, play: Play) -> Transition | None:
         """Our own engine transition for *play*, if we just made it (checked once)."""
         prepared, self._prepared = self._prepared, None
         if play.seat == self.seat and prepared is not None and prepared[0] == play.notation:

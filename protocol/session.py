@@ -36,7 +36,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
 from engine.errors import EngineError
@@ -48,7 +48,7 @@ from protocol.errors import (
     MalformedMessage,
     RemoteProtocolError,
 )
-from protocol.events import Ignored
+from protocol.events import Event, Ignored
 from protocol.gate import Gate
 from protocol.identity import Identity, RandomSource, verify_signature
 from protocol.messages import (
@@ -65,6 +65,9 @@ from protocol.messages import (
 from protocol.progress import Refusal
 from protocol.referee import RecordSink, Referee
 from protocol.setup import MatchSetup
+
+if TYPE_CHECKING:
+    from engine.jacquet import Play as JacquetPlay
 
 
 class MatchSession(Referee):
@@ -118,7 +121,7 @@ class MatchSession(Referee):
             return Finished()
         awaiting = self.state.awaiting
         assert not isinstance(awaiting, MissTurn)  # applied automatically
-        return awaiting  # type: ignore[no-any-return]
+        return awaiting
 
     def deadline(self) -> int:
         """Time (ms) after which the seats still awaited can be claimed abandoned."""
@@ -153,7 +156,7 @@ class MatchSession(Referee):
 
     # ----------------------------------------------------------------- this seat's actions
 
-    def throw(self, now: int) -> list[Any]:
+    def throw(self, now: int) -> list[Event]:
         """Take the awaited throw: reveal this seat's next link first."""
         self._check_can_act()
         awaiting = self.awaiting
@@ -162,7 +165,7 @@ class MatchSession(Referee):
         state = self.progress.state_digest(self.state)
         return self._act(self._make_share(now, state=state))
 
-    def play(self, play: Any, now: int) -> list[Any]:
+    def play(self, play: JacquetPlay, now: int) -> list[Event]:
         """Jacquet: play *play* (an engine Play) with the dice thrown."""
         self._check_can_act()
         awaiting = self.awaiting
@@ -178,7 +181,7 @@ class MatchSession(Referee):
         history = self.progress.digest
         return self._act(Play(self._me, self.throw_index - 1, now, notation, after, b"", history))
 
-    def chat(self, text: str, now: int) -> list[Any]:
+    def chat(self, text: str, now: int) -> list[Event]:
         """Send a signed chat line (printable text, at most 500 characters)."""
         self._check_can_act(allow_ended=True)
         if not text or len(text) > MAX_CHAT_CHARS or not text.isprintable():
@@ -187,13 +190,13 @@ class MatchSession(Referee):
             )
         return self._act(Chat(self._me, self._chats[self._me], now, text, b""))
 
-    def resign(self, now: int) -> list[Any]:
+    def resign(self, now: int) -> list[Event]:
         """Resign the match (signed and logged)."""
         self._check_can_act()
         progress = self.progress
         return self._act(Resign(self._me, progress.position, now, b"", progress.digest))
 
-    def claim_abandonment(self, accused: int, now: int) -> list[Any]:
+    def claim_abandonment(self, accused: int, now: int) -> list[Event]:
         """Claim that *accused*, awaited past the time limit, abandoned the match."""
         self._check_can_act()
         if accused not in self.awaited_seats() or accused == self.seat:
@@ -208,7 +211,7 @@ class MatchSession(Referee):
 
     # ----------------------------------------------------------------- what peers send
 
-    def receive_bytes(self, data: bytes, now: int, *, sender: int | None = None) -> list[Any]:
+    def receive_bytes(self, data: bytes, now: int, *, sender: int | None = None) -> list[Event]:
         """Handle one wire message; return the events it caused, in order.
 
         *sender* is the seat of the connection the message came from (the relay says who
@@ -246,7 +249,7 @@ class MatchSession(Referee):
         self._see(now)
         return self._take_events()
 
-    def restore(self, records: Sequence[bytes], now: int) -> list[Any]:
+    def restore(self, records: Sequence[bytes], now: int) -> list[Event]:
         """Take this seat back after its program stopped: replay its log's *records*.
 
         Every record is checked as a live message is; this seat's own ones (made by the
@@ -270,7 +273,7 @@ class MatchSession(Referee):
 
     def receive_transcript(
         self, data: bytes, now: int, *, sender: int | None = None
-    ) -> list[Any]:
+    ) -> list[Event]:
         """Resync: check and replay records a peer sent (from :meth:`transcript_from`).
 
         Records already held are skipped; every other one goes through the same checks as a
@@ -282,7 +285,7 @@ class MatchSession(Referee):
             records = unpack_transcript(data)
         except MalformedMessage as error:
             raise MalformedMessage(error.reason, seat=sender, fatal=False) from None
-        events: list[Any] = []
+        events: list[Event] = []
         for record in records:
             try:
                 received = self.receive_bytes(record, now)
@@ -323,7 +326,7 @@ class MatchSession(Referee):
             self._flight.sent(raw, chat=isinstance(message, Chat), deferred=deferred)
         return signed, raw
 
-    def _act(self, message: GameMessage) -> list[Any]:
+    def _act(self, message: GameMessage) -> list[Event]:
         signed, raw = self._sign(message)
         if raw in self._flight.deferred:
             return []

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_checkable
 
+from client.game.score import RunningScore
 from client.game.turn import GameState, Turn
 from client.setup import GameSetup
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
@@ -150,6 +151,10 @@ class RematchOffer(Protocol):
         """This player would like another match; NotYourTurnError says why not."""
         ...
 
+    def withdraw_rematch(self) -> None:
+        """The host takes back the rematch he proposed; NotYourTurnError says why not."""
+        ...
+
     @property
     def rematch_note(self) -> str | None:
         """Where the rematch stands, for the end screen (None: nobody asked)."""
@@ -210,6 +215,7 @@ class Extras:
     link: MatchLink | None = None
     rematch: RematchOffer | None = None
     replay: ReplayControl | None = None
+    score: RunningScore | None = None  # the session's before this game (None: its first)
 
 
 Listener = Callable[[GameNews], None]

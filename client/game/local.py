@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from client.game.driver import Extras, Listener, ScreenAwaiting, SeatRole
+from client.game.driver import Extras, Listener, SeatRole
 from client.game.local_seats import (
     LocalSeats,
     LocalSeatsError,
@@ -18,7 +18,9 @@ from client.game.local_seats import (
     local_seats_path,
     save_local_seats,
 )
-from client.game.turn import GameState, NotYourTurnError, Turn, TurnEvent, TurnQueue
+from client.game.queued import QueuedTurns
+from client.game.score import RunningScore
+from client.game.turn import NotYourTurnError, Turn, TurnEvent, TurnQueue
 from client.i18n import _
 from client.setup import (
     GameSetup,
@@ -28,9 +30,8 @@ from client.setup import (
     game_options,
     setup_for_match,
 )
-from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.awaiting import ChoosePlay, ThrowDice
 from engine.jacquet import Play
-from protocol.events import MatchEnded
 from protocol.local import LocalMatch
 from protocol.logfile import default_data_dir
 
@@ -83,19 +84,25 @@ def _new_match(setup: GameSetup, settings: SessionSettings) -> Resumed:
     return match, seats_file
 
 
-class LocalGame:
+class LocalGame(QueuedTurns):
     """One local game on this terminal (a :class:`~client.game.driver.GameDriver`)."""
 
     animated = True
     home_seat = None
-    extras = Extras()
 
     def __init__(
-        self, setup: GameSetup, settings: SessionSettings, resumed: Resumed | None = None
+        self,
+        setup: GameSetup,
+        settings: SessionSettings,
+        resumed: Resumed | None = None,
+        *,
+        score: RunningScore | None = None,
     ) -> None:
-        """A new game of *setup*, or, *resumed*, one taken up again (:meth:`resume`)."""
+        """A new game of *setup*, or, *resumed*, one taken up again (:meth:`resume`);
+        *score*: the session's so far, when this game is played again after others."""
         self.setup = setup
         self.settings = settings
+        self.extras = Extras(score=score)
         if resumed is None:
             self.match, self.seats_file = _new_match(setup, settings)
         else:
@@ -158,30 +165,6 @@ class LocalGame:
     def names(self) -> tuple[str, ...]:
         return self.setup.names
 
-    @property
-    def state(self) -> GameState:
-        return self._turns.shown
-
-    @property
-    def awaiting(self) -> ScreenAwaiting:
-        if self._turns.ended is not None:
-            return Finished()
-        awaiting = self.state.awaiting
-        assert isinstance(awaiting, ThrowDice | ChoosePlay | Finished)  # MissTurn: applied
-        return awaiting
-
-    @property
-    def ended(self) -> MatchEnded | None:
-        return self._turns.ended
-
-    @property
-    def finished(self) -> bool:
-        return isinstance(self.awaiting, Finished)
-
-    @property
-    def pending_turns(self) -> int:
-        return self._turns.pending
-
     def seat_role(self, seat: int) -> SeatRole:
         return "computer" if seat in self.setup.computer_seats else "person"
 
@@ -198,9 +181,6 @@ class LocalGame:
         if not isinstance(awaiting, ChoosePlay) or self.match.ended is not None:
             raise NotYourTurnError(_("the game is not waiting for a play"))
         self._act(awaiting.seat, lambda now: self.match.play(awaiting.seat, play, now))
-
-    async def next_turn(self) -> Turn:
-        return await self._turns.next()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         return lambda: None  # nothing changes here but by the turns

@@ -13,6 +13,7 @@ One :class:`NetworkGame` is one match: when a rematch begins in the room, this o
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,18 +28,18 @@ from client.game.driver import (
     Offence,
     OffenceNews,
     PeerLine,
-    ScreenAwaiting,
     SeatRole,
     Superseded,
 )
-from client.game.turn import GameState, NotYourTurnError, Turn, TurnQueue
+from client.game.queued import QueuedTurns
+from client.game.turn import NotYourTurnError, TurnQueue
 from client.net.link import LinkStatus, RelayLink
 from client.net.match import NetMatch
 from client.setup import GameSetup, SessionSettings, setup_for_match
-from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.awaiting import ChoosePlay, ThrowDice
 from engine.jacquet import Play
 from protocol.errors import LocalProtocolError
-from protocol.events import ChatReceived, MatchEnded
+from protocol.events import ChatReceived, Event
 from protocol.session import MatchSession
 
 Closer = Callable[[], Coroutine[Any, Any, None]]
@@ -47,7 +48,7 @@ SEAT_GRACE_S = 300
 relay does not say its own, so a relay configured otherwise shows a countdown that is off."""
 
 
-class NetworkGame:
+class NetworkGame(QueuedTurns):
     """One networked match on this terminal; see the module docstring."""
 
     def __init__(
@@ -87,8 +88,8 @@ class NetworkGame:
         self.closer: Closer | None = None  # leaves the room
         self._next: NetworkGame | None = None  # the rematch's game, once asked for
         self._told_superseded = False
-        self.extras = Extras(chat=self, link=self, rematch=self)
-        match.listeners.append(self._on_change)
+        self.extras = Extras(chat=self, link=self, rematch=self, score=match.score)
+        self._unsubscribe = match.subscribe(self._on_change)
         self._on_change()
 
     # ----------------------------------------------------------------- as a game driver
@@ -100,36 +101,12 @@ class NetworkGame:
         return self.match.names
 
     @property
-    def state(self) -> GameState:
-        return self._turns.shown
-
-    @property
-    def awaiting(self) -> ScreenAwaiting:
-        if self._turns.ended is not None:
-            return Finished()
-        awaiting = self.state.awaiting
-        assert isinstance(awaiting, ThrowDice | ChoosePlay | Finished)  # MissTurn: applied
-        return awaiting
-
-    @property
-    def ended(self) -> MatchEnded | None:
-        return self._turns.ended
-
-    @property
-    def finished(self) -> bool:
-        return isinstance(self.awaiting, Finished)
-
-    @property
     def log_path(self) -> Path | None:
         return self._log_path
 
     @property
     def home_seat(self) -> int | None:
         return self.local_seat
-
-    @property
-    def pending_turns(self) -> int:
-        return self._turns.pending
 
     @property
     def watching(self) -> bool:
@@ -153,9 +130,6 @@ class NetworkGame:
         if not isinstance(awaiting, ChoosePlay) or awaiting.seat != self.local_seat:
             raise NotYourTurnError("the game is not waiting for your play")
         self._act(lambda session: session.play(play, self.settings.clock()))
-
-    async def next_turn(self) -> Turn:
-        return await self._turns.next()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -250,6 +224,13 @@ class NetworkGame:
             raise NotYourTurnError(error.reason) from None
         self.link.flush()
 
+    def withdraw_rematch(self) -> None:
+        try:
+            self.match.withdraw_rematch()
+        except LocalProtocolError as error:
+            raise NotYourTurnError(error.reason) from None
+        self.link.flush()
+
     @property
     def rematch_note(self) -> str | None:
         return self.match.rematch_note()
@@ -264,7 +245,7 @@ class NetworkGame:
         longer leaves it). The same game however often it is asked for."""
         assert self.superseded
         if self._next is None:
-            self.match.listeners.remove(self._on_change)
+            self._unsubscribe()
             game = NetworkGame(
                 self.match, self.link, self.settings, computer=self.computer, level=self.level
             )
@@ -274,6 +255,17 @@ class NetworkGame:
             self._next = game
         return self._next
 
+    def _computer_accepts_a_rematch(self) -> None:
+        """A computer seat wants whatever rematch a person here asked for."""
+        vote, seat = self.match.rematch, self.local_seat
+        if not self.computer or seat is None or vote is None or not vote.askers:
+            return
+        if seat in vote.askers or self.match.rematching:
+            return
+        with contextlib.suppress(LocalProtocolError):  # a player is away: asked again later
+            self.match.ask_rematch(self.settings.clock())
+            self.link.flush()
+
     # ----------------------------------------------------------------- internals
 
     def _live_session(self) -> MatchSession | None:
@@ -282,7 +274,7 @@ class NetworkGame:
             return None
         return session
 
-    def _act(self, action: Callable[[MatchSession], list[Any]]) -> None:
+    def _act(self, action: Callable[[MatchSession], list[Event]]) -> None:
         try:
             self.match.act(action)
         except LocalProtocolError as error:
@@ -299,6 +291,7 @@ class NetworkGame:
                 self._told_superseded = True
                 self._tell(Superseded())
             return
+        self._computer_accepts_a_rematch()
         while self.match.turns:
             self._turns.put(self.match.turns.popleft())
         while self.match.chats:

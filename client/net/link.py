@@ -38,6 +38,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.net.failures import describe_connect
 from client.net.match import NetMatch
+from client.net.roster import PresenceChange
 from client.net.tasks import stop
 from client.net.untrusted import (
     RelayMisbehaved,
@@ -62,7 +63,7 @@ from relay.limits import TokenBucket
 
 State = Literal["connecting", "connected", "reconnecting", "failed", "closed"]
 
-_PRESENCE = {
+_PRESENCE: dict[PresenceEvent, PresenceChange] = {
     PresenceEvent.JOINED: "joined",
     PresenceEvent.LEFT: "left",
     PresenceEvent.RECONNECTED: "reconnected",
@@ -364,7 +365,7 @@ class RelayLink:
         """Replay done: resend what never came back, then say where we are."""
         for data in self._unconfirmed:
             self._queue.put_nowait(data)
-        self.match.caught_up(complete=self._complete)
+        self.match.caught_up(self.clock(), complete=self._complete)
         self.flush()
 
     async def _write(self, connection: RoomConnection) -> None:

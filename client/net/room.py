@@ -26,16 +26,19 @@ from client.net.game import NetworkGame
 from client.net.invite import Invite
 from client.net.link import Backoff, LinkFailed, LinkStatus, RelayLink
 from client.net.match import NetMatch, Role
-from client.net.seatfile import Seat, forget_seat, load_seat, save_seat, seat_path
+from client.net.seatfile import Seat, load_seat, save_seat, seat_path
 from client.net.tasks import stop
 from client.net.untrusted import RelayMisbehaved, check_secret
 from client.setup import SessionSettings
 from protocol.games import OptionValue
 from protocol.identity import Identity
 from protocol.logfile import read_log
-from protocol.setup import DEFAULT_TIME_LIMIT_MS, Proposal
+from protocol.setup import DEFAULT_TIME_LIMIT_MS, MatchSetup, Proposal
 from relay.client import RelayError
 from relay.envelope import Created, EnvelopeError
+
+TICK_S = 1.0
+"""How often a room's timers are looked at (their limits are in minutes)."""
 
 
 @dataclass
@@ -48,39 +51,37 @@ class Room:
     spectator_invite: Invite | None = None
     failure: str | None = None
     task: asyncio.Task[None] | None = None
-    status_listeners: list[Callable[[LinkStatus], None]] = field(default_factory=list)
+    ticker: asyncio.Task[None] | None = None
     # Also stopped with the room: an embedded relay, say.
     closers: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
     seat_path: Path | None = None  # a player's seat file (None: a spectator keeps none)
     listen: str | None = None  # HOST:PORT of the host's embedded relay, to start it again
     notice: str | None = None  # said once on entering: back in the seat, or why not
     _game: NetworkGame | None = None
+    _saved_for: MatchSetup | None = None  # the match the seat file was last written for
 
     def start(self) -> None:
         self.link.on_status = self._status
         if self.seat_path is not None:
-            self.match.listeners.append(self._keep_seat)
+            self.match.subscribe(self._keep_seat)
             self.link.on_seat_token = lambda _token: self._save_seat()
         self.task = asyncio.create_task(self._run())
+        self.ticker = asyncio.create_task(self._tick())
 
     def _keep_seat(self) -> None:
-        """The seat file follows the match: written when it begins, gone when it ends (a
-        rematch begins with a seat file of its own)."""
+        """The seat file follows the room's matches: written when one begins (a rematch's
+        names its own log), and kept once it ended, so that a player whose app stopped
+        between two matches comes back to the end of the last one — and can take part in
+        the rematch, which only the match's players can join."""
         match = self.match
-        if match.seat is None:
-            return
-        if match.ended is not None:
-            if match.resumable and self.seat_path is not None:
-                forget_seat(self.seat_path)
-                match.resumable = False
-        elif not match.resumable:
+        if match.seat is not None and match.setup is not self._saved_for:
             self._save_seat()
 
     def _save_seat(self) -> None:
         match, link = self.match, self.link
-        if self.seat_path is None or match.seat is None or match.ended is not None:
+        if self.seat_path is None or match.seat is None:
             return
-        assert match.role != "spectator" and match.chain_secret is not None
+        assert match.role != "spectator" and match.seat_secret is not None
         assert match.log_path is not None and match.spectator_token is not None
         seat = Seat(
             link.url,
@@ -92,7 +93,7 @@ class Room:
             match.role,
             match.log_path.absolute(),  # `tablier join` may run from another folder
             match.identity.private_bytes(),
-            match.chain_secret,
+            match.seat_secret,
             self.listen,
         )
         try:
@@ -103,6 +104,14 @@ class Room:
             self.seat_path = None  # said once
             return
         match.resumable = True
+        self._saved_for = match.setup
+
+    async def _tick(self) -> None:
+        """The match's timers: a rematch nobody joins, a resumed seat nobody answers."""
+        while True:
+            await asyncio.sleep(TICK_S)
+            self.match.tick(self.link.clock())
+            self.link.flush()
 
     async def _run(self) -> None:
         try:
@@ -111,16 +120,15 @@ class Room:
             self.failure = str(error)
             self.match.notify()
 
-    def _status(self, status: LinkStatus) -> None:
-        for listener in list(self.status_listeners):
-            listener(status)
+    def _status(self, _status: LinkStatus) -> None:
+        self.match.notify()  # whoever shows the link reads its status again
 
     async def wait_started(self, timeout: float | None = None) -> None:
         """Until the host seated every player and the relay replayed what it kept (so a
         player back in his seat sees where the match stands before he can act); raise
         LinkFailed if the relay refused us."""
         changed = asyncio.Event()
-        self.match.listeners.append(changed.set)
+        unsubscribe = self.match.subscribe(changed.set)
         try:
             async with asyncio.timeout(timeout):
                 while not (self.match.started and self.match.in_step):
@@ -129,7 +137,7 @@ class Room:
                     changed.clear()
                     await changed.wait()
         finally:
-            self.match.listeners.remove(changed.set)
+            unsubscribe()
 
     def game(
         self, settings: SessionSettings, *, computer: bool = False, level: int = 1
@@ -145,8 +153,9 @@ class Room:
 
     async def close(self) -> None:
         await self.link.close()
-        if self.task is not None:
-            await stop(self.task)
+        for task in (self.ticker, self.task):
+            if task is not None:
+                await stop(task)
         self.match.close()
         for closer in self.closers:
             await closer()

@@ -3,10 +3,12 @@
 Each payload is one msgpack array ``[kind, …]``. Game traffic (``GAME``) carries the
 protocol's signed wire messages untouched; the rest is the meeting of the players before
 the match (``PROPOSAL``, ``JOIN``, ``SETUP``, whose contents the protocol signs and checks),
-catching up after a disconnection (``HELLO``, ``TRANSCRIPT``), and asking the host for a
-rematch once a match is over (``REMATCH``). These need no signature: every record a
-transcript carries is itself signed and checked again by the receiver, and a rematch request
-only makes the host propose, which every player then checks and joins (or not) himself.
+catching up after a disconnection (``HELLO``, ``TRANSCRIPT``), asking the host for a rematch
+once a match is over (``REMATCH``) and the host's withdrawal of it (``WITHDRAW``). These need
+no signature: every record a transcript carries is itself signed and checked again by the
+receiver, a rematch request only makes the host propose, which every player then checks and
+joins (or not) himself, and a withdrawal is taken only from the relay seat that sits as the
+host.
 
 >>> decode(encode(Hello(seat=1, have=42)))
 Hello(seat=1, have=42)
@@ -21,7 +23,7 @@ import msgpack  # type: ignore[import-untyped]
 
 from protocol.codec import MAX_MESSAGE_BYTES
 
-GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT, REMATCH = range(7)
+GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT, REMATCH, WITHDRAW = range(8)
 MATCH_ID_BYTES = 32
 MAX_PAYLOAD = 15 * 1024  # under the relay's 16 KiB frame with room for its envelope
 TRANSCRIPT_CHUNK = 12 * 1024  # records per transcript payload stay under MAX_PAYLOAD
@@ -79,7 +81,15 @@ class Rematch:
     match_id: bytes
 
 
-Payload = Game | ProposalMsg | JoinMsg | SetupMsg | Hello | Transcript | Rematch
+@dataclass(frozen=True, slots=True)
+class RematchWithdrawn:
+    """The host withdraws the rematch he proposed after match ``match_id`` (nobody joins
+    it any more; the players may ask again)."""
+
+    match_id: bytes
+
+
+Payload = Game | ProposalMsg | JoinMsg | SetupMsg | Hello | Transcript | Rematch | RematchWithdrawn
 
 
 def _pack(value: list[Any]) -> bytes:
@@ -103,6 +113,8 @@ def encode(payload: Payload) -> bytes:
             return _pack([TRANSCRIPT, start, data])
         case Rematch(match_id):
             return _pack([REMATCH, match_id])
+        case RematchWithdrawn(match_id):
+            return _pack([WITHDRAW, match_id])
     raise TypeError(f"not a payload: {payload!r}")
 
 
@@ -114,6 +126,7 @@ _SHAPES: dict[int, tuple[type, ...]] = {
     HELLO: (int, int),
     TRANSCRIPT: (int, bytes),
     REMATCH: (bytes,),
+    WITHDRAW: (bytes,),
 }
 _CLASSES: dict[int, type] = {
     GAME: Game,
@@ -123,6 +136,7 @@ _CLASSES: dict[int, type] = {
     HELLO: Hello,
     TRANSCRIPT: Transcript,
     REMATCH: Rematch,
+    WITHDRAW: RematchWithdrawn,
 }
 
 
@@ -154,7 +168,7 @@ def decode(data: bytes) -> Payload:
         raise WireError("a transcript starting at an impossible record")
     if value[0] in (GAME, JOIN, SETUP, PROPOSAL) and len(fields[0]) > MAX_MESSAGE_BYTES:
         raise WireError("a message larger than the protocol allows")
-    if value[0] == REMATCH and len(fields[0]) != MATCH_ID_BYTES:
+    if value[0] in (REMATCH, WITHDRAW) and len(fields[0]) != MATCH_ID_BYTES:
         raise WireError(f"a rematch request whose match id is not {MATCH_ID_BYTES} bytes")
     payload: Payload = _CLASSES[value[0]](*fields)
     return payload

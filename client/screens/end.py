@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Literal
@@ -91,6 +92,7 @@ class EndScreen(ModalScreen[EndChoice]):
         Binding("a", "choose('again')", _("Play again")),
         Binding("l", "choose('lobby')", _("Lobby")),
         Binding("q", "choose('quit')", _("Quit")),
+        Binding("w", "withdraw", _("Withdraw the rematch")),
     ]
 
     def __init__(self, summary: GameSummary, rematch: RematchOffer | None = None) -> None:
@@ -130,20 +132,29 @@ class EndScreen(ModalScreen[EndChoice]):
         if self.rematch is not None:
             self.query_one("#rematch", Label).update(self.rematch.rematch_note or "")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "withdraw" or self.rematch is not None
+
+    def action_withdraw(self) -> None:
+        if self.rematch is not None:
+            self._rematch_step(self.rematch.withdraw_rematch)
+
+    def _rematch_step(self, step: Callable[[], None]) -> None:
+        """Ask for the rematch, or withdraw it: a refusal is said, and the note redrawn."""
+        try:
+            step()
+        except NotYourTurnError as refusal:
+            reason = str(refusal)
+            self.notify(reason[:1].upper() + reason[1:], title=_("No rematch"), severity="warning")
+        self.show_rematch()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_choose(str(event.button.id))
 
     def action_choose(self, choice: str) -> None:
         chosen: EndChoice | None = END_CHOICES.get(choice)
         if chosen == "again" and self.rematch is not None:
-            try:
-                self.rematch.ask_rematch()
-            except NotYourTurnError as refusal:
-                reason = str(refusal)
-                self.notify(
-                    reason[:1].upper() + reason[1:], title=_("No rematch"), severity="warning"
-                )
-            self.show_rematch()
+            self._rematch_step(self.rematch.ask_rematch)
             return
         if chosen is not None:
             self.dismiss(chosen)

@@ -18,6 +18,7 @@ The Goose and Jacquet screens subclass it and fill in how their game is drawn:
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import ClassVar
 
 from textual import work
@@ -139,6 +140,8 @@ class GameScreen(Screen[None]):
         if closing(self):
             return
         self._unsubscribe = self.game.subscribe(self._post_news)
+        if self.extras.score is not None:  # a session of games: its score so far
+            self.sub_title = f"{self.sub_title} · {self.extras.score.line()}"
         self.show_state(self.game.state)
         if self.extras.link is not None:
             self.set_interval(1.0, self._watch_claims)
@@ -380,6 +383,9 @@ class GameScreen(Screen[None]):
             if ended is None or ended.reason == "finished"
             else ending_summary(ended, self.game.names, self.game.state, self.game.log_path)
         )
+        if self.extras.score is not None:
+            score = self.extras.score.after(ended).line()
+            summary = replace(summary, lines=(*summary.lines, score))
         setup = self.game.setup
 
         def chosen(choice: EndChoice | None) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -73,6 +74,7 @@ class RoomScreen(Screen[None]):
         self.room: Room | None = None
         self.failure: str | None = None  # why the room could not be entered: said once
         self._handed_over = False
+        self._unsubscribe: Callable[[], None] = lambda: None  # from the match, once in
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -169,7 +171,7 @@ class RoomScreen(Screen[None]):
                 return
         if room.notice is not None:
             self.notify(room.notice, title="Your seat", timeout=10, markup=False)
-        room.match.listeners.append(self._changed)
+        self._unsubscribe = room.match.subscribe(self._changed)
         self._refresh()
         try:
             await room.wait_started()
@@ -199,7 +201,7 @@ class RoomScreen(Screen[None]):
         assert self.room is not None
         plan = self.plan
         game = self.room.game(self.settings, computer=plan.computer, level=plan.level)
-        self.room.match.listeners.remove(self._changed)
+        self._unsubscribe()
         self._handed_over = True
         self.post_message(OpenGame(game, replacing=self))
 
@@ -213,7 +215,11 @@ class RoomScreen(Screen[None]):
         self._show_invites(room)
         if self.hosting or room.link.ever_connected:
             self.query_one("#room-members", Static).update(_members(room))
-        self.query_one("#room-status", Static).update(self._status(room))
+        status = self._status(room)
+        note = room.match.waiting_note(self.settings.clock())
+        if note is not None:
+            status.append(f"\n{note}", style="italic")
+        self.query_one("#room-status", Static).update(status)
 
     def _show_invites(self, room: Room) -> None:
         shown = self.query_one("#room-invites")
@@ -265,8 +271,7 @@ class RoomScreen(Screen[None]):
     def on_unmount(self) -> None:
         if self.room is not None and not self._handed_over:
             room = self.room
-            if self._changed in room.match.listeners:
-                room.match.listeners.remove(self._changed)
+            self._unsubscribe()
             self.app.post_message(CloseLater(room.close))
 
 

@@ -12,7 +12,7 @@ import pytest
 from client.net.room import host_room
 from client.setup import SessionSettings
 from engine.canonical import state_hash
-from engine.jacquet import legal_plays
+from engine.jacquet import JacquetState, legal_plays
 from protocol.verify import verify_log
 from relay.server import RelayServer
 from tests.network.conftest import QUICK
@@ -50,7 +50,9 @@ async def test_the_honest_client_names_the_offender_and_survives(
                 session = mallory.match.session
                 assert session is not None
                 dice = session.awaiting.dice  # type: ignore[union-attr]
-                legal = legal_plays(session.state.position, dice)[0]
+                state = session.state
+                assert isinstance(state, JacquetState)
+                legal = legal_plays(state.position, dice)[0]
                 if attack == "illegal play":
                     message = mallory.play_message("24/1", b"\0" * 32)
                 else:

@@ -197,7 +197,13 @@ async def test_a_host_back_through_join_sees_the_invites_again(
             assert str(screen.query_one("#invite-watch").render()) == (
                 screen.room.spectator_invite.encode()
             )
-            assert not shows_game(back)()  # still waiting for Bob's word
+            assert not shows_game(back)()  # still waiting for Bob's word, and told so
+            told = "Back in your seat: waiting for Bob to say how far the match went (for 0 s)"
+            await until(ada, lambda: told in " ".join(" ".join(screen_lines(back)).split()),
+                        "whom she waits for")  # fmt: skip
+            assert "leave with esc (your seat is kept); if nobody answers within 5 min" in (
+                " ".join(" ".join(screen_lines(back)).split())
+            )
     finally:
         await relay.close()
         await asyncio.sleep(0)

@@ -71,11 +71,12 @@ def crash_after(actions: int) -> Callable[[NetworkGame], None]:
 
 async def crash(room: Room) -> None:
     """Kill the room's connection as a dying process would: no close, no flush, no goodbye."""
-    room.match.listeners.clear()
-    assert room.task is not None
-    room.task.cancel()
-    with contextlib.suppress(BaseException):
-        await room.task
+    room.match.forget_listeners()
+    assert room.task is not None and room.ticker is not None
+    for task in (room.ticker, room.task):
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
 
 
 async def resume(invite: Invite, name: str, settings: SessionSettings) -> Room:
@@ -142,7 +143,8 @@ async def test_a_crashed_player_comes_back_from_disk_and_the_match_ends_the_same
                                      caught_up=caught_up)  # fmt: skip
         assert back.local_seat == games[who].local_seat and caught_up[0] >= 1
         assert back.ended is not None and back.ended.reason == "finished"
-        assert not any(path.exists() for path in paths)  # the match is over: its secrets go
+        # Between two matches the seats stay (0600): a rematch is joined from them
+        assert all(load_seat(path) is not None for path in paths)
     finally:
         following.cancel()
         await asyncio.gather(*(room.close() for room in live))
@@ -321,10 +323,11 @@ async def test_a_second_terminal_takes_the_seat_and_the_first_stops_saying_why(
         await asyncio.gather(*(room.close() for room in live))
 
 
-async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_forgets_the_seat(
+async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_keeps_the_seat(
     relay: RelayServer, settings: Callable[[str], SessionSettings]
 ) -> None:
-    """The app died after the last move but before it removed the seat file."""
+    """The app died after the last move: the seat file stays between two matches (the
+    rematch is joined from it)."""
     rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
     games = [room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"], strict=True)]
     path = seat_path(rooms[0].invite.room_id, settings("Bob").data_dir)
@@ -341,6 +344,18 @@ async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_forgets_th
         while back.pending_turns:  # his screen catches up on the match, to its end
             await back.next_turn()
         assert back.ended is not None and back.ended.reason == "finished"
-        assert not path.exists()
+        kept = load_seat(path)
+        assert kept is not None and kept.log_path == seat.log_path
+        back.ask_rematch()  # and he takes part in the rematch, in his seat
+        games[0].ask_rematch()
+        changed = asyncio.Event()
+        for game in (games[0], back):
+            game.subscribe(lambda _news: changed.set())
+        async with asyncio.timeout(TIMEOUT):
+            while not (games[0].superseded and back.superseded):
+                changed.clear()
+                await changed.wait()
+        assert back.next_game().home_seat == 1
+        assert live[-1].match.setup == rooms[0].match.setup
     finally:
         await asyncio.gather(*(room.close() for room in live))

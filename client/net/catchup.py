@@ -1,0 +1,173 @@
+"""Catching up after a gap, sans-I/O: hellos and transcripts in, the payloads to send out.
+
+When the relay could not replay everything a seat missed (it restarted, or the seat was away
+longer than its backlog reaches), the seat says :class:`~client.net.wire.Hello` — "I am seat
+*s* and hold *n* records" — and whoever holds more answers with the missing records as
+:class:`~client.net.wire.Transcript` payloads (each record is signed: the receiver's session
+checks every one again). :class:`CatchUp` decides who says what, so that the room hears
+**one hello per reconnection** and **one answer per gap**:
+
+- a seat says hello when it is caught up with the relay, and again only to ask for records a
+  peer said it holds (never twice for the same count);
+- a hello is answered by a hello only when its sender has not heard ours since it came (it
+  joined or reconnected after we last spoke): our answer is for that arrival, once;
+- records are sent to a seat only for a gap we have not answered yet since it came — each
+  answer starts earlier than the one before, so a hostile asker cannot make us send the
+  same records again and again.
+
+A seat back from a stopped app (resumed from its log) cannot know from the relay whether its
+last messages got out: it waits for the word of every other seat (:attr:`CatchUp.unheard`)
+before it may act, and :meth:`CatchUp.waiting` says whom it waits for and since when.
+
+>>> catch_up = CatchUp()
+>>> catch_up.caught_up(0, 5, heard_by={0, 1}, now=0)
+[Hello(seat=0, have=5)]
+>>> [type(p).__name__ for p in catch_up.heard(
+...     1, seat=1, have=3, my_seat=0, records=[b"r"] * 5, heard_by={0, 1})]
+['Transcript']
+>>> catch_up.heard(1, seat=1, have=3, my_seat=0, records=[b"r"] * 5, heard_by={0, 1})
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from client.net import wire
+from protocol.clock import seconds
+from protocol.codec import pack
+
+RECORD_OVERHEAD = 8  # msgpack's framing of one record inside a transcript, at most
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A resumed seat waits for these match seats' word, since ``since`` (ms)."""
+
+    seats: tuple[int, ...]
+    since: int
+
+    def note(self, names: Sequence[str], time_limit_ms: int, now: int) -> str:
+        """Whom the seat waits for, how long, and what it can do, for the room screen."""
+        waited = now - self.since
+        return (
+            f"Back in your seat: waiting for {', '.join(names[seat] for seat in self.seats)} "
+            f"to say how far the match went (for {seconds(waited)}), so that nothing you sent "
+            f"before stopping is said twice. Wait, or leave with esc (your seat is kept); if "
+            f"nobody answers within {seconds(time_limit_ms - waited)}, the board opens and you "
+            f"can claim the match."
+        )
+
+
+class CatchUp:
+    """This seat's hellos and answers in one match (a rematch gets a new one)."""
+
+    def __init__(self) -> None:
+        self._said: int | None = None  # the record count our last hello said
+        self._heard_by: set[int] = set()  # relay seats that heard our last hello
+        self._sent_from: dict[int, int] = {}  # relay seat -> earliest record we sent it
+        self.unheard: set[int] = set()  # match seats a resumed seat waits to hear from
+        self._claims: dict[int, int] = {}  # unheard seat -> the records it said it holds
+        self._since = 0
+
+    @property
+    def in_step(self) -> bool:
+        """Nothing more to hear before this seat may act."""
+        return not self.unheard
+
+    def waiting(self) -> Waiting | None:
+        if not self.unheard:
+            return None
+        return Waiting(tuple(sorted(self.unheard)), self._since)
+
+    def stop_waiting(self) -> None:
+        """Act without the others' word (past the time limit, nobody answered)."""
+        self.unheard.clear()
+
+    def came(self, relay_seat: int) -> None:
+        """*relay_seat* joined or reconnected: it has heard nothing from us since."""
+        self._heard_by.discard(relay_seat)
+        self._sent_from.pop(relay_seat, None)
+
+    def renumbered(self) -> None:
+        """A re-created room: every relay seat is someone new."""
+        self._heard_by.clear()
+        self._sent_from.clear()
+
+    def caught_up(
+        self,
+        seat: int | None,
+        have: int,
+        *,
+        heard_by: Iterable[int],
+        wait_for: Iterable[int] = (),
+        now: int,
+    ) -> list[wire.Payload]:
+        """The relay replayed all it kept for this connection: say where we stand (once).
+        ``wait_for``: the match seats whose word a resumed seat needs before it may act."""
+        waited = set(wait_for)
+        if waited:
+            self.unheard, self._since = waited, now
+        self._said = None  # a new connection: the others need to hear our count again
+        return self._say(seat, have, heard_by)
+
+    def heard(
+        self,
+        relay_seat: int,
+        *,
+        seat: int,
+        have: int,
+        my_seat: int | None,
+        records: Sequence[bytes],
+        heard_by: Iterable[int],
+    ) -> list[wire.Payload]:
+        """Match seat *seat* (relay seat *relay_seat*) says it holds *have* records."""
+        out: list[wire.Payload] = []
+        mine = len(records)
+        if have < mine and have < self._sent_from.get(relay_seat, mine):
+            self._sent_from[relay_seat] = have
+            out.extend(transcript(records, have))
+        if have <= mine:
+            self.unheard.discard(seat)
+        elif seat in self.unheard:  # its word counts once we hold what it holds
+            self._claims[seat] = have
+        if relay_seat not in self._heard_by:
+            self._said = None  # it came after we last spoke: answer its arrival, once
+            out.extend(self._say(my_seat, mine, heard_by))
+        elif have > mine:
+            out.extend(self._say(my_seat, mine, heard_by))  # ask for what we lack
+        return out
+
+    def grown(self, have: int) -> None:
+        """We hold *have* records now: the seats that said they held no more are heard."""
+        for seat, claim in list(self._claims.items()):
+            if claim <= have:
+                self.unheard.discard(seat)
+                del self._claims[seat]
+
+    def gap(self, seat: int | None, have: int, heard_by: Iterable[int]) -> list[wire.Payload]:
+        """Records came that start after ours: ask from where we are (once per count)."""
+        return self._say(seat, have, heard_by)
+
+    def _say(self, seat: int | None, have: int, heard_by: Iterable[int]) -> list[wire.Payload]:
+        if seat is None or have == self._said:
+            return []
+        self._said = have
+        self._heard_by |= set(heard_by)
+        return [wire.Hello(seat, have)]
+
+
+def transcript(records: Sequence[bytes], start: int) -> list[wire.Transcript]:
+    """Records *start*… in payloads that each fit the relay's frame."""
+    out = []
+    while start < len(records):
+        end, size = start, 0
+        while end < len(records) and (
+            end == start or size + len(records[end]) + RECORD_OVERHEAD < wire.TRANSCRIPT_CHUNK
+        ):
+            size += len(records[end]) + RECORD_OVERHEAD
+            end += 1
+        out.append(wire.Transcript(start, pack(list(records[start:end]))))
+        start = end
+    return out

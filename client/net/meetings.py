@@ -1,0 +1,246 @@
+"""A room's meetings, one per match (the first, then each rematch), sans-I/O: payloads in,
+:data:`Action` values out.
+
+:class:`Meetings` decides what a room's meeting and rematch traffic means — whom to join,
+when a match begins, what to refuse and whose fault it is — in the manner of
+:class:`relay.core.RelayCore`: it sends nothing, starts nothing and reads no clock; the
+match (:class:`~client.net.match.NetMatch`) carries out the actions it returns, in order.
+One meeting (:class:`~client.net.meeting.Meeting`) gathers each match's players; the asks
+for a rematch are a :class:`~client.net.rematch.RematchVote`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from client.net import wire
+from client.net.meeting import Meeting, Refused
+from client.net.rematch import HOST_SEAT, RematchVote
+from client.net.roster import Roster
+from protocol.errors import LocalProtocolError
+from protocol.events import MatchEnded
+from protocol.identity import RandomSource
+from protocol.setup import Join, MatchSetup, Proposal
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    payload: wire.Payload
+
+
+@dataclass(frozen=True, slots=True)
+class JoinIt:
+    """Join this proposal (with a fresh dice chain): a player's answer to it."""
+
+    proposal: Proposal
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    setup: MatchSetup
+
+
+@dataclass(frozen=True, slots=True)
+class Blame:
+    """*relay_seat* sent what the room does not take; *text* says what it did."""
+
+    relay_seat: int
+    text: str
+
+
+Action = Send | JoinIt | Begin | Blame
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where the current match stands, as its session says."""
+
+    seat: int | None  # ours (None: watching)
+    ended: MatchEnded | None
+
+
+class Meetings:
+    """The meeting of the match being met for, the one before it, and the rematch vote."""
+
+    def __init__(self, role: str, roster: Roster, random_source: RandomSource) -> None:
+        self.role = role
+        self.roster = roster
+        self.random_source = random_source
+        self.meeting = Meeting()  # the current match's, or the next one's once it is proposed
+        self.setup: MatchSetup | None = None  # the match last begun
+        self.spectator_token: str | None = None
+        self.vote: RematchVote | None = None  # once the match ended and someone asked
+        self._ended_meeting: Meeting | None = None  # back to it when a rematch is withdrawn
+
+    @property
+    def rematching(self) -> bool:
+        """The next match in the room is proposed and its players are joining."""
+        return self.setup is not None and self.meeting.previous is self.setup
+
+    def begun(self, setup: MatchSetup) -> None:
+        """The match *setup* began (met for here, or taken back from a log)."""
+        self.setup = setup
+        self.meeting.begun = True
+        self.roster.seat_of_member.update(self.meeting.seats_of_senders(setup))
+        self.vote = None
+        self._ended_meeting = None
+
+    # ----------------------------------------------------------------- the meeting
+
+    def propose(self, proposal: Proposal, spectator_token: str) -> list[Action]:
+        """Host: offer the match to the room, then join it first."""
+        self.meeting.proposal = proposal
+        self.spectator_token = spectator_token
+        return [Send(wire.ProposalMsg(proposal.encode(), spectator_token)), JoinIt(proposal)]
+
+    def proposed(
+        self, relay_seat: int, proposal: Proposal, token: str, now: int, standing: Standing
+    ) -> list[Action]:
+        setup = self.setup
+        if setup is not None and self.meeting.begun and proposal != setup.proposal:
+            if self.roster.seat_of_member.get(relay_seat) != HOST_SEAT:
+                return [Blame(relay_seat, "proposed a rematch, which only the host does")]
+            if standing.ended is None:
+                return [Blame(relay_seat, "proposed a rematch before the match ended")]
+            ended_meeting, self.meeting = self.meeting, Meeting(previous=setup)
+            self._ended_meeting = ended_meeting
+        try:
+            opened = self.meeting.offered(relay_seat, proposal)
+        except Refused as refusal:
+            if self._ended_meeting is not None:
+                self.meeting, self._ended_meeting = self._ended_meeting, None
+            return [Blame(relay_seat, str(refusal))]
+        if not opened:
+            return []
+        self.spectator_token = token
+        if self.setup is not None:  # a rematch: the host withdraws it if it takes too long
+            self._vote().proposed(now)
+        return [] if self.role == "spectator" else [JoinIt(proposal)]
+
+    def joined(self, relay_seat: int, join: Join) -> list[Action]:
+        try:
+            full = self.meeting.add(relay_seat, join)
+        except Refused as refusal:
+            return [Blame(relay_seat, str(refusal))]
+        if not (full and self.role == "host"):
+            return []
+        setup = self.meeting.seated()
+        return [Send(wire.SetupMsg(setup.encode())), Begin(setup)]
+
+    def started(self, relay_seat: int, data: bytes) -> list[Action]:
+        if self.meeting.begun:
+            return []
+        setup = MatchSetup.decode(data)
+        try:
+            self.meeting.check(relay_seat, setup)
+        except Refused as refusal:
+            return [Blame(relay_seat, str(refusal))]
+        return [Begin(setup)]
+
+    # ----------------------------------------------------------------- the rematch
+
+    def away(self, standing: Standing) -> list[int]:
+        """The match's other players not in the room now."""
+        assert self.setup is not None
+        seats = range(self.setup.seats)
+        return [s for s in seats if s != standing.seat and not self.roster.here(s)]
+
+    def _vote(self) -> RematchVote:
+        assert self.setup is not None
+        if self.vote is None:
+            self.vote = RematchVote(self.setup.names)
+        return self.vote
+
+    def ask(self, now: int, standing: Standing) -> list[Action]:
+        """This player would like another match with the same players in this room. Every
+        player says so to the others (again if asked again: someone away may be back); once
+        all of them have, the host proposes it. Nobody is put into a match he did not ask
+        for. LocalProtocolError says why not (the match still on, a player gone…)."""
+        setup, ended = self.setup, standing.ended
+        if standing.seat is None or setup is None:
+            raise LocalProtocolError("only the players ask for a rematch")
+        if ended is None:
+            raise LocalProtocolError("the match is still being played: a rematch comes after it")
+        if ended.reason == "stopped":
+            raise LocalProtocolError("the match was stopped: there is no rematch after that")
+        if self.rematching:
+            return []
+        vote = self._vote()
+        missing = vote.missing(self.away(standing))
+        if missing is not None:
+            raise LocalProtocolError(missing)
+        vote.ask(standing.seat)
+        return [Send(wire.Rematch(setup.match_id)), *self._propose_when_all_asked(now, standing)]
+
+    def asked(self, relay_seat: int, match_id: bytes, now: int, standing: Standing) -> list[Action]:
+        setup, seat = self.setup, self.roster.seat_of_member.get(relay_seat)
+        if setup is None or match_id != setup.match_id or seat is None or self.rematching:
+            return []  # an earlier match's, or already answered
+        if standing.ended is None:
+            return [Blame(relay_seat, "asked for a rematch while the match is still being played")]
+        self._vote().ask(seat)
+        return self._propose_when_all_asked(now, standing)
+
+    def withdraw(self) -> list[Action]:
+        """Host: the rematch he proposed is off (a player left, say); everyone is back
+        between the two matches. LocalProtocolError when there is none to withdraw."""
+        if self.role != "host" or not self.rematching or self.setup is None:
+            raise LocalProtocolError("only the host withdraws the rematch he proposed")
+        self._back_between_matches()
+        return [Send(wire.RematchWithdrawn(self.setup.match_id))]
+
+    def withdrawn(self, relay_seat: int, match_id: bytes) -> list[Action]:
+        if relay_seat == self.roster.me or self.setup is None or match_id != self.setup.match_id:
+            return []  # ours, done when sent; or an earlier match's
+        if self.roster.seat_of_member.get(relay_seat) != HOST_SEAT:
+            return [Blame(relay_seat, "withdrew a rematch, which only the host does")]
+        if self.rematching:
+            self._back_between_matches()
+        return []
+
+    def tick(self, now: int) -> list[Action]:
+        """Host: a proposal its players did not complete in time is withdrawn."""
+        vote = self.vote
+        if self.role == "host" and self.rematching and vote is not None and vote.expired(now):
+            return self.withdraw()
+        return []
+
+    def note(self, standing: Standing) -> str | None:
+        """Where a rematch stands, in words for the end screen (None: nothing to say)."""
+        if self.setup is None or standing.ended is None:
+            return None
+        joined = len(self.meeting.joins) if self.rematching else None
+        return self._vote().note(my_seat=standing.seat, away=self.away(standing), joined=joined)
+
+    def _back_between_matches(self) -> None:
+        assert self._ended_meeting is not None
+        self.meeting, self._ended_meeting = self._ended_meeting, None
+        self._vote().withdraw()
+
+    def _propose_when_all_asked(self, now: int, standing: Standing) -> list[Action]:
+        """Host: every player of the match asked, none is gone: the rematch it is."""
+        setup, ended, vote = self.setup, standing.ended, self.vote
+        if (
+            self.role != "host"
+            or setup is None
+            or ended is None
+            or ended.reason == "stopped"
+            or self.rematching
+            or vote is None
+            or not vote.all_asked
+            or self.away(standing)
+            or self.spectator_token is None
+        ):
+            return []
+        before = setup.proposal  # the same match again: a new id, fresh chains
+        proposal = Proposal.create(
+            before.game,
+            dict(before.options),
+            seats=before.seats,
+            start_time=now,
+            random_source=self.random_source,
+            time_limit_ms=before.time_limit_ms,
+        )
+        self._ended_meeting, self.meeting = self.meeting, Meeting(previous=setup)
+        vote.proposed(now)
+        return self.propose(proposal, self.spectator_token)

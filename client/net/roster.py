@@ -1,0 +1,96 @@
+"""Who is in a relay room and who sits where, sans-I/O: the relay's roster and presence in.
+
+The relay numbers its members (relay seats); a match numbers its players (match seats). A
+:class:`Roster` keeps the relay's members as the relay described them (its welcome, then
+each presence event, stamped with the time the shell read it) and which relay seat plays
+which match seat, as the meeting and the hellos told it. It only records: whether a sender
+may say what he said is the match's business.
+
+>>> roster = Roster("Ada")
+>>> roster.welcomed(1, [(0, "Bob", True)], now=1_000)
+>>> roster.presence(0, "left", "Bob", now=2_000)
+>>> roster.members[0].connected, roster.members[0].since, roster.members[1].name
+(False, 2000, 'Ada')
+>>> roster.seat_of_member[0] = 1
+>>> roster.who(0, ("Ada", "Bobby")), roster.who(5, None)
+('Bobby', 'the player in seat 6')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+PresenceChange = Literal["joined", "left", "reconnected", "expired"]
+
+
+@dataclass(slots=True)
+class Member:
+    """Someone seated in the relay's room (before or during the match)."""
+
+    relay_seat: int
+    name: str
+    connected: bool = True
+    since: int = 0  # ms: when ``connected`` last changed
+    expired: bool = False
+
+
+class Roster:
+    """The relay's members of one room as this client last heard of them."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name  # ours, as the relay shows it to the others
+        self.members: dict[int, Member] = {}
+        self.seat_of_member: dict[int, int] = {}  # relay seat -> match seat
+        self.me: int | None = None  # our relay seat (None: a spectator, or not in yet)
+
+    def welcomed(
+        self,
+        relay_seat: int | None,
+        roster: Sequence[tuple[int, str, bool]],
+        now: int,
+        *,
+        fresh: bool = False,
+    ) -> None:
+        """The relay let us in (again): who is there. ``fresh``: a re-created room, whose
+        seats are numbered anew (each player's hello says who is who again)."""
+        self.me = relay_seat
+        if fresh:
+            self.seat_of_member.clear()
+        self.members = {
+            seat: Member(seat, name, connected, now) for seat, name, connected in roster
+        }
+        if relay_seat is not None:
+            self.members[relay_seat] = Member(relay_seat, self.name, True, now)
+
+    def presence(self, relay_seat: int, change: PresenceChange, name: str, now: int) -> None:
+        member = self.members.get(relay_seat)
+        if member is None or change == "joined":
+            member = self.members[relay_seat] = Member(relay_seat, name, True, now)
+        member.connected = change in ("joined", "reconnected")
+        member.expired = change == "expired"
+        member.since = now
+
+    def member_for_seat(self, seat: int) -> Member | None:
+        """The relay member who plays match seat *seat* (None: not known, or gone)."""
+        for relay_seat, match_seat in self.seat_of_member.items():
+            if match_seat == seat and relay_seat in self.members:
+                return self.members[relay_seat]
+        return None
+
+    def here(self, seat: int) -> bool:
+        member = self.member_for_seat(seat)
+        return member is not None and member.connected
+
+    def connected(self) -> set[int]:
+        """The relay seats connected now, ours included."""
+        return {seat for seat, member in self.members.items() if member.connected}
+
+    def who(self, relay_seat: int, names: Sequence[str] | None) -> str:
+        """A relay member named for a person: the match's name (*names*) when we know it."""
+        seat = self.seat_of_member.get(relay_seat)
+        if seat is not None and names is not None and seat < len(names):
+            return names[seat]
+        member = self.members.get(relay_seat)
+        return member.name if member else f"the player in seat {relay_seat + 1}"

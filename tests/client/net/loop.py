@@ -1,0 +1,105 @@
+"""A room's matches without a relay or a socket: every payload a match queues reaches every
+member, its sender included, in one order — the relay's contract, in a list."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+
+from client.net import wire
+from client.net.match import NetMatch, Role
+from protocol.identity import seeded_source
+from protocol.setup import Proposal
+from tests.client.conftest import FIXED_TIME_MS
+
+TOKEN = "s" * 43  # the spectator token: any invite-shaped secret
+
+
+class LoopRoom:
+    """The relay's one order for a room of :class:`NetMatch` values (relay seat = index)."""
+
+    def __init__(self, matches: Sequence[NetMatch]) -> None:
+        self.matches = list(matches)
+        self.here = [True] * len(matches)
+        self.sent: list[tuple[int, wire.Payload]] = []  # everything delivered, in order
+        self.now = FIXED_TIME_MS
+        for seat, match in enumerate(self.matches):
+            match.welcomed(seat, self._roster(seat), self.now)
+            match.caught_up(self.now)
+
+    @classmethod
+    def meet(cls, tmp_path: Path, names: Sequence[str], game: str = "goose") -> LoopRoom:
+        """The host (the first name) proposes; everyone joins; the match begins."""
+        matches = [
+            NetMatch(_role(seat), name, random_source=seeded_source(f"loop-{name}"),
+                     data_dir=tmp_path / name)
+            for seat, name in enumerate(names)
+        ]  # fmt: skip
+        room = cls(matches)
+        options = {"rules": "daumont"} if game == "goose" else {"match_to": 1}
+        proposal = Proposal.create(game, options, seats=len(names), start_time=room.now,
+                                   random_source=seeded_source("loop-proposal"))  # fmt: skip
+        matches[0].propose(proposal, TOKEN)
+        room.pump()
+        assert all(match.started for match in matches)
+        return room
+
+    def _roster(self, seat: int) -> list[tuple[int, str, bool]]:
+        return [(other, match.name, self.here[other])
+                for other, match in enumerate(self.matches) if other != seat]  # fmt: skip
+
+    def pump(self) -> None:
+        """Deliver until nobody has anything more to say (a member away hears nothing)."""
+        queue: deque[tuple[int, bytes]] = deque()
+        while True:
+            for seat, match in enumerate(self.matches):
+                if self.here[seat]:
+                    queue.extend((seat, data) for data in match.outbox)
+                match.outbox.clear()
+            if not queue:
+                return
+            while queue:
+                sender, data = queue.popleft()
+                self.sent.append((sender, wire.decode(data)))
+                for seat, match in enumerate(self.matches):
+                    if self.here[seat]:
+                        match.receive(sender, data, self.now)
+
+    def leave(self, seat: int) -> None:
+        self.here[seat] = False
+        for other, match in enumerate(self.matches):
+            if other != seat:
+                match.presence(seat, "left", self.matches[seat].name, self.now)
+
+    def back(self, seat: int, *, complete: bool = False) -> None:
+        """*seat* reconnects; the relay could not replay what it missed (``complete``: it could)."""
+        self.here[seat] = True
+        for other, match in enumerate(self.matches):
+            if other != seat:
+                match.presence(seat, "reconnected", self.matches[seat].name, self.now)
+        match = self.matches[seat]
+        match.welcomed(seat, self._roster(seat), self.now)
+        match.caught_up(self.now, complete=complete)
+
+    def tick(self, ms: int) -> None:
+        self.now += ms
+        for match in self.matches:
+            match.tick(self.now)
+        self.pump()
+
+    def said(self, kind: type, since: int = 0) -> list[int]:
+        """Who sent payloads of *kind* from delivery *since* on, in order."""
+        return [sender for sender, payload in self.sent[since:] if isinstance(payload, kind)]
+
+    def act_all(self, seat: int, chat: str) -> None:
+        self.matches[seat].act(lambda session: session.chat(chat, self.now))
+        self.pump()
+
+    def close(self) -> None:
+        for match in self.matches:
+            match.close()
+
+
+def _role(seat: int) -> Role:
+    return "host" if seat == 0 else "player"

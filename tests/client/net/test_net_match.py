@@ -1,0 +1,213 @@
+"""NetMatch and its sans-I/O pieces through a room in a list: no relay, no socket, no clock
+but the test's. Each test fails on the behaviour its name denies."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import cast
+
+import pytest
+
+from client.net import wire
+from client.net.catchup import CatchUp, transcript
+from client.net.game import NetworkGame
+from client.net.link import LinkStatus, RelayLink
+from client.net.rematch import REMATCH_TIMEOUT_MS
+from client.setup import SessionSettings
+from protocol.errors import LocalProtocolError
+from protocol.events import ChatReceived
+from tests.client.net.loop import LoopRoom
+
+
+@pytest.fixture
+def trio(tmp_path: Path) -> Iterator[LoopRoom]:
+    room = LoopRoom.meet(tmp_path, ["Ada", "Bob", "Cy"])
+    yield room
+    room.close()
+
+
+def ended(room: LoopRoom) -> None:
+    """Cy resigns the match: it is over for everyone."""
+    room.matches[2].act(lambda session: session.resign(room.now))
+    room.pump()
+    assert all(match.ended is not None for match in room.matches)
+
+
+def ask_all(room: LoopRoom, seats: list[int]) -> None:
+    for seat in seats:
+        room.matches[seat].ask_rematch(room.now)
+        room.pump()
+
+
+def test_every_player_asks_and_the_rematch_is_a_new_match_for_everyone(trio: LoopRoom) -> None:
+    first = trio.matches[0].setup
+    ended(trio)
+    winner = trio.matches[0].ended.winner  # type: ignore[union-attr]
+    ask_all(trio, [1, 2])
+    assert trio.matches[0].rematch_note() == "Bob, Cy would like a rematch: press a to play again."
+    ask_all(trio, [0])
+    assert all(m.setup is not first and m.setup == trio.matches[0].setup for m in trio.matches)
+    assert all(m.ended is None and not m.rematching for m in trio.matches)
+    wins = ["1" if seat == winner else "0" for seat in range(3)]
+    for match in trio.matches:  # the room's score goes on across its matches
+        assert match.score is not None and match.score.line() == (
+            f"Running score after 1 game: Ada {wins[0]}, Bob {wins[1]}, Cy {wins[2]}"
+        )
+
+
+def test_a_proposal_a_player_never_joins_is_withdrawn_by_the_host_then_times_out(
+    trio: LoopRoom,
+) -> None:
+    ended(trio)
+    first = trio.matches[0].setup
+    for seat in (1, 2):
+        trio.matches[seat].ask_rematch(trio.now)
+    trio.pump()
+    trio.leave(2)  # Cy leaves after asking: no rematch without him
+    with pytest.raises(LocalProtocolError, match="Cy left the room"):
+        trio.matches[0].ask_rematch(trio.now)
+    trio.back(2, complete=True)
+    trio.matches[0].ask_rematch(trio.now)
+    trio.here[2] = False  # Cy's app froze: it hears the proposal no more
+    trio.pump()
+    host, bob = trio.matches[0], trio.matches[1]
+    assert host.rematching and bob.rematching
+    # Bob joined with a fresh chain; his seat file still keeps the ended match's
+    assert bob.seat_secret is not None and bob.seat_secret != bob.chain_secret
+    assert host.rematch_note() == (
+        "Ada proposed the rematch: 2 of 3 players joined… Press w to withdraw it."
+    )
+    with pytest.raises(LocalProtocolError, match="rematch is being set up"):
+        bob.act(lambda session: session.chat("still there?", trio.now))
+    with pytest.raises(LocalProtocolError, match="only the host"):
+        bob.withdraw_rematch()
+    trio.tick(REMATCH_TIMEOUT_MS - 1)
+    assert host.rematching
+    trio.tick(1)  # the host's timer withdraws it
+    assert trio.said(wire.RematchWithdrawn) == [0]
+    assert not host.rematching and not bob.rematching and host.setup is first
+    assert bob.rematch_note() == "Ada withdrew the rematch: press a to ask for one again."
+    trio.act_all(1, "next time then")  # chat works between matches again, in the ended log
+    assert [line.text for line in host.chats if isinstance(line, ChatReceived)][-1:] == [
+        "next time then"
+    ]
+    # Cy comes back: everyone asks again and the rematch begins, Cy seated as before.
+    trio.back(2, complete=True)
+    ask_all(trio, [0, 1, 2])
+    assert all(m.setup is not first and m.setup == host.setup for m in trio.matches)
+    assert trio.matches[2].seat == 2
+    assert bob.seat_secret == bob.chain_secret  # the rematch's, now that it began
+
+
+def test_a_withdrawal_from_anyone_but_the_host_is_his_fault_and_changes_nothing(
+    trio: LoopRoom,
+) -> None:
+    ended(trio)
+    ask_all(trio, [2])
+    trio.here[2] = False  # Cy's app froze after asking: the proposal waits for him
+    ask_all(trio, [1, 0])
+    bob = trio.matches[1]
+    assert bob.setup is not None
+    match_id = bob.setup.match_id
+    bob.outbox.append(wire.encode(wire.RematchWithdrawn(match_id)))  # Bob forges it
+    trio.pump()
+    assert trio.matches[0].rematching
+    assert [(o.who, o.text) for o in trio.matches[0].offences] == [
+        ("Bob", "withdrew a rematch, which only the host does")
+    ]
+
+
+def test_one_hello_per_reconnection_and_one_answer_each(trio: LoopRoom) -> None:
+    trio.leave(1)
+    trio.matches[0].act(lambda session: session.throw(trio.now))
+    trio.pump()
+    start = len(trio.sent)
+    trio.back(1)  # the relay could not replay what Bob missed
+    trio.pump()
+    assert trio.said(wire.Hello, start) == [1, 0, 2]  # Bob's, then one answer from each
+    transcripts = trio.said(wire.Transcript, start)
+    assert transcripts and set(transcripts) <= {0, 2}
+    records = {len(m.session.records) for m in trio.matches if m.session}
+    assert len(records) == 1  # Bob caught up
+
+
+def test_a_hostile_asker_gets_the_same_records_once() -> None:
+    catch_up = CatchUp()
+    records = [bytes([n]) * 100 for n in range(50)]
+    sent = []
+    for have in (10, 10, 30, 10, 9):
+        out = catch_up.heard(3, seat=1, have=have, my_seat=0, records=records, heard_by={0, 3})
+        sent.append([p.start for p in out if isinstance(p, wire.Transcript)])
+    assert sent == [[10], [], [], [], [9]]  # each answer starts earlier than the one before
+    catch_up.came(3)  # it reconnected: what it asks now is news
+    out = catch_up.heard(3, seat=1, have=10, my_seat=0, records=records, heard_by={0, 3})
+    assert [p.start for p in out if isinstance(p, wire.Transcript)] == [10]
+
+
+def test_transcripts_fit_the_relays_frame() -> None:
+    records = [bytes(4000)] * 10
+    chunks = transcript(records, 0)
+    assert [chunk.start for chunk in chunks] == [0, 3, 6, 9]
+    assert all(len(wire.encode(chunk)) <= wire.MAX_PAYLOAD for chunk in chunks)
+
+
+def test_a_resumed_seat_is_told_whom_it_waits_for_and_acts_after_the_time_limit() -> None:
+    catch_up = CatchUp()
+    out = catch_up.caught_up(1, 7, heard_by={0, 1, 2}, wait_for={0, 2}, now=5_000)
+    assert out == [wire.Hello(1, 7)] and not catch_up.in_step
+    catch_up.heard(0, seat=0, have=7, my_seat=1, records=[b"r"] * 7, heard_by={0, 1, 2})
+    waiting = catch_up.waiting()
+    assert waiting is not None and waiting.seats == (2,) and waiting.since == 5_000
+    catch_up.heard(2, seat=2, have=9, my_seat=1, records=[b"r"] * 7, heard_by={0, 1, 2})
+    assert not catch_up.in_step  # Cy holds more: his records come first
+    catch_up.grown(8)
+    assert not catch_up.in_step
+    catch_up.grown(9)  # his transcript came: Cy's word is heard
+    assert catch_up.in_step and catch_up.waiting() is None
+
+
+def test_a_resumed_seat_says_whom_it_waits_for_and_may_act_past_the_time_limit(
+    trio: LoopRoom,
+) -> None:
+    bob = trio.matches[1]
+    assert bob.session is not None
+    bob.catch_up.caught_up(1, 0, heard_by=set(), wait_for={0, 2}, now=trio.now)
+    assert not bob.in_step
+    assert bob.waiting_note(trio.now + 12_000) == (
+        "Back in your seat: waiting for Ada, Cy to say how far the match went (for 12 s), so "
+        "that nothing you sent before stopping is said twice. Wait, or leave with esc (your "
+        "seat is kept); if nobody answers within 4 min 48 s, the board opens and you can "
+        "claim the match."
+    )
+    limit = bob.session.setup.proposal.time_limit_ms
+    trio.here[0] = trio.here[2] = False  # nobody answers
+    trio.tick(limit - 1)
+    assert not bob.in_step
+    trio.tick(1)
+    assert bob.in_step and bob.waiting_note(trio.now) is None
+
+
+class Unlinked:
+    """What a NetworkGame asks of its relay link; the loop room does the sending."""
+
+    status = LinkStatus("connected")
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_computer_seat_accepts_the_rematch_a_person_asked_for(tmp_path: Path) -> None:
+    room = LoopRoom.meet(tmp_path, ["Ada", "Bot"])
+    settings = SessionSettings(animation=False, data_dir=tmp_path, computer_pause=0,
+                               clock=lambda: room.now)  # fmt: skip
+    computer = NetworkGame(room.matches[1], cast(RelayLink, Unlinked()), settings, computer=True)
+    room.matches[0].act(lambda session: session.resign(room.now))
+    room.pump()
+    first = room.matches[0].setup
+    assert room.matches[1].rematch is None  # nobody asked: the computer asks nothing
+    room.matches[0].ask_rematch(room.now)
+    room.pump()
+    assert computer.superseded and room.matches[0].setup is not first
+    assert room.matches[1].setup == room.matches[0].setup
+    room.close()

@@ -87,7 +87,7 @@ def register(subparsers: Any) -> None:
         "--tutor",
         type=_tutor_points,
         metavar="POINTS",
-        help="warn before a play losing at least this much equity (e.g. 0.08; docs/analysis.md)",
+        help=_("warn before a play losing at least this many points (e.g. 0.08)"),
     )
     _add_session_options(jacquet)
     jacquet.set_defaults(run=_run_jacquet)
@@ -98,9 +98,13 @@ def _tutor_points(text: str) -> int:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a number of points (0.08), not {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("a number of points (0.08), not {text!r}").format(text=text)
+        ) from None
     if not 0.001 <= value <= 4:
-        raise argparse.ArgumentTypeError(f"a loss between 0.001 and 4 points, not {text}")
+        raise argparse.ArgumentTypeError(
+            _("a loss between 0.001 and 4 points, not {text}").format(text=text)
+        )
     return round(value * 1_000_000)
 
 

@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001 -- the en dashes and multiplication signs are meant
-"""Rules summaries shown by the help screen (Markdown); the full rules are RULES.md.
+"""Rules summaries shown by the help screen (Markdown); the full rules are docs/rules.md.
 
 Marked for the catalogue, translated where they are shown (the help screen)."""
 

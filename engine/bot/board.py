@@ -5,7 +5,7 @@ instead of :class:`engine.jacquet.Position` objects. A *side* is a 26-tuple of c
 counts on that side's own track: index 1-24 are its points, index 25 counts the checkers
 borne off, index 0 is always 0. A board is the pair ``(mover, other)``.
 
-The successor generator follows RULES.md §2 (postillon rule checked before each die,
+The successor generator follows docs/rules.md §2 (postillon rule checked before each die,
 forced maximum dice, the higher-die rule, both bear-off options) and is checked against
 the engine's ``legal_plays`` — the one source of truth — by ``tests/bot``. The search only
 uses it below the root; the play it returns always comes from ``legal_plays`` itself.

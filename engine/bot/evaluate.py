@@ -1,7 +1,7 @@
 """Static evaluation of a Jacquet position: expected points for the side to move.
 
 All arithmetic is on ints (micro-points, eighths of a pip) so every machine ranks plays the same
-way. The model, in the game's own terms (RULES.md §2):
+way. The model, in the game's own terms (docs/rules.md §2):
 
 * **Race.** Each side's *effective pip count* is its pip count plus the pips it will lose
   to the position: checkers facing a run of closed points (a six-point *bouchage* traps

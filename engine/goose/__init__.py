@@ -1,4 +1,4 @@
-"""Jeu de l'oie (the Game of the Goose), exactly as RULES.md §1 reads the seed texts.
+"""Jeu de l'oie (the Game of the Goose), exactly as docs/rules.md §1 reads the seed texts.
 
 Pure and deterministic: dice are inputs, states are immutable, every transition returns the
 new state and the typed events that say what happened, in order.

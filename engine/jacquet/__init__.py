@@ -1,4 +1,4 @@
-"""Jacquet (RULES.md §2): positions, legal plays, notation and the match flow.
+"""Jacquet (docs/rules.md §2): positions, legal plays, notation and the match flow.
 
 Everything callers need is importable from here; see docs/engine-api.md.
 """

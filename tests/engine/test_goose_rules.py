@@ -1,4 +1,4 @@
-"""The Goose rules of RULES.md §1, one test per rule, and every Goose worked example of §3."""
+"""The Goose rules of docs/rules.md §1, one test per rule, and every Goose worked example of §3."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 3's Jacquet worked examples, one test per rule they pin."""
+"""docs/rules.md section 3's Jacquet worked examples, one test per rule they pin."""
 
 from __future__ import annotations
 

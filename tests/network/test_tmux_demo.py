@@ -56,7 +56,7 @@ class Demo:
             time.sleep(0.1)
         raise AssertionError(f"{pane} never showed {condition!r}; it shows:\n{self.screen(pane)}")
 
-    def settle(self, pane: str, before: str, timeout: float = 2.0) -> None:
+    def settle(self, pane: str, before: str, timeout: float = 1.0) -> None:
         """Until the pane changes from *before* (or a while passes: a refused key may not)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and self.screen(pane) == before:
@@ -83,7 +83,7 @@ def test_two_terminals_side_by_side_show_the_same_jacquet_position(tmp_path: Pat
         switches, refusals = 0, 0
         active, last = HOST, HOST
         for _ in range(300):
-            if switches >= 6:  # the opening and a few plays each way
+            if switches >= 4:  # the opening and a play or two each way
                 break
             text = demo.side(active).lower()
             if "waiting for" in text:  # the other one's turn (or this screen lags behind)
@@ -105,7 +105,7 @@ def test_two_terminals_side_by_side_show_the_same_jacquet_position(tmp_path: Pat
                     demo.keys(active, "k" if (refusals // 13) % 2 else "j")
                 demo.keys(active, "Enter")
             demo.settle(active, before)
-        assert switches >= 6, "the game did not get through a few turns"
+        assert switches >= 4, "the game did not get through a few turns"
         # Both sides at rest (one waits for the other): the same position on both screens.
         time.sleep(0.5)
         host_view, guest_view = demo.position(HOST), demo.position(GUEST)

@@ -7,7 +7,6 @@ chat; a name like ``[/]`` crashed every other player's app (Textual's MarkupErro
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 from client.app import NetworkApp
@@ -16,13 +15,12 @@ from client.screens.end import EndScreen
 from client.setup import SessionSettings
 from relay.server import RelayServer
 from tests.client.conftest import screen_text
-from tests.network.hostile import Hostile
 from tests.network.test_ui_games import (
     SIZE,
     chat_text,
     hosted_room,
-    shows_end,
     shows_game,
+    stopped_by_a_forged_share,
     until,
 )
 
@@ -74,19 +72,6 @@ async def test_a_cheat_named_with_markup_is_named_as_such(
     relay: RelayServer, settings: Callable[[str], SessionSettings]
 ) -> None:
     """The notice and the end screen that name an offender show his name as he chose it."""
-    plan = HostPlan("goose", {}, 2, "Ada", relay_url=relay.url)
-    host = NetworkApp(plan, settings("Ada"))
-    async with host.run_test(size=SIZE) as ada:
-        room = await hosted_room(ada, host)
-        mallory = Hostile(room.invite, settings("Mallory"), name="[/]Mallory")
-        mallory.rewrite = Hostile.forge_shares
-        await mallory.enter()
-        follower = asyncio.create_task(mallory.follow(lambda: False))
-        try:
-            await until(ada, shows_game(host), "the game screen")
-            await ada.press("space")  # Ada throws for the lots; Mallory's share is forged
-            await until(ada, shows_end(host), "the end of the match")
-        finally:
-            follower.cancel()
+    async with stopped_by_a_forged_share(relay.url, settings, "[/]Mallory") as host:
         assert isinstance(host.screen, EndScreen)
         assert "[/]Mallory: " in screen_text(host)

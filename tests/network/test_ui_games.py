@@ -4,7 +4,8 @@ whole games played by the computer through the screens' own controller, identica
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 
 from textual.pilot import Pilot
 
@@ -208,15 +209,18 @@ async def test_people_chat_a_watcher_follows_and_cannot_act(
             assert states[0] == states[1] == states[2]
 
 
-async def test_a_cheat_is_named_on_screen_and_the_match_stops_with_its_log(
-    relay: RelayServer, settings: Callable[[str], SessionSettings]
-) -> None:
+@contextlib.asynccontextmanager
+async def stopped_by_a_forged_share(
+    url: str, settings: Callable[[str], SessionSettings], name: str
+) -> AsyncIterator[NetworkApp]:
+    """Ada hosts a two-player Goose match that *name* joins and cheats in (his dice share is
+    forged): the host's app, once it shows the end of the match."""
     plan = HostPlan("goose", {"rules": "daumont", "ante": 4, "fee": 1}, 2, "Ada",
-                    relay_url=relay.url)  # fmt: skip
+                    relay_url=url)  # fmt: skip
     host = NetworkApp(plan, settings("Ada"))
     async with host.run_test(size=SIZE) as ada:
         room = await hosted_room(ada, host)
-        mallory = Hostile(room.invite, settings("Mallory"))
+        mallory = Hostile(room.invite, settings("Mallory"), name=name)
         mallory.rewrite = Hostile.forge_shares
         await mallory.enter()
         follower = asyncio.create_task(mallory.follow(lambda: False))
@@ -226,6 +230,13 @@ async def test_a_cheat_is_named_on_screen_and_the_match_stops_with_its_log(
             await until(ada, shows_end(host), "the end of the match")
         finally:
             follower.cancel()
+        yield host
+
+
+async def test_a_cheat_is_named_on_screen_and_the_match_stops_with_its_log(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    async with stopped_by_a_forged_share(relay.url, settings, "Mallory") as host:
         end = host.screen
         assert isinstance(end, EndScreen)
         assert end.summary.title == "The match was stopped."

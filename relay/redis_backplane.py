@@ -543,12 +543,11 @@ class RedisBackplane:
         """Read this process's inbox (every event of its rooms that others made, as Redis
         numbered them) and offer each room's events to the core; fetch from a room's own
         stream whatever neither the inbox nor our own appends brought."""
-        seen: Any = b"$"
+        seen: Any = b"0-0"
         while not self._closing:
             try:
                 if self.down is not None:
-                    await self._connect()
-                    seen = b"$"  # what came before was for members who are gone
+                    seen = await self._connect()
                 (reply,) = await self._reader.ask(
                     ("XREAD", "COUNT", 1024, "BLOCK", BLOCK_MS, "STREAMS", self._inbox, seen)
                 )
@@ -581,8 +580,10 @@ class RedisBackplane:
         for entry_id, flat in found:
             fields = dict(zip(flat[::2], flat[1::2], strict=True))
             events.append(_event(entry_id.split(b"-", 1)[0], fields))
-        still = self._offer(room_id, events)
-        if still and self._listener is not None:  # gone from the room's stream too
+        # Numbers past the fetched range may simply not be read yet (the inbox is behind
+        # our own appends): only a gap inside it is gone from the room's stream too.
+        lost = [seq for seq in self._offer(room_id, events) if seq <= missing[-1]]
+        if lost and self._listener is not None:
             self._listener.on_lost_room(room_id)  # its members here resume, or resync
 
     async def _renew_forever(self) -> None:
@@ -629,8 +630,9 @@ class RedisBackplane:
 
     # --- helpers -------------------------------------------------------------------------
 
-    async def _connect(self) -> None:
-        """Reach Redis, make sure it has this version of the library, and say so."""
+    async def _connect(self) -> bytes:
+        """Reach Redis, make sure it has this version of the library, and say so; return
+        where the inbox stands, the point from which the reader takes what comes."""
         # Connections opened before Redis went away are dead: a command must not meet one.
         await self._redis.connection_pool.disconnect()
         await self._writer.close()
@@ -638,6 +640,13 @@ class RedisBackplane:
         listed = await self._redis.function_list(library=redis_library.NAME, withcode=True)
         if not any(redis_library.SOURCE.encode() in entry for entry in listed):
             await self._redis.function_load(redis_library.SOURCE, replace=True)
+        # A concrete entry id, never "$": "$" means "after whatever is last when this XREAD
+        # arrives", so an entry added between two reads would be skipped. What is in the
+        # inbox already was for members who are gone (no room of ours is entered while down).
+        (last,) = await self._reader.ask(("XREVRANGE", self._inbox, "+", "-", "COUNT", 1))
+        if isinstance(last, ResponseError):
+            raise last
+        seen: bytes = last[0][0] if last else b"0-0"
         if self._was_up:
             self.stats.reconnects += 1
         self.down, self._was_up = None, True
@@ -645,6 +654,7 @@ class RedisBackplane:
         if logs.logger.isEnabledFor(logging.INFO):
             up = Log(None, "backplane_up", {"redis": _safe_url(self.url), "process": self.process})
             logs.logger.info(logs.render(up, self.config.log_json))
+        return seen
 
     def _failure(self, error: BaseException) -> None:
         """A command failed. Redis refusing one (an error reply) is that command's failure

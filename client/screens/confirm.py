@@ -8,9 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label
+from textual.widgets import Button, Label
 
 from client.i18n import _
+from client.widgets.footer import KeysFooter
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -46,7 +47,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(id="buttons"):
                 yield Button(f"{self.confirm_label} (y)", variant="error", id="yes")
                 yield Button(f"{self.cancel_label} (n)", variant="primary", id="no")
-        yield Footer()  # the dialog's own keys, not those of the screen below
+        yield KeysFooter()  # the dialog's own keys, not those of the screen below
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

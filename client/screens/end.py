@@ -11,12 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label
+from textual.widgets import Button, Label
 
 from client.game.driver import RematchOffer
 from client.game.turn import GameState, NotYourTurnError
 from client.i18n import _
 from client.lifecycle import closing
+from client.widgets.footer import KeysFooter
 from protocol.events import MatchEnded
 
 EndChoice = Literal["again", "lobby", "quit"]
@@ -121,7 +122,7 @@ class EndScreen(ModalScreen[EndChoice]):
                 )
             if self.rematch is not None:
                 yield Label("", id="rematch", markup=False)
-        yield Footer()  # the dialog's own keys, not those of the screen below
+        yield KeysFooter()  # the dialog's own keys, not those of the screen below
 
     def on_mount(self) -> None:
         if not closing(self):

@@ -8,10 +8,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Label, Markdown
+from textual.widgets import Label, Markdown
 
 from client import help_topics
 from client.i18n import _
+from client.widgets.footer import KeysFooter
 
 
 class _HelpBody(VerticalScroll):
@@ -71,7 +72,7 @@ class HelpScreen(ModalScreen[None]):
             with _HelpBody(id="help-body"):
                 yield Markdown(self.rules + "\n" + self._keys_markdown(), id="rules")
             yield Label(_("Press Esc or F1 to go back"), id="close-hint", markup=False)
-        yield Footer()  # the dialog's own keys, not those of the screen below
+        yield KeysFooter()  # the dialog's own keys, not those of the screen below
 
     def _keys_markdown(self) -> str:
         rows = "\n".join(f"| `{key}` | {description} |" for key, description in self.keys)

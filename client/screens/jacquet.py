@@ -505,6 +505,7 @@ class JacquetScreen(GameScreen):
 
         self.app.push_screen(ConfirmScreen(question, detail=detail, confirm_label="Play anyway",
                                            cancel_label="Rethink"), answered)  # fmt: skip
+
     def action_flip(self) -> None:
         if self.check_action("flip", ()):
             self._face(1 - self._viewer)

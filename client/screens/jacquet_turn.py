@@ -171,9 +171,7 @@ class TurnEntry:
                 self.enter(paths[target])
                 continue
             reason = (
-                self.refuse_destination(source, target)
-                if paths
-                else self.refuse_source(source)
+                self.refuse_destination(source, target) if paths else self.refuse_source(source)
             )
             del self.steps[entered:]
             return f"{format_span(span)}: {reason}"

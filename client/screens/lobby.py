@@ -12,7 +12,6 @@ from textual.screen import Screen
 from textual.widgets import (
     Button,
     Checkbox,
-    Footer,
     Input,
     Label,
     Select,
@@ -42,6 +41,7 @@ from client.setup import (
     game_options,
 )
 from client.widgets.deferred import AfterFirstPaint
+from client.widgets.footer import KeysFooter
 from client.widgets.saved_seats import SavedSeats
 from client.widgets.select import QuitSafeSelect
 from client.widgets.tick_box import TickBox
@@ -219,7 +219,7 @@ class LobbyScreen(Screen[None]):
                 with Horizontal(classes="actions"):
                     yield Button(_("Join or watch… (F6)"), variant="primary", id="join")
                 yield SavedSeats(self.settings.data_dir, id="saved-seats")
-        yield Footer()
+        yield KeysFooter()
 
     def _compose_goose(self) -> ComposeResult:
         yield Static(

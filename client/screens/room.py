@@ -23,12 +23,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import HorizontalScroll, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from client.lifecycle import closing
 from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import InviteError, parse_invite
 from client.net.plan import STDOUT, HostPlan, JoinPlan
+from client.widgets.footer import KeysFooter
 from client.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ class RoomScreen(Screen[None]):
                         yield Static("", id=f"invite-{role}", classes="invite", markup=False)
             yield Static("", id="room-members", markup=False)
             yield Static(self._connecting(), id="room-status", markup=False)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         if closing(self):
@@ -348,7 +349,7 @@ class JoinScreen(Screen[None]):
             yield Button("Join", variant="success", id="join-go")
             # Below the button, as wide as the form: a long sentence wraps, whole.
             yield Static("", id="join-error", classes="error", markup=False)
-        yield Footer()
+        yield KeysFooter()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#join-go")

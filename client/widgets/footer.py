@@ -1,10 +1,14 @@
-"""The game screens' footer: every key, and the command-palette hint only when it fits."""
+"""The footer of every screen: every key, and the command-palette hint only when it fits."""
 
 from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey  # not exported, but the type of what it yields
 
 
 class KeysFooter(Footer):
@@ -13,10 +17,27 @@ class KeysFooter(Footer):
     F1 Help among them. ctrl+p still opens the palette, and the help's key table lists it."""
 
     _width = 0
+    _drawn: list[tuple[Binding, bool, str]] | None = None  # the keys it shows
 
     def compose(self) -> ComposeResult:
-        yield from super().compose()
+        if self._bindings_ready:
+            self._drawn = self._keys()
+        for widget in super().compose():
+            yield _as_it_will_be(widget, self.compact)
         self.call_after_refresh(self._fit)
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        # Textual builds the footer again whenever the screen's bindings may have changed
+        # (every focus move, every refresh_bindings), which costs a restyle of every key:
+        # most of those times the keys shown are the same.
+        if self._drawn is not None and screen is self.screen and self._keys() == self._drawn:
+            return
+        super().bindings_changed(screen)
+
+    def _keys(self) -> list[tuple[Binding, bool, str]]:
+        """The keys the footer shows, as Textual's compose lists them."""
+        active = self.screen.active_bindings.values()
+        return [(binding, enabled, tip) for _, binding, enabled, tip in active if binding.show]
 
     def _fit(self) -> None:
         if self.show_command_palette and self.virtual_size.width > self.size.width:
@@ -29,3 +50,14 @@ class KeysFooter(Footer):
         if wider and not self.show_command_palette:  # there may be room again: try
             self.show_command_palette = True
             self.call_after_refresh(self.recompose)
+
+
+def _as_it_will_be(widget: Widget, compact: bool) -> Widget:
+    """A key made compact or not before it is mounted. Textual's keys start compact and are
+    set as their footer is by a binding once mounted: a restyle or two of every key each
+    time the footer is built again (after every focus move), a tenth of a screen's start.
+    The palette's key is not bound to its footer: it stays compact, as Textual draws it."""
+    if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+        widget.set_reactive(FooterKey.compact, compact)
+        widget.set_class(compact, "-compact", update=False)
+    return widget

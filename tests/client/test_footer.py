@@ -1,0 +1,56 @@
+"""The footer shows every key the screen offers, and is built again only when those change."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Input
+from textual.widgets._footer import FooterKey
+
+from client.widgets.footer import KeysFooter
+
+
+class TwoFields(App[None]):
+    BINDINGS = [Binding("f5", "go", "Go"), Binding("f6", "switch", "Allow go")]
+    allowed = True
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="first")
+        yield Input(id="second")
+        yield KeysFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "go" and not self.allowed else True
+
+    def action_switch(self) -> None:
+        self.allowed = not self.allowed
+        self.refresh_bindings()
+
+
+def shown(app: App[None]) -> list[tuple[str, bool]]:
+    return [(key.key, not key.has_class("-disabled")) for key in app.screen.query(FooterKey)]
+
+
+async def test_a_focus_move_that_changes_no_key_keeps_the_footer_as_drawn() -> None:
+    app = TwoFields()
+    async with app.run_test(size=(80, 5)) as pilot:
+        await pilot.pause()
+        drawn = list(app.screen.query(FooterKey))
+        assert [key.key for key in drawn][:2] == ["f5", "f6"]
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "second"
+        assert list(app.screen.query(FooterKey)) == drawn  # the same widgets, not rebuilt
+
+
+async def test_a_key_that_changes_is_drawn_again() -> None:
+    app = TwoFields()
+    async with app.run_test(size=(80, 5)) as pilot:
+        await pilot.pause()
+        assert shown(app)[:2] == [("f5", True), ("f6", True)]
+        await pilot.press("f6")
+        await pilot.pause()
+        assert shown(app)[:2] == [("f5", False), ("f6", True)]
+        await pilot.press("f6")
+        await pilot.pause()
+        assert shown(app)[:2] == [("f5", True), ("f6", True)]

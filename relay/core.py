@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from relay.config import RelayConfig
 from relay.envelope import (
+    WATCHING_SEAT,
     Create,
     EnvelopeError,
     Error,
@@ -363,7 +364,9 @@ class RelayCore:
                 # member saw may be gone, so each resumes, and is told to resync if so.
                 return [*out, *self.resync(room_id)]
             local.recent.append((event.seq, event.frame))
-            if event.presence is not None:
+            if event.presence == PresenceEvent.WATCHING:
+                sender = None  # news for the players; no seat changed
+            elif event.presence is not None:
                 # First who no longer holds his seat here (he gets the refusal, not the news).
                 out += self._seat_changed(local, event, now)
                 if local.id not in self.shared:
@@ -544,6 +547,8 @@ class RelayCore:
         room.refresh_audience(now)
         if admitted.seat is not None and admitted.event is not None:
             out += self._presence(room, admitted.seat, admitted.event)
+        elif welcome.resync:  # a spectator the backlog cannot serve: the players will
+            out += self._stamp_presence(room, WATCHING_SEAT, PresenceEvent.WATCHING, name)
         return out
 
     def _welcome(self, admitted: Admitted, capacity: int, next_seq: int, epoch: int) -> Welcome:
@@ -637,7 +642,11 @@ class RelayCore:
     # --- helpers -------------------------------------------------------------------------
 
     def _presence(self, room: Room, seat: Seat, event: PresenceEvent) -> list[Output]:
-        index, name = seat.index, seat.name
+        return self._stamp_presence(room, seat.index, event, seat.name)
+
+    def _stamp_presence(
+        self, room: Room, index: int, event: PresenceEvent, name: str
+    ) -> list[Output]:
         frame = room.stamp(lambda seq: encode(Presence(seq, index, event, name)))
         for conn in room.audience:
             self._unplaced.pop(conn, None)

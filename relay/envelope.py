@@ -23,7 +23,11 @@ import msgpack  # type: ignore[import-untyped]
 #    from the old numbering is answered with a resync instead of a replay. A welcome also
 #    says how fast the member may send, so an honest client paces itself instead of being
 #    cut off for a burst (a catch-up, a quick series of computer moves).
-VERSION = 3
+# 4: a spectator the backlog could not serve (his join's resume was answered with a resync)
+#    is announced to the room by a presence event, ``watching``, numbered like the others,
+#    so that the players send him the match so far (spectators may not send, so they cannot
+#    ask). A version 3 client would refuse that event as malformed: hence the new version.
+VERSION = 4
 MAX_NAME_CHARS = 32
 MAX_ID_CHARS = 64  # room ids and tokens are 22 and 43 characters; leave room, refuse junk
 # An envelope is a short flat array; its only nested array is a room's roster (≤ 15 entries).
@@ -50,6 +54,12 @@ class PresenceEvent(IntEnum):
     LEFT = 1
     RECONNECTED = 2
     SEAT_EXPIRED = 3
+    # A spectator arrived whom the backlog could not serve; its seat field is 0 and means
+    # nothing (spectators have no seat), its name is the spectator's.
+    WATCHING = 4
+
+
+WATCHING_SEAT = 0  # the seat field of a ``watching`` event
 
 
 class ErrorCode(StrEnum):

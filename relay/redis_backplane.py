@@ -46,7 +46,14 @@ from redis.retry import Retry
 from relay import logs, redis_library, rules
 from relay.config import RelayConfig
 from relay.core import Log
-from relay.envelope import ErrorCode, PresenceEvent, message_parts, presence_parts, stamp
+from relay.envelope import (
+    WATCHING_SEAT,
+    ErrorCode,
+    PresenceEvent,
+    message_parts,
+    presence_parts,
+    stamp,
+)
 from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
 from relay.shared import (
     Append,
@@ -348,6 +355,15 @@ class RedisBackplane:
         if message.room_id not in self._cursors:  # the reader takes it from there
             self._cursors[message.room_id] = numbered[-1][0] if numbered else next_seq - 1
         self._settling[message.room_id] = self._settling.get(message.room_id, 0) + 1
+        if resync and admitted.seat is None:
+            # A spectator the room's stream cannot serve: the players are told, after his
+            # welcome's next number (known only now, from the commit), so they send him the
+            # match so far. Rare, so one more round of load and commit is cheap enough.
+            watching = _Presence(
+                request.holder, WATCHING_SEAT, int(PresenceEvent.WATCHING),
+                *presence_parts(WATCHING_SEAT, PresenceEvent.WATCHING, request.name),
+            )  # fmt: skip
+            await self._change_now(message.room_id, lambda state, wall: [watching])
         away = tuple((s.index, wall - s.left_at) for s in state.disconnected_seats())
         return Entered(
             room_id=message.room_id,

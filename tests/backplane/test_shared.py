@@ -73,6 +73,28 @@ async def test_a_member_resumes_through_another_relay(backplane: str) -> None:
             await member.close()
 
 
+async def test_a_spectator_the_backlog_cannot_serve_is_announced_on_every_relay(
+    backplane: str,
+) -> None:
+    async with shared_relays(backplane, 2, backlog=4) as (one, two):
+        room = await create_room(one.url, seats=2)
+        ada = await RoomConnection.join(one.url, room.room_id, room.player_token, "Ada")
+        for i in range(10):  # 0: Ada's arrival, 1..10 her messages: 7..10 are kept
+            await ada.send(bytes([i]))
+        await receive(ada, 11)
+        join = RoomConnection.join
+        eve = await join(two.url, room.room_id, room.spectator_token, "Eve", resume_from=7)
+        assert not eve.welcome.resync and len(await receive(eve, 4)) == 4  # served: no news
+        late = await join(two.url, room.room_id, room.spectator_token, "Late", resume_from=0)
+        assert late.welcome.resync and late.welcome.next_seq == 11
+        watching = Presence(11, 0, PresenceEvent.WATCHING, "Late")
+        assert await receive(ada) == await receive(eve) == await receive(late) == [watching]
+        await ada.send(b"the match so far")
+        assert await receive(late) == [Message(12, 0, b"the match so far")]
+        for member in (ada, eve, late):
+            await member.close()
+
+
 async def two_seated(url: str) -> tuple[RoomConnection, RoomConnection, str]:
     """Ada and Bob seated in a new room through the relay at ``url``, their joins read."""
     room = await create_room(url, seats=2)

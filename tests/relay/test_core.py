@@ -253,10 +253,15 @@ def test_resume_from_beyond_the_backlog_asks_for_a_resync() -> None:
     # Seq 0 is Ada's arrival, 1..10 her messages; a backlog of 4 still holds 7..10.
     eve = h.join(room, room.spectator_token, "Eve", resume_from=7)
     assert [m.seq for m in h.take(eve)[1:]] == [7, 8, 9, 10]  # type: ignore[union-attr]
+    h.take(ada)
     late = h.join(room, room.spectator_token, "Late", resume_from=6)
     stream = h.take(late)
-    assert welcome(stream).resync and welcome(stream).next_seq == 11 and len(stream) == 1
-    future = h.join(room, room.spectator_token, "Eve", resume_from=12)
+    assert welcome(stream).resync and welcome(stream).next_seq == 11 and len(stream) == 2
+    # A spectator the backlog could not serve is announced, in the stream, to everyone (a
+    # player sends him the match); Eve, served from the backlog, was not.
+    watching = Presence(11, 0, PresenceEvent.WATCHING, "Late")
+    assert stream[1] == watching and h.take(ada) == [watching] and h.take(eve) == [watching]
+    future = h.join(room, room.spectator_token, "Eve", resume_from=13)
     assert h.error_code(future) == ErrorCode.BAD_RESUME
 
 

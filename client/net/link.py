@@ -147,6 +147,7 @@ class RelayLink:
         self._replay_until = 0
         self._replaying = False  # the relay is still replaying what we missed
         self._complete = True  # and it kept all of it (no resync, not a re-created room)
+        self._resync = False  # it kept too little: it announced a spectator to the players
         self._unconfirmed: list[bytes] = []
         self._queue: asyncio.Queue[bytes] = asyncio.Queue()
         self._closing = False
@@ -295,6 +296,7 @@ class RelayLink:
         self.match.welcomed(welcome.seat, roster, self.clock(), fresh=fresh)
         self._replay_until = welcome.next_seq
         self._complete = not (welcome.resync or fresh)
+        self._resync = welcome.resync
         if welcome.resync or fresh:
             self._next_seq = welcome.next_seq if welcome.resync else 0
         return connection
@@ -365,7 +367,7 @@ class RelayLink:
         """Replay done: resend what never came back, then say where we are."""
         for data in self._unconfirmed:
             self._queue.put_nowait(data)
-        self.match.caught_up(self.clock(), complete=self._complete)
+        self.match.caught_up(self.clock(), complete=self._complete, announced=self._resync)
         self.flush()
 
     async def _write(self, connection: RoomConnection) -> None:
@@ -395,6 +397,8 @@ class RelayLink:
             ):
                 self._unconfirmed.pop(0)
             self.match.receive(event.seat, event.payload, now)
+        elif isinstance(event, Presence) and event.event == PresenceEvent.WATCHING:
+            self.match.spectator_came()  # (his name is the relay's news, not shown)
         elif isinstance(event, Presence):
             name = check_name(self.url, event.name)
             self.match.presence(event.seat, _PRESENCE[event.event], name, now)

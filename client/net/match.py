@@ -9,6 +9,8 @@
   :class:`~protocol.session.MatchSession`, the authority on what happened, whose events
   :mod:`client.net.turns` cuts into turns for the screens;
 - :mod:`client.net.catchup` — after a gap the relay could not fill, hellos and transcripts;
+- :mod:`client.net.spectators` — the match so far for a spectator who came too late for the
+  relay to replay it;
 - :mod:`client.net.rematch` — the asks for a rematch, the host's proposal, its withdrawal.
 
 The shell owns what those pieces leave out: the match log on disk (a new file per match),
@@ -41,8 +43,10 @@ from client.net.meetings import Action, Begin, Blame, JoinIt, Meetings, Send, St
 from client.net.rematch import HOST_SEAT, RematchVote
 from client.net.roster import Member, PresenceChange, Roster
 from client.net.seatfile import chain_source
+from client.net.spectators import Arrival, Offers, catch_up, misplaced, sender
 from client.net.turns import TurnCutter
 from protocol.chain import HashChain
+from protocol.codec import unpack_transcript
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ChatReceived, Event, MatchEnded
 from protocol.identity import KEY_BYTES, Identity, RandomSource
@@ -98,6 +102,8 @@ class NetMatch:
         self.resumable = False
         self._cutter: TurnCutter | None = None
         self.catch_up = CatchUp()
+        self.offers = Offers()  # a player's catch-ups for late spectators
+        self.arrival: Arrival | None = None  # a late spectator's, until its catch-up came
         self.resumed = False  # rebuilt from a seat file (see resume)
         # Resumed: the relay replays the room from its start, earlier matches included; what
         # comes before this match's setup is theirs.
@@ -182,8 +188,9 @@ class NetMatch:
 
     @property
     def in_step(self) -> bool:
-        """The relay replayed what it kept and nobody's word is awaited: this seat may act."""
-        return self.in_relay_step and self.catch_up.in_step
+        """The relay replayed what it kept and nobody's word is awaited: this seat may act
+        (a late spectator: the match so far came)."""
+        return self.in_relay_step and self.catch_up.in_step and self.arrival is None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -280,19 +287,24 @@ class NetMatch:
             self.catch_up.renumbered()
         self._changed()
 
-    def caught_up(self, now: int, *, complete: bool = True) -> None:
+    def caught_up(self, now: int, *, complete: bool = True, announced: bool = False) -> None:
         """The relay replayed all it kept: say how far we are, so peers fill any gap.
 
         ``complete``: it kept everything since we left (not a resync, not a re-created room).
         When it did not, a seat back from a stopped app cannot know from the relay whether
         its last messages before the stop got out: only the peers can say, so it is in step
-        (may act) once every other seat said how far it is."""
+        (may act) once every other seat said how far it is. ``announced``: it kept too
+        little to replay (a resync), so it announced a spectator to the players, one of
+        whom sends him the match so far (a re-created room announces nobody: the players
+        fill in each other, and a spectator, with transcripts)."""
         session = self.session
         wait_for: set[int] = set()
         if self.resumed and not self.in_step and not complete and session and not session.ended:
             wait_for = set(range(session.setup.seats)) - {session.seat}
         self.in_relay_step = True
         self._before_setup = False  # the relay replayed all it had for us (or nothing)
+        if self.role == "spectator" and announced and self.arrival is None:
+            self.arrival = Arrival()
         if session is not None and not self.rematching:
             self._send_all(self.catch_up.caught_up(
                 session.seat, len(session.records), heard_by=self.roster.connected(),
@@ -303,10 +315,43 @@ class NetMatch:
     def presence(self, relay_seat: int, change: PresenceChange, name: str, now: int) -> None:
         self.roster.presence(relay_seat, change, name, now)
         self.catch_up.came(relay_seat)  # its next hello is news: answer it
+        arrival = self.arrival
+        if arrival is not None and arrival.source == relay_seat and change == "left":
+            self._offence(relay_seat, arrival.left(self._held_records()), fatal=True)
+            self._arrived(now)  # nobody else sends one: what the room says, as it comes
         self._changed()
+
+    def spectator_came(self) -> None:
+        """The relay announced a spectator it could not replay the match to: the lowest
+        connected player sends him the match so far (see :mod:`client.net.spectators`)."""
+        session = self.session
+        if session is None or session.seat is None or self.rematching:
+            return
+        me = self.roster.me
+        assert me is not None  # seated
+        playing = {**self.roster.seat_of_member, me: session.seat}
+        chosen = sender(self.roster.connected(), playing) == self.roster.me
+        if self.offers.came(chosen=chosen):
+            self._offer()
+
+    def _offer(self) -> None:
+        session = self.session
+        assert session is not None
+        # Only the logged records: our own still on their way take their place in the
+        # relay's order, where the spectator receives them too.
+        records = session.records[: len(session.records) - session.unlogged()]
+        payloads = [wire.encode(p) for p in catch_up(session.setup.encode(), records)]
+        self.offers.sent(payloads[0], payloads[-1])
+        self.outbox.extend(payloads)
 
     def receive(self, relay_seat: int, data: bytes, now: int) -> None:
         """One payload from ``relay_seat`` in the room's order (possibly our own, placed)."""
+        if self.arrival is not None:
+            self._arriving(relay_seat, data, now)
+            self._changed()
+            return
+        if relay_seat == self.roster.me and self.offers.placed(data):
+            self._offer()  # a spectator came while our last catch-up was being placed
         try:
             payload = wire.decode(data)
         except wire.WireError as error:
@@ -363,6 +408,9 @@ class NetMatch:
                 self._carry_out(self.meetings.withdrawn(relay_seat, match_id))
             case wire.Hello(seat, have):
                 self._hello(relay_seat, seat, have)
+            case wire.Spectate(setup) if not mine and self.setup is not None:
+                if setup != self.setup.encode():  # (its records we check as transcripts)
+                    self._offence(relay_seat, Arrival.another_match())
             case wire.Transcript(start, data):
                 session = self.session
                 if mine or session is None or session.stopped is not None or self.rematching:
@@ -455,6 +503,83 @@ class NetMatch:
             # (whoever has them drops the copy).
             answer.extend(wire.Game(raw) for raw in session.held(session.seat))
         self._send_all(answer)
+
+    # ----------------------------------------------------------------- a late spectator
+
+    def _arriving(self, relay_seat: int, data: bytes, now: int) -> None:
+        """A late spectator, its catch-up not complete: take the catch-up, hold the rest."""
+        arrival = self.arrival
+        assert arrival is not None
+        try:
+            payload: wire.Payload | None = wire.decode(data)
+        except wire.WireError:
+            payload = None  # said when it is taken, in its place
+        if arrival.source is None and isinstance(payload, wire.Spectate):
+            self._take_offer(relay_seat, payload)
+        elif arrival.source == relay_seat and isinstance(payload, wire.Transcript):
+            self._take_catch_up(relay_seat, payload, now)
+        else:
+            held = arrival.hold(relay_seat, data)
+            if arrival.source == relay_seat:  # its catch-up is over, short of what it said
+                self._offence(relay_seat, arrival.dropped(self._held_records()), fatal=True)
+                self._arrived(now)
+            elif not held:
+                self._offence(relay_seat, arrival.overflow(), fatal=True)
+                self._arrived(now)
+            return
+        if self.arrival is not None and arrival.complete(self._held_records()):
+            self._arrived(now)
+
+    def _take_offer(self, relay_seat: int, offer: wire.Spectate) -> None:
+        assert self.arrival is not None
+        try:
+            setup = MatchSetup.decode(offer.setup)
+        except ProtocolError as error:
+            self._offence(relay_seat, self.arrival.bad_setup(error.reason), fatal=True)
+            return
+        if setup != self.setup:
+            self.meetings.meeting = Meeting(proposal=setup.proposal)
+            self._begin(setup)
+        self.arrival.take(relay_seat, offer.have)
+
+    def _take_catch_up(self, relay_seat: int, part: wire.Transcript, now: int) -> None:
+        """Records of the catch-up we take: each new one checked where it stands first (a
+        record out of its place is the sender's doing), then as a live one is."""
+        arrival, session = self.arrival, self.session
+        assert arrival is not None and session is not None
+        if part.start > len(session.records):
+            text = arrival.skipped(part.start, len(session.records))
+            self._offence(relay_seat, text, fatal=True)
+            self._arrived(now)
+            return
+        try:
+            records = unpack_transcript(part.data)
+            for index, record in enumerate(records, part.start):
+                if index < len(session.records):
+                    continue  # held already (an earlier catch-up's)
+                if misplaced(session.progress, record):
+                    self._offence(relay_seat, arrival.out_of_place(index), fatal=True)
+                    self._arrived(now)
+                    return
+                self._take(session.receive_bytes(record, now))
+        except RemoteProtocolError as error:
+            if error.fatal:  # signed, at its place, against the rules: its signer's fault
+                self._remote_error(None, error)
+            else:  # not signed by the seat it names, as it came: the sender's doing
+                self._offence(relay_seat, arrival.false(error.reason), fatal=True)
+            self._arrived(now)
+            return
+        self._cut_turn()
+
+    def _held_records(self) -> int:
+        return 0 if self.session is None else len(self.session.records)
+
+    def _arrived(self, now: int) -> None:
+        """The catch-up came (or cannot): what the room said meanwhile, in its order."""
+        assert self.arrival is not None
+        held, self.arrival = self.arrival.held, None
+        for relay_seat, data in held:
+            self.receive(relay_seat, data, now)
 
     # ----------------------------------------------------------------- the rematch
 

@@ -4,9 +4,11 @@ Each payload is one msgpack array ``[kind, …]``. Game traffic (``GAME``) carri
 protocol's signed wire messages untouched; the rest is the meeting of the players before
 the match (``PROPOSAL``, ``JOIN``, ``SETUP``, whose contents the protocol signs and checks),
 catching up after a disconnection (``HELLO``, ``TRANSCRIPT``), asking the host for a rematch
-once a match is over (``REMATCH``) and the host's withdrawal of it (``WITHDRAW``). These need
-no signature: every record a transcript carries is itself signed and checked again by the
-receiver, a rematch request only makes the host propose, which every player then checks and
+once a match is over (``REMATCH``) and the host's withdrawal of it (``WITHDRAW``), and the
+match so far for a spectator who came too late for the relay to replay it (``SPECTATE``,
+then transcripts). These need no signature: every record a transcript carries is itself
+signed and checked again by the receiver, a setup is its players' signed joins, a rematch
+request only makes the host propose, which every player then checks and
 joins (or not) himself, and a withdrawal is taken only from the relay seat that sits as the
 host.
 
@@ -23,7 +25,7 @@ import msgpack  # type: ignore[import-untyped]
 
 from protocol.codec import MAX_MESSAGE_BYTES
 
-GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT, REMATCH, WITHDRAW = range(8)
+GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT, REMATCH, WITHDRAW, SPECTATE = range(9)
 MATCH_ID_BYTES = 32
 MAX_PAYLOAD = 15 * 1024  # under the relay's 16 KiB frame with room for its envelope
 TRANSCRIPT_CHUNK = 12 * 1024  # records per transcript payload stay under MAX_PAYLOAD
@@ -89,7 +91,26 @@ class RematchWithdrawn:
     match_id: bytes
 
 
-Payload = Game | ProposalMsg | JoinMsg | SetupMsg | Hello | Transcript | Rematch | RematchWithdrawn
+@dataclass(frozen=True, slots=True)
+class Spectate:
+    """To a late spectator: "this is the match (its setup), and the ``have`` records I hold
+    follow, in transcripts, as my next payloads"."""
+
+    setup: bytes
+    have: int
+
+
+Payload = (
+    Game
+    | ProposalMsg
+    | JoinMsg
+    | SetupMsg
+    | Hello
+    | Transcript
+    | Rematch
+    | RematchWithdrawn
+    | Spectate
+)
 
 
 def _pack(value: list[Any]) -> bytes:
@@ -115,6 +136,8 @@ def encode(payload: Payload) -> bytes:
             return _pack([REMATCH, match_id])
         case RematchWithdrawn(match_id):
             return _pack([WITHDRAW, match_id])
+        case Spectate(setup, have):
+            return _pack([SPECTATE, setup, have])
     raise TypeError(f"not a payload: {payload!r}")
 
 
@@ -127,6 +150,7 @@ _SHAPES: dict[int, tuple[type, ...]] = {
     TRANSCRIPT: (int, bytes),
     REMATCH: (bytes,),
     WITHDRAW: (bytes,),
+    SPECTATE: (bytes, int),
 }
 _CLASSES: dict[int, type] = {
     GAME: Game,
@@ -137,6 +161,7 @@ _CLASSES: dict[int, type] = {
     TRANSCRIPT: Transcript,
     REMATCH: Rematch,
     WITHDRAW: RematchWithdrawn,
+    SPECTATE: Spectate,
 }
 
 
@@ -162,11 +187,11 @@ def decode(data: bytes) -> Payload:
         raise WireError(f"a payload of unknown kind {value[0]}")
     if any(type(field) is not kind for field, kind in zip(fields, shape, strict=True)):
         raise WireError("a payload with fields of the wrong types")
-    if isinstance(fields[-1], int) and not all(0 <= f < 2**31 for f in fields):
+    if not all(0 <= f < 2**31 for f in fields if type(f) is int):
         raise WireError("a payload with a negative or huge number")
     if value[0] == TRANSCRIPT and not 0 <= fields[0] < 2**31:
         raise WireError("a transcript starting at an impossible record")
-    if value[0] in (GAME, JOIN, SETUP, PROPOSAL) and len(fields[0]) > MAX_MESSAGE_BYTES:
+    if value[0] in (GAME, JOIN, SETUP, PROPOSAL, SPECTATE) and len(fields[0]) > MAX_MESSAGE_BYTES:
         raise WireError("a message larger than the protocol allows")
     if value[0] in (REMATCH, WITHDRAW) and len(fields[0]) != MATCH_ID_BYTES:
         raise WireError(f"a rematch request whose match id is not {MATCH_ID_BYTES} bytes")

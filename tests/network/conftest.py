@@ -82,10 +82,12 @@ class RelayProcess:
     log: str
 
     @classmethod
-    def spawn(cls, port: int = 0) -> RelayProcess:
+    def spawn(cls, port: int = 0, *flags: str) -> RelayProcess:
+        """``flags``: more of ``tablier relay``'s options (``--backlog 8``, say)."""
         with tempfile.NamedTemporaryFile("w", prefix="relay-", suffix=".log", delete=False) as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "relay", "--port", str(port), "--log-json", *RELAY_FLAGS],
+                [sys.executable, "-m", "relay", "--port", str(port), "--log-json", *RELAY_FLAGS,
+                 *flags],
                 cwd=ROOT,
                 stderr=log,
                 stdout=subprocess.DEVNULL,

@@ -23,6 +23,7 @@ class LoopRoom:
         self.matches = list(matches)
         self.here = [True] * len(matches)
         self.sent: list[tuple[int, wire.Payload]] = []  # everything delivered, in order
+        self.watchers: list[NetMatch] = []  # spectators (they send nothing)
         self.now = FIXED_TIME_MS
         for seat, match in enumerate(self.matches):
             match.welcomed(seat, self._roster(seat), self.now)
@@ -65,6 +66,8 @@ class LoopRoom:
                 for seat, match in enumerate(self.matches):
                     if self.here[seat]:
                         match.receive(sender, data, self.now)
+                for watcher in self.watchers:
+                    watcher.receive(sender, data, self.now)
 
     def leave(self, seat: int) -> None:
         self.here[seat] = False
@@ -82,6 +85,22 @@ class LoopRoom:
         match.welcomed(seat, self._roster(seat), self.now)
         match.caught_up(self.now, complete=complete)
 
+    def watch_late(self, name: str, tmp_path: Path, *, pump: bool = True) -> NetMatch:
+        """A spectator arrives whom the relay cannot replay the match to: it announces him
+        (every player hears it at this place of the order) and he hears what follows."""
+        spectator = NetMatch("spectator", name, random_source=seeded_source(f"loop-{name}"),
+                             data_dir=tmp_path / name)  # fmt: skip
+        players = [(seat, m.name, self.here[seat]) for seat, m in enumerate(self.matches)]
+        spectator.welcomed(None, players, self.now)
+        spectator.caught_up(self.now, complete=False, announced=True)
+        self.watchers.append(spectator)
+        for seat, match in enumerate(self.matches):
+            if self.here[seat]:
+                match.spectator_came()
+        if pump:
+            self.pump()
+        return spectator
+
     def tick(self, ms: int) -> None:
         self.now += ms
         for match in self.matches:
@@ -97,7 +116,7 @@ class LoopRoom:
         self.pump()
 
     def close(self) -> None:
-        for match in self.matches:
+        for match in [*self.matches, *self.watchers]:
             match.close()
 
 

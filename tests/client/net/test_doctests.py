@@ -13,6 +13,7 @@ MODULES = [
     "client.net.catchup",
     "client.net.rematch",
     "client.net.roster",
+    "client.net.spectators",
     "client.net.wire",
 ]
 

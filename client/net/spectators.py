@@ -1,0 +1,189 @@
+"""Late spectators, sans-I/O: the match so far for a spectator the relay could not replay it to.
+
+Spectators may not send, so a spectator who joins after the relay's backlog stopped reaching
+back to the match's start cannot ask anyone for it. The relay announces him instead (a
+``watching`` presence event, numbered in the room's one stream, so every player hears of him
+at the same place) and one player sends the match so far: a
+:class:`~client.net.wire.Spectate` (the match's setup, and how many records follow), then
+the records in :class:`~client.net.wire.Transcript` payloads. Nothing in it is the sender's
+word: the setup is its players' signed joins, every record is signed by its own seat, and
+the spectator's session checks each one as a player's does.
+
+- :func:`sender` — who sends: the lowest connected relay seat that plays in the match, so
+  that exactly one player does and every player agrees which;
+- :class:`Offers` — a player's catch-ups: one on its way at a time, and one more after it if
+  a spectator came while it was being placed (he may have missed its beginning);
+- :class:`Arrival` — the spectator's side: which catch-up it takes, what it holds back until
+  that catch-up came whole, and the fault of a sender whose catch-up is not the match.
+
+>>> sender(connected={0, 1, 2}, playing={1: 0, 2: 1})
+1
+>>> offers = Offers()
+>>> offers.came(chosen=True)
+True
+>>> offers.sent(b"setup", b"records")
+>>> offers.came(chosen=True)  # announced before our catch-up: it serves him too
+False
+>>> offers.placed(b"setup"), offers.came(chosen=True)  # announced in the middle of it
+(False, False)
+>>> offers.placed(b"records")  # so one more, now that it is placed
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from client.i18n import _
+from client.net import wire
+from client.net.catchup import transcript
+from protocol.errors import MalformedMessage
+from protocol.messages import Chat, Resign, Share, decode_message
+from protocol.progress import Progress
+
+MAX_HELD = 4096  # payloads a spectator holds back while its catch-up comes, at most
+
+
+def sender(connected: Iterable[int], playing: Mapping[int, int]) -> int | None:
+    """The relay seat that sends a late spectator the match: the lowest of the *connected*
+    relay seats that play in it (*playing*: relay seat -> match seat)."""
+    return min((seat for seat in connected if seat in playing), default=None)
+
+
+def catch_up(setup: bytes, records: Sequence[bytes]) -> list[wire.Payload]:
+    """The match so far, as a late spectator takes it: the setup and the record count,
+    then the records in transcripts that each fit the relay's frame."""
+    return [wire.Spectate(setup, len(records)), *transcript(records, 0)]
+
+
+def misplaced(progress: Progress, record: bytes) -> bool:
+    """Whether a catch-up's *record* commits to another history than the match's at the
+    place the catch-up gives it (*progress*: the match up to there).
+
+    Every game record is signed over the digest of the records before it, so a record moved,
+    or one whose predecessors were left out, says so before anything else is checked: that
+    is the catch-up sender's doing, not the record's signer's. (Checked in the order a live
+    record is, a share "far ahead" of the throw would blame its honest signer.) Chat lines
+    commit to no history; a record that cannot be read is the session's to refuse.
+    """
+    try:
+        message = decode_message(record)
+    except MalformedMessage:
+        return False
+    if isinstance(message, Chat):
+        return False
+    if isinstance(message, Share):
+        return message.history != progress.share_history()
+    if isinstance(message, Resign):  # it may have been signed a few records earlier
+        return message.n > progress.position or message.history != progress.digest_at(message.n)
+    return message.history != progress.digest
+
+
+class Offers:
+    """A player's catch-ups in one match: at most one on its way through the relay.
+
+    Our own payloads come back in their place in the room's order. A spectator announced
+    before our catch-up's first payload is placed receives all of it; one announced after
+    that, but before its last, may have missed its beginning: he gets another once this
+    one is placed (one, whatever their number). So a spectator coming and going cannot make
+    us send more than one catch-up at a time.
+    """
+
+    def __init__(self) -> None:
+        self._first: bytes | None = None  # the catch-up on its way: its first payload…
+        self._last: bytes | None = None  # …and its last, as sent
+        self._again = False
+
+    def came(self, *, chosen: bool) -> bool:
+        """A late spectator was announced: True if we send a catch-up now."""
+        if not chosen:
+            return False
+        if self._last is None:
+            return True
+        if self._first is None:  # its beginning is placed already: he may have missed it
+            self._again = True
+        return False
+
+    def sent(self, first: bytes, last: bytes) -> None:
+        """A catch-up went out, from payload *first* to *last*."""
+        self._first, self._last = first, last
+
+    def placed(self, data: bytes) -> bool:
+        """Our payload *data* came back in its place: True if another catch-up is due now."""
+        if data == self._first:
+            self._first = None
+        if data != self._last:
+            return False
+        self._last = None
+        again, self._again = self._again, False
+        return again
+
+
+class Arrival:
+    """A spectator the relay could not replay the match to, until a catch-up came whole.
+
+    It takes the first :class:`~client.net.wire.Spectate` whose setup holds; from then on
+    the sender's next payloads must be the records it announced, from the first, in
+    transcripts. Everything else the room says meanwhile is held back and taken after the
+    catch-up, in the room's order (records the catch-up held too are dropped as copies).
+    """
+
+    def __init__(self) -> None:
+        self.source: int | None = None  # the relay seat whose catch-up we take
+        self.have = 0  # the records it announced
+        self.held: list[tuple[int, bytes]] = []
+
+    def take(self, relay_seat: int, have: int) -> None:
+        self.source, self.have = relay_seat, have
+
+    def hold(self, relay_seat: int, data: bytes) -> bool:
+        """Keep a payload for later; False once too many wait (no catch-up is coming)."""
+        self.held.append((relay_seat, data))
+        return len(self.held) <= MAX_HELD
+
+    def complete(self, records: int) -> bool:
+        return self.source is not None and records >= self.have
+
+    def dropped(self, records: int) -> str:
+        """The sender said something else before its catch-up came whole."""
+        return _(
+            "stopped its catch-up after {records} of the {have} records it announced"
+        ).format(records=records, have=self.have)
+
+    def left(self, records: int) -> str:
+        return _(
+            "left before its catch-up was complete ({records} of the {have} records it "
+            "announced)"
+        ).format(records=records, have=self.have)
+
+    @staticmethod
+    def out_of_place(index: int) -> str:
+        return _(
+            "sent a false catch-up: its record {index} does not follow the ones before it "
+            "(records left out, or out of their order)"
+        ).format(index=index + 1)
+
+    @staticmethod
+    def skipped(start: int, records: int) -> str:
+        return _(
+            "sent a catch-up that skips records (it went on at record {start}, after {records})"
+        ).format(start=start + 1, records=records)
+
+    @staticmethod
+    def false(reason: str) -> str:
+        return _("sent a false catch-up: {reason}").format(reason=reason)
+
+    @staticmethod
+    def bad_setup(reason: str) -> str:
+        return _("sent a catch-up whose match setup does not hold: {reason}").format(
+            reason=reason
+        )
+
+    @staticmethod
+    def another_match() -> str:
+        """What a player says of a catch-up whose setup is not his match's."""
+        return _("sent a late spectator another match than ours")
+
+    @staticmethod
+    def overflow() -> str:
+        return _("no catch-up came while the room went on: what came before you arrived is missing")

@@ -1,0 +1,167 @@
+"""A spectator who came after the relay's backlog stopped reaching back to the match's start:
+the players send him the match so far, and he checks it as they would. A room in a list (no
+relay, no socket); each test fails on the behaviour its name denies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import msgpack  # type: ignore[import-untyped]
+import pytest
+
+from client.net import wire
+from client.net.match import NetMatch
+from tests.client.net.loop import LoopRoom
+
+
+@pytest.fixture
+def trio(tmp_path: Path) -> Iterator[LoopRoom]:
+    room = LoopRoom.meet(tmp_path, ["Ada", "Bob", "Cy"])
+    yield room
+    room.close()
+
+
+def throw(room: LoopRoom, *, pump: bool = True) -> None:
+    """Whoever the match awaits throws."""
+    session = room.matches[0].session
+    assert session is not None and session.ended is None
+    seat = session.awaiting.seat  # type: ignore[union-attr]
+    room.matches[seat].act(lambda s: s.throw(room.now))
+    if pump:
+        room.pump()
+
+
+def play_out(room: LoopRoom) -> None:
+    for _ in range(5000):
+        if room.matches[0].ended is not None:
+            return
+        throw(room)
+    raise AssertionError("the match did not end")
+
+
+def logs(matches: list[NetMatch]) -> list[bytes]:
+    for match in matches:
+        match.close()
+    return [match.log_path.read_bytes() for match in matches if match.log_path is not None]
+
+
+def test_a_late_spectator_gets_the_match_so_far_and_ends_with_the_players_log(
+    trio: LoopRoom, tmp_path: Path
+) -> None:
+    for _ in range(6):
+        throw(trio)
+    trio.act_all(1, "bonsoir")
+    eve = trio.watch_late("Eve", tmp_path, pump=False)
+    ada = trio.matches[0]
+    offer, ada.outbox[:] = list(ada.outbox), []
+    assert offer, "Ada, the lowest seat here, sends Eve the match"
+    assert not trio.matches[1].outbox and not trio.matches[2].outbox  # and nobody else
+    throw(trio)  # a throw placed between Eve's arrival and the catch-up: she holds it
+    trio.act_all(2, "salut")
+    assert not eve.started and not eve.in_step
+    ada.outbox[:0] = offer
+    trio.pump()
+    assert eve.started and eve.in_step and not eve.offences
+    assert eve.session is not None and ada.session is not None
+    assert eve.session.records == ada.session.records
+    play_out(trio)
+    assert eve.ended == ada.ended
+    contents = logs([*trio.matches, eve])
+    assert all(data == contents[0] for data in contents), "Eve's log differs from the players'"
+
+
+def test_one_catch_up_serves_every_spectator_announced_before_it_and_the_lowest_present_sends(
+    trio: LoopRoom, tmp_path: Path
+) -> None:
+    throw(trio)
+    start = len(trio.sent)
+    trio.leave(0)  # Ada away: Bob is the lowest seat present
+    eve = trio.watch_late("Eve", tmp_path, pump=False)
+    fay = trio.watch_late("Fay", tmp_path, pump=False)
+    trio.pump()
+    assert trio.said(wire.Spectate, since=start) == [1]
+    assert all(watcher.in_step and not watcher.offences for watcher in (eve, fay))
+
+
+def tampered(offer: list[bytes], change: Callable[[list[bytes]], list[bytes]]) -> list[bytes]:
+    """Ada's catch-up with the records of its transcripts changed by *change*."""
+    header = wire.decode(offer[0])
+    assert isinstance(header, wire.Spectate)
+    records: list[bytes] = []
+    for data in offer[1:]:
+        part = wire.decode(data)
+        assert isinstance(part, wire.Transcript)
+        records += msgpack.unpackb(part.data)
+    records = change(records)
+    packed = msgpack.packb(records, use_bin_type=True)
+    return [wire.encode(header), wire.encode(wire.Transcript(0, packed))]
+
+
+def flip_a_signature(records: list[bytes]) -> list[bytes]:
+    first = records[0]
+    return [first[:-1] + bytes([first[-1] ^ 1]), *records[1:]]
+
+
+def leave_one_out(records: list[bytes]) -> list[bytes]:
+    return records[:2] + records[3:]
+
+
+@pytest.mark.parametrize(
+    ("change", "fault"),
+    [
+        (flip_a_signature, "sent a false catch-up:"),
+        (leave_one_out, "sent a false catch-up: its record 3 does not follow"),
+        (lambda records: records[:-1], "stopped its catch-up after"),
+    ],
+    ids=["a record not signed by its seat", "a record left out", "the last record kept back"],
+)
+def test_a_catch_up_that_is_not_the_match_is_named_by_the_spectator(
+    trio: LoopRoom,
+    tmp_path: Path,
+    change: Callable[[list[bytes]], list[bytes]],
+    fault: str,
+) -> None:
+    for _ in range(4):
+        throw(trio)
+    eve = trio.watch_late("Eve", tmp_path, pump=False)
+    ada = trio.matches[0]
+    ada.outbox[:] = tampered(ada.outbox, change)
+    trio.act_all(0, "nothing to see")  # Ada goes on talking after her catch-up
+    [offence] = eve.offences
+    assert offence.who == "Ada" and offence.fatal, offence
+    assert offence.text.startswith(fault), offence.text
+    assert eve.in_step  # she says so, and goes on with what the room says
+
+
+def test_a_catch_up_whose_setup_is_forged_is_named_and_a_true_one_is_still_taken(
+    trio: LoopRoom, tmp_path: Path
+) -> None:
+    throw(trio)
+    eve = trio.watch_late("Eve", tmp_path, pump=False)
+    ada = trio.matches[0]
+    header = wire.decode(ada.outbox[0])
+    assert isinstance(header, wire.Spectate)
+    forged = header.setup[:-1] + bytes([header.setup[-1] ^ 1])  # the last join's signature
+    for watcher_or_player in (eve, trio.matches[1]):  # the relay's order: both hear it
+        watcher_or_player.receive(0, wire.encode(wire.Spectate(forged, header.have)), trio.now)
+    [offence] = eve.offences
+    assert offence.who == "Ada" and "match setup does not hold" in offence.text
+    [seen] = trio.matches[1].offences  # the players see her lying too
+    assert seen.who == "Ada" and "another match than ours" in seen.text
+    assert not eve.started
+    trio.pump()  # the true catch-up
+    assert eve.in_step and eve.session is not None and ada.session is not None
+    assert eve.session.records == ada.session.records
+
+
+def test_a_spectator_the_relay_replayed_everything_to_needs_no_catch_up(
+    trio: LoopRoom, tmp_path: Path
+) -> None:
+    throw(trio)
+    start = len(trio.sent)
+    eve = NetMatch("spectator", "Eve", random_source=lambda n: bytes(n), data_dir=tmp_path)
+    eve.caught_up(trio.now, complete=True)
+    assert eve.arrival is None and eve.in_step
+    trio.pump()
+    assert trio.said(wire.Spectate, since=start) == []

@@ -1,0 +1,102 @@
+"""A spectator who arrives after the relay's backlog moved past the match's start: a real
+relay process keeping only 8 events per room, real players' apps (their NetworkGame, driven
+by the bot), a real spectator's room. The relay announces him, the lowest seat present sends
+him the match so far, and he ends with the players' log, byte for byte; a player who sends
+him a forged catch-up is named."""
+
+from __future__ import annotations
+
+import asyncio
+import types
+from collections.abc import Callable, Iterator
+
+import msgpack  # type: ignore[import-untyped]
+import pytest
+
+from client.net import wire
+from client.net.match import NetMatch
+from client.net.room import Room, join_room
+from client.setup import SessionSettings
+from tests.network.conftest import QUICK, RelayProcess
+from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet
+
+NAMES = ["Ada", "Bob", "Cy"]
+BACKLOG = 8  # events: a few turns in, the start of the match is gone from the relay
+
+
+@pytest.fixture
+def short_memory_relay() -> Iterator[RelayProcess]:
+    relay = RelayProcess.spawn(0, "--backlog", str(BACKLOG))
+    yield relay
+    relay.kill()
+
+
+async def a_few_turns_in(
+    relay: RelayProcess, settings: Callable[[str], SessionSettings]
+) -> list[Room]:
+    rooms = await meet(relay.url, "goose", {"rules": "daumont"}, NAMES, settings)
+    games = [room.game(settings(name)) for room, name in zip(rooms, NAMES, strict=True)]
+    async with asyncio.timeout(TIMEOUT):
+        await asyncio.gather(*(autoplay(game, stop_after=4) for game in games))
+    session = rooms[0].match.session
+    assert session is not None and len(session.records) > BACKLOG  # the start is trimmed
+    return rooms
+
+
+async def watch(rooms: list[Room], settings: Callable[[str], SessionSettings]) -> Room:
+    invite = rooms[0].spectator_invite
+    assert invite is not None
+    watcher = await join_room(invite, name="Eve", settings=settings("Eve"), backoff=QUICK)
+    async with asyncio.timeout(TIMEOUT):
+        await watcher.wait_started()
+    return watcher
+
+
+async def test_a_spectator_after_the_backlog_was_trimmed_ends_with_the_players_log(
+    short_memory_relay: RelayProcess, settings: Callable[[str], SessionSettings]
+) -> None:
+    rooms = await a_few_turns_in(short_memory_relay, settings)
+    games = [room.game(settings(name)) for room, name in zip(rooms, NAMES, strict=True)]
+    watcher = None
+    try:
+        watcher = await watch(rooms, settings)
+        assert watcher.link._resync  # the relay could not replay the match to him
+        watching = watcher.game(settings("Eve"))
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(*(autoplay(game) for game in games), autoplay(watching))
+        assert {game.ended.reason for game in games if game.ended} == {"finished"}
+        assert watching.ended == games[0].ended
+        await assert_same_verified_logs([*games, watching])
+        assert not watcher.match.offences
+        assert all(not room.match.offences for room in rooms)
+    finally:
+        await asyncio.gather(*(room.close() for room in [*rooms, *([watcher] if watcher else [])]))
+
+
+def forged_offer(match: NetMatch) -> None:
+    """Ada's catch-up with one record's bytes changed (its signature no longer holds)."""
+    NetMatch._offer(match)
+    header = next(i for i, data in enumerate(match.outbox)
+                  if isinstance(wire.decode(data), wire.Spectate))  # fmt: skip
+    part = wire.decode(match.outbox[header + 1])
+    assert isinstance(part, wire.Transcript)
+    records = msgpack.unpackb(part.data)
+    records[3] = records[3][:-1] + bytes([records[3][-1] ^ 1])
+    forged = wire.Transcript(part.start, msgpack.packb(records, use_bin_type=True))
+    match.outbox[header + 1] = wire.encode(forged)
+
+
+async def test_a_player_who_sends_a_forged_catch_up_is_named_by_the_spectator(
+    short_memory_relay: RelayProcess, settings: Callable[[str], SessionSettings]
+) -> None:
+    rooms = await a_few_turns_in(short_memory_relay, settings)
+    ada = rooms[0].match
+    ada._offer = types.MethodType(forged_offer, ada)  # type: ignore[method-assign]
+    watcher = None
+    try:
+        watcher = await watch(rooms, settings)
+        [offence] = watcher.match.offences
+        assert offence.who == "Ada" and offence.fatal
+        assert offence.text.startswith("sent a false catch-up:"), offence.text
+    finally:
+        await asyncio.gather(*(room.close() for room in [*rooms, *([watcher] if watcher else [])]))

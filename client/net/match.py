@@ -325,13 +325,13 @@ class NetMatch:
         """The relay announced a spectator it could not replay the match to: the lowest
         connected player sends him the match so far (see :mod:`client.net.spectators`)."""
         session = self.session
-        if session is None or session.seat is None or self.rematching:
+        if session is None or session.seat is None:
             return
         me = self.roster.me
         assert me is not None  # seated
         playing = {**self.roster.seat_of_member, me: session.seat}
         chosen = sender(self.roster.connected(), playing) == self.roster.me
-        if self.offers.came(chosen=chosen):
+        if self.offers.came(chosen=chosen, ready=not self.rematching):
             self._offer()
 
     def _offer(self) -> None:
@@ -465,6 +465,8 @@ class NetMatch:
         )
         self._cutter = TurnCutter(self.session.state)
         self.seat_secret = self.chain_secret if seat is not None else None
+        if self.offers.begun() and seat is not None:
+            self._offer()  # to a spectator announced while this match was being set up
         self._changed()
 
     def _new_log_path(self, setup: MatchSetup) -> Path:

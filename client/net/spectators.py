@@ -93,10 +93,16 @@ class Offers:
         self._first: bytes | None = None  # the catch-up on its way: its first payload…
         self._last: bytes | None = None  # …and its last, as sent
         self._again = False
+        self._owed = False  # announced while the next match was being set up
 
-    def came(self, *, chosen: bool) -> bool:
-        """A late spectator was announced: True if we send a catch-up now."""
+    def came(self, *, chosen: bool, ready: bool = True) -> bool:
+        """A late spectator was announced: True if we send a catch-up now. Not *ready*
+        (the next match is being set up: nothing more is said in this one), he gets the
+        next match's once it begins (:meth:`begun`)."""
         if not chosen:
+            return False
+        if not ready:
+            self._owed = True
             return False
         if self._last is None:
             return True
@@ -107,6 +113,13 @@ class Offers:
     def sent(self, first: bytes, last: bytes) -> None:
         """A catch-up went out, from payload *first* to *last*."""
         self._first, self._last = first, last
+
+    def begun(self) -> bool:
+        """A new match began: True if a spectator announced meanwhile is owed its catch-up."""
+        owed, self._owed = self._owed, False
+        self._first = self._last = None  # what was on its way was the match before's
+        self._again = False
+        return owed
 
     def placed(self, data: bytes) -> bool:
         """Our payload *data* came back in its place: True if another catch-up is due now."""

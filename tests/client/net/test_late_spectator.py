@@ -165,3 +165,23 @@ def test_a_spectator_the_relay_replayed_everything_to_needs_no_catch_up(
     assert eve.arrival is None and eve.in_step
     trio.pump()
     assert trio.said(wire.Spectate, since=start) == []
+
+
+def test_a_spectator_announced_while_a_rematch_is_set_up_gets_the_rematch(
+    trio: LoopRoom, tmp_path: Path
+) -> None:
+    trio.matches[2].act(lambda session: session.resign(trio.now))
+    trio.pump()
+    for seat in (1, 2):
+        trio.matches[seat].ask_rematch(trio.now)
+        trio.pump()
+    ada = trio.matches[0]
+    ada.ask_rematch(trio.now)  # the last to ask: the host proposes the rematch
+    assert ada.rematching
+    eve = trio.watch_late("Eve", tmp_path, pump=False)  # nothing more is said in the old one
+    trio.pump()
+    assert all(match.setup == ada.setup and not match.rematching for match in trio.matches)
+    assert eve.in_step and eve.setup == ada.setup and not eve.offences
+    play_out(trio)
+    contents = logs([*trio.matches, eve])
+    assert all(data == contents[0] for data in contents), "Eve's log differs from the players'"

@@ -223,7 +223,12 @@ class NetMatch:
         return self.catch_up.waiting()
 
     def waiting_note(self, now: int) -> str | None:
-        """Resumed and waiting for the others' word: whom for, how long, what can be done."""
+        """Resumed and waiting for the others' word: whom for, how long, what can be done
+        (a late spectator: for whom to send the match so far)."""
+        if self.arrival is not None:  # a late spectator, its catch-up not there yet
+            connected = self.roster.connected()
+            first = min(connected, default=None)
+            return self.arrival.note(None if first is None else self.who(first), now)
         waiting, setup = self.catch_up.waiting(), self.setup
         if waiting is None or setup is None:
             return None
@@ -304,7 +309,7 @@ class NetMatch:
         self.in_relay_step = True
         self._before_setup = False  # the relay replayed all it had for us (or nothing)
         if self.role == "spectator" and announced and self.arrival is None:
-            self.arrival = Arrival()
+            self.arrival = Arrival(now)
         if session is not None and not self.rematching:
             self._send_all(self.catch_up.caught_up(
                 session.seat, len(session.records), heard_by=self.roster.connected(),

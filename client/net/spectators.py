@@ -37,6 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from client.i18n import _
 from client.net import wire
 from client.net.catchup import transcript
+from protocol.clock import seconds
 from protocol.errors import MalformedMessage
 from protocol.messages import Chat, Resign, Share, decode_message
 from protocol.progress import Progress
@@ -141,10 +142,25 @@ class Arrival:
     catch-up, in the room's order (records the catch-up held too are dropped as copies).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, since: int) -> None:
+        self.since = since  # ms: when the relay announced us
         self.source: int | None = None  # the relay seat whose catch-up we take
         self.have = 0  # the records it announced
         self.held: list[tuple[int, bytes]] = []
+
+    def note(self, sender: str | None, now: int) -> str:
+        """What the room screen says while the spectator waits (*sender*: who should send,
+        None: nobody is connected to)."""
+        waited = seconds(now - self.since)
+        if sender is None:
+            return _(
+                "The match began before you arrived and the relay no longer holds its start: "
+                "waiting for a player to connect and send it (for {waited})."
+            ).format(waited=waited)
+        return _(
+            "The match began before you arrived and the relay no longer holds its start: "
+            "waiting for {sender} to send it (for {waited})."
+        ).format(sender=sender, waited=waited)
 
     def take(self, relay_seat: int, have: int) -> None:
         self.source, self.have = relay_seat, have

@@ -60,6 +60,10 @@ def test_a_late_spectator_gets_the_match_so_far_and_ends_with_the_players_log(
     throw(trio)  # a throw placed between Eve's arrival and the catch-up: she holds it
     trio.act_all(2, "salut")
     assert not eve.started and not eve.in_step
+    assert eve.waiting_note(trio.now + 3_000) == (
+        "The match began before you arrived and the relay no longer holds its start: "
+        "waiting for Ada to send it (for 3 s)."
+    )
     ada.outbox[:0] = offer
     trio.pump()
     assert eve.started and eve.in_step and not eve.offences

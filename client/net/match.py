@@ -47,7 +47,7 @@ from client.net.spectators import Arrival, Offers, catch_up, misplaced, sender
 from client.net.turns import TurnCutter
 from protocol.chain import HashChain
 from protocol.codec import unpack_transcript
-from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.errors import BadTime, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ChatReceived, Event, MatchEnded
 from protocol.identity import KEY_BYTES, Identity, RandomSource
 from protocol.logfile import LogContents, default_log_path
@@ -570,7 +570,9 @@ class NetMatch:
                     return
                 self._take(session.receive_bytes(record, now))
         except RemoteProtocolError as error:
-            if error.fatal:  # signed, at its place, against the rules: its signer's fault
+            if error.fatal or isinstance(error, BadTime):
+                # Signed, at its place, against the rules: its signer's fault; or dated
+                # ahead of our clock: one of two clocks is wrong, as it would be live.
                 self._remote_error(None, error)
             else:  # not signed by the seat it names, as it came: the sender's doing
                 self._offence(relay_seat, arrival.false(error.reason), fatal=True)

@@ -104,6 +104,7 @@ class NetMatch:
         self.catch_up = CatchUp()
         self.offers = Offers()  # a player's catch-ups for late spectators
         self.arrival: Arrival | None = None  # a late spectator's, until its catch-up came
+        self.unfollowed = False  # a late spectator given a false catch-up: he stops there
         self.resumed = False  # rebuilt from a seat file (see resume)
         # Resumed: the relay replays the room from its start, earlier matches included; what
         # comes before this match's setup is theirs.
@@ -322,8 +323,7 @@ class NetMatch:
         self.catch_up.came(relay_seat)  # its next hello is news: answer it
         arrival = self.arrival
         if arrival is not None and arrival.source == relay_seat and change == "left":
-            self._offence(relay_seat, arrival.left(self._held_records()), fatal=True)
-            self._arrived(now)  # nobody else sends one: what the room says, as it comes
+            self._refuse_catch_up(relay_seat, arrival.left(self._held_records()))
         self._changed()
 
     def spectator_came(self) -> None:
@@ -351,8 +351,9 @@ class NetMatch:
 
     def receive(self, relay_seat: int, data: bytes, now: int) -> None:
         """One payload from ``relay_seat`` in the room's order (possibly our own, placed)."""
-        if self.arrival is not None:
-            self._arriving(relay_seat, data, now)
+        if self.arrival is not None or self.unfollowed:
+            if not self.unfollowed:
+                self._arriving(relay_seat, data, now)
             self._changed()
             return
         if relay_seat == self.roster.me and self.offers.placed(data):
@@ -528,11 +529,10 @@ class NetMatch:
         else:
             held = arrival.hold(relay_seat, data)
             if arrival.source == relay_seat:  # its catch-up is over, short of what it said
-                self._offence(relay_seat, arrival.dropped(self._held_records()), fatal=True)
-                self._arrived(now)
-            elif not held:
-                self._offence(relay_seat, arrival.overflow(), fatal=True)
-                self._arrived(now)
+                self._refuse_catch_up(relay_seat, arrival.dropped(self._held_records()))
+            elif not held:  # the one who should have sent it did not
+                self._refuse_catch_up(min(self.roster.connected(), default=relay_seat),
+                                      arrival.overflow())  # fmt: skip
             return
         if self.arrival is not None and arrival.complete(self._held_records()):
             self._arrived(now)
@@ -555,9 +555,7 @@ class NetMatch:
         arrival, session = self.arrival, self.session
         assert arrival is not None and session is not None
         if part.start > len(session.records):
-            text = arrival.skipped(part.start, len(session.records))
-            self._offence(relay_seat, text, fatal=True)
-            self._arrived(now)
+            self._refuse_catch_up(relay_seat, arrival.skipped(part.start, len(session.records)))
             return
         try:
             records = unpack_transcript(part.data)
@@ -565,8 +563,7 @@ class NetMatch:
                 if index < len(session.records):
                     continue  # held already (an earlier catch-up's)
                 if misplaced(session.progress, record):
-                    self._offence(relay_seat, arrival.out_of_place(index), fatal=True)
-                    self._arrived(now)
+                    self._refuse_catch_up(relay_seat, arrival.out_of_place(index))
                     return
                 self._take(session.receive_bytes(record, now))
         except RemoteProtocolError as error:
@@ -574,14 +571,21 @@ class NetMatch:
                 # Signed, at its place, against the rules: its signer's fault; or dated
                 # ahead of our clock: one of two clocks is wrong, as it would be live.
                 self._remote_error(None, error)
+                self._arrived(now)
             else:  # not signed by the seat it names, as it came: the sender's doing
-                self._offence(relay_seat, arrival.false(error.reason), fatal=True)
-            self._arrived(now)
+                self._refuse_catch_up(relay_seat, arrival.false(error.reason))
             return
         self._cut_turn()
 
     def _held_records(self) -> int:
         return 0 if self.session is None else len(self.session.records)
+
+    def _refuse_catch_up(self, relay_seat: int, text: str) -> None:
+        """The catch-up is not the match, by its sender's doing: say so, and follow the
+        room no further (what came after it could not be checked against the match)."""
+        self._offence(relay_seat, text, fatal=True)
+        self.arrival = None
+        self.unfollowed = True
 
     def _arrived(self, now: int) -> None:
         """The catch-up came (or cannot): what the room said meanwhile, in its order."""

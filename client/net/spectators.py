@@ -215,4 +215,4 @@ class Arrival:
 
     @staticmethod
     def overflow() -> str:
-        return _("no catch-up came while the room went on: what came before you arrived is missing")
+        return _("sent no catch-up while the room went on: what came before you arrived is missing")

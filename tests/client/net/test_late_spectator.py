@@ -135,7 +135,9 @@ def test_a_catch_up_that_is_not_the_match_is_named_by_the_spectator(
     [offence] = eve.offences
     assert offence.who == "Ada" and offence.fatal, offence
     assert offence.text.startswith(fault), offence.text
-    assert eve.in_step  # she says so, and goes on with what the room says
+    assert eve.in_step and eve.unfollowed  # she says so, and follows the room no further
+    trio.act_all(1, "after the lie")
+    assert eve.offences == [offence]  # (nothing more to refuse, nobody else to blame)
 
 
 def test_a_catch_up_whose_setup_is_forged_is_named_and_a_true_one_is_still_taken(

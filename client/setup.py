@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Literal
 
 from client.i18n import _
-from protocol.games import COACH_OPTION, coach_allowed
 
 # The engines' rules and defaults, copied so that `tablier --help` and the lobby's first
 # paint need not import the engines; tests/client/test_setup.py ties each copy to its source.
@@ -182,8 +181,14 @@ def _setup(
         level,
         match_to=int(options.get("match_to", JACQUET_DEFAULT_MATCH_TO)),
         bearoff=str(options.get("bearoff", JACQUET_DEFAULT_BEAROFF)),
-        coach=coach_allowed(options),
+        coach=_coach_allowed(options),
     )
+
+
+def _coach_allowed(options: Mapping[str, int | str]) -> bool:
+    from protocol.games import coach_allowed  # the commands load the protocol when run
+
+    return coach_allowed(options)
 
 
 def game_options(setup: GameSetup) -> dict[str, int | str]:
@@ -192,6 +197,8 @@ def game_options(setup: GameSetup) -> dict[str, int | str]:
         return {"rules": setup.rules, "ante": setup.ante, "fee": setup.fee}
     options: dict[str, int | str] = {"match_to": setup.match_to, "bearoff": setup.bearoff}
     if setup.coach:  # written only when allowed: an older match's proposal is unchanged
+        from protocol.games import COACH_OPTION  # the commands load the protocol when run
+
         options[COACH_OPTION] = 1
     return options
 

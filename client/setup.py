@@ -101,7 +101,9 @@ class GooseSetup:
 
 @dataclass(frozen=True, slots=True)
 class JacquetSetup:
-    """A local Jacquet match: white's and black's names, computer seats and its level."""
+    """A local Jacquet match: white's and black's names, computer seats and its level;
+    ``coach``: a networked match's players all agree to hints and the tutor (its signed
+    proposal says so, :func:`protocol.games.coach_allowed`)."""
 
     names: tuple[str, str] = DEFAULT_JACQUET_NAMES
     computer_seats: frozenset[int] = frozenset()
@@ -109,6 +111,7 @@ class JacquetSetup:
     match_to: int = JACQUET_DEFAULT_MATCH_TO
     bearoff: str = JACQUET_DEFAULT_BEAROFF
     game: Literal["jacquet"] = "jacquet"
+    coach: bool = False
 
     def __post_init__(self) -> None:
         if len(self.names) != 2:
@@ -178,14 +181,26 @@ def _setup(
         level,
         match_to=int(options.get("match_to", JACQUET_DEFAULT_MATCH_TO)),
         bearoff=str(options.get("bearoff", JACQUET_DEFAULT_BEAROFF)),
+        coach=_coach_allowed(options),
     )
+
+
+def _coach_allowed(options: Mapping[str, int | str]) -> bool:
+    from protocol.games import coach_allowed  # the commands load the protocol when run
+
+    return coach_allowed(options)
 
 
 def game_options(setup: GameSetup) -> dict[str, int | str]:
     """The protocol's options for *setup*'s game (what a match proposal records)."""
     if isinstance(setup, GooseSetup):
         return {"rules": setup.rules, "ante": setup.ante, "fee": setup.fee}
-    return {"match_to": setup.match_to, "bearoff": setup.bearoff}
+    options: dict[str, int | str] = {"match_to": setup.match_to, "bearoff": setup.bearoff}
+    if setup.coach:  # written only when allowed: an older match's proposal is unchanged
+        from protocol.games import COACH_OPTION  # the commands load the protocol when run
+
+        options[COACH_OPTION] = 1
+    return options
 
 
 def wall_clock_ms() -> int:

@@ -115,14 +115,36 @@ class GooseGame(Game):
         return Transition(outcome.state, outcome.events)
 
 
+COACH_OPTION: Final = "coach"
+"""The Jacquet proposal option allowing hints and the tutor (``1``) in a networked match.
+
+It is the players' agreement, not a rule of the game: the engine never sees it. Being in
+the proposal, it is in what every player's join signs and in the match id, so no client
+can claim it was allowed when the others did not agree (docs/analysis.md)."""
+
+
+def coach_allowed(options: Mapping[str, OptionValue]) -> bool:
+    """Whether a Jacquet proposal's (checked) options allow hints and the tutor.
+
+    >>> coach_allowed({"match_to": 3}), coach_allowed({"coach": 1})
+    (False, True)
+    """
+    return options.get(COACH_OPTION) == 1
+
+
 class JacquetGame(Game):
     name = "jacquet"
-    option_types: Mapping[str, type] = {"match_to": int, "bearoff": str}
+    option_types: Mapping[str, type] = {"match_to": int, "bearoff": str, COACH_OPTION: int}
     has_plays = True
 
     def _options(self, seats: int, options: dict[str, Any]) -> Any:
         from engine.jacquet import JacquetOptions
 
+        coach = options.pop(COACH_OPTION, 1)
+        if coach != 1:
+            # Only "allowed" is written: a proposal without the option has it off, so every
+            # match set up before it existed keeps its bytes, its id and its dice.
+            raise ValueError(f"option {COACH_OPTION} is 1 (hints allowed) or absent, not {coach}")
         return JacquetOptions(**options)
 
     def new_state(self, options: Any) -> EngineState:

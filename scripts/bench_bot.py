@@ -13,17 +13,25 @@ For each match it reports games, points won per game by each side, A's share of 
 with a 95% bootstrap confidence interval over pairs, A's game win rate with a Wilson 95%
 interval, and the median and maximum thinking time per move of each side (wall clock, so
 noisy on a shared machine). Games run over ``--jobs`` processes.
+
+A long match can be recorded pair by pair (``--record FILE``, JSON lines, written in pair
+order): run again with the same file, players and seed, it plays only the pairs missing and
+reports on all of them; a run stopped early leaves a prefix of the pairs, so its report
+(``--games`` at most what the file holds) is the first pairs' — never a selection of the
+quick ones.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
 import json
 import multiprocessing
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -199,14 +207,42 @@ def summarise(a: str, b: str, pairs: Sequence[PairResult], seconds: float) -> di
     }
 
 
-def run_match(a: str, b: str, games: int, seed: int, jobs: int) -> dict[str, object]:
-    tasks = [(a, b, pair, seed) for pair in range((games + 1) // 2)]
+def recorded(path: Path, a: str, b: str, seed: int) -> list[PairResult]:
+    """The first pairs of the match already in ``path`` (in order, up to the first gap)."""
+    found: dict[int, PairResult] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            match, pair = (row.pop("a"), row.pop("b"), row.pop("seed")), row.pop("pair")
+            if match == (a, b, seed):
+                found[pair] = PairResult(**row)
+    prefix: list[PairResult] = []
+    while len(prefix) in found:
+        prefix.append(found[len(prefix)])
+    return prefix
+
+
+def run_match(
+    a: str, b: str, games: int, seed: int, jobs: int, record: Path | None = None
+) -> dict[str, object]:
+    wanted = (games + 1) // 2
+    done = recorded(record, a, b, seed)[:wanted] if record else []
+    tasks = [(a, b, pair, seed) for pair in range(len(done), wanted)]
     started = time.perf_counter()
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            pairs = pool.map(_pair_task, tasks, chunksize=max(1, len(tasks) // (8 * jobs)))
-    else:
-        pairs = [_pair_task(task) for task in tasks]
+    with contextlib.ExitStack() as stack:
+        if jobs > 1 and tasks:
+            pool = stack.enter_context(multiprocessing.Pool(jobs))
+            results: Iterable[PairResult] = pool.imap(_pair_task, tasks)
+        else:
+            results = map(_pair_task, tasks)
+        out = stack.enter_context(record.open("a")) if record else None
+        pairs = list(done)
+        for task, result in zip(tasks, results, strict=True):
+            pairs.append(result)
+            if out is not None:
+                row = {"a": a, "b": b, "seed": seed, "pair": task[2], **dataclasses.asdict(result)}
+                out.write(json.dumps(row) + "\n")
+                out.flush()
     return summarise(a, b, pairs, time.perf_counter() - started)
 
 
@@ -245,6 +281,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="base seed of the dice streams")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--json", action="store_true", help="print JSON lines, not a table")
+    parser.add_argument(
+        "--record", type=Path, help="keep each pair's result here; a rerun plays only the rest"
+    )
     args = parser.parse_args(argv)
     matches = []
     for spec in args.players or ["3,greedy"]:
@@ -254,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         matches.append((names[0], names[1]))
     rows = []
     for a, b in matches:
-        row = run_match(a, b, args.games, args.seed, args.jobs)
+        row = run_match(a, b, args.games, args.seed, args.jobs, args.record)
         rows.append(row)
         if args.json:
             print(json.dumps(row), flush=True)

@@ -80,6 +80,8 @@ def export(
         "replanned": meta.get("replanned", []),
         "race_plies": meta.get("race_plies"),
         "race_plies_from": meta.get("race_plies_from", []),
+        "explore": meta.get("explore", 0.0),
+        "explore_from": meta.get("explore_from", []),
     }
     data: dict[str, Any] = {"format": FORMAT, "hidden": made["hidden"], "made": made,
                             **quantise(arrays), "sigmoid": sigmoid, "exp": exp}  # fmt: skip

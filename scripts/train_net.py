@@ -159,7 +159,8 @@ def choose(net: Net, mover: Side, other: Side, dice: tuple[int, int]) -> tuple[S
 
 Game = tuple[list[Side], list[Side], np.ndarray, dict[int, np.ndarray]]
 """A played game: pre-roll positions (movers, others), the outcome in the frame of the last
-position's mover, and the exact value of each pure-race position, by index."""
+position's mover, and the fixed target of some positions, by index: a pure race's exact
+value, or, before an exploring move, the value of the play the network preferred."""
 
 
 def race_value(mover: Side, other: Side) -> np.ndarray:
@@ -170,23 +171,52 @@ def race_value(mover: Side, other: Side) -> np.ndarray:
     return value
 
 
-def play_game(net: Net, dice_seed: int, race_plies: int | None = None) -> Game | None:
+def explorer(dice_seed: int, explore: float) -> int | None:
+    """The seat (0: the side opening the game) that plays at random in this game, if any:
+    a fraction ``explore`` of the games, drawn from a stream apart from the dice."""
+    draw = SplitMix64(mix64(dice_seed ^ 0x5EED_E8B1_0EE5))
+    if draw.below(1 << 30) >= explore * (1 << 30):
+        return None
+    return draw.below(2)
+
+
+def play_game(
+    net: Net, dice_seed: int, race_plies: int | None = None, explore: float = 0.0
+) -> Game | None:
     """One self-play game (``None`` if stalled). With ``race_plies``, pure-race positions
-    take their exact value and the game stops that many plies after the race begins."""
+    take their exact value and the game stops that many plies after the race begins.
+
+    In a fraction ``explore`` of the games one side (:func:`explorer`) plays uniformly
+    random legal plays, so that the network also meets the positions a weak player makes
+    (the analysis judges them). Its moves are not the policy being learned: the position
+    before each is given the value of the play the network would have made with that roll
+    (the trace is cut there, as in Watkins's Q(lambda)); the other side's positions learn
+    as usual.
+    """
     rng = SplitMix64(dice_seed)
+    random_seat = explorer(dice_seed, explore) if explore > 0 else None
+    chance = SplitMix64(mix64(dice_seed + 0x0DD5))
     mover, other = initial_side(), initial_side()
     movers: list[Side] = []
     others: list[Side] = []
     exact: dict[int, np.ndarray] = {}
-    for _ in range(MAX_PLIES):
+    race = 0
+    for ply in range(MAX_PLIES):
         movers.append(mover)
         others.append(other)
         if race_plies is not None and pure_race(mover, other):
-            exact[len(movers) - 1] = race_value(mover, other)
-            if len(exact) > race_plies:
-                return movers, others, exact[len(movers) - 1], exact
+            exact[ply] = race_value(mover, other)
+            race += 1
+            if race > race_plies:
+                return movers, others, exact[ply], exact
         dice = (rng.below(6) + 1, rng.below(6) + 1)
         child, _value = choose(net, mover, other, dice)
+        if ply % 2 == random_seat and not pure_race(mover, other):
+            children = successors(mover, other, dice)
+            explored = children[chance.below(len(children))]
+            if explored != child:
+                exact[ply] = settled(net, other, child)
+                child = explored
         outcome = np.zeros(OUTCOMES)
         if child[OFF] == 15:
             outcome[multiplier(other) - 1] = 1.0
@@ -196,6 +226,19 @@ def play_game(net: Net, dice_seed: int, race_plies: int | None = None) -> Game |
             return movers, others, outcome, exact
         mover, other = other, child
     return None
+
+
+def settled(net: Net, other: Side, child: Side) -> np.ndarray:
+    """The outcome distribution, for the side that just played, after a play leaving it
+    ``child`` and ``other`` to roll: certain if the game is over, else the network's."""
+    value = np.zeros(OUTCOMES)
+    if child[OFF] == 15:
+        value[multiplier(other) - 1] = 1.0
+    elif postillon_blocked(other, child):
+        value[3] = 1.0
+    else:
+        value = net.forward(net.encode([other], [child]))[1][0][FLIP]
+    return value
 
 
 def train_game(net: Net, game: Game, lam: float, alpha: float) -> int:
@@ -289,6 +332,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "race (recorded with the run, from the game it starts)",
     )
     parser.add_argument(
+        "--explore",
+        type=float,
+        help="in this fraction of the games one side plays at random, its moves cut from "
+        "the trace (recorded with the run, from the game it starts)",
+    )
+    parser.add_argument(
         "--replan",
         action="store_true",
         help="on resuming, let alpha's decay end at --games instead",
@@ -312,6 +361,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.race_plies is not None and meta.get("race_plies") != args.race_plies:
         meta["race_plies"] = args.race_plies
         meta.setdefault("race_plies_from", []).append(done)
+    if args.explore is not None and meta.get("explore", 0.0) != args.explore:
+        meta["explore"] = args.explore
+        meta.setdefault("explore_from", []).append(done)
     began = time.perf_counter()
     wall_before = meta["wall_seconds"]
     window_start, window_plies = time.perf_counter(), 0
@@ -319,7 +371,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     while done < stop:
         fraction = done / max(1, meta["planned_games"])
         alpha = meta["alpha"] + (meta["alpha_end"] - meta["alpha"]) * min(1.0, fraction)
-        game = play_game(net, mix64(meta["seed"] * 1_000_003 + done), meta.get("race_plies"))
+        dice_seed = mix64(meta["seed"] * 1_000_003 + done)
+        game = play_game(net, dice_seed, meta.get("race_plies"), meta.get("explore", 0.0))
         done += 1
         if game is not None:
             plies = train_game(net, game, meta["lambda"], alpha)

@@ -17,6 +17,7 @@ from client.setup import (
     GooseSetup,
     JacquetSetup,
     SetupError,
+    game_options,
 )
 
 
@@ -65,6 +66,11 @@ def register(subparsers: Any) -> None:
         "--match-to", type=int, default=1, metavar="N", help=_("points to win the match")
     )
     jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon")
+    jacquet.add_argument(
+        "--coach",
+        action="store_true",
+        help=_("allow hints and the tutor: written in the setup every player signs"),
+    )
     for game, sub in (("goose", goose), ("jacquet", jacquet)):
         where = sub.add_mutually_exclusive_group()
         where.add_argument(
@@ -78,15 +84,19 @@ def register(subparsers: Any) -> None:
             type=parse_listen,
             default=("127.0.0.1", 0),
             metavar=_("HOST:PORT"),
-            help=_("where the embedded relay listens (default 127.0.0.1 on a free "
-            "port; 0.0.0.0:8765 lets friends on your network in)"),
+            help=_(
+                "where the embedded relay listens (default 127.0.0.1 on a free "
+                "port; 0.0.0.0:8765 lets friends on your network in)"
+            ),
         )
         sub.add_argument(
             "--invite-file",
             type=Path,
             metavar=_("PATH"),
-            help=_("also write the player and spectator invites to this file, one a line; "
-            "- writes them to standard output (redirected: the screen is the room's)"),
+            help=_(
+                "also write the player and spectator invites to this file, one a line; "
+                "- writes them to standard output (redirected: the screen is the room's)"
+            ),
         )
         add_player_options(sub)
         sub.set_defaults(run=lambda args, game=game: run("host", _plan(game), args))
@@ -117,8 +127,8 @@ def _plan(game: str) -> Any:
             }
             seats = args.players
         else:
-            jacquet = JacquetSetup(match_to=args.match_to, bearoff=args.bearoff)
-            options = {"match_to": jacquet.match_to, "bearoff": jacquet.bearoff}
+            jacquet = JacquetSetup(match_to=args.match_to, bearoff=args.bearoff, coach=args.coach)
+            options = game_options(jacquet)
             seats = 2
         return HostPlan(
             game,

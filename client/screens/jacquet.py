@@ -40,8 +40,8 @@ from client.screens.jacquet_view import (
     status_view,
     to_viewer,
 )
-from client.setup import SessionSettings
-from client.widgets.coach import NO_HELP, CoachPanel, warning
+from client.setup import JacquetSetup, SessionSettings
+from client.widgets.coach import HELP_AGREED, NO_HELP, CoachPanel, warning
 from client.widgets.footer import KeysFooter
 from client.widgets.jacquet_board import OFF, BoardMarks, JacquetBoard
 from client.widgets.jacquet_status import JacquetStatus, JacquetStatusView
@@ -166,7 +166,7 @@ class JacquetScreen(GameScreen):
         coach = self.coach
         coach.display = self.extras.link is not None or self.extras.replay is not None
         if self.extras.link is not None:
-            coach.update(NO_HELP)
+            coach.update(HELP_AGREED if self._agreed() else NO_HELP)
         elif self.extras.replay is not None:
             coach.show_frame()
             coach.analyse_replay()
@@ -175,9 +175,16 @@ class JacquetScreen(GameScreen):
     def coach(self) -> CoachPanel:
         return self.query_one(CoachPanel)
 
+    def _agreed(self) -> bool:
+        """A networked match whose signed proposal allows hints and the tutor."""
+        setup = self.game.setup
+        return isinstance(setup, JacquetSetup) and setup.coach
+
     def _helped(self) -> bool:
-        """Hints and the tutor: in a game played on this terminal only (module docstring)."""
-        return self.extras.link is None and self.extras.replay is None and bool(self.persons_here())
+        """Hints and the tutor: for a person playing here, in a game played on this terminal,
+        or over the network when every player signed a setup allowing them."""
+        here = self.extras.link is None or self._agreed()
+        return here and self.extras.replay is None and bool(self.persons_here())
 
     def _status(self, position: Position | None = None) -> JacquetStatusView:
         entry = self._entry

@@ -161,6 +161,13 @@ class JacquetForm(Vertical):
                     compact=True,
                     id="jacquet-bearoff",
                 )
+            with Horizontal(classes="options"):
+                yield Checkbox(
+                    _("Over the network, allow hints and the tutor"),
+                    value=False,
+                    id="jacquet-coach",
+                    compact=True,
+                )
         with Horizontal(classes="actions"):
             yield Button(_("Play Jacquet"), variant="success", id="play-jacquet")
             yield Button(_("Host over the network (F8)"), id="host-jacquet")
@@ -411,4 +418,5 @@ class LobbyScreen(Screen[None]):
                 self.query_one("#jacquet-match-to", Input), _("the match length")
             ),
             bearoff=cast(str, self.query_one("#jacquet-bearoff", Select).value),
+            coach=self.query_one("#jacquet-coach", Checkbox).value,
         )

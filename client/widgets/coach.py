@@ -9,12 +9,13 @@ on the UI thread and the screen is told by a message:
   ``tablier analyze`` looks two deep) and then :meth:`CoachPanel.show_frame` gives the move
   on the board its mark, the equity it lost and the best play; :meth:`CoachPanel.next_mistake`
   finds the next marked play;
-* in local play, :meth:`CoachPanel.hint` ranks the legal plays (the top three, with their
-  equities) and :meth:`CoachPanel.check_play` asks the tutor whether a play loses more than
-  the threshold before it is sent.
+* in local play, and in a networked match whose signed setup allows it,
+  :meth:`CoachPanel.hint` ranks the legal plays (the top three, with their equities) and
+  :meth:`CoachPanel.check_play` asks the tutor whether a play loses more than the threshold
+  before it is sent.
 
-Where the match does not allow help (a networked match: its signed setup has no such
-setting yet), the panel says so and offers nothing.
+A networked match's panel says, on every seat's screen, whether its setup allows help
+(:data:`HELP_AGREED`) or not (:data:`NO_HELP`, and it offers nothing).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ REPLAY_LIMITS = NetLimits(plies=1)
 HINTS = 3
 """Plays a hint shows."""
 NO_HELP = "Hints and tutor: off in a networked match (its signed setup does not allow them)."
+HELP_AGREED = "Hints and tutor: allowed — every player signed a setup allowing them."
 
 
 def points(micro: int) -> str:

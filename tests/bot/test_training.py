@@ -11,6 +11,7 @@ import numpy as np
 
 from engine.bot.board import initial_side
 from engine.bot.net import ONE, load_network
+from engine.bot.race import pure_race
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_net.py"
 TINY = ["--games", "6", "--hidden", "5", "--check-every", "0", "--report", "3", "--seed", "7",
@@ -40,3 +41,24 @@ def test_a_paused_and_resumed_run_makes_the_same_network(tmp_path: Path) -> None
     network = load_network((tmp_path / "net.json").read_text())
     assert network.hidden == 5 and network.made["games"] == 6
     assert sum(network.probabilities(initial_side(), initial_side())) == ONE
+
+
+def test_an_exploring_side_plays_at_random_and_its_moves_are_cut_from_the_trace() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    import train_net
+
+    net = train_net.Net(5, np.random.default_rng(3))
+    explored = [seed for seed in range(40) if train_net.explorer(seed, 0.5) is not None]
+    assert 10 < len(explored) < 30  # about half the games, drawn apart from the dice
+    seed = explored[0]
+    plain = train_net.play_game(net, seed, race_plies=4)
+    game = train_net.play_game(net, seed, race_plies=4, explore=1.0)
+    assert plain is not None and game is not None
+    assert all(pure_race(plain[0][t], plain[1][t]) for t in plain[3])
+    movers, others, _outcome, fixed = game
+    assert movers[:2] == plain[0][:2] and movers != plain[0]  # same dice, one side random
+    cut = [t for t in fixed if not pure_race(movers[t], others[t])]
+    seat = train_net.explorer(seed, 1.0)
+    assert len(cut) > 5 and all(t % 2 == seat for t in cut)  # the random side's moves only
+    for t in cut:  # each fixed to the outcome the network's own play would have left
+        assert abs(fixed[t].sum() - 1.0) < 1e-9 and fixed[t].min() >= 0

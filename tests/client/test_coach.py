@@ -8,20 +8,33 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import cast
 
+import pytest
 from textual.pilot import Pilot
 
 from client.app import ReplayApp, TablierApp
 from client.game.replay import ReplayGame, load_replay
+from client.net.game import NetworkGame
+from client.net.link import RelayLink
 from client.screens.confirm import ConfirmScreen
 from client.screens.jacquet import JacquetScreen
 from client.setup import JacquetSetup
-from client.widgets.coach import REPLAY_LIMITS, CoachPanel, frame_turns, points
+from client.widgets.coach import (
+    HELP_AGREED,
+    NO_HELP,
+    REPLAY_LIMITS,
+    CoachPanel,
+    frame_turns,
+    points,
+)
 from client.widgets.jacquet_board import JacquetBoard
 from engine.awaiting import ChoosePlay, ThrowDice
 from engine.bot.analysis import analyse_turn, judge, rank_plays
 from engine.jacquet import JacquetState, apply_play, format_play, legal_plays, parse_play
 from tests.client.conftest import seeded_settings
+from tests.client.net.loop import LoopRoom
+from tests.client.net.test_net_match import Unlinked
 from tests.client.test_jacquet_screen import move_cursor, wait_for
 from tests.client.test_replay import record_match
 
@@ -167,3 +180,24 @@ async def test_the_tutor_warns_before_a_costly_play_rethink_or_play_anyway(
         assert isinstance(after, JacquetState)
         assert after.position.boards == apply_play(state.position, parse_play(worst)).boards
         assert format_play(parse_play(worst)) == worst
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("allowed", [True, False])
+async def test_a_networked_match_says_on_every_seat_whether_its_signed_setup_allows_help(
+    tmp_path: Path, allowed: bool, seat: int
+) -> None:
+    options: dict[str, int | str] = {"match_to": 1, "coach": 1} if allowed else {"match_to": 1}
+    said = HELP_AGREED if allowed else NO_HELP
+    room = LoopRoom.meet(tmp_path, ["Ada", "Bob"], "jacquet", options)
+    settings = seeded_settings(tmp_path, computer_pause=0)
+    game = NetworkGame(room.matches[seat], cast(RelayLink, Unlinked()), settings)
+    app = TablierApp(None, settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_game(game)
+        await wait_for(pilot, lambda: bool(app.screen.query(CoachPanel)), seconds=10)
+        screen = app.screen
+        assert isinstance(screen, JacquetScreen) and screen.coach.display
+        await wait_for(pilot, lambda: coach_text(screen) == said, seconds=5)
+        assert coach_text(screen) == said
+    room.close()

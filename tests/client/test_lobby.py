@@ -16,7 +16,7 @@ from client.screens.goose import GooseScreen
 from client.screens.jacquet import JacquetScreen
 from client.screens.lobby import LobbyScreen, SeatRow, host_plan, remote_computer_seats
 from client.screens.room import JoinScreen, RoomScreen
-from client.setup import GooseSetup, JacquetSetup, SessionSettings
+from client.setup import GooseSetup, JacquetSetup, SessionSettings, setup_for_match
 from client.widgets.saved_seats import SavedSeats
 from protocol.selfplay import selfplay
 from tests.client.conftest import FIXED_TIME_MS, screen_text, seeded_settings
@@ -139,6 +139,15 @@ def test_a_jacquet_host_plan_carries_the_match_options() -> None:
     setup = JacquetSetup(("Hélène", "Noir"), match_to=5, bearoff="trictrac")
     plan = host_plan(setup)
     assert plan == HostPlan("jacquet", {"match_to": 5, "bearoff": "trictrac"}, 2, "Hélène")
+
+
+def test_a_host_plan_allowing_hints_says_so_and_the_other_seats_read_it_back() -> None:
+    setup = JacquetSetup(("Hélène", "Noir"), match_to=5, coach=True)
+    options = host_plan(setup).options
+    assert options == {"match_to": 5, "bearoff": "backgammon", "coach": 1}
+    assert setup_for_match("jacquet", ("Hélène", "Noir"), options).coach  # type: ignore[union-attr]
+    plain = setup_for_match("jacquet", ("Hélène", "Noir"), {"match_to": 5})
+    assert isinstance(plain, JacquetSetup) and not plain.coach
 
 
 def test_hosting_keeps_the_hosts_computer_tick_and_names_the_ticks_it_cannot_keep() -> None:

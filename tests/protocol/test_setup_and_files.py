@@ -69,6 +69,24 @@ def test_bad_setups_say_what_is_wrong() -> None:
         MatchSetup.decode(b"\x94\x03\x0c\x90\x90")
 
 
+
+def test_hints_allowed_is_in_what_every_player_signs_and_never_reaches_the_engine() -> None:
+    from protocol.games import coach_allowed
+
+    allowed, joins = make_setup("jacquet", {"match_to": 3, "coach": 1})
+    plain, _ = make_setup("jacquet", {"match_to": 3})
+    assert coach_allowed(dict(Proposal.decode(allowed.encode()).options))
+    assert not coach_allowed(dict(plain.options))
+    assert allowed.digest != plain.digest  # the joins sign the digest: the option with it
+    assert MatchSetup.create(allowed, joins).proposal.engine_options() == plain.engine_options()
+    forged = [Join(plain.digest, j.name, j.public_key, j.tip, j.signature) for j in joins]
+    with pytest.raises(BadSignature):  # a join for "allowed" does not sign "not allowed"
+        MatchSetup.create(plain, forged)
+    source = seeded_source(2)
+    for bad, says in ((0, "1 .hints allowed. or absent"), ("yes", "must be a int")):
+        with pytest.raises(LocalProtocolError, match=says):
+            Proposal.create("jacquet", {"coach": bad}, seats=2, start_time=0, random_source=source)
+
 def test_persistent_identity_lives_in_the_config_dir(tmp_path) -> None:
     first = load_or_create_identity(seeded_source("a"), tmp_path / "cfg")
     path = tmp_path / "cfg" / "identity.ed25519"

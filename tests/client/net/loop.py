@@ -4,7 +4,7 @@ member, its sender included, in one order — the relay's contract, in a list.""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from client.net import wire
@@ -30,15 +30,23 @@ class LoopRoom:
             match.caught_up(self.now)
 
     @classmethod
-    def meet(cls, tmp_path: Path, names: Sequence[str], game: str = "goose") -> LoopRoom:
-        """The host (the first name) proposes; everyone joins; the match begins."""
+    def meet(
+        cls,
+        tmp_path: Path,
+        names: Sequence[str],
+        game: str = "goose",
+        options: Mapping[str, int | str] | None = None,
+    ) -> LoopRoom:
+        """The host (the first name) proposes (``options``, or each game's plain ones);
+        everyone joins; the match begins."""
         matches = [
             NetMatch(_role(seat), name, random_source=seeded_source(f"loop-{name}"),
                      data_dir=tmp_path / name)
             for seat, name in enumerate(names)
         ]  # fmt: skip
         room = cls(matches)
-        options = {"rules": "daumont"} if game == "goose" else {"match_to": 1}
+        if options is None:
+            options = {"rules": "daumont"} if game == "goose" else {"match_to": 1}
         proposal = Proposal.create(game, options, seats=len(names), start_time=room.now,
                                    random_source=seeded_source("loop-proposal"))  # fmt: skip
         matches[0].propose(proposal, TOKEN)

@@ -111,6 +111,12 @@ def current() -> str:
     return _language
 
 
+def words() -> gettext.NullTranslations:
+    """The language in use, for what renders its own sentences: the protocol's narration
+    (``clause.say(words())``) and ``log export``'s transcript."""
+    return _translations
+
+
 def _(message: str) -> str:
     """*message* in the language in use."""
     return _translations.gettext(message)

@@ -167,7 +167,7 @@ def _goose(event: Any, names: Sequence[str]) -> Clause | None:
             return say(N_("{who} is freed from {trap} by {freer} and placed on {to}"),
                        who=who, trap=_TRAP_NAMES[trap], freer=names[freed_by], to=to)  # fmt: skip
         case goose.Met(met_seat=met, square=square, sent_to=0):
-            return say(N_("meets {other} on {square}, who goes back to the start"),
+            return say(N_("meets {other} on {square}, who goes to the start"),
                        other=names[met], square=square)  # fmt: skip
         case goose.Met(met_seat=met, square=square, sent_to=sent_to):
             return say(N_("meets {other} on {square}, who goes to {to}"), other=names[met],

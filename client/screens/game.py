@@ -41,7 +41,7 @@ from client.game.driver import (
     Superseded,
 )
 from client.game.turn import GameState, NotYourTurnError, Turn
-from client.i18n import _
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.messages import CloseLater, EndChosen, OpenGame, ReturnToLobby
 from client.screens.confirm import ConfirmScreen
@@ -62,19 +62,19 @@ class GameScreen(Screen[None]):
     ENTRY_HELP: ClassVar[str] = ""
     """How a person enters a turn here (shown only where a person plays)."""
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave", _("Lobby"), tooltip=_("Leave this game for the lobby")),
-        Binding("q", "app.quit", _("Quit"), tooltip=_("Quit Tablier (asks first mid-game)")),
+        Binding("escape", "leave", N_("Lobby"), tooltip=N_("Leave this game for the lobby")),
+        Binding("q", "app.quit", N_("Quit"), tooltip=N_("Quit Tablier (asks first mid-game)")),
         Binding(
-            "t", "chat", _("Chat"), tooltip=_("Type a chat line (enter sends, escape returns)")
+            "t", "chat", N_("Chat"), tooltip=N_("Type a chat line (enter sends, escape returns)")
         ),
         Binding(
-            "c", "claim", _("Claim"),
-            tooltip=_("Claim the match from a player past the time limit"),
+            "c", "claim", N_("Claim"),
+            tooltip=N_("Claim the match from a player past the time limit"),
         ),
         # Not in the footer (full at 80 columns): the help's key list and the palette offer it.
         Binding(
-            "ctrl+r", "resign", _("Resign"), show=False,
-            tooltip=_("Give up the match (asks first)"),
+            "ctrl+r", "resign", N_("Resign"), show=False,
+            tooltip=N_("Give up the match (asks first)"),
         ),
     ]
     _EXTRA_ACTIONS: ClassVar[frozenset[str]] = frozenset({"chat", "claim", "resign"})

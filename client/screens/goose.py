@@ -21,7 +21,7 @@ from client import help_topics
 from client.game.driver import GameDriver
 from client.game.story import tell
 from client.game.turn import GameState, Turn
-from client.i18n import _, ngettext, words
+from client.i18n import N_, _, ngettext, words
 from client.lifecycle import closing
 from client.screens.end import GameSummary
 from client.screens.game import GameScreen
@@ -51,11 +51,11 @@ class GooseScreen(GameScreen):
     CSS_PATH = ["goose.tcss", "game.tcss"]  # noqa: RUF012 - Textual's own type
     RULES = help_topics.GOOSE
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "throw", _("Throw"), tooltip=_("Throw the dice (the player to move)")),
+        Binding("space", "throw", N_("Throw"), tooltip=N_("Throw the dice (the player to move)")),
         Binding(
-            "s", "skip", _("Skip animation"), tooltip=_("Show the current throw's end at once")
+            "s", "skip", N_("Skip animation"), tooltip=N_("Show the current throw's end at once")
         ),
-        Binding("f", "toggle_fast", _("Fast"), tooltip=_("Animate throws four times faster")),
+        Binding("f", "toggle_fast", N_("Fast"), tooltip=N_("Animate throws four times faster")),
     ]
 
     def __init__(self, game: GameDriver, settings: SessionSettings) -> None:

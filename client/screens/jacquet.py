@@ -28,7 +28,7 @@ from client import help_topics
 from client.game.driver import GameDriver
 from client.game.story import tell
 from client.game.turn import GameState, Turn
-from client.i18n import _
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import GameSummary
@@ -95,19 +95,19 @@ class JacquetScreen(GameScreen):
     RULES = help_topics.JACQUET
     ENTRY_HELP = help_topics.JACQUET_ENTRY
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "throw", _("Throw"), tooltip=_("Throw the dice for your turn")),
-        Binding("enter,space", "confirm", _("Pick/Confirm"),
-                tooltip=_("Pick the point under the cursor; confirm a complete play")),
-        Binding("u,backspace", "undo", _("Undo"),
-                tooltip=_("Take back the last move of this turn")),
-        Binding("m", "type_play", _("Type"),
-                tooltip=_("Type the play instead, as the logs write it: 1/7 7/12, 21/off")),
+        Binding("r", "throw", N_("Throw"), tooltip=N_("Throw the dice for your turn")),
+        Binding("enter,space", "confirm", N_("Pick/Confirm"),
+                tooltip=N_("Pick the point under the cursor; confirm a complete play")),
+        Binding("u,backspace", "undo", N_("Undo"),
+                tooltip=N_("Take back the last move of this turn")),
+        Binding("m", "type_play", N_("Type"),
+                tooltip=N_("Type the play instead, as the logs write it: 1/7 7/12, 21/off")),
         *(Binding(digit, f"type_play('{digit}')", show=False) for digit in "123456789"),
-        Binding("f", "flip", _("Flip"), tooltip=_("See the board from the other side")),
-        Binding("b", "best", _("Best"), tooltip=_("Show the best play on the board (a replay)")),
-        Binding("n", "next_mistake", _("Mistake"), tooltip=_("Jump to the next marked play")),
-        Binding("H", "hint", _("Hints"), show=False,
-                tooltip=_("The computer's three best plays, with their equities (local play)")),
+        Binding("f", "flip", N_("Flip"), tooltip=N_("See the board from the other side")),
+        Binding("b", "best", N_("Best"), tooltip=N_("Show the best play on the board (a replay)")),
+        Binding("n", "next_mistake", N_("Mistake"), tooltip=N_("Jump to the next marked play")),
+        Binding("H", "hint", N_("Hints"), show=False,
+                tooltip=N_("The computer's three best plays, with their equities (local play)")),
     ]  # fmt: skip
 
     def __init__(self, game: GameDriver, settings: SessionSettings) -> None:

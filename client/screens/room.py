@@ -56,10 +56,10 @@ class RoomScreen(Screen[None]):
 
     CSS_PATH = "../net.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "copy('player')", _("Copy invite"), tooltip=_("Copy the player invite")),
-        Binding("w", "copy('watch')", _("Copy watch invite"),
-                tooltip=_("Copy the spectator invite")),
-        Binding("escape", "leave", _("Leave"), tooltip=_("Leave the room for the lobby")),
+        Binding("c", "copy('player')", N_("Copy invite"), tooltip=N_("Copy the player invite")),
+        Binding("w", "copy('watch')", N_("Copy watch invite"),
+                tooltip=N_("Copy the spectator invite")),
+        Binding("escape", "leave", N_("Leave"), tooltip=N_("Leave the room for the lobby")),
     ]
 
     class Failed(Message):
@@ -358,7 +358,7 @@ class JoinScreen(Screen[None]):
 
     CSS_PATH = "../net.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", _("Back"), tooltip=_("Back to the lobby")),
+        Binding("escape", "app.pop_screen", N_("Back"), tooltip=N_("Back to the lobby")),
     ]
 
     def __init__(self, settings: SessionSettings, name: str = "") -> None:

@@ -24,7 +24,7 @@ class ChatInput(Input):
     """Enter sends; escape hands the keys back to the board."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "screen.focus_board", _("Back to the board"), show=False),
+        Binding("escape", "screen.focus_board", N_("Back to the board"), show=False),
     ]
 
 

@@ -179,7 +179,7 @@ class GooseBoard(Widget):
         return line
 
     def _start_line(self) -> Text:
-        line = Text("Start: ", style="bold")
+        line = Text(_("Start:") + " ", style="bold")
         waiting = [t for t, square in zip(self.tokens, self.squares, strict=True) if not square]
         for token in waiting:
             line.append(token.letter, style=token.style)

@@ -63,7 +63,8 @@ class GooseLedger(Widget):
         name_width = max(len(name) for name in self.names)
         # Names give way first (cut, "…"), down to a few letters, so a plight's symbol fits.
         name_width = max(_SHORTEST_NAME, min(name_width, width - _ROW_FIXED - 2))
-        heading = f"   {_('player'):<{name_width}}  {_('sq'):>2}  {_('bal'):>3}\n"
+        player, square, money = _("player"), _("sq"), _("bal")
+        heading = f"   {player:<{name_width}}  {square:>2}  {money:>3}\n"
         text.append(heading, style="dim")
         to_move = None if state.phase == "over" else state.to_move
         for seat, (name, token) in enumerate(zip(self.names, self.tokens, strict=True)):

@@ -8,7 +8,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Input
 
-from client.i18n import _
+from client.i18n import N_, _
 
 MAX_PLAY_CHARS = 40  # four moves of "21/off" with room for spaces
 
@@ -17,7 +17,7 @@ class PlayInput(Input):
     """Hidden until opened; enter submits (the screen enters the play), escape closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", _("Back to the board"), tooltip=_("Close the typed entry")),
+        Binding("escape", "close", N_("Back to the board"), tooltip=N_("Close the typed entry")),
     ]
 
     class Closed(Message):

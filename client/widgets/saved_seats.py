@@ -19,7 +19,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, OptionList
 
-from client.i18n import _
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.net.invite import Invite
 
@@ -83,7 +83,7 @@ class SavedSeats(Vertical):
     """The matches left in progress: enter goes back in, delete forgets one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("delete", "forget", _("Forget"), tooltip=_("Forget the selected match")),
+        Binding("delete", "forget", N_("Forget"), tooltip=N_("Forget the selected match")),
     ]
 
     class Resume(Message):

@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widgets import Label, OptionList
 
 from client.game.local_seats import LocalSeatsError, load_local_seats, local_seats_folder
-from client.i18n import _
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.net.untrusted import shown
 
@@ -75,7 +75,7 @@ class UnfinishedGames(Vertical):
     """The local games left in progress: enter goes back in, delete forgets one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("delete", "forget", _("Forget"), tooltip=_("Forget the selected game")),
+        Binding("delete", "forget", N_("Forget"), tooltip=N_("Forget the selected game")),
     ]
 
     class Resume(Message):

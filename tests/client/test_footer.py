@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
@@ -11,7 +13,10 @@ from client.widgets.footer import KeysFooter
 
 
 class TwoFields(App[None]):
-    BINDINGS = [Binding("f5", "go", "Go"), Binding("f6", "switch", "Allow go")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f5", "go", "Go"),
+        Binding("f6", "switch", "Allow go"),
+    ]
     allowed = True
 
     def compose(self) -> ComposeResult:

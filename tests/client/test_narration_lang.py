@@ -12,6 +12,7 @@ import pytest
 
 from client import i18n
 from client.game.story import tell
+from client.game.turn import TurnEvent
 from engine import goose, jacquet
 from engine.jacquet import Move
 from protocol.narrate import narrate, narrate_turns
@@ -27,7 +28,7 @@ def english_afterwards() -> Iterator[None]:
     i18n.use("en")
 
 
-def goose_story() -> list[object]:
+def goose_story() -> list[TurnEvent]:
     return [
         goose.Thrown(0, (3, 2), 5), goose.Moved(0, 29, 34, 5, (30, 31, 32, 33, 34)),
         goose.Thrown(1, (6, 1), 7), goose.Moved(1, 51, 58, 7, (52, 53, 54, 55, 56, 57, 58)),

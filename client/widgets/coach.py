@@ -27,9 +27,9 @@ from textual import work
 from textual.message import Message
 from textual.widgets import Static
 
-from client.commands.analyze_text import MARK_NAMES
 from client.game.driver import ReplayControl
 from client.game.jacquet_turns import indexed_jacquet_turns
+from client.game.marks import MARK_NAMES
 from client.i18n import N_, _, decimal_symbol
 from engine.bot.analysis import (
     Judgement,

@@ -287,6 +287,9 @@ class NetworkGame(QueuedTurns):
             listener(news)
 
     def _on_change(self) -> None:
+        # What the change asked to send leaves first: the turn put below wakes the screen's
+        # worker, which would otherwise draw the play (milliseconds) before it is sent.
+        self.link.flush()
         if self.superseded:  # a rematch's turns are not ours
             if not self._told_superseded:
                 self._told_superseded = True

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from client.i18n import _
+from client.i18n import N_, _
 from client.messages import (
     CloseLater,
     EndChosen,
@@ -62,8 +62,8 @@ class TablierApp(App[None]):
     SUB_TITLE = _("Jeu de l'oie · Jacquet")  # imported after the language is chosen
     CSS_PATH = "app.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", _("Quit"), show=False, priority=True),
-        Binding("f1", "help", _("Help"), tooltip=_("Rules of this game and every key")),
+        Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+        Binding("f1", "help", N_("Help"), tooltip=N_("Rules of this game and every key")),
     ]
 
     def __init__(
@@ -229,9 +229,10 @@ class TablierApp(App[None]):
                     continue
                 offered.add(binding.action)
                 yield SystemCommand(
-                    binding.description,
-                    binding.tooltip
-                    or _("key: {key}").format(key=self.get_key_display(binding)),
+                    _(binding.description),
+                    _(binding.tooltip)
+                    if binding.tooltip
+                    else _("key: {key}").format(key=self.get_key_display(binding)),
                     partial(screen.run_action, binding.action),
                 )
         yield from super().get_system_commands(screen)

@@ -63,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     # The language first: the parser's help and errors are built in it.
-    i18n.use(i18n.choose(i18n.lang_option(argv), os.environ))
+    saved = i18n.saved_language(i18n.config_dir())  # the lobby's setting, after TABLIER_LANG
+    i18n.use(i18n.choose(i18n.lang_option(argv), os.environ, saved))
     parser = build_parser()
     args = parser.parse_args(argv)
     run = getattr(args, "run", None)

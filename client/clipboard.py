@@ -19,6 +19,8 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from client.i18n import N_, _
+
 HELPER_SECONDS = 2.0  # a clipboard program that takes longer is not going to answer
 
 
@@ -31,11 +33,11 @@ class Copied:
     def sentence(self, what: str) -> str:
         """What to tell the person, e.g. ``Copied.sentence("The player invite")``."""
         if self.where is not None:
-            return f"{what} is copied to {self.where}."
-        return (
-            f"{what} was sent to the terminal's clipboard, which cannot say whether it took "
+            return _("{what} is copied to {where}.").format(what=what, where=_(self.where))
+        return _(
+            "{what} was sent to the terminal's clipboard, which cannot say whether it took "
             "it. Nothing to paste? Start with --invite-file PATH."
-        )
+        ).format(what=what)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +55,13 @@ def helpers(env: Mapping[str, str] = os.environ) -> list[_Helper]:
             found.append(_Helper(command, where))
 
     offer("TMUX" in env, "tmux", "load-buffer", "-w", "-",
-          where="tmux's paste buffer (prefix then ] pastes it)")  # fmt: skip
+          where=N_("tmux's paste buffer (prefix then ] pastes it)"))  # fmt: skip
     offer("TMUX" in env, "tmux", "load-buffer", "-",  # a tmux older than 3.2: no -w
-          where="tmux's paste buffer (prefix then ] pastes it)")  # fmt: skip
-    offer("WAYLAND_DISPLAY" in env, "wl-copy", where="the clipboard")
-    offer("DISPLAY" in env, "xclip", "-selection", "clipboard", where="the clipboard")
-    offer("DISPLAY" in env, "xsel", "--clipboard", "--input", where="the clipboard")
-    offer(sys.platform == "darwin", "pbcopy", where="the clipboard")
+          where=N_("tmux's paste buffer (prefix then ] pastes it)"))  # fmt: skip
+    offer("WAYLAND_DISPLAY" in env, "wl-copy", where=N_("the clipboard"))
+    offer("DISPLAY" in env, "xclip", "-selection", "clipboard", where=N_("the clipboard"))
+    offer("DISPLAY" in env, "xsel", "--clipboard", "--input", where=N_("the clipboard"))
+    offer(sys.platform == "darwin", "pbcopy", where=N_("the clipboard"))
     return found
 
 

@@ -55,9 +55,10 @@ def language_of(value: str) -> str | None:
     return None
 
 
-def choose(explicit: str | None, environ: Mapping[str, str]) -> str:
-    """The language to speak: *explicit* (``--lang``) when it is one of ours, else the first
-    variable of :data:`ENVIRONMENT` that names one, else English.
+def choose(explicit: str | None, environ: Mapping[str, str], saved: str | None = None) -> str:
+    """The language to speak: *explicit* (``--lang``) when it is one of ours, else
+    ``TABLIER_LANG``, else *saved* (the lobby's setting, :func:`saved_language`), else the
+    first locale variable of :data:`ENVIRONMENT` that names one, else English.
 
     A variable that is set but names no language of ours (``LC_ALL=C``) does not stop the
     search: gettext would fall back to English there, where a later preference may be French.
@@ -66,8 +67,11 @@ def choose(explicit: str | None, environ: Mapping[str, str]) -> str:
     ('fr', 'en')
     >>> choose(None, {"TABLIER_LANG": "en", "LANG": "fr_FR.UTF-8"}), choose(None, {})
     ('en', 'en')
+    >>> choose(None, {"LANG": "en_US"}, saved="fr"), choose(None, {"TABLIER_LANG": "en"}, "fr")
+    ('fr', 'en')
     """
-    for value in (explicit or "", *(environ.get(variable, "") for variable in ENVIRONMENT)):
+    tablier, *locale = (environ.get(variable, "") for variable in ENVIRONMENT)
+    for value in (explicit or "", tablier, saved or "", *locale):
         found = language_of(value)
         if found is not None:
             return found
@@ -94,6 +98,37 @@ def lang_option(argv: Sequence[str]) -> str | None:
     return found
 
 
+LANGUAGE_FILE = "language"
+"""The file, in Tablier's config folder, that keeps the language chosen in the lobby."""
+
+
+def saved_language(config_dir: Path) -> str | None:
+    """The language the lobby saved in *config_dir*, or None (none saved, or not one of
+    ours: a damaged or foreign file is ignored, never an error at start)."""
+    try:
+        text = (config_dir / LANGUAGE_FILE).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if text in LANGUAGES else None
+
+
+def save_language(config_dir: Path, language: str) -> None:
+    """Keep *language* for the next start (raises OSError when it cannot be written)."""
+    if language not in LANGUAGES:
+        raise ValueError(f"Tablier speaks {' and '.join(LANGUAGES)}, not {language!r}")
+    config_dir.mkdir(parents=True, exist_ok=True)
+    (config_dir / LANGUAGE_FILE).write_text(language + "\n", encoding="ascii")
+
+
+def config_dir() -> Path:
+    """Tablier's config folder (``~/.config/tablier`` on Linux), where its identity
+    (:func:`protocol.identity.default_config_dir`, the same folder: not imported here, the
+    language is chosen before anything heavy loads) and its saved language live."""
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("tablier"))
+
+
 def use(language: str) -> None:
     """Speak *language* (one of :data:`LANGUAGES`) from now on."""
     global _translations, _language
@@ -109,6 +144,12 @@ def use(language: str) -> None:
 def current() -> str:
     """The language in use."""
     return _language
+
+
+def words() -> gettext.NullTranslations:
+    """The language in use, for what renders its own sentences: the protocol's narration
+    (``clause.say(words())``) and ``log export``'s transcript."""
+    return _translations
 
 
 def _(message: str) -> str:

@@ -219,11 +219,14 @@ class SessionSettings:
     stamps the match and its records (the dice depend on the match, so tests fix it too).
     ``tutor`` (micro-points; ``None``: off) is the loss from which the Jacquet tutor asks
     before a play is sent, in games played on this terminal (docs/analysis.md).
+    ``config_dir`` is where the lobby keeps the language chosen there (``None``: Tablier's
+    config folder, :func:`client.i18n.config_dir`).
     """
 
     animation: bool = True
     log_path: Path | None = None
     data_dir: Path | None = None
+    config_dir: Path | None = None
     random_source: Callable[[int], bytes] = secrets.token_bytes
     computer_pause: float = 0.6
     clock: Callable[[], int] = wall_clock_ms

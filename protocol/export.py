@@ -24,7 +24,7 @@ from engine import jacquet
 from protocol.events import ChatReceived, DiceRolled, MatchEnded, PlayMade
 from protocol.logfile import LogContents
 from protocol.messages import Chat, Claim, Play, Resign, Share
-from protocol.narrate import narrate, narrate_turns
+from protocol.narrate import ENGLISH, N_, Clause, Words, narrate, narrate_turns, plural
 from protocol.verify import replay
 
 
@@ -74,29 +74,33 @@ def export_json(contents: LogContents) -> Iterator[str]:
         for event in step.events:
             if isinstance(event, DiceRolled):
                 entry["dice"] = list(event.dice)
-        said = [text for text in map(lambda e: narrate(e, names), step.events) if text]
+        said = [str(clause) for clause in map(lambda e: narrate(e, names), step.events) if clause]
         if said:
             entry["narration"] = said
         entry["signature"] = message.signature.hex()
         yield json.dumps(entry, ensure_ascii=False)
 
 
-def export_text(contents: LogContents) -> Iterator[str]:
-    """A readable transcript: gnubg-like for Jacquet, one line per throw for Goose."""
+def export_text(contents: LogContents, words: Words = ENGLISH) -> Iterator[str]:
+    """A readable transcript in the language of *words*: gnubg-like for Jacquet, one line
+    per throw for Goose."""
     if contents.setup.game == "jacquet":
-        yield from _jacquet_text(contents)
+        yield from _jacquet_text(contents, words)
     else:
-        yield from _goose_text(contents)
+        yield from _goose_text(contents, words)
 
 
-def _goose_text(contents: LogContents) -> Iterator[str]:
+def _goose_text(contents: LogContents, words: Words) -> Iterator[str]:
     setup = contents.setup
     options = dict(setup.proposal.options)
-    yield (f"Jeu de l'oie, {setup.seats} players, rules {options.get('rules', 'daumont')}, "
-           f"ante {options.get('ante', 4)}, fee {options.get('fee', 1)}")  # fmt: skip
-    yield "Players: " + ", ".join(f"{seat + 1}. {name}" for seat, name in enumerate(setup.names))
+    yield Clause.of(N_("Jeu de l'oie, {players} players, rules {rules}, ante {ante}, fee {fee}"),
+                    players=setup.seats, rules=str(options.get("rules", "daumont")),
+                    ante=options.get("ante", 4), fee=options.get("fee", 1)).say(words)  # fmt: skip
+    players = ", ".join(f"{seat + 1}. {name}" for seat, name in enumerate(setup.names))
+    yield Clause.of(N_("Players: {players}"), players=players).say(words)
     for step in replay(contents):
-        yield from narrate_turns(step.events, setup.names)
+        for sentence in narrate_turns(step.events, setup.names):
+            yield sentence.say(words)
 
 
 class _JacquetTranscript:
@@ -104,8 +108,9 @@ class _JacquetTranscript:
 
     WIDTH = 32
 
-    def __init__(self, names: tuple[str, ...]) -> None:
+    def __init__(self, names: tuple[str, ...], words: Words) -> None:
         self.names = names
+        self.words = words
         self.cells: list[str | None] = [None, None]
         self.number = 0
         self.dice: tuple[int, int] | None = None
@@ -125,18 +130,25 @@ class _JacquetTranscript:
         yield f"{self.number:4d}) {left:<{self.WIDTH}}{right}".rstrip()
         self.cells = [None, None]
 
+    def say(self, pattern: str, **fields: str | int) -> str:
+        return Clause.of(pattern, **fields).say(self.words)
+
     def event(self, event: Any) -> Iterator[str]:
-        names = self.names
+        names, say = self.names, self.say
         match event:
             case jacquet.OpeningThrown(game=game, white_die=w, black_die=b, starter=starter):
+                thrown: dict[str, str | int] = {"white": names[0], "w": w, "black": names[1],
+                                                "b": b}  # fmt: skip
                 if starter is None:
-                    yield f"      opening: {names[0]} {w}, {names[1]} {b}: a tie, again"
+                    yield "      " + say(N_("opening: {white} {w}, {black} {b}: a tie, again"),
+                                         **thrown)  # fmt: skip
                     return
                 yield ""
-                yield f"Game {game}"
-                white = f"{names[0]} (white)"
-                yield f"      {white:<{self.WIDTH}}{names[1]} (black)"
-                yield f"      opening: {names[0]} {w}, {names[1]} {b}: {names[starter]} starts"
+                yield say(N_("Game {game}"), game=game)
+                white = say(N_("{name} (white)"), name=names[0])
+                yield f"      {white:<{self.WIDTH}}" + say(N_("{name} (black)"), name=names[1])
+                yield "      " + say(N_("opening: {white} {w}, {black} {b}: {starter} starts"),
+                                     starter=names[starter], **thrown)  # fmt: skip
                 self.number = 0
             case jacquet.Rolled(dice=dice):
                 self.dice = dice
@@ -147,19 +159,25 @@ class _JacquetTranscript:
                 yield from self.cell(seat, f"{a}{b}: -")
             case jacquet.GameWon() | jacquet.PostillonBlocked() | jacquet.MatchWon():
                 yield from self.flush()
-                yield f"      {narrate(event, names)}"
+                yield f"      {self._narrate(event)}"
             case ChatReceived() | MatchEnded(reason="resigned" | "abandoned" | "stopped"):
                 yield from self.flush()
-                yield f"      ({narrate(event, names)})"
+                yield f"      ({self._narrate(event)})"
+
+    def _narrate(self, event: Any) -> str:
+        clause = narrate(event, self.names)
+        return "" if clause is None else clause.say(self.words)
 
 
-def _jacquet_text(contents: LogContents) -> Iterator[str]:
+def _jacquet_text(contents: LogContents, words: Words) -> Iterator[str]:
     setup = contents.setup
     options = dict(setup.proposal.options)
-    points = options.get("match_to", 1)
-    yield (f"Jacquet, match to {points} point{'s' if points != 1 else ''}, "
-           f"bear-off {options.get('bearoff', 'backgammon')}")  # fmt: skip
-    transcript = _JacquetTranscript(setup.names)
+    points = int(options.get("match_to", 1))
+    bearoff = str(options.get("bearoff", "backgammon"))
+    yield Clause.of(plural("Jacquet, match to {points} point, bear-off {bearoff}",
+                           "Jacquet, match to {points} points, bear-off {bearoff}"), points,
+                    points=points, bearoff=bearoff).say(words)  # fmt: skip
+    transcript = _JacquetTranscript(setup.names, words)
     for step in replay(contents):
         for event in step.events:
             yield from transcript.event(event)

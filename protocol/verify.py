@@ -33,6 +33,7 @@ from protocol.errors import CorruptLog, ProtocolError
 from protocol.events import MatchEnded
 from protocol.logfile import LogContents, parse_log, read_log
 from protocol.messages import Claim, GameMessage, decode_message
+from protocol.narrate import N_, Clause
 from protocol.session import MatchSession
 
 
@@ -210,19 +211,27 @@ def when(ms: int) -> str:
 
 
 def describe_result(ended: MatchEnded | None, names: tuple[str, ...], state: Any) -> str:
-    """The outcome of a match in a few plain words."""
+    """The outcome of a match in a few plain words (English: a verification report's)."""
+    return str(result_clause(ended, names, state))
+
+
+def result_clause(ended: MatchEnded | None, names: tuple[str, ...], state: Any) -> Clause:
+    """The outcome of a match, for its reader to say in his language."""
+    say = Clause.of
     if ended is None:
-        return "unfinished"
+        return say(N_("unfinished"))
     if ended.reason == "stopped":
-        return f"stopped: {ended.error}"
+        return say(N_("stopped: {error}"), error=str(ended.error))
     if ended.reason == "resigned" and ended.seat is not None:
-        return f"{names[ended.seat]} resigned"
+        return say(N_("{who} resigned"), who=names[ended.seat])
     if ended.reason == "abandoned" and ended.seat is not None:
-        return f"{names[ended.seat]} abandoned the match (claimed after the time limit)"
+        return say(N_("{who} abandoned the match (claimed after the time limit)"),
+                   who=names[ended.seat])  # fmt: skip
     score = getattr(state, "score", None)
     if score is not None and ended.winner is not None:
-        mine, theirs = score[ended.winner], score[1 - ended.winner]
-        return f"{names[ended.winner]} wins the match {mine}-{theirs}"
+        return say(N_("{winner} wins the match {won}-{lost}"), winner=names[ended.winner],
+                   won=score[ended.winner], lost=score[1 - ended.winner])  # fmt: skip
     if ended.winner is not None:
-        return f"{names[ended.winner]} wins the pot of {state.pot}"
-    return "blocked: nobody can move, the pot is shared"
+        return say(N_("{winner} wins the pot of {pot}"), winner=names[ended.winner],
+                   pot=state.pot)  # fmt: skip
+    return say(N_("blocked: nobody can move, the pot is shared"))

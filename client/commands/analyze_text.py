@@ -12,6 +12,7 @@ import json
 from typing import Any, Final
 
 from client.commands.analyze_log import Analysed, GooseLuck
+from client.game.marks import MARK_NAMES
 from client.i18n import N_, _, decimal_symbol
 from engine.bot.analysis import MARK_THRESHOLDS, MatchAnalysis, PlayerSummary, TurnAnalysis
 from engine.bot.analysis_json import analysis_to_json
@@ -50,7 +51,6 @@ TEXT: Final = {
     ),
 }
 
-MARK_NAMES: Final = {"doubtful": N_("doubtful"), "bad": N_("bad"), "very bad": N_("very bad")}
 """The marks as shown (the data keeps the English keys)."""
 
 RATING_NAMES: Final = {

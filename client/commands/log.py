@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from client.i18n import _
+from client.i18n import _, words
 
 
 def register(subparsers: Any) -> None:
@@ -46,9 +46,9 @@ def run_export(args: argparse.Namespace) -> int:
         print(_("tablier {command}: {error}").format(command="log export", error=error),
               file=sys.stderr)  # fmt: skip
         return 2 if isinstance(error, NotALog) else 1
-    exporter = export_json if args.format == "json" else export_text
+    lines = export_json(contents) if args.format == "json" else export_text(contents, words())
     try:
-        for line in exporter(contents):
+        for line in lines:
             print(line)
     except CorruptLog as error:
         print(_("tablier log export: {log}: {error}").format(log=args.log, error=error),

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from client.i18n import N_, _
 from client.private_file import write_private
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage
@@ -71,15 +72,15 @@ def decode_local_seats(data: bytes) -> LocalSeats:
     try:
         value = unpack_untrusted(data)
     except MalformedMessage:
-        raise LocalSeatsError("not a local game's seat file (unreadable bytes)") from None
+        raise LocalSeatsError(_("not a local game's seat file (unreadable bytes)")) from None
     if not isinstance(value, list) or value[:1] != [LOCAL_SEATS_FORMAT]:
-        raise LocalSeatsError("not a local game's seat file")
+        raise LocalSeatsError(_("not a local game's seat file"))
     if value[1:2] != [LOCAL_SEATS_VERSION]:
-        raise LocalSeatsError(f"a local seat file of version {value[1:2]}, "
-                              f"expected {LOCAL_SEATS_VERSION}")  # fmt: skip
+        raise LocalSeatsError(_("a local seat file of version {version}, expected {expected}")
+                              .format(version=value[1:2], expected=LOCAL_SEATS_VERSION))
     fields = value[2:]
     if len(fields) != 6:
-        raise LocalSeatsError(_DAMAGED)
+        raise LocalSeatsError(_(_DAMAGED))
     log, computer, level, identities, seeds, renewals = fields
     if not (
         isinstance(log, str)
@@ -89,12 +90,12 @@ def decode_local_seats(data: bytes) -> LocalSeats:
         and all(_are_keys(keys) for keys in (identities, seeds, renewals))
         and len(identities) == len(seeds) == len(renewals)
     ):
-        raise LocalSeatsError(_DAMAGED)
+        raise LocalSeatsError(_(_DAMAGED))
     return LocalSeats(Path(log), frozenset(computer), level, tuple(identities), tuple(seeds),
                       tuple(renewals))  # fmt: skip
 
 
-_DAMAGED: Final = "a damaged local seat file (its fields are not what they should be)"
+_DAMAGED: Final = N_("a damaged local seat file (its fields are not what they should be)")
 
 
 def _are_keys(value: object) -> bool:
@@ -127,7 +128,11 @@ def load_local_seats(path: Path) -> LocalSeats:
         with open(path, "rb") as handle:
             data = handle.read(MAX_LOCAL_SEATS_BYTES + 1)
     except OSError as error:
-        raise LocalSeatsError(f"cannot read {path.name}: {error.strerror}") from None
+        raise LocalSeatsError(
+            _("cannot read {file}: {error}").format(file=path.name, error=error.strerror)
+        ) from None
     if len(data) > MAX_LOCAL_SEATS_BYTES:
-        raise LocalSeatsError(f"{path.name} is too large to be a local seat file")
+        raise LocalSeatsError(
+            _("{file} is too large to be a local seat file").format(file=path.name)
+        )
     return decode_local_seats(data)

@@ -17,6 +17,7 @@ from pathlib import Path
 from client.game.driver import Extras, Listener, ScreenAwaiting, SeatRole
 from client.game.story import tell
 from client.game.turn import GameState, NotYourTurnError, Turn, TurnEvent, TurnQueue
+from client.i18n import _
 from client.setup import GameSetup, setup_for_match
 from engine.awaiting import Finished
 from engine.jacquet import Play
@@ -70,7 +71,9 @@ class MatchReplay:
         """Index of the frame where throw number *throw* is made (0: the start)."""
         if not 0 <= throw <= self.throws:
             raise ValueError(
-                f"there is no throw {throw}: this log has throws 0 to {self.throws}"
+                _("there is no throw {throw}: this log has throws 0 to {last}").format(
+                    throw=throw, last=self.throws
+                )
             )
         return next(index for index, frame in enumerate(self.frames) if frame.throws == throw)
 
@@ -88,7 +91,9 @@ def replay_contents(contents: LogContents) -> MatchReplay:
     setup = contents.setup
     names = setup.names
     session = MatchSession(setup, seat=None, strict=True)
-    opening = f"{GAME_TITLES.get(setup.game, setup.game)}: {', '.join(names)}."
+    opening = _("{game}: {players}.").format(
+        game=GAME_TITLES.get(setup.game, setup.game), players=", ".join(names)
+    )
     frames = [ReplayFrame(session.state, (), opening, 0, 0)]
     throws = 0
     try:
@@ -101,11 +106,13 @@ def replay_contents(contents: LogContents) -> MatchReplay:
             seat = rolled[0].seat if rolled else _mover(step.events, frames[-1].seat)
             frames.append(ReplayFrame(step.state, tuple(step.events), story, throws, seat))
     except CorruptLog as error:  # its message names the record and what is wrong with it
-        raise ReplayRefused(f"this log fails verification: {error}") from None
+        raise ReplayRefused(_("this log fails verification: {error}").format(error=error)) from None
     warning = None
     if contents.problem is not None:
         # The problem's own message already names the record and the byte.
-        warning = f"The log is damaged: {contents.problem}; replaying up to its last good record."
+        warning = _(
+            "The log is damaged: {problem}; replaying up to its last good record."
+        ).format(problem=contents.problem)
     options = dict(setup.proposal.options)
     return MatchReplay(setup.game, names, options, tuple(frames), warning, session.ended)
 
@@ -163,10 +170,10 @@ class ReplayGame:
         return "elsewhere"
 
     def throw(self) -> None:
-        raise NotYourTurnError("a replay is watched, not played")
+        raise NotYourTurnError(_("a replay is watched, not played"))
 
     def play(self, play: Play) -> None:
-        raise NotYourTurnError("a replay is watched, not played")
+        raise NotYourTurnError(_("a replay is watched, not played"))
 
     async def next_turn(self) -> Turn:
         return await self._turns.next()

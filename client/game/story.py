@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from client.game.turn import TurnEvent
+from client.i18n import _, words
 from engine.jacquet import Moved, format_play
 from protocol.narrate import narrate, narrate_turns
 
@@ -14,7 +15,7 @@ def tell(game: str, events: Iterable[TurnEvent], names: Sequence[str]) -> list[s
     """One sentence per thing worth a line: a Goose throw and all it led to, a Jacquet
     play (its moves told together), a game won, the match's end."""
     if game == "goose":
-        return narrate_turns(events, names)
+        return [sentence.say(words()) for sentence in narrate_turns(events, names)]
     return _tell_jacquet(events, names)
 
 
@@ -25,7 +26,7 @@ def _tell_jacquet(events: Iterable[TurnEvent], names: Sequence[str]) -> list[str
     def flush() -> None:
         if moves:
             play = format_play(tuple(moved.move for moved in moves))
-            sentences.append(f"{names[moves[0].seat]} plays {play}.")
+            sentences.append(_("{who} plays {play}.").format(who=names[moves[0].seat], play=play))
             moves.clear()
 
     for event in events:
@@ -33,8 +34,8 @@ def _tell_jacquet(events: Iterable[TurnEvent], names: Sequence[str]) -> list[str
             moves.append(event)
             continue
         flush()
-        sentence = narrate(event, names)
-        if sentence is not None:
-            sentences.append(f"{sentence}.")
+        clause = narrate(event, names)
+        if clause is not None:
+            sentences.append(_("{sentence}.").format(sentence=clause.say(words())))
     flush()
     return sentences

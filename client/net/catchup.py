@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from client.i18n import _
 from client.net import wire
 from protocol.clock import seconds
 from protocol.codec import pack
@@ -51,13 +52,13 @@ class Waiting:
     def note(self, names: Sequence[str], time_limit_ms: int, now: int) -> str:
         """Whom the seat waits for, how long, and what it can do, for the room screen."""
         waited = now - self.since
-        return (
-            f"Back in your seat: waiting for {', '.join(names[seat] for seat in self.seats)} "
-            f"to say how far the match went (for {seconds(waited)}), so that nothing you sent "
-            f"before stopping is said twice. Wait, or leave with esc (your seat is kept); if "
-            f"nobody answers within {seconds(time_limit_ms - waited)}, the board opens and you "
-            f"can claim the match."
-        )
+        return _(
+            "Back in your seat: waiting for {players} to say how far the match went (for "
+            "{waited}), so that nothing you sent before stopping is said twice. Wait, or leave "
+            "with esc (your seat is kept); if nobody answers within {left}, the board opens and "
+            "you can claim the match."
+        ).format(players=", ".join(names[seat] for seat in self.seats), waited=seconds(waited),
+                 left=seconds(time_limit_ms - waited))  # fmt: skip
 
 
 class CatchUp:

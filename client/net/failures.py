@@ -22,6 +22,7 @@ from websockets.exceptions import (
     WebSocketException,
 )
 
+from client.i18n import N_, _
 from client.net.untrusted import RelayMisbehaved, shown
 from relay.client import RelayError
 from relay.envelope import EnvelopeError
@@ -31,17 +32,68 @@ class RoomError(ValueError):
     """The room cannot be opened; the message says why, and what to do if anything."""
 
 
+# A relay refuses with a stable code and an English sentence, for its operators and for
+# clients that know no better (and a hostile relay may say anything there): Tablier words
+# the codes it knows itself, in the reader's language, and shows the relay's own text only
+# for a code it does not know.
+_REFUSALS: dict[str, str] = {
+    "bad_envelope": N_("The relay did not understand what Tablier sent."),
+    "text_frame": N_("The relay did not understand what Tablier sent."),
+    "unsupported_version": N_("The relay speaks another version of the protocol."),
+    "frame_too_large": N_("A message was larger than the relay accepts."),
+    "rate_limited": N_("Messages went faster than the relay allows, so it closed the connection."),
+    "too_slow": N_("The connection read too slowly; the relay dropped it."),
+    "handshake_timeout": N_("The connection neither created nor joined a room in time."),
+    "too_many_connections": N_("Too many connections from your address; close some and try "
+                               "again."),
+    "too_many_rooms": N_("The relay holds as many rooms as it may (from your address or in "
+                         "all); try again later or use another relay."),
+    "too_many_failures": N_("Too many failed joins from your address; wait a minute and check "
+                            "your invite."),
+    "bad_seats": N_("The relay does not hold rooms of that many seats."),
+    "bad_name": N_("The relay refused that display name."),
+    "bad_resume": N_("The relay's room has not reached the point this seat resumes from."),
+    "unknown_room": N_("There is no such room on this relay: it may have expired, or the "
+                       "invite is mistyped."),
+    "bad_token": N_("That token does not open this room; check the invite."),
+    "seat_expired": N_("Your seat was given up after you were away too long; join again with "
+                       "the invite."),
+    "room_full": N_("Every seat in this room is taken."),
+    "spectators_full": N_("This room has as many spectators as it allows."),
+    "not_joined": N_("The relay was sent a message before the room was joined."),
+    "already_joined": N_("This connection is already in a room."),
+    "spectator_cannot_send": N_("Spectators can watch but not send; your message was not "
+                                "forwarded."),
+    "replaced": N_("Your seat was reclaimed by a newer connection with your token."),
+    "unavailable": N_("The relay cannot reach the store that holds its rooms right now; try "
+                      "again in a moment."),
+}  # fmt: skip
+
+
+def refusal(error: RelayError) -> str:
+    """What the relay's refusal *error* means, in the reader's language.
+
+    >>> refusal(RelayError("room_full", "anything"))
+    'Every seat in this room is taken.'
+    >>> refusal(RelayError("new_code", "A relay\x1b[2J of tomorrow."))
+    'A relay�[2J of tomorrow.'
+    """
+    known = _REFUSALS.get(error.code)
+    return _(known) if known is not None else shown(error.text)
+
+
 def listen_failure(host: str, port: int, error: OSError) -> str:
     """Why the embedded relay cannot listen on *host*:*port*."""
     if error.errno == errno.EADDRINUSE:
-        return f"port {port} is already in use — pick another with --listen"
+        return _("port {port} is already in use — pick another with --listen").format(port=port)
     if error.errno == errno.EACCES:
-        return (f"this system does not let Tablier listen on port {port} (ports below 1024 "
-                "need privileges) — pick another with --listen")  # fmt: skip
+        return _("this system does not let Tablier listen on port {port} (ports below 1024 "
+                 "need privileges) — pick another with --listen").format(port=port)  # fmt: skip
     if error.errno == errno.EADDRNOTAVAIL or isinstance(error, socket.gaierror):
-        return (f"{host} is not an address of this machine — give one of its own with "
-                "--listen, or 0.0.0.0:PORT for all of them")  # fmt: skip
-    return f"cannot listen on {host}:{port}: {_reason(error)}"
+        return _("{host} is not an address of this machine — give one of its own with "
+                 "--listen, or 0.0.0.0:PORT for all of them").format(host=host)  # fmt: skip
+    return _("cannot listen on {host}:{port}: {reason}").format(host=host, port=port,
+                                                               reason=_reason(error))  # fmt: skip
 
 
 def relay_failure(url: str, error: BaseException) -> str:
@@ -50,36 +102,48 @@ def relay_failure(url: str, error: BaseException) -> str:
     if isinstance(error, RelayMisbehaved):
         return str(error)
     if isinstance(error, RelayError):
-        return f"the relay at {url} refused: {shown(error.text)}"
+        return _("the relay at {url} refused: {reason}").format(url=url, reason=refusal(error))
     if isinstance(error, EnvelopeError):
-        return f"the relay at {url} answered what Tablier does not understand: {shown(error.text)}"
+        return _("the relay at {url} answered what Tablier does not understand: {reason}").format(
+            url=url, reason=shown(error.text)
+        )
     if isinstance(error, InvalidURI):
-        return f"{url} is not a relay address (ws://HOST:PORT/ or wss://HOST/)"
+        return _("{url} is not a relay address (ws://HOST:PORT/ or wss://HOST/)").format(url=url)
     if isinstance(error, ssl.SSLError):
-        return f"cannot reach the relay at {url} securely: {describe_connect(error)}"
+        return _("cannot reach the relay at {url} securely: {reason}").format(
+            url=url, reason=describe_connect(error)
+        )
     if isinstance(error, OSError | TimeoutError | ConnectionClosed | WebSocketException):
-        return f"no relay answers at {url} ({describe_connect(error)})"
-    return f"the relay at {url} could not be reached ({_reason(error)})"
+        return _("no relay answers at {url} ({reason})").format(
+            url=url, reason=describe_connect(error)
+        )
+    return _("the relay at {url} could not be reached ({reason})").format(
+        url=url, reason=_reason(error)
+    )
 
 
 def describe_connect(error: BaseException) -> str:
     """What went wrong with one attempt to reach a relay, in a few words."""
     if isinstance(error, ConnectionRefusedError):
-        return "nothing listens there"
+        return _("nothing listens there")
     if isinstance(error, socket.gaierror):
-        return "its host name is not known"
+        return _("its host name is not known")
     if isinstance(error, TimeoutError):
-        return "it took too long to answer"
+        return _("it took too long to answer")
     if isinstance(error, ConnectionClosed):
-        return "it closed the connection"
+        return _("it closed the connection")
     if isinstance(error, ssl.SSLCertVerificationError):
-        return f"its TLS certificate is not one this machine trusts ({error.verify_message})"
+        return _("its TLS certificate is not one this machine trusts ({reason})").format(
+            reason=error.verify_message
+        )
     if isinstance(error, ssl.SSLError):
-        return "the secure (TLS) connection failed: is it really a wss:// relay?"
+        return _("the secure (TLS) connection failed: is it really a wss:// relay?")
     if isinstance(error, InvalidStatus):
-        return f"a web server answered, not a relay (HTTP {error.response.status_code})"
+        return _("a web server answered, not a relay (HTTP {status})").format(
+            status=error.response.status_code
+        )
     if isinstance(error, WebSocketException):
-        return "what answered is not a relay"
+        return _("what answered is not a relay")
     return _reason(error)
 
 

@@ -33,6 +33,7 @@ from client.game.driver import (
 )
 from client.game.queued import QueuedTurns
 from client.game.turn import NotYourTurnError, TurnQueue
+from client.i18n import _
 from client.net.link import LinkStatus, RelayLink
 from client.net.match import NetMatch
 from client.setup import GameSetup, SessionSettings, setup_for_match
@@ -121,14 +122,14 @@ class NetworkGame(QueuedTurns):
         """Reveal this seat's share for the awaited throw; the turn comes from next_turn."""
         awaiting = self.awaiting
         if not isinstance(awaiting, ThrowDice) or awaiting.seat != self.local_seat:
-            raise NotYourTurnError("the game is not waiting for your throw")
+            raise NotYourTurnError(_("the game is not waiting for your throw"))
         self._act(lambda session: session.throw(self.settings.clock()))
 
     def play(self, play: Play) -> None:
         """Jacquet: play this seat's play (checked and applied at once; its turn follows)."""
         awaiting = self.awaiting
         if not isinstance(awaiting, ChoosePlay) or awaiting.seat != self.local_seat:
-            raise NotYourTurnError("the game is not waiting for your play")
+            raise NotYourTurnError(_("the game is not waiting for your play"))
         self._act(lambda session: session.play(play, self.settings.clock()))
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import parse_qs, urlsplit
 
+from client.i18n import _
 from client.net.untrusted import is_secret
 
 Role = Literal["player", "watch"]
@@ -44,7 +45,7 @@ class Invite:
     role: Role
 
     def encode(self) -> str:
-        scheme, _, rest = self.relay_url.partition("://")
+        scheme, _sep, rest = self.relay_url.partition("://")
         ours = {value: key for key, value in _SCHEMES.items()}[scheme]
         base = rest if rest.endswith("/") else rest + "/"
         return f"{ours}://{base}{self.room_id}?{self.role}={self.token}"
@@ -60,32 +61,34 @@ def parse_invite(text: str) -> Invite:
     """The invite in *text* (surrounding spaces and quotes ignored), or :class:`InviteError`."""
     text = text.strip().strip("'\"<>")
     if not text:
-        raise InviteError("the invite is empty: paste the whole tablier://… line")
+        raise InviteError(_("the invite is empty: paste the whole tablier://… line"))
     try:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as error:
-        raise InviteError(f"the invite's address is not valid ({error})") from None
+        why = _("the invite's address is not valid ({error})").format(error=error)
+        raise InviteError(why) from None
     if parts.scheme not in _SCHEMES:
         # Quoted whole when short; a long paste is cut where an ellipsis says so.
         start = text if len(text) <= _QUOTED else f"{text[: _QUOTED - 1]}…"
         raise InviteError(
-            f"an invite starts with tablier:// (or tabliers:// for a TLS relay), not {start!r}"
+            _("an invite starts with tablier:// (or tabliers:// for a TLS relay), not {start}")
+            .format(start=repr(start))
         )
     if not parts.hostname:
-        raise InviteError("the invite has no relay address after tablier://")
-    path, _, room_id = parts.path.rpartition("/")
+        raise InviteError(_("the invite has no relay address after tablier://"))
+    path, _slash, room_id = parts.path.rpartition("/")
     if not is_secret(room_id):
-        raise InviteError("the invite's room is missing or mistyped: copy the whole invite")
+        raise InviteError(_("the invite's room is missing or mistyped: copy the whole invite"))
     query = parse_qs(parts.query)
     roles = [role for role in ("player", "watch") if role in query]
     if not roles:
-        raise InviteError("the invite has no token: it should end with ?player=… or ?watch=…")
+        raise InviteError(_("the invite has no token: it should end with ?player=… or ?watch=…"))
     if len(roles) > 1 or len(query[roles[0]]) > 1 or len(query) > 1:
-        raise InviteError("the invite holds more than one token: copy just one invite")
+        raise InviteError(_("the invite holds more than one token: copy just one invite"))
     token = query[roles[0]][0]
     if not is_secret(token):
-        raise InviteError("the invite's token is mistyped: copy the whole invite")
+        raise InviteError(_("the invite's token is mistyped: copy the whole invite"))
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     netloc = host if port is None else f"{host}:{port}"
     role: Role = "player" if roles[0] == "player" else "watch"

@@ -36,7 +36,8 @@ from typing import Literal, NoReturn
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from client.net.failures import describe_connect
+from client.i18n import N_, _, ngettext
+from client.net.failures import describe_connect, refusal
 from client.net.match import NetMatch
 from client.net.roster import PresenceChange
 from client.net.tasks import stop
@@ -189,8 +190,8 @@ class RelayLink:
                 if error.code in _FATAL or (
                     error.code in ("unknown_room", "bad_token") and self._next_seq is None
                 ):
-                    self._fail(shown(error.text))
-                detail = shown(error.text)
+                    self._fail(refusal(error))
+                detail = error.text if isinstance(error, _RoomLost) else refusal(error)
             except EnvelopeError as error:
                 if error.code == ErrorCode.UNSUPPORTED_VERSION:  # no retry will cure it
                     self._fail(shown(error.text))
@@ -201,7 +202,9 @@ class RelayLink:
                 if not (limit.expired() and detail):  # cut short by the deadline: say the last
                     detail = _describe(error)
             except InvalidURI:
-                self._fail(f"{shown(self.url)} is not a relay address (ws://HOST:PORT/ or wss://…)")
+                self._fail(_("{url} is not a relay address (ws://HOST:PORT/ or wss://…)").format(
+                    url=shown(self.url)
+                ))
             else:
                 attempt = 0
                 self.ever_connected = True
@@ -212,14 +215,18 @@ class RelayLink:
                 if self._closing:
                     break
                 self.reconnections += 1
-                detail = "connection lost"
+                detail = _("connection lost")
             attempt += 1
             delay = self.backoff.delay(attempt)
             if self.deadline is not None:
                 if time.monotonic() >= self.deadline:
-                    tries = f"{attempt} attempt{'s' if attempt > 1 else ''}; the last: {detail}"
-                    self._fail(f"no relay answered at {shown(self.url)} in "
-                               f"{self.connect_timeout:g} s ({tries})")  # fmt: skip
+                    tries = ngettext("{count} attempt; the last: {reason}",
+                                     "{count} attempts; the last: {reason}", attempt).format(
+                        count=attempt, reason=detail
+                    )
+                    self._fail(_("no relay answered at {url} in {seconds} s ({tries})").format(
+                        url=shown(self.url), seconds=f"{self.connect_timeout:g}", tries=tries
+                    ))
                 delay = min(delay, self.deadline - time.monotonic())
             self._set(LinkStatus("reconnecting", attempt, time.monotonic() + delay, detail))
             await asyncio.sleep(max(0.0, delay))
@@ -253,7 +260,7 @@ class RelayLink:
                 "connecting" if self._next_seq is None else "reconnecting",
                 self.status.attempt,
                 None,
-                "joining the room",
+                _("joining the room"),
             )
         )
         token = self._seat_token or self.invite_token
@@ -306,8 +313,8 @@ class RelayLink:
         spectator = self.match.spectator_token
         seats = self.seats or self.match.seats
         if spectator is None or not seats or self.match.role == "spectator":
-            raise RelayError(
-                "unknown_room", "The relay lost the room; waiting for a player to bring it back."
+            raise _RoomLost(
+                "unknown_room", _("The relay lost the room; waiting for a player to bring it back.")
             )
         await create_room(
             self.url, seats, again=Created(self.room_id, self.invite_token, spectator)
@@ -344,7 +351,7 @@ class RelayLink:
                     self._caught_up()
         except RelayError as error:
             if error.code in _FATAL:  # the app in another terminal took this seat back
-                self._refused = shown(error.text)
+                self._refused = refusal(error)
             return
         except RelayMisbehaved as error:
             self._refused = str(error)
@@ -412,24 +419,29 @@ class RelayLink:
             self.on_status(status)
 
 
+class _RoomLost(RelayError):
+    """The relay lost the room and only a player can bring it back: this seat waits (its
+    text is Tablier's own, already in the reader's language)."""
+
+
 def _check_welcome(url: str, welcome: Welcome) -> None:
     """What a welcome says is used as a seat token, seat numbers and names: of their shape."""
     if welcome.seat_token is not None:
-        check_secret(url, "seat token", welcome.seat_token)
+        check_secret(url, N_("seat token"), welcome.seat_token)
     if welcome.seat is not None:
         check_seat(url, welcome.seat)
     for member in welcome.members:
         check_seat(url, member.seat)
         check_name(url, member.name)
-    check_limit(url, "sending rate", welcome.rate_per_minute)
-    check_limit(url, "sending burst", welcome.burst)
+    check_limit(url, N_("sending rate"), welcome.rate_per_minute)
+    check_limit(url, N_("sending burst"), welcome.burst)
 
 
 def _describe(error: BaseException) -> str:
     if isinstance(error, ConnectionRefusedError):
-        return "the relay is not answering"
+        return _("the relay is not answering")
     if isinstance(error, ConnectionClosed):
-        return "the relay closed the connection"
+        return _("the relay closed the connection")
     if isinstance(error, TimeoutError):
-        return "the relay took too long to answer"
-    return f"the relay cannot be reached: {describe_connect(error)}"
+        return _("the relay took too long to answer")
+    return _("the relay cannot be reached: {reason}").format(reason=describe_connect(error))

@@ -35,6 +35,7 @@ from client.game.driver import Offence
 from client.game.local import free_log_path
 from client.game.score import RunningScore
 from client.game.turn import Turn
+from client.i18n import _
 from client.net import wire
 from client.net.catchup import CatchUp, Waiting
 from client.net.durable import DeferredSyncLog
@@ -132,21 +133,22 @@ class NetMatch:
         good records end. ``ValueError`` says why when the log is not this seat's match."""
         setup = log.setup
         if identity.public_key not in setup.public_keys:
-            raise ValueError("the match log is not this seat's match")
+            raise ValueError(_("the match log is not this seat's match"))
         match = cls(role, name, random_source=random_source, identity=identity, data_dir=data_dir)
         match.meetings.meeting = Meeting(proposal=setup.proposal)
         match.meetings.spectator_token = spectator_token
         match._new_chain(chain_secret)
         assert match._chain is not None
         if match._chain.tip != setup.tips[setup.public_keys.index(identity.public_key)]:
-            raise ValueError("the seat's dice chain is not the one committed in the match log")
+            raise ValueError(_("the seat's dice chain is not the one committed in the match log"))
         match._begin(setup, log_path=log_path, resume_at=log.end)
         assert match.session is not None and match._log is not None
         try:
             match._take(match.session.restore(log.records, now))
         except ProtocolError as error:
             match._log.close()
-            raise ValueError(f"the match log does not replay: {error}") from None
+            why = _("the match log does not replay: {error}").format(error=error)
+            raise ValueError(why) from None
         match._cut_turn()
         match.resumed = True
         match._before_setup = True
@@ -361,7 +363,8 @@ class NetMatch:
         try:
             payload = wire.decode(data)
         except wire.WireError as error:
-            self._offence(relay_seat, f"sent something that is not Tablier traffic ({error})")
+            sent = _("sent something that is not Tablier traffic ({error})").format(error=error)
+            self._offence(relay_seat, sent)
             return
         try:
             self._dispatch(relay_seat, payload, now)
@@ -396,7 +399,7 @@ class NetMatch:
             case wire.Game(data):
                 if self.session is None:
                     if not mine:
-                        self._offence(relay_seat, "sent game traffic before the match began")
+                        self._offence(relay_seat, _("sent game traffic before the match began"))
                     return
                 if self.session.stopped is None:
                     sender = self._sender(relay_seat)
@@ -615,9 +618,9 @@ class NetMatch:
     def act(self, action: Callable[[MatchSession], list[Event]]) -> None:
         """Run one of the session's actions (throw, play, chat…) and send what it says."""
         if self.session is None:
-            raise LocalProtocolError("the match has not started yet")
+            raise LocalProtocolError(_("the match has not started yet"))
         if self.rematching:  # we joined the next match: nothing more is said in this one
-            raise LocalProtocolError("the rematch is being set up: its board opens in a moment")
+            raise LocalProtocolError(_("the rematch is being set up: its board opens in a moment"))
         try:
             events = action(self.session)
         except RemoteProtocolError as error:  # a peer's earlier fault surfaced by our move

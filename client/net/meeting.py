@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from client.i18n import _
 from protocol.setup import Join, MatchSetup, Proposal
 
 
@@ -39,7 +40,7 @@ class Meeting:
             return False
         previous = self.previous
         if previous is not None and _terms(proposal) != _terms(previous.proposal):
-            raise Refused("proposed a rematch of another game than the one just played")
+            raise Refused(_("proposed a rematch of another game than the one just played"))
         self.proposal, self.proposer = proposal, relay_seat
         return True
 
@@ -51,7 +52,11 @@ class Meeting:
             return False
         join.check(proposal)
         if self.previous is not None and join.public_key not in self.previous.public_keys:
-            raise Refused(f"joined the rematch as {join.name}, who did not play the match before")
+            raise Refused(
+                _("joined the rematch as {name}, who did not play the match before").format(
+                    name=join.name
+                )
+            )
         if any(known.public_key == join.public_key for known in self.joins):
             return False  # a resend after a reconnection
         if len(self.joins) >= proposal.seats:
@@ -73,11 +78,11 @@ class Meeting:
     def check(self, relay_seat: int, setup: MatchSetup) -> None:
         """Raise :class:`Refused` unless *setup* is the one this meeting was heading for."""
         if relay_seat != self.proposer:
-            raise Refused("tried to start a match it did not propose")
+            raise Refused(_("tried to start a match it did not propose"))
         if setup.proposal != self.proposal:
-            raise Refused("started a different match from the one proposed")
+            raise Refused(_("started a different match from the one proposed"))
         if self.previous is not None and setup.public_keys != self.previous.public_keys:
-            raise Refused("seated the rematch's players otherwise than in the match before")
+            raise Refused(_("seated the rematch's players otherwise than in the match before"))
 
     def seats_of_senders(self, setup: MatchSetup) -> dict[int, int]:
         """Relay seat -> match seat, for every join this meeting heard."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from client.i18n import _
 from client.net import wire
 from client.net.meeting import Meeting, Refused
 from client.net.rematch import HOST_SEAT, RematchVote
@@ -99,9 +100,9 @@ class Meetings:
         setup = self.setup
         if setup is not None and self.meeting.begun and proposal != setup.proposal:
             if self.roster.seat_of_member.get(relay_seat) != HOST_SEAT:
-                return [Blame(relay_seat, "proposed a rematch, which only the host does")]
+                return [Blame(relay_seat, _("proposed a rematch, which only the host does"))]
             if standing.ended is None:
-                return [Blame(relay_seat, "proposed a rematch before the match ended")]
+                return [Blame(relay_seat, _("proposed a rematch before the match ended"))]
             ended_meeting, self.meeting = self.meeting, Meeting(previous=setup)
             self._ended_meeting = ended_meeting
         try:
@@ -158,11 +159,11 @@ class Meetings:
         for. LocalProtocolError says why not (the match still on, a player gone…)."""
         setup, ended = self.setup, standing.ended
         if standing.seat is None or setup is None:
-            raise LocalProtocolError("only the players ask for a rematch")
+            raise LocalProtocolError(_("only the players ask for a rematch"))
         if ended is None:
-            raise LocalProtocolError("the match is still being played: a rematch comes after it")
+            raise LocalProtocolError(_("the match is still being played: a rematch comes after it"))
         if ended.reason == "stopped":
-            raise LocalProtocolError("the match was stopped: there is no rematch after that")
+            raise LocalProtocolError(_("the match was stopped: there is no rematch after that"))
         if self.rematching:
             return []
         vote = self._vote()
@@ -177,7 +178,8 @@ class Meetings:
         if setup is None or match_id != setup.match_id or seat is None or self.rematching:
             return []  # an earlier match's, or already answered
         if standing.ended is None:
-            return [Blame(relay_seat, "asked for a rematch while the match is still being played")]
+            asked = _("asked for a rematch while the match is still being played")
+            return [Blame(relay_seat, asked)]
         self._vote().ask(seat)
         return self._propose_when_all_asked(now, standing)
 
@@ -185,7 +187,7 @@ class Meetings:
         """Host: the rematch he proposed is off (a player left, say); everyone is back
         between the two matches. LocalProtocolError when there is none to withdraw."""
         if self.role != "host" or not self.rematching or self.setup is None:
-            raise LocalProtocolError("only the host withdraws the rematch he proposed")
+            raise LocalProtocolError(_("only the host withdraws the rematch he proposed"))
         self._back_between_matches()
         return [Send(wire.RematchWithdrawn(self.setup.match_id))]
 
@@ -193,7 +195,7 @@ class Meetings:
         if relay_seat == self.roster.me or self.setup is None or match_id != self.setup.match_id:
             return []  # ours, done when sent; or an earlier match's
         if self.roster.seat_of_member.get(relay_seat) != HOST_SEAT:
-            return [Blame(relay_seat, "withdrew a rematch, which only the host does")]
+            return [Blame(relay_seat, _("withdrew a rematch, which only the host does"))]
         if self.rematching:
             self._back_between_matches()
         return []

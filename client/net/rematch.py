@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from client.i18n import _, ngettext
+
 # The host joins his proposal first, and a rematch seats everyone as before: his seat is 0.
 HOST_SEAT = 0
 REMATCH_TIMEOUT_MS = 120_000
@@ -66,10 +68,13 @@ class RematchVote:
         """Why there can be no rematch now (*away*: match seats not in the room)."""
         if HOST_SEAT in away:
             host = self.names[HOST_SEAT]
-            return f"{host}, the host, has left the room: there is no rematch without the host"
+            return _("{host}, the host, has left the room: there is no rematch without the host")\
+                .format(host=host)
         if away:
             gone = ", ".join(self.names[seat] for seat in away)
-            return f"{gone} left the room: a rematch needs every player of the match"
+            return _("{players} left the room: a rematch needs every player of the match").format(
+                players=gone
+            )
         return None
 
     def note(self, *, my_seat: int | None, away: Sequence[int], joined: int | None) -> str | None:
@@ -80,20 +85,27 @@ class RematchVote:
         if missing is not None and joined is None:
             return f"{missing[0].upper()}{missing[1:]}."
         if joined is not None:
-            text = f"{host} proposed the rematch: {joined} of {len(names)} players joined…"
+            text = _("{host} proposed the rematch: {joined} of {players} players joined…").format(
+                host=host, joined=joined, players=len(names)
+            )
             if missing is not None:
                 text += f" {missing[0].upper()}{missing[1:]}."
             if my_seat == HOST_SEAT:
-                text += " Press w to withdraw it."
+                text += " " + _("Press w to withdraw it.")
             return text
         if self.withdrawn:
-            return f"{host} withdrew the rematch: press a to ask for one again."
+            return _("{host} withdrew the rematch: press a to ask for one again.").format(host=host)
         others = [seat for seat in range(len(names)) if seat not in self.askers]
         if my_seat is not None and my_seat in self.askers:
             if not others:
-                return f"Waiting for {host} to start the rematch…"
-            return f"Waiting for {', '.join(names[seat] for seat in others)} to want a rematch too…"
+                return _("Waiting for {host} to start the rematch…").format(host=host)
+            return _("Waiting for {players} to want a rematch too…").format(
+                players=", ".join(names[seat] for seat in others)
+            )
         if self.askers:
             askers = ", ".join(names[seat] for seat in sorted(self.askers))
-            return f"{askers} would like a rematch: press a to play again."
+            return ngettext(
+                "{players} would like a rematch: press a to play again.",
+                "{players} would like a rematch: press a to play again.", len(self.askers),
+            ).format(players=askers)
         return None

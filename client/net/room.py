@@ -21,6 +21,7 @@ from typing import Any
 from websockets.exceptions import WebSocketException
 
 from client.game.driver import Offence
+from client.i18n import N_, _
 from client.net.failures import RoomError, listen_failure, relay_failure
 from client.net.game import NetworkGame
 from client.net.invite import Invite
@@ -99,8 +100,10 @@ class Room:
         try:
             save_seat(self.seat_path, seat)
         except OSError as error:  # the match goes on; only quitting would now lose the seat
-            text = f"cannot be written ({error}): quitting now gives up your seat"
-            match.offences.append(Offence("Your seat file", text, fatal=False))
+            text = _("cannot be written ({error}): quitting now gives up your seat").format(
+                error=error
+            )
+            match.offences.append(Offence(_("Your seat file"), text, fatal=False))
             self.seat_path = None  # said once
             return
         match.resumable = True
@@ -288,7 +291,8 @@ async def join_room(
                 return await _resume_room(seat, path, invite, settings=settings, backoff=backoff,
                                           connect_timeout=connect_timeout)  # fmt: skip
         except (ValueError, OSError) as problem:  # OSError: its log cannot be reopened
-            notice = f"Your saved seat in this room cannot be used: {problem}. Joining anew."
+            notice = _("Your saved seat in this room cannot be used: {problem}. Joining anew.")
+            notice = notice.format(problem=problem)
     match = _new_match(role, name, settings, identity)
     link = RelayLink(
         match,
@@ -315,7 +319,7 @@ async def _resume_room(
 ) -> Room:
     """Back in a saved seat: the match from its log, the relay seat from its token."""
     if seat.room_id != invite.room_id:
-        raise ValueError(f"the seat file is for room {seat.room_id}")
+        raise ValueError(_("the seat file is for room {room}").format(room=seat.room_id))
     log = read_log(seat.log_path)  # NotALog, CorruptLog: ValueErrors that say why
     match = NetMatch.resume(
         seat.role,
@@ -344,14 +348,18 @@ async def _resume_room(
     if seat.role == "host":
         room.spectator_invite = invite.with_role("watch", seat.spectator_token)
     if seat.listen is not None:
-        host, _, port = seat.listen.rpartition(":")
+        host, _colon, port = seat.listen.rpartition(":")
         with contextlib.suppress(OSError):  # in use: the old relay may still be running
             embedded = await start_embedded_relay(host, int(port))
             room.closers.append(embedded.close)
     match.resumable = True
-    room.notice = f"Back in your seat as {seat.name}; your log is {seat.log_path}."
+    room.notice = _("Back in your seat as {name}; your log is {path}.").format(
+        name=seat.name, path=seat.log_path
+    )
     if log.problem is not None:  # the stop cut a record short: it comes back from the others
-        room.notice += f" Its damaged end was cut ({log.problem.reason})."
+        room.notice += " " + _("Its damaged end was cut ({reason}).").format(
+            reason=log.problem.reason
+        )
     link.flush()  # dice reveals made again by the replay, not back from the relay yet
     room.start()
     return room
@@ -360,9 +368,9 @@ async def _resume_room(
 def _checked(url: str, created: Created) -> Created:
     """The relay's answer to a create, once its id and tokens have the invites' shape: they
     become the invites, and the id the seat file's name (raises :class:`RelayMisbehaved`)."""
-    check_secret(url, "room id", created.room_id)
-    check_secret(url, "player token", created.player_token)
-    check_secret(url, "spectator token", created.spectator_token)
+    check_secret(url, N_("room id"), created.room_id)
+    check_secret(url, N_("player token"), created.player_token)
+    check_secret(url, N_("spectator token"), created.spectator_token)
     return created
 
 

@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from client.i18n import _
+
 PresenceChange = Literal["joined", "left", "reconnected", "expired"]
 
 
@@ -93,4 +95,4 @@ class Roster:
         if seat is not None and names is not None and seat < len(names):
             return names[seat]
         member = self.members.get(relay_seat)
-        return member.name if member else f"the player in seat {relay_seat + 1}"
+        return member.name if member else _("the player in seat {seat}").format(seat=relay_seat + 1)

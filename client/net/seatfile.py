@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
+from client.i18n import _
 from client.net.untrusted import is_secret
 from client.private_file import write_private
 from protocol.codec import pack, unpack_untrusted
@@ -91,23 +92,29 @@ def decode_seat(data: bytes) -> Seat:
     try:
         value = unpack_untrusted(data)
     except MalformedMessage:
-        raise SeatFileError("not a seat file (unreadable bytes)") from None
+        raise SeatFileError(_("not a seat file (unreadable bytes)")) from None
     if not isinstance(value, list) or value[:1] != [SEAT_FORMAT]:
-        raise SeatFileError("not a seat file")
+        raise SeatFileError(_("not a seat file"))
     if value[1:2] != [SEAT_VERSION]:
-        raise SeatFileError(f"a seat file of version {value[1:2]}, expected {SEAT_VERSION}")
+        raise SeatFileError(
+            _("a seat file of version {version}, expected {expected}").format(
+                version=value[1:2], expected=SEAT_VERSION
+            )
+        )
     fields = value[2:]
     if len(fields) != len(_FIELDS) or not all(
         isinstance(field, kind) for field, kind in zip(fields, _FIELDS, strict=True)
     ):
-        raise SeatFileError("a damaged seat file (its fields are not what they should be)")
+        raise SeatFileError(_("a damaged seat file (its fields are not what they should be)"))
     url, room, invite, spectator, token, name, role, log, identity, secret, listen = fields
     if role not in ("host", "player"):
-        raise SeatFileError(f"a seat file for a {role!r}, not a player")
+        raise SeatFileError(_("a seat file for a {role}, not a player").format(role=repr(role)))
     if len(identity) != KEY_BYTES or len(secret) != KEY_BYTES:
-        raise SeatFileError("a damaged seat file (its keys have the wrong size)")
+        raise SeatFileError(_("a damaged seat file (its keys have the wrong size)"))
     if listen is not None and not listen.rpartition(":")[2].isdigit():
-        raise SeatFileError(f"a damaged seat file (its relay listened on {listen!r})")
+        raise SeatFileError(
+            _("a damaged seat file (its relay listened on {listen})").format(listen=repr(listen))
+        )
     return Seat(url, room, invite, spectator, token, name, role, Path(log), identity, secret,
                 listen)  # fmt: skip
 
@@ -137,12 +144,16 @@ def seat_path(room_id: str, data_dir: Path | None = None) -> Path:
     no seat file is kept for a room named '../../.bashrc': that is not a room id
     """
     if not is_secret(room_id):
-        raise SeatFileError(f"no seat file is kept for a room named {room_id!r}: "
-                            "that is not a room id")  # fmt: skip
+        raise SeatFileError(_("no seat file is kept for a room named {room}: that is not a room "
+                              "id").format(room=repr(room_id)))  # fmt: skip
     folder = seats_folder(data_dir)
     path = folder / room_id
     if path.resolve().parent != folder.resolve():
-        raise SeatFileError(f"{path} leads out of {folder}: remove it, it is no seat file")
+        raise SeatFileError(
+            _("{path} leads out of {folder}: remove it, it is no seat file").format(
+                path=path, folder=folder
+            )
+        )
     return path
 
 
@@ -159,9 +170,11 @@ def load_seat(path: Path) -> Seat | None:
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise SeatFileError(f"cannot read {path}: {error.strerror}") from None
+        raise SeatFileError(
+            _("cannot read {file}: {error}").format(file=path, error=error.strerror)
+        ) from None
     if len(data) > MAX_SEAT_BYTES:
-        raise SeatFileError(f"{path} is too large to be a seat file")
+        raise SeatFileError(_("{path} is too large to be a seat file").format(path=path))
     try:
         return decode_seat(data)
     except SeatFileError as error:

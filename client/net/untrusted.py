@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from client.i18n import N_, _
+
 SECRET: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """Room ids and tokens: the relay makes them from 16 or 32 random bytes, URL-safe base64."""
 MAX_NAME_CHARS: Final = 32  # what the relay itself accepts in a join
@@ -51,14 +53,14 @@ def check_secret(url: str, what: str, text: str) -> str:
 def check_name(url: str, text: str) -> str:
     """A member's name as the relay passed it on: 1 to 32 printable characters."""
     if not (1 <= len(text) <= MAX_NAME_CHARS and text.isprintable()):
-        raise _misbehaved(url, "member name", text)
+        raise _misbehaved(url, N_("member name"), text)
     return text
 
 
 def check_seat(url: str, seat: int) -> int:
     """A relay seat number: 0 to 14."""
     if not 0 <= seat < MAX_SEATS:
-        raise _misbehaved(url, "seat number", str(seat))
+        raise _misbehaved(url, N_("seat number"), str(seat))
     return seat
 
 
@@ -79,8 +81,9 @@ def shown(text: str) -> str:
 
 
 def _misbehaved(url: str, what: str, text: str) -> RelayMisbehaved:
+    """*what* is marked with ``N_`` by the caller: it is translated here."""
     quoted = shown(text[:40] + ("…" if len(text) > 40 else ""))
     return RelayMisbehaved(
-        f"the relay at {shown(url)} sent a malformed {what} ({quoted!r}): "
-        "it is not a Tablier relay, or it is hostile"
+        _("the relay at {url} sent a malformed {what} ({text}): it is not a Tablier relay, or "
+          "it is hostile").format(url=shown(url), what=_(what), text=repr(quoted))
     )

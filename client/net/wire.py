@@ -23,6 +23,7 @@ from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
+from client.i18n import _
 from protocol.codec import MAX_MESSAGE_BYTES
 
 GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT, REMATCH, WITHDRAW, SPECTATE = range(9)
@@ -178,22 +179,24 @@ def decode(data: bytes) -> Payload:
             max_ext_len=0,
         )
     except Exception:  # msgpack raises many types: any of them means "not ours"
-        raise WireError("a payload that is not msgpack") from None
+        raise WireError(_("a payload that is not msgpack")) from None
     if not isinstance(value, list) or not value or type(value[0]) is not int:
-        raise WireError("a payload of an unknown shape")
+        raise WireError(_("a payload of an unknown shape"))
     shape = _SHAPES.get(value[0])
     fields = value[1:]
     if shape is None or len(fields) != len(shape):
-        raise WireError(f"a payload of unknown kind {value[0]}")
+        raise WireError(_("a payload of unknown kind {kind}").format(kind=value[0]))
     if any(type(field) is not kind for field, kind in zip(fields, shape, strict=True)):
-        raise WireError("a payload with fields of the wrong types")
+        raise WireError(_("a payload with fields of the wrong types"))
     if not all(0 <= f < 2**31 for f in fields if type(f) is int):
-        raise WireError("a payload with a negative or huge number")
+        raise WireError(_("a payload with a negative or huge number"))
     if value[0] == TRANSCRIPT and not 0 <= fields[0] < 2**31:
-        raise WireError("a transcript starting at an impossible record")
+        raise WireError(_("a transcript starting at an impossible record"))
     if value[0] in (GAME, JOIN, SETUP, PROPOSAL, SPECTATE) and len(fields[0]) > MAX_MESSAGE_BYTES:
-        raise WireError("a message larger than the protocol allows")
+        raise WireError(_("a message larger than the protocol allows"))
     if value[0] in (REMATCH, WITHDRAW) and len(fields[0]) != MATCH_ID_BYTES:
-        raise WireError(f"a rematch request whose match id is not {MATCH_ID_BYTES} bytes")
+        raise WireError(
+            _("a rematch request whose match id is not {size} bytes").format(size=MATCH_ID_BYTES)
+        )
     payload: Payload = _CLASSES[value[0]](*fields)
     return payload

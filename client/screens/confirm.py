@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-from client.i18n import _
+from client.i18n import N_, _
 from client.widgets.footer import KeysFooter
 
 
@@ -21,8 +21,8 @@ class ConfirmScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translated when the module is imported: the app's modules load after the language
         # is chosen (client/cli.py imports them only to run a command).
-        Binding("y", "answer(True)", _("Yes")),
-        Binding("n,escape", "answer(False)", _("No")),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
 
     def __init__(

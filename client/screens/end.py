@@ -15,7 +15,7 @@ from textual.widgets import Button, Label
 
 from client.game.driver import RematchOffer
 from client.game.turn import GameState, NotYourTurnError
-from client.i18n import _
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.widgets.footer import KeysFooter
 from protocol.events import MatchEnded
@@ -73,10 +73,10 @@ class _Dialog(VerticalScroll, can_focus=False):
     """Title and buttons docked, the lines between them scrolled: its page keys show in the
     footer (the buttons it holds have the focus, so they are the keys' first takers)."""
 
-    SCROLL = Binding.Group(_("Scroll"))
+    SCROLL = Binding.Group(N_("Scroll"))
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("pageup", "page_up", _("Scroll up"), group=SCROLL),
-        Binding("pagedown", "page_down", _("Scroll down"), group=SCROLL),
+        Binding("pageup", "page_up", N_("Scroll up"), group=SCROLL),
+        Binding("pagedown", "page_down", N_("Scroll down"), group=SCROLL),
     ]
 
 
@@ -90,10 +90,10 @@ class EndScreen(ModalScreen[EndChoice]):
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translated when the module is imported: the app's modules load after the language
         # is chosen (client/cli.py imports them only to run a command).
-        Binding("a", "choose('again')", _("Play again")),
-        Binding("l", "choose('lobby')", _("Lobby")),
-        Binding("q", "choose('quit')", _("Quit")),
-        Binding("w", "withdraw", _("Withdraw the rematch")),
+        Binding("a", "choose('again')", N_("Play again")),
+        Binding("l", "choose('lobby')", N_("Lobby")),
+        Binding("q", "choose('quit')", N_("Quit")),
+        Binding("w", "withdraw", N_("Withdraw the rematch")),
     ]
 
     def __init__(self, summary: GameSummary, rematch: RematchOffer | None = None) -> None:

@@ -41,7 +41,7 @@ from client.game.driver import (
     Superseded,
 )
 from client.game.turn import GameState, NotYourTurnError, Turn
-from client.i18n import _
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.messages import CloseLater, EndChosen, OpenGame, ReturnToLobby
 from client.screens.confirm import ConfirmScreen
@@ -62,12 +62,20 @@ class GameScreen(Screen[None]):
     ENTRY_HELP: ClassVar[str] = ""
     """How a person enters a turn here (shown only where a person plays)."""
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave", "Lobby", tooltip="Leave this game for the lobby"),
-        Binding("q", "app.quit", "Quit", tooltip="Quit Tablier (asks first mid-game)"),
-        Binding("t", "chat", "Chat", tooltip="Type a chat line (enter sends, escape returns)"),
-        Binding("c", "claim", "Claim", tooltip="Claim the match from a player past the time limit"),
+        Binding("escape", "leave", N_("Lobby"), tooltip=N_("Leave this game for the lobby")),
+        Binding("q", "app.quit", N_("Quit"), tooltip=N_("Quit Tablier (asks first mid-game)")),
+        Binding(
+            "t", "chat", N_("Chat"), tooltip=N_("Type a chat line (enter sends, escape returns)")
+        ),
+        Binding(
+            "c", "claim", N_("Claim"),
+            tooltip=N_("Claim the match from a player past the time limit"),
+        ),
         # Not in the footer (full at 80 columns): the help's key list and the palette offer it.
-        Binding("ctrl+r", "resign", "Resign", show=False, tooltip="Give up the match (asks first)"),
+        Binding(
+            "ctrl+r", "resign", N_("Resign"), show=False,
+            tooltip=N_("Give up the match (asks first)"),
+        ),
     ]
     _EXTRA_ACTIONS: ClassVar[frozenset[str]] = frozenset({"chat", "claim", "resign"})
 
@@ -220,9 +228,11 @@ class GameScreen(Screen[None]):
         if self.game.seat_role(awaiting.seat) != "elsewhere" or self.extras.replay:
             return None
         name = self.game.names[awaiting.seat]
-        doing = "to play" if isinstance(awaiting, ChoosePlay) else "to throw"
-        lots = " for the lots" if getattr(self.game.state, "phase", "") == "lots" else ""
-        return f"Waiting for {name} {doing}{lots}…"
+        if getattr(self.game.state, "phase", "") == "lots":
+            return _("Waiting for {name} to throw for the lots…").format(name=name)
+        if isinstance(awaiting, ChoosePlay):
+            return _("Waiting for {name} to play…").format(name=name)
+        return _("Waiting for {name} to throw…").format(name=name)
 
     # -- what the game screens draw ---------------------------------------------------------
 
@@ -268,18 +278,18 @@ class GameScreen(Screen[None]):
         """Say why a key does nothing now; pressed again, it replaces its toast rather than
         stacking another over the board (space held during a computer's turn)."""
         self.app.clear_notifications()
-        self.notify(reason, title="Not now", severity="warning")
+        self.notify(reason, title=_("Not now"), severity="warning")
 
     def quit_detail(self) -> str:
         log_path = self.game.log_path
         detail = (
-            "The game so far is lost."
+            _("The game so far is lost.")
             if log_path is None
-            else f"The game so far stays in its log: {log_path}"
+            else _("The game so far stays in its log: {path}").format(path=log_path)
         )
         if self.extras.link is not None and self.extras.link.resumable:
-            detail += (
-                "\nYour seat is kept: run `tablier join` with the same invite to take it back."
+            detail += "\n" + _(
+                "Your seat is kept: run `tablier join` with the same invite to take it back."
             )
         return detail
 
@@ -289,9 +299,9 @@ class GameScreen(Screen[None]):
             return
         self.app.push_screen(
             ConfirmScreen(
-                "Leave this game for the lobby?",
+                _("Leave this game for the lobby?"),
                 detail=self.quit_detail(),
-                confirm_label="Leave",
+                confirm_label=_("Leave"),
             ),
             self._leave_if_confirmed,
         )
@@ -315,7 +325,7 @@ class GameScreen(Screen[None]):
         link = self.extras.link
         seat = None if link is None else link.claimable(self.settings.clock())
         if link is None or seat is None:
-            self.notify("Nobody is past the time limit.", title="Nothing to claim")
+            self.notify(_("Nobody is past the time limit."), title=_("Nothing to claim"))
             return
         self.start(lambda: link.claim_abandonment(seat))
 
@@ -331,9 +341,11 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(
             ConfirmScreen(
-                "Resign this match?",
-                detail=f"It ends now for {', '.join(others)} too; its log is kept.",
-                confirm_label="Resign",
+                _("Resign this match?"),
+                detail=_("It ends now for {players} too; its log is kept.").format(
+                    players=", ".join(others)
+                ),
+                confirm_label=_("Resign"),
             ),
             answered,
         )
@@ -368,7 +380,7 @@ class GameScreen(Screen[None]):
             bar.refresh_status()
         self.notify(
             f"{who}: {text}",
-            title="Match stopped" if fatal else "Ignored",
+            title=_("Match stopped") if fatal else _("Ignored"),
             severity="error" if fatal else "warning",
             timeout=15,
         )

@@ -21,6 +21,7 @@ from client import help_topics
 from client.game.driver import GameDriver
 from client.game.story import tell
 from client.game.turn import GameState, Turn
+from client.i18n import N_, _, ngettext, words
 from client.lifecycle import closing
 from client.screens.end import GameSummary
 from client.screens.game import GameScreen
@@ -50,9 +51,11 @@ class GooseScreen(GameScreen):
     CSS_PATH = ["goose.tcss", "game.tcss"]  # noqa: RUF012 - Textual's own type
     RULES = help_topics.GOOSE
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "throw", "Throw", tooltip="Throw the dice (the player to move)"),
-        Binding("s", "skip", "Skip animation", tooltip="Show the current throw's end at once"),
-        Binding("f", "toggle_fast", "Fast", tooltip="Animate throws four times faster"),
+        Binding("space", "throw", N_("Throw"), tooltip=N_("Throw the dice (the player to move)")),
+        Binding(
+            "s", "skip", N_("Skip animation"), tooltip=N_("Show the current throw's end at once")
+        ),
+        Binding("f", "toggle_fast", N_("Fast"), tooltip=N_("Animate throws four times faster")),
     ]
 
     def __init__(self, game: GameDriver, settings: SessionSettings) -> None:
@@ -93,8 +96,10 @@ class GooseScreen(GameScreen):
 
     def _rules_line(self) -> str:
         options = self.state.options
-        rules = "Daumont rules" if options.rules == "daumont" else "1792 rules"
-        return f"Jeu de l'oie · {rules} · ante {options.ante} · fee {options.fee}"
+        rules = _("Daumont rules") if options.rules == "daumont" else _("1792 rules")
+        return _("Jeu de l'oie · {rules} · ante {ante} · fee {fee}").format(
+            rules=rules, ante=options.ante, fee=options.fee
+        )
 
     # -- what is drawn --------------------------------------------------------------------
 
@@ -104,8 +109,10 @@ class GooseScreen(GameScreen):
         self._show_ledger(state)
         if self.extras.replay is None:  # a game's first picture (a replay tells its own)
             self.tell(
-                f"{len(self.game.names)} players put {state.options.ante} each in the pot. "
-                "Everybody throws once to decide who starts."
+                _(
+                    "{players} players put {ante} each in the pot. "
+                    "Everybody throws once to decide who starts."
+                ).format(players=len(self.game.names), ante=state.options.ante)
             )
 
     def tell(self, sentence: str) -> None:
@@ -122,7 +129,7 @@ class GooseScreen(GameScreen):
             self.say("")
             return
         if not isinstance(awaiting, ThrowDice):
-            self.say("The game is over.")
+            self.say(_("The game is over."))
             return
         name = game.names[awaiting.seat]
         lots = self.state.phase == "lots"
@@ -130,9 +137,15 @@ class GooseScreen(GameScreen):
         if waiting is not None:
             self.say(waiting)
         elif game.seat_role(awaiting.seat) == "computer":
-            self.say(f"{name} (computer) throws{' for the lots' if lots else ''}…")
+            self.say(
+                _("{name} (computer) throws for the lots…").format(name=name)
+                if lots
+                else _("{name} (computer) throws…").format(name=name)
+            )
+        elif lots:
+            self.say(_("{name}'s turn: press space to throw for the lots.").format(name=name))
         else:
-            self.say(f"{name}'s turn: press space to {'throw for the lots' if lots else 'throw'}.")
+            self.say(_("{name}'s turn: press space to throw.").format(name=name))
 
     async def show_turn(self, turn: Turn) -> None:
         """Walk the tokens through *turn*'s events, then tell it and draw where it ended."""
@@ -176,8 +189,9 @@ class GooseScreen(GameScreen):
             clause = narrate(event, self.game.names)
             seat = getattr(event, "seat", None)
             if clause and not self._skipped.is_set() and isinstance(seat, int):
-                mover = self.game.names[seat]
-                self.say(clause if clause.startswith(mover) else f"{mover}: {clause}")
+                mover, said = self.game.names[seat], clause.say(words())
+                named = dict(clause.fields).get("who") == mover
+                self.say(said if named else _("{name}: {clause}").format(name=mover, clause=said))
             for squares_now, highlight, seconds in self._frames(event, squares):
                 if self._skipped.is_set():
                     break
@@ -222,7 +236,7 @@ class GooseScreen(GameScreen):
 
     def _show_ledger(self, state: goose.GooseState, squares: tuple[int, ...] | None = None) -> None:
         self.query_one(GooseLedger).show(state, squares)
-        self.query_one("#pot", Static).update(f"Pot {state.pot}")
+        self.query_one("#pot", Static).update(_("Pot {pot}").format(pot=state.pot))
 
     # -- keys -----------------------------------------------------------------------------
 
@@ -238,18 +252,18 @@ class GooseScreen(GameScreen):
         game = self.game
         awaiting = game.awaiting
         if not isinstance(awaiting, ThrowDice):
-            return "The game is over."
-        role = game.seat_role(awaiting.seat)
+            return _("The game is over.")
+        role, name = game.seat_role(awaiting.seat), game.names[awaiting.seat]
         if role == "computer":
-            return f"It is {game.names[awaiting.seat]}'s turn: the computer throws."
+            return _("It is {name}'s turn: the computer throws.").format(name=name)
         if role == "elsewhere":
             if not self.persons_here():
-                return "You are watching: only the players throw."
-            return f"It is {game.names[awaiting.seat]}'s turn: they throw from their terminal."
+                return _("You are watching: only the players throw.")
+            return _("It is {name}'s turn: they throw from their terminal.").format(name=name)
         if self.busy:
-            return "Wait until the throw being shown is over (s skips it)."
+            return _("Wait until the throw being shown is over (s skips it).")
         if self.acting:
-            return "Your dice are on their way: waiting for the other players' shares."
+            return _("Your dice are on their way: waiting for the other players' shares.")
         return None
 
     def action_skip(self) -> None:
@@ -258,7 +272,7 @@ class GooseScreen(GameScreen):
 
     def action_toggle_fast(self) -> None:
         self._fast = not self._fast
-        self.notify("Fast animation" if self._fast else "Normal animation speed")
+        self.notify(_("Fast animation") if self._fast else _("Normal animation speed"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Animation keys only exist when throws are animated; the throw key only where a
@@ -276,13 +290,22 @@ class GooseScreen(GameScreen):
         state = self.state
         names = self.game.names
         if state.result == "win" and state.winner is not None:
-            title = f"{names[state.winner]} reaches le jardin de l'oie and wins!"
-            headline = f"{names[state.winner]} takes the pot of {state.pot} tokens."
+            winner = names[state.winner]
+            title = _("{name} reaches le jardin de l'oie and wins!").format(name=winner)
+            headline = ngettext(
+                "{name} takes the pot of {pot} token.", "{name} takes the pot of {pot} tokens.",
+                state.pot,
+            ).format(name=winner, pot=state.pot)
         else:
-            title = "The game is blocked: nobody can throw again."
-            headline = f"The pot of {state.pot} tokens is shared."
+            title = _("The game is blocked: nobody can throw again.")
+            headline = ngettext(
+                "The pot of {pot} token is shared.", "The pot of {pot} tokens is shared.",
+                state.pot,
+            ).format(pot=state.pot)
         balances = [
-            f"{name}: put in {paid}, took {out}, balance {out - paid:+d}"
+            _("{name}: put in {paid}, took {took}, balance {balance}").format(
+                name=name, paid=paid, took=out, balance=f"{out - paid:+d}"
+            )
             for name, paid, out in zip(names, state.paid, state.payouts, strict=True)
         ]
         return GameSummary(title, (headline, *balances), self.game.log_path)

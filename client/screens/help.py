@@ -11,7 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Markdown
 
 from client import help_topics
-from client.i18n import _
+from client.i18n import N_, _
 from client.widgets.footer import KeysFooter
 
 
@@ -19,15 +19,15 @@ class _HelpBody(VerticalScroll):
     """The rules and keys, longer than a small terminal: the footer says it scrolls."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down", "scroll_down", _("Scroll"), key_display="↓↑"),
-        Binding("up", "scroll_up", _("Scroll up"), show=False),
+        Binding("down", "scroll_down", N_("Scroll"), key_display="↓↑"),
+        Binding("up", "scroll_up", N_("Scroll up"), show=False),
     ]
 
 
 class HelpScreen(ModalScreen[None]):
     """Opened with F1 from any screen; the screen tells which rules to show (``HELP_TEXT``)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "dismiss", _("Close help"))]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "dismiss", N_("Close help"))]
 
     def __init__(self, rules: str, keys: list[tuple[str, str]]) -> None:
         super().__init__()
@@ -51,20 +51,21 @@ class HelpScreen(ModalScreen[None]):
             if active.node not in (screen, screen.app):
                 if binding.group is not None:  # the board's cursor keys, shown in the footer
                     key = screen.app.get_key_display(binding)
-                    description = binding.group.description
+                    description = _(binding.group.description)
                     group_keys = widget_groups.get(description, "")
                     if key not in group_keys:  # left and h: one binding, one key shown
                         widget_groups[description] = group_keys + key
                 continue  # focus moves, copying, a widget's scrolling: not the game's keys
             table = keys if active.node is screen else app_keys
             described = (*keys.values(), *app_keys.values())
-            if binding.description and binding.description not in described:
-                table[screen.app.get_key_display(binding)] = binding.description
+            description = _(binding.description) if binding.description else ""
+            if description and description not in described:
+                table[screen.app.get_key_display(binding)] = description
         for description, group_keys in widget_groups.items():
             keys.setdefault(group_keys, description)
         for key, description in app_keys.items():
             keys.setdefault(key, description)
-        keys.setdefault(screen.app.get_key_display(Binding("ctrl+p", "")), _("Command palette"))
+        keys.setdefault(screen.app.get_key_display(Binding("ctrl+p", "")), N_("Command palette"))
         return cls(rules, list(keys.items()))
 
     def compose(self) -> ComposeResult:

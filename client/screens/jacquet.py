@@ -28,6 +28,7 @@ from client import help_topics
 from client.game.driver import GameDriver
 from client.game.story import tell
 from client.game.turn import GameState, Turn
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import GameSummary
@@ -94,18 +95,19 @@ class JacquetScreen(GameScreen):
     RULES = help_topics.JACQUET
     ENTRY_HELP = help_topics.JACQUET_ENTRY
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "throw", "Throw", tooltip="Throw the dice for your turn"),
-        Binding("enter,space", "confirm", "Pick/Confirm",
-                tooltip="Pick the point under the cursor; confirm a complete play"),
-        Binding("u,backspace", "undo", "Undo", tooltip="Take back the last move of this turn"),
-        Binding("m", "type_play", "Type",
-                tooltip="Type the play instead, as the logs write it: 1/7 7/12, 21/off"),
+        Binding("r", "throw", N_("Throw"), tooltip=N_("Throw the dice for your turn")),
+        Binding("enter,space", "confirm", N_("Pick/Confirm"),
+                tooltip=N_("Pick the point under the cursor; confirm a complete play")),
+        Binding("u,backspace", "undo", N_("Undo"),
+                tooltip=N_("Take back the last move of this turn")),
+        Binding("m", "type_play", N_("Type"),
+                tooltip=N_("Type the play instead, as the logs write it: 1/7 7/12, 21/off")),
         *(Binding(digit, f"type_play('{digit}')", show=False) for digit in "123456789"),
-        Binding("f", "flip", "Flip", tooltip="See the board from the other side"),
-        Binding("b", "best", "Best", tooltip="Show the best play on the board (a replay)"),
-        Binding("n", "next_mistake", "Mistake", tooltip="Jump to the next marked play"),
-        Binding("H", "hint", "Hints", show=False,
-                tooltip="The computer's three best plays, with their equities (local play)"),
+        Binding("f", "flip", N_("Flip"), tooltip=N_("See the board from the other side")),
+        Binding("b", "best", N_("Best"), tooltip=N_("Show the best play on the board (a replay)")),
+        Binding("n", "next_mistake", N_("Mistake"), tooltip=N_("Jump to the next marked play")),
+        Binding("H", "hint", N_("Hints"), show=False,
+                tooltip=N_("The computer's three best plays, with their equities (local play)")),
     ]  # fmt: skip
 
     def __init__(self, game: GameDriver, settings: SessionSettings) -> None:
@@ -159,14 +161,21 @@ class JacquetScreen(GameScreen):
         if closing(self):
             return
         options = self.state.options
-        length = "one game" if options.match_to == 1 else f"match to {options.match_to}"
-        self.sub_title = f"Jacquet · {length} · {options.bearoff} bear-off"  # as Goose's says
+        length = (
+            _("one game")
+            if options.match_to == 1
+            else _("match to {points}").format(points=options.match_to)
+        )
+        bearoff = _("trictrac bear-off") if options.bearoff == "trictrac" else _(
+            "backgammon bear-off"
+        )
+        self.sub_title = _("Jacquet · {length} · {bearoff}").format(length=length, bearoff=bearoff)
         if self.board.can_focus:
             self.board.focus()
         coach = self.coach
         coach.display = self.extras.link is not None or self.extras.replay is not None
         if self.extras.link is not None:
-            coach.update(HELP_AGREED if self._agreed() else NO_HELP)
+            coach.update(_(HELP_AGREED) if self._agreed() else _(NO_HELP))
         elif self.extras.replay is not None:
             coach.show_frame()
             coach.analyse_replay()
@@ -240,11 +249,11 @@ class JacquetScreen(GameScreen):
         if self.extras.replay is not None:
             self.say("")
         elif isinstance(awaiting, Finished):
-            self.say("The match is over.")
+            self.say(_("The match is over."))
         elif (waiting := self.waiting_sentence(awaiting)) is not None:
             self.say(waiting)
         elif game.seat_role(awaiting.seat) == "computer":
-            self.say(f"{game.names[awaiting.seat]} (computer) is playing…")
+            self.say(_("{name} (computer) is playing…").format(name=game.names[awaiting.seat]))
         else:
             self._prompt_person(awaiting)
         self._redraw()
@@ -262,10 +271,11 @@ class JacquetScreen(GameScreen):
             return
         notice, self._notice = self._notice, ""
         if self.state.phase == "opening":
-            opening = "Opening throw: each side throws one die, the higher starts. Press r."
+            opening = _("Opening throw: each side throws one die, the higher starts. Press r.")
             self.say(f"{notice}{opening}")
         else:
-            self.say(f"{notice}{self.game.names[seat]}, your turn: press r to throw.")
+            yours = _("{name}, your turn: press r to throw.").format(name=self.game.names[seat])
+            self.say(f"{notice}{yours}")
 
     def _face(self, seat: int) -> None:
         """Turn the board to face *seat*, carrying the highlights over to his numbering."""
@@ -280,17 +290,22 @@ class JacquetScreen(GameScreen):
             return
         name = self.game.names[entry.mover]
         if entry.complete and entry.steps:
-            self.say(f"{name}: {describe_steps(tuple(entry.steps))} - enter to confirm, u to undo.")
+            self.say(_("{name}: {play} - enter to confirm, u to undo.").format(
+                name=name, play=describe_steps(tuple(entry.steps))
+            ))
         elif self._selected is not None:
             targets = ", ".join(
-                "off" if point == OFF else str(point)
+                "off" if point == OFF else str(point)  # as the notation writes it
                 for point in sorted(entry.destinations(self._selected))
             )
             source = self._selected
-            self.say(f"{name}: the checker on {source} may go to {targets}. Esc puts it back.")
+            self.say(_("{name}: the checker on {point} may go to {targets}. Esc puts it back.")
+                     .format(name=name, point=source, targets=targets))  # fmt: skip
         else:
             left = " ".join(str(die) for die in entry.dice_left)
-            self.say(f"{name}: pick a checker to move (dice left: {left}).")
+            self.say(_("{name}: pick a checker to move (dice left: {dice}).").format(
+                name=name, dice=left
+            ))
 
     async def show_turn(self, turn: Turn) -> None:
         """Play another's moves back one at a time, tell the turn, then draw where it ended;
@@ -325,7 +340,9 @@ class JacquetScreen(GameScreen):
         passed = [event for event in turn.events if isinstance(event, Passed)]
         if passed and self.game.seat_role(passed[0].seat) != "person":
             dice = "-".join(str(die) for die in passed[0].dice)  # a person's pass has its notice
-            self._notice = f"{names[passed[0].seat]} could not play {dice}. "
+            self._notice = _("{name} could not play {dice}.").format(
+                name=names[passed[0].seat], dice=dice
+            ) + " "
         self._redraw()
 
     async def _show_moves(self, turn: Turn) -> None:
@@ -343,8 +360,9 @@ class JacquetScreen(GameScreen):
 
     async def _announce_pass(self, seat: int) -> None:
         dice = "-".join(str(die) for die in self._dice[0])
-        self.say(f"{self.game.names[seat]} cannot play {dice}: the turn passes. Press enter.",
-                 refusal=True)  # fmt: skip
+        self.say(_("{name} cannot play {dice}: the turn passes. Press enter.").format(
+            name=self.game.names[seat], dice=dice
+        ), refusal=True)  # fmt: skip
         self._pass_seen = asyncio.Event()
         self._redraw()
         if self.animation:
@@ -479,16 +497,18 @@ class JacquetScreen(GameScreen):
     def action_best(self) -> None:
         turn = self.coach.best_here()
         if turn is None:
-            self.refuse("No play here: step to a move to see the best one.")
+            self.refuse(_("No play here: step to a move to see the best one."))
             return
         best = parse_play(turn.best)
         self._recent = seen_points(best, turn.seat, self._viewer)
         self._redraw(Position(turn.seat, apply_play(turn.position, best).boards))
-        self.say(f"Best play: {turn.best} (on the board; a step puts the log back).")
+        self.say(_("Best play: {play} (on the board; a step puts the log back).").format(
+            play=turn.best
+        ))
 
     def action_next_mistake(self) -> None:
         if not self.coach.jump_to_next_mistake():
-            self.refuse("No marked play after this one.")
+            self.refuse(_("No marked play after this one."))
 
     def action_hint(self) -> None:
         awaiting = self.game.awaiting
@@ -510,8 +530,8 @@ class JacquetScreen(GameScreen):
             if play_anyway:
                 self._send(message.play)
 
-        self.app.push_screen(ConfirmScreen(question, detail=detail, confirm_label="Play anyway",
-                                           cancel_label="Rethink"), answered)  # fmt: skip
+        self.app.push_screen(ConfirmScreen(question, detail=detail, confirm_label=_("Play anyway"),
+                                           cancel_label=_("Rethink")), answered)  # fmt: skip
 
     def action_flip(self) -> None:
         if self.check_action("flip", ()):

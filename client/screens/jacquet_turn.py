@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from client.i18n import _, ngettext
 from engine.errors import IllegalMoveError
-from engine.jacquet import OFF, SIDE_NAMES, Move, Play, Position, explain_illegal
+from engine.jacquet import OFF, Move, Play, Position, explain_illegal
 from engine.jacquet.legal import legal_play_results, successors
 from engine.jacquet.notation import Span, format_move, format_span
 from engine.jacquet.position import UNIT, closed_mask
@@ -181,20 +182,22 @@ class TurnEntry:
 
     def _engine_reason(self, moves: tuple[Move, ...]) -> str:
         reason = explain_illegal(self.position, self.dice, (*self.play, *moves), self.bearoff)  # type: ignore[arg-type]
-        return reason or "that move is not part of a legal play"
+        return reason or _("that move is not part of a legal play")
 
     def refuse_source(self, point: int) -> str:
         """Why the checker on *point* cannot be picked now (call when it is not a source)."""
-        me, them = SIDE_NAMES[self.mover], SIDE_NAMES[1 - self.mover]
         if point == OFF:
-            return "pick one of your checkers first, then where it goes"
+            return _("pick one of your checkers first, then where it goes")
         current = self.current
         if not current.count(self.mover, point):
             if current.is_closed(self.mover, point):
-                return f"{point} is held by {them}: pick one of your {me} checkers"
-            return f"you have no checker on {point}"
+                held = (_("{point} is held by black: pick one of your white checkers")
+                        if self.mover == 0
+                        else _("{point} is held by white: pick one of your black checkers"))
+                return held.format(point=point)
+            return _("you have no checker on {point}").format(point=point)
         if self.complete and not self.next_steps():
-            return "your play is complete: enter confirms it, u takes a move back"
+            return _("your play is complete: enter confirms it, u takes a move back")
         reasons = []
         for die in sorted(set(self.dice_left), reverse=True):
             target = point + die if point + die <= 24 else OFF
@@ -205,17 +208,17 @@ class TurnEntry:
                 continue
             reasons.append(self._engine_reason((move,)))
         if not reasons:
-            return "no dice are left"
-        return f"no legal move from {point}: {reasons[0]}"
+            return _("no dice are left")
+        return _("no legal move from {point}: {reason}").format(point=point, reason=reasons[0])
 
     def refuse_destination(self, source: int, target: int) -> str:
         """Why the checker on *source* cannot go to *target* now."""
         if target != OFF and target < source:
-            return f"checkers only move forward: {source} toward 24, then off"
+            return _("checkers only move forward: {point} toward 24, then off").format(point=source)
         distance = target - source
         dice_left = self.dice_left
         if target == OFF and source < 19:
-            return "checkers bear off only from the last quarter (19-24)"
+            return _("checkers bear off only from the last quarter (19-24)")
         if target == OFF or distance in dice_left:
             return self._engine_reason((Move(source, target),))
         for first in sorted(set(dice_left), reverse=True):
@@ -223,8 +226,12 @@ class TurnEntry:
             if second in _without(dice_left, first) and source + first <= 24:
                 middle = source + first
                 return self._engine_reason((Move(source, middle), Move(middle, target)))
-        left = " and ".join(str(die) for die in dice_left) or "none"
-        return f"{source} to {target} is {distance} points; the dice left are {left}"
+        left = _(" and ").join(str(die) for die in dice_left) or _("none")
+        return ngettext(
+            "{source} to {target} is {distance} point; the dice left are {dice}",
+            "{source} to {target} is {distance} points; the dice left are {dice}",
+            distance,
+        ).format(source=source, target=target, distance=distance, dice=left)
 
 
 def describe_steps(steps: tuple[Step, ...]) -> str:

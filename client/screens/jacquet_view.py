@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from client.i18n import _, ngettext, words
 from client.screens.end import GameSummary
 from client.widgets.jacquet_board import BoardView
 from client.widgets.jacquet_status import JacquetStatusView, SeatLine
 from engine.jacquet import OFF, JacquetState, Move, Position
 from protocol.events import MatchEnded
-from protocol.verify import describe_result
+from protocol.verify import result_clause
 
 
 def to_viewer(point: int) -> int:
@@ -77,9 +78,14 @@ def game_summary(
     state: JacquetState, names: Sequence[str], ended: MatchEnded | None, log_path: Path | None
 ) -> GameSummary:
     """What the end-of-game screen says: the protocol's one-line result and the score."""
-    title = describe_result(ended, tuple(names), state)
+    title = result_clause(ended, tuple(names), state).say(words())
     white, black = state.score
-    lines = [f"Final score: {names[0]} {white}, {names[1]} {black}."]
+    lines = [_("Final score: {white} {white_points}, {black} {black_points}.").format(
+        white=names[0], white_points=white, black=names[1], black_points=black
+    )]
     if state.options.match_to > 1:
-        lines.append(f"A match to {state.options.match_to} points, over {state.game} games.")
+        lines.append(ngettext(
+            "A match to {points} points, over {games} game.",
+            "A match to {points} points, over {games} games.", state.game,
+        ).format(points=state.options.match_to, games=state.game))
     return GameSummary(title[0].upper() + title[1:], tuple(lines), log_path)

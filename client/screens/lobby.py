@@ -20,7 +20,7 @@ from textual.widgets import (
     TabPane,
 )
 
-from client import help_topics
+from client import help_topics, i18n
 from client.i18n import N_, _
 from client.messages import StartGame
 from client.screens.match_logs import ReplayForm
@@ -174,7 +174,9 @@ class JacquetForm(Vertical):
             yield Static("", id="jacquet-error", classes="error", markup=False)
 
 
-TABS = Binding.Group(_("Tabs"))
+TABS = Binding.Group(N_("Tabs"))
+LANGUAGE_CHOICES = (("English", "en"), ("Français", "fr"))
+"""The languages the lobby offers, each named in itself."""
 GAME_TABS = ("goose", "jacquet")  # the tabs that set a game up (the others open one)
 
 
@@ -191,21 +193,23 @@ class LobbyScreen(Screen[None]):
         # The tabs in their order (each tab's title shows its key: the footer has room for
         # one "Tabs"), then what can be done from them; footer, F1 and palette keep this order.
         Binding(
-            "f2", "show_tab('goose')", _("Goose"), tooltip=_("The Jeu de l'oie tab"), group=TABS
+            "f2", "show_tab('goose')", N_("Goose"), tooltip=N_("The Jeu de l'oie tab"), group=TABS
         ),
         Binding(
-            "f3", "show_tab('jacquet')", _("Jacquet"), tooltip=_("The Jacquet tab"), group=TABS
+            "f3", "show_tab('jacquet')", N_("Jacquet"), tooltip=N_("The Jacquet tab"), group=TABS
         ),
         Binding(
-            "f4", "show_tab('replay')", _("Replay"), tooltip=_("The recorded matches"), group=TABS
+            "f4", "show_tab('replay')", N_("Replay"), tooltip=N_("The recorded matches"), group=TABS
         ),
         Binding(
-            "f7", "show_tab('network')", _("Network"), tooltip=_("Network matches"), group=TABS
+            "f7", "show_tab('network')", N_("Network"), tooltip=N_("Network matches"), group=TABS
         ),
-        Binding("f5", "play", _("Play"), tooltip=_("Start the game of the open tab")),
-        Binding("f6", "join", _("Join"), tooltip=_("Join or watch a network game from an invite")),
-        Binding("f8", "host", _("Host"), tooltip=_("Host the open tab's game over the network")),
-        Binding("ctrl+q", "app.quit", _("Quit"), priority=True),
+        Binding("f5", "play", N_("Play"), tooltip=N_("Start the game of the open tab")),
+        Binding(
+            "f6", "join", N_("Join"), tooltip=N_("Join or watch a network game from an invite")
+        ),
+        Binding("f8", "host", N_("Host"), tooltip=N_("Host the open tab's game over the network")),
+        Binding("ctrl+q", "app.quit", N_("Quit"), priority=True),
     ]
 
     def __init__(self, settings: SessionSettings) -> None:
@@ -226,7 +230,29 @@ class LobbyScreen(Screen[None]):
                 with Horizontal(classes="actions"):
                     yield Button(_("Join or watch… (F6)"), variant="primary", id="join")
                 yield SavedSeats(self.settings.data_dir, id="saved-seats")
+        with Horizontal(id="lobby-language"):
+            yield Label(_("Language"), classes="option-label", markup=False)
+            yield QuitSafeSelect(
+                LANGUAGE_CHOICES, value=i18n.current(), allow_blank=False, compact=True,
+                id="language",
+            )
         yield KeysFooter()
+
+    @on(Select.Changed, "#language")
+    async def _language_changed(self, event: Select.Changed) -> None:
+        """Speak the language chosen from now on, and at the next start (unless --lang or
+        TABLIER_LANG says otherwise): the lobby is drawn again in it."""
+        language = cast(str, event.value)
+        if language == i18n.current():
+            return
+        i18n.use(language)
+        try:
+            i18n.save_language(self.settings.config_dir or i18n.config_dir(), language)
+        except OSError as error:
+            self.notify(_("The language cannot be kept for the next start: {error}").format(
+                error=error.strerror or error
+            ), severity="warning", timeout=10, markup=False)
+        await self.recompose()
 
     def _compose_goose(self) -> ComposeResult:
         yield Static(

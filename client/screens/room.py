@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import InviteError, parse_invite
@@ -55,9 +56,10 @@ class RoomScreen(Screen[None]):
 
     CSS_PATH = "../net.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "copy('player')", "Copy invite", tooltip="Copy the player invite"),
-        Binding("w", "copy('watch')", "Copy watch invite", tooltip="Copy the spectator invite"),
-        Binding("escape", "leave", "Leave", tooltip="Leave the room for the lobby"),
+        Binding("c", "copy('player')", N_("Copy invite"), tooltip=N_("Copy the player invite")),
+        Binding("w", "copy('watch')", N_("Copy watch invite"),
+                tooltip=N_("Copy the spectator invite")),
+        Binding("escape", "leave", N_("Leave"), tooltip=N_("Leave the room for the lobby")),
     ]
 
     class Failed(Message):
@@ -82,8 +84,8 @@ class RoomScreen(Screen[None]):
         with Vertical(id="room"):
             yield Static(self._title(), id="room-title", markup=False)
             with Vertical(id="room-invites"):
-                for role, label in (("player", "Invite a player (c copies it):"),
-                                    ("watch", "Invite spectators (w copies it):")):  # fmt: skip
+                for role, label in (("player", _("Invite a player (c copies it):")),
+                                    ("watch", _("Invite spectators (w copies it):"))):  # fmt: skip
                     yield Label(label, classes="invite-label", markup=False)
                     # One line, scrolled sideways when the terminal is narrower than the
                     # invite: a mouse selection of it is then never cut by a line break.
@@ -103,19 +105,21 @@ class RoomScreen(Screen[None]):
     def _title(self) -> str:
         plan = self.plan
         if isinstance(plan, HostPlan):
-            return f"Hosting {GAME_TITLES[plan.game]} for {plan.seats} players"
+            return _("Hosting {game} for {players} players").format(
+                game=GAME_TITLES[plan.game], players=plan.seats
+            )
         if self.hosting:  # the host back in his seat through `tablier join`
-            return "Hosting this room: back in your seat"
+            return _("Hosting this room: back in your seat")
         if plan.invite.role == "watch":
-            return "Watching a match"
-        return "Joining a match"
+            return _("Watching a match")
+        return _("Joining a match")
 
     def _connecting(self) -> Text:
         plan = self.plan
         if isinstance(plan, HostPlan):
-            where = plan.relay_url or "a relay on this machine"
-            return Text(f"Opening the room on {where}…")
-        return Text(f"Connecting to the relay at {plan.invite.relay_url}…")
+            where = plan.relay_url or _("a relay on this machine")
+            return Text(_("Opening the room on {where}…").format(where=where))
+        return Text(_("Connecting to the relay at {url}…").format(url=plan.invite.relay_url))
 
     @property
     def hosting(self) -> bool:
@@ -131,9 +135,11 @@ class RoomScreen(Screen[None]):
         plan, room = self.plan, self.room
         if isinstance(plan, HostPlan):
             if room is None:
-                return f"left before the room was open on {plan.relay_url or 'this machine'}"
+                return _("left before the room was open on {where}").format(
+                    where=plan.relay_url or _("this machine")
+                )
         elif room is None or not room.link.ever_connected:
-            return f"left before the relay at {plan.invite.relay_url} answered"
+            return _("left before the relay at {url} answered").format(url=plan.invite.relay_url)
         return None
 
     # -- entering -------------------------------------------------------------------------
@@ -168,10 +174,12 @@ class RoomScreen(Screen[None]):
             try:
                 write_invites(plan.invite_file, room)
             except OSError as error:
-                self._fail(f"cannot write the invites to {plan.invite_file}: {error.strerror}")
+                self._fail(_("cannot write the invites to {file}: {error}").format(
+                    file=plan.invite_file, error=error.strerror
+                ))
                 return
         if room.notice is not None:
-            self.notify(room.notice, title="Your seat", timeout=10, markup=False)
+            self.notify(room.notice, title=_("Your seat"), timeout=10, markup=False)
         self._unsubscribe = room.match.subscribe(self._changed)
         self._refresh()
         try:
@@ -188,7 +196,7 @@ class RoomScreen(Screen[None]):
         self.query_one("#room-status", Static).update(Text(f"✖ {text}", style="bold red"))
         self.query_one("#room-invites").display = False  # no use to anyone now
         self.refresh_bindings()
-        self.notify(text, title="Cannot enter the room", severity="error", timeout=15,
+        self.notify(text, title=_("Cannot enter the room"), severity="error", timeout=15,
                     markup=False)  # fmt: skip
         self.post_message(self.Failed(self, text))
 
@@ -240,9 +248,13 @@ class RoomScreen(Screen[None]):
         if link.ever_connected or link.deadline is None:
             return describe_link(link.status)
         left = max(0, int(link.deadline - time.monotonic() + 0.999))
-        status = Text(f"◌ connecting to {link.url}: giving up in {left} s", style="yellow")
+        status = Text(_("◌ connecting to {url}: giving up in {seconds} s").format(
+            url=link.url, seconds=left
+        ), style="yellow")
         if link.status.state == "reconnecting" and link.status.detail:
-            status.append(f" (attempt {link.status.attempt}: {link.status.detail})")
+            status.append(" " + _("(attempt {attempt}: {reason})").format(
+                attempt=link.status.attempt, reason=link.status.detail
+            ))
         return status
 
     # -- keys -----------------------------------------------------------------------------
@@ -263,7 +275,7 @@ class RoomScreen(Screen[None]):
         if invite is None:
             return
         copied = await copy_text(invite.encode(), self.app.copy_to_clipboard)
-        what = "The player invite" if which == "player" else "The spectator invite"
+        what = _("The player invite") if which == "player" else _("The spectator invite")
         self.notify(copied.sentence(what), timeout=8 if copied.where else 15, markup=False)
 
     def action_leave(self) -> None:
@@ -283,25 +295,40 @@ def _members(room: Room) -> Text:
     members = Text()
     if match.setup is not None:  # back in a match that began: its players, as they sit
         setup = match.setup
-        options = ", ".join(f"{name} {value}" for name, value in setup.proposal.options)
+        options = _options(setup.proposal.options)
         members.append(f"{GAME_TITLES.get(setup.game, setup.game)} ({options}):\n", style="bold")
         for seat, name in enumerate(setup.names):
-            members.append(f"  {seat + 1}. {name}{' (you)' if seat == match.seat else ''}\n")
+            you = " " + _("(you)") if seat == match.seat else ""
+            members.append(f"  {seat + 1}. {name}{you}\n")
         return members
     proposal = match.meeting.proposal
     if proposal is None:
-        members.append("Waiting for the host's proposal…", style="italic")
+        members.append(_("Waiting for the host's proposal…"), style="italic")
         return members
-    options = ", ".join(f"{name} {value}" for name, value in proposal.options)
+    options = _options(proposal.options)
     title = GAME_TITLES.get(proposal.game, proposal.game)
-    seated = f"{len(match.meeting.joins)} of {proposal.seats} seated"
+    seated = _("{joined} of {seats} seated").format(joined=len(match.meeting.joins),
+                                                    seats=proposal.seats)  # fmt: skip
     members.append(f"{title} ({options}): {seated}\n", style="bold")
     for seat, join in enumerate(match.meeting.joins):
         members.append(f"  {seat + 1}. {join.name}")
-        members.append(" (you)\n" if join.public_key == match.identity.public_key else "\n")
+        you = " " + _("(you)") if join.public_key == match.identity.public_key else ""
+        members.append(f"{you}\n")
     if len(match.meeting.joins) < proposal.seats:
-        members.append("  Waiting for players…", style="italic")
+        members.append("  " + _("Waiting for players…"), style="italic")
     return members
+
+
+OPTION_NAMES: dict[str, str] = {
+    "rules": N_("rules"), "ante": N_("ante"), "fee": N_("fee"),
+    "match_to": N_("match to"), "bearoff": N_("bear-off"),
+}  # fmt: skip
+"""The match options' names as a person reads them (the protocol's keys otherwise)."""
+
+
+def _options(options: tuple[tuple[str, object], ...]) -> str:
+    return ", ".join(f"{_(OPTION_NAMES[name]) if name in OPTION_NAMES else name} {value}"
+                     for name, value in options)  # fmt: skip
 
 
 def write_invites(path: Path, room: Room) -> None:
@@ -331,7 +358,7 @@ class JoinScreen(Screen[None]):
 
     CSS_PATH = "../net.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back", tooltip="Back to the lobby"),
+        Binding("escape", "app.pop_screen", N_("Back"), tooltip=N_("Back to the lobby")),
     ]
 
     def __init__(self, settings: SessionSettings, name: str = "") -> None:
@@ -342,11 +369,11 @@ class JoinScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="join-form"):
-            yield Label("Paste the invite a friend sent you (tablier://…):", markup=False)
+            yield Label(_("Paste the invite a friend sent you (tablier://…):"), markup=False)
             yield Input(placeholder="tablier://host:port/room?player=…", id="join-invite")
-            yield Label("Your name:", markup=False)
-            yield Input(self._name, placeholder="Your name", max_length=20, id="join-name")
-            yield Button("Join", variant="success", id="join-go")
+            yield Label(_("Your name:"), markup=False)
+            yield Input(self._name, placeholder=_("Your name"), max_length=20, id="join-name")
+            yield Button(_("Join"), variant="success", id="join-go")
             # Below the button, as wide as the form: a long sentence wraps, whole.
             yield Static("", id="join-error", classes="error", markup=False)
         yield KeysFooter()
@@ -362,6 +389,6 @@ class JoinScreen(Screen[None]):
             error.update(_sentence(str(problem)))
             return
         if not name:
-            error.update("Give a name the other players will see.")
+            error.update(_("Give a name the other players will see."))
             return
         self.app.switch_screen(RoomScreen(JoinPlan(invite, name), self.settings))

@@ -13,17 +13,18 @@ from textual.widgets import Input, RichLog, Static
 
 from client.game.driver import ChatChannel
 from client.game.turn import NotYourTurnError
+from client.i18n import N_, _
 from client.lifecycle import closing
 
 MAX_CHAT_CHARS = 500
-READ_ONLY_NOTE = "You are watching: you read the players' chat but cannot write in it."
+READ_ONLY_NOTE = N_("You are watching: you read the players' chat but cannot write in it.")
 
 
 class ChatInput(Input):
     """Enter sends; escape hands the keys back to the board."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "screen.focus_board", "Back to the board", show=False),
+        Binding("escape", "screen.focus_board", N_("Back to the board"), show=False),
     ]
 
 
@@ -46,13 +47,13 @@ class ChatPanel(Vertical):
         yield RichLog(wrap=True, markup=False, auto_scroll=True, min_width=20, id="chat-log")
         if self.channel.can_speak:
             yield ChatInput(
-                placeholder="t to chat, enter to send",
+                placeholder=_("t to chat, enter to send"),
                 max_length=MAX_CHAT_CHARS,
                 id="chat-input",
                 compact=True,
             )
         else:  # said, rather than an empty panel and a t key that does nothing
-            yield Static(READ_ONLY_NOTE, id="chat-note", markup=False)
+            yield Static(_(READ_ONLY_NOTE), id="chat-note", markup=False)
 
     def add(self, name: str, text: str, sent_ms: int | None = None) -> None:
         moment = time.localtime((sent_ms or time.time() * 1000) / 1000)
@@ -73,6 +74,6 @@ class ChatPanel(Vertical):
         try:
             self.channel.chat(text)
         except NotYourTurnError as refusal:
-            self.app.notify(str(refusal), title="Not sent", severity="warning")
+            self.app.notify(str(refusal), title=_("Not sent"), severity="warning")
             return
         event.input.value = ""

@@ -30,6 +30,8 @@ from textual.widgets import Static
 
 from client.game.driver import ReplayControl
 from client.game.jacquet_turns import indexed_jacquet_turns
+from client.game.marks import MARK_NAMES
+from client.i18n import N_, _, decimal_symbol
 from engine.bot.analysis import (
     Judgement,
     RankedPlay,
@@ -46,8 +48,8 @@ REPLAY_LIMITS = NetLimits(plies=1)
 """A replay judges every play at one ply, so the marks come within seconds."""
 HINTS = 3
 """Plays a hint shows."""
-NO_HELP = "Hints and tutor: off in a networked match (its signed setup does not allow them)."
-HELP_AGREED = "Hints and tutor: allowed — every player signed a setup allowing them."
+NO_HELP = N_("Hints and tutor: off in a networked match (its signed setup does not allow them).")
+HELP_AGREED = N_("Hints and tutor: allowed — every player signed a setup allowing them.")
 
 
 def points(micro: int) -> str:
@@ -56,7 +58,11 @@ def points(micro: int) -> str:
     >>> points(95_000), points(-1_250_000)
     ('+0.095', '-1.250')
     """
-    return f"{micro / ONE:+.3f}"
+    return f"{micro / ONE:+.3f}".replace(".", decimal_symbol())
+
+
+def _lost(micro: int) -> str:
+    return f"{micro / ONE:.3f}".replace(".", decimal_symbol())
 
 
 def frame_turns(frames: Sequence[Any]) -> dict[int, Any]:
@@ -68,16 +74,18 @@ def frame_turns(frames: Sequence[Any]) -> dict[int, Any]:
 def verdict_line(turn: TurnAnalysis) -> str:
     """What the replay says of one play."""
     if turn.forced:
-        return f"{turn.played}: forced (the only play)."
+        return _("{play}: forced (the only play).").format(play=turn.played)
     if not turn.mark:
-        return f"{turn.played}: good (lost {turn.loss / ONE:.3f})."
-    return f"{turn.played}: {turn.mark}, lost {turn.loss / ONE:.3f}; best {turn.best} (b shows it)."
+        return _("{play}: good (lost {lost}).").format(play=turn.played, lost=_lost(turn.loss))
+    return _("{play}: {mark}, lost {lost}; best {best} (b shows it).").format(
+        play=turn.played, mark=_(MARK_NAMES[turn.mark]), lost=_lost(turn.loss), best=turn.best
+    )
 
 
 def hint_lines(ranked: Sequence[RankedPlay]) -> str:
     """The top plays with their equities, best first."""
     lines = [f"{n}. {play.play}  {points(play.equity)}" for n, play in enumerate(ranked, 1)]
-    return "Hints (equity for you):\n" + "\n".join(lines)
+    return _("Hints (equity for you):") + "\n" + "\n".join(lines)
 
 
 class CoachPanel(Static):
@@ -123,7 +131,8 @@ class CoachPanel(Static):
             turns = frame_turns(self.replay.frames)
             marks = {index: analyse_turn(turn, REPLAY_LIMITS) for index, turn in turns.items()}
         except ValueError as error:  # a play the engine refuses: the log was verified, so a bug
-            self.app.call_from_thread(self.update, f"The plays could not be judged: {error}")
+            self.app.call_from_thread(self.update,
+                                    _("The plays could not be judged: {error}").format(error=error))
             return
         self.app.call_from_thread(self._analysed, marks)
 
@@ -137,7 +146,7 @@ class CoachPanel(Static):
         if self.replay is None:
             return
         if not self.marks:
-            self.update("Analysing the plays…")
+            self.update(_("Analysing the plays…"))
             return
         turn = self.marks.get(self.replay.index)
         self.update("" if turn is None else verdict_line(turn))
@@ -219,6 +228,6 @@ class CoachPanel(Static):
 
 def warning(judgement: Judgement) -> tuple[str, str]:
     """The tutor's question and its detail, for a play judged too costly."""
-    lost = f"{judgement.loss / ONE:.3f}"
-    return (f"The tutor: this play loses {lost} points ({judgement.mark}).",
-            f"The best play is {judgement.best.play}.")  # fmt: skip
+    return (_("The tutor: this play loses {lost} points ({mark}).").format(
+                lost=_lost(judgement.loss), mark=_(MARK_NAMES.get(judgement.mark, judgement.mark))),
+            _("The best play is {play}.").format(play=judgement.best.play))  # fmt: skip

@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from client.game.driver import MatchLink, PeerLine
+from client.i18n import _
 from client.lifecycle import closing
 
 if TYPE_CHECKING:
@@ -31,23 +32,26 @@ def _clock(seconds: float) -> str:
 def describe_link(status: LinkStatus) -> Text:
     """The relay connection in a few words, coloured by how well it goes."""
     if status.state == "connected":
-        line = Text("● connected", style="bold green")
+        line = Text(_("● connected"), style="bold green")
         if status.detail:
             line.append(f" ({status.detail})", style="yellow")
         return line
     if status.state == "reconnecting":
-        line = Text(f"◌ reconnecting (attempt {status.attempt}", style="bold yellow")
-        if status.retry_at is not None:
-            line.append(f", next try in {_clock(status.retry_at - time.monotonic())}")
-        line.append(")")
+        if status.retry_at is None:
+            trying = _("◌ reconnecting (attempt {attempt})").format(attempt=status.attempt)
+        else:
+            trying = _("◌ reconnecting (attempt {attempt}, next try in {delay})").format(
+                attempt=status.attempt, delay=_clock(status.retry_at - time.monotonic())
+            )
+        line = Text(trying, style="bold yellow")
         if status.detail:
             line.append(f": {status.detail}", style="yellow")
         return line
     if status.state == "failed":
-        return Text(f"✖ cannot join: {status.detail}", style="bold red")
+        return Text(_("✖ cannot join: {reason}").format(reason=status.detail), style="bold red")
     if status.state == "closed":
-        return Text("○ left the room", style="dim")
-    return Text("◌ connecting…", style="yellow")
+        return Text(_("○ left the room"), style="dim")
+    return Text(_("◌ connecting…"), style="yellow")
 
 
 def describe_peers(peers: Sequence[PeerLine]) -> Text:
@@ -58,10 +62,11 @@ def describe_peers(peers: Sequence[PeerLine]) -> Text:
         if peer.state in ("here", "unknown"):
             line.append(f"{peer.name} ✓", style="green" if peer.state == "here" else "dim")
         elif peer.state == "gone":
-            line.append(f"{peer.name}: seat given up", style="bold red")
+            line.append(_("{name}: seat given up").format(name=peer.name), style="bold red")
         else:
             held = _clock(peer.grace_left_ms / 1000)
-            line.append(f"{peer.name} away, seat held {held}", style="bold yellow")
+            away = _("{name} away, seat held {time}").format(name=peer.name, time=held)
+            line.append(away, style="bold yellow")
     return line
 
 
@@ -96,21 +101,23 @@ class ConnectionBar(Static):
         line = describe_link(link.status)
         line.append_text(describe_peers(link.describe_peers()))
         if link.watching:
-            line.append("  watching", style="italic")
+            line.append("  " + _("watching"), style="italic")
         fatal = [offence for offence in link.offences if offence.fatal]
         if fatal:
             offence = fatal[-1]
-            line.append(f"  ✖ match stopped: {offence.who}: {offence.text}", style="bold red")
+            stopped = _("✖ match stopped: {who}: {reason}").format(who=offence.who,
+                                                                  reason=offence.text)  # fmt: skip
+            line.append("  " + stopped, style="bold red")
             return line
         claimable = link.claimable(now_ms)
         waiting = link.waiting_for(now_ms)
         if claimable is not None:
-            past = f"  {self.names[claimable]} is past the time limit: c claims the match"
-            line.append(past, style="bold magenta")
+            past = _("{name} is past the time limit: c claims the match")
+            line.append("  " + past.format(name=self.names[claimable]), style="bold magenta")
         elif waiting is not None:
             names, left_ms = waiting
-            line.append(
-                f"  waiting for {', '.join(names)}: claim possible in {_clock(left_ms / 1000)}",
-                style="magenta",
+            awaited = _("waiting for {players}: claim possible in {time}").format(
+                players=", ".join(names), time=_clock(left_ms / 1000)
             )
+            line.append("  " + awaited, style="magenta")
         return line

@@ -8,13 +8,24 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey  # not exported, but the type of what it yields
+from textual.widgets._footer import (  # not exported, but the types of what it yields
+    FooterKey,
+    FooterLabel,
+    KeyGroup,
+)
+
+from client.i18n import _
 
 
 class KeysFooter(Footer):
-    """Textual's footer, dropping its right-hand "^p palette" hint when the keys need the
-    room: on a networked game at 80 columns (chat, claim) the hint covered the last keys,
-    F1 Help among them. ctrl+p still opens the palette, and the help's key table lists it."""
+    """Textual's footer, in the language in use, dropping its right-hand "^p palette" hint
+    when the keys need the room: on a networked game at 80 columns (chat, claim) the hint
+    covered the last keys, F1 Help among them. ctrl+p still opens the palette, and the
+    help's key table lists it.
+
+    Key labels and tooltips are declared as catalogue entries (``N_``, in the class bodies
+    that are imported once) and translated here, as they are drawn: a language chosen after
+    import (the lobby's setting) shows at once."""
 
     _width = 0
     _drawn: list[tuple[Binding, bool, str]] | None = None  # the keys it shows
@@ -53,6 +64,7 @@ class KeysFooter(Footer):
 
 
 def _as_it_will_be(widget: Widget, compact: bool) -> Widget:
+    _translate(widget)
     """A key made compact or not before it is mounted. Textual's keys start compact and are
     set as their footer is by a binding once mounted: a restyle or two of every key each
     time the footer is built again (after every focus move), a tenth of a screen's start.
@@ -61,3 +73,16 @@ def _as_it_will_be(widget: Widget, compact: bool) -> Widget:
         widget.set_reactive(FooterKey.compact, compact)
         widget.set_class(compact, "-compact", update=False)
     return widget
+
+
+def _translate(widget: Widget) -> None:
+    """A key's label and tooltip, a key group's label, in the language in use."""
+    if isinstance(widget, FooterKey):
+        widget.description = _(widget.description) if widget.description else ""
+        if isinstance(widget.tooltip, str) and widget.tooltip:
+            widget.tooltip = _(widget.tooltip)
+    elif isinstance(widget, FooterLabel):
+        widget.update(_(str(widget.content)))
+    elif isinstance(widget, KeyGroup):  # its keys, composed into it, not yet mounted
+        for key in widget._pending_children:
+            _translate(key)

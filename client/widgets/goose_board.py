@@ -14,6 +14,7 @@ from textwrap import wrap
 from rich.text import Text
 from textual.widget import Widget
 
+from client.i18n import N_, _
 from client.widgets.tokens import Token
 from engine.goose import GEESE, GOAL, SQUARE_NAMES
 
@@ -42,16 +43,16 @@ SQUARE_STYLES: dict[str, str] = {
     "dice": "bold #1e1a10 on #c8a040",
     "goal": "bold #10200c on #78b050",
 }
-LEGEND: tuple[str, ...] = (
-    f"{GOOSE_SYMBOL} l'oie: count again",
-    "⌒ 6 le pont → 12",
-    "⌂ 19 l'hôtellerie: miss a turn",
-    "◎ 31 le puits",
-    "@ 42 le labyrinthe → 30",
-    "# 52 la prison",
-    "† 58 la mort → 0",
-    "⚅ 26, 53 the dice",
-    "✿ 63 le jardin de l'oie",
+LEGEND: tuple[str, ...] = (  # the 1792 names in both languages; translated where shown
+    N_("{goose} l'oie: count again"),
+    N_("⌒ 6 le pont → 12"),
+    N_("⌂ 19 l'hôtellerie: miss a turn"),
+    N_("◎ 31 le puits"),
+    N_("@ 42 le labyrinthe → 30"),
+    N_("# 52 la prison"),
+    N_("† 58 la mort → 0"),
+    N_("⚅ 26, 53 the dice"),
+    N_("✿ 63 le jardin de l'oie"),
 )
 
 
@@ -178,20 +179,20 @@ class GooseBoard(Widget):
         return line
 
     def _start_line(self) -> Text:
-        line = Text("Start: ", style="bold")
+        line = Text(_("Start:") + " ", style="bold")
         waiting = [t for t, square in zip(self.tokens, self.squares, strict=True) if not square]
         for token in waiting:
             line.append(token.letter, style=token.style)
             line.append(" ")
         if not waiting:
-            line.append("nobody", style="dim")
+            line.append(_("nobody"), style="dim")
         return line
 
     @staticmethod
     def _legend_lines(width: int) -> list[Text]:
         lines: list[Text] = []
         current = ""
-        for entry in LEGEND:
+        for entry in (_(entry).format(goose=GOOSE_SYMBOL) for entry in LEGEND):
             candidate = f"{current}  {entry}" if current else entry
             if len(candidate) > width and current:
                 lines.append(Text(current, style="dim"))

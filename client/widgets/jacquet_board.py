@@ -23,6 +23,8 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from client.i18n import N_
+
 OFF = 25
 """The viewer's bear-off tray, used as a point number (the engine's ``to_point`` for off)."""
 
@@ -36,7 +38,7 @@ LIFTED_GLYPHS = {WHITE_GLYPH: "◎", BLACK_GLYPH: "◉"}
 LANDING_GLYPH = "·"
 TRAY_WIDTH = 4
 MAX_STACK_ROWS = 15  # a whole side on one point, so a big terminal never needs a count
-_MOVE_CURSOR = Binding.Group("Cursor", compact=True)
+_MOVE_CURSOR = Binding.Group(N_("Cursor"), compact=True)
 
 _STYLE_NAMES = (  # the component classes, in the order _draw_line unpacks them
     "jacquet-board--frame",
@@ -162,15 +164,15 @@ class JacquetBoard(Widget, can_focus=True):
     """Draws a :class:`BoardView` with :class:`BoardMarks`; reports chosen points."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "cursor('left')", "left", key_display="←", group=_MOVE_CURSOR),
-        Binding("right,l", "cursor('right')", "right", key_display="→", group=_MOVE_CURSOR),
-        Binding("up,k", "cursor('up')", "up", key_display="↑", group=_MOVE_CURSOR),
-        Binding("down,j", "cursor('down')", "down", key_display="↓", group=_MOVE_CURSOR),
+        Binding("left,h", "cursor('left')", N_("left"), key_display="←", group=_MOVE_CURSOR),
+        Binding("right,l", "cursor('right')", N_("right"), key_display="→", group=_MOVE_CURSOR),
+        Binding("up,k", "cursor('up')", N_("up"), key_display="↑", group=_MOVE_CURSOR),
+        Binding("down,j", "cursor('down')", N_("down"), key_display="↓", group=_MOVE_CURSOR),
         # Here, not on the screen: the focused board's keys come before the screen's own
         # escape (Lobby) and backspace (Undo), which they stand in for while a checker is
         # picked; the screen says when that is (its check_action hides it otherwise).
-        Binding("escape,backspace", "screen.put_back", "Put back", key_display="esc",
-                tooltip="Put the picked checker back and pick another"),
+        Binding("escape,backspace", "screen.put_back", N_("Put back"), key_display="esc",
+                tooltip=N_("Put the picked checker back and pick another")),
     ]  # fmt: skip
 
     COMPONENT_CLASSES: ClassVar[set[str]] = set(_STYLE_NAMES)

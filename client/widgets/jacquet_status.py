@@ -9,9 +9,10 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.widget import Widget
 
+from client.i18n import N_, _
 from client.widgets.jacquet_board import BLACK_GLYPH, WHITE_GLYPH
 
-COLOUR_NAMES = ("white", "black")
+COLOUR_NAMES = (N_("white"), N_("black"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,17 +62,22 @@ class JacquetStatus(Widget):
             marker = "▶ " if seat == view.to_move else "  "
             style = to_move_style if seat == view.to_move else ""
             text.append(f"{marker}{glyph} {line.name}", style)
-            text.append(f" ({COLOUR_NAMES[seat]})\n")
-            text.append(f"    pips {line.pips:3} · off {line.borne_off}\n")
+            text.append(f" ({_(COLOUR_NAMES[seat])})\n")
+            text.append("    " + _("pips {pips:3} · off {off}").format(
+                pips=line.pips, off=line.borne_off
+            ) + "\n")
         white, black = (line.score for line in view.seats)
         if view.match_to == 1:
-            text.append(f"One game · score {white}-{black}\n")
+            text.append(_("One game · score {white}-{black}").format(white=white, black=black))
         else:
-            text.append(f"To {view.match_to} · game {view.game_number} · {white}-{black}\n")
+            text.append(_("To {points} · game {game} · {white}-{black}").format(
+                points=view.match_to, game=view.game_number, white=white, black=black
+            ))
+        text.append("\n")
         if view.dice:
             die = self.get_component_rich_style("jacquet-status--die")
             used = self.get_component_rich_style("jacquet-status--die-used")
-            text.append("Dice ")
+            text.append(_("Dice") + " ")
             for value, spent in zip(view.dice, view.spent, strict=True):
                 text.append(f" {value} ", used if spent else die)
                 text.append(" ")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
+from client.i18n import N_, _
 from client.widgets.tokens import Token
 from engine.goose import GooseState
 
@@ -12,9 +13,9 @@ from engine.goose import GooseState
 # down to the hazard's symbol on the board (never a word cut mid-way: "prison: he…"). The
 # help screen explains them.
 PLIGHTS: dict[str, tuple[str, ...]] = {
-    "inn": ("inn: skips", "inn", "⌂"),
-    "well": ("well: held", "well", "◎"),
-    "prison": ("prison: held", "prison", "#"),
+    "inn": (N_("inn: skips"), N_("inn"), "⌂"),
+    "well": (N_("well: held"), N_("well"), "◎"),
+    "prison": (N_("prison: held"), N_("prison"), "#"),
 }
 _ROW_FIXED = 12  # "▶A " before the name, " sq  bal" after it: "▶A name  52  -3"
 _SHORTEST_NAME = 4
@@ -26,7 +27,8 @@ def fitted_plight(status: str, room: int) -> str:
     >>> fitted_plight("prison", 20), fitted_plight("prison", 8), fitted_plight("prison", 3)
     ('prison: held', 'prison', '#')
     """
-    return next((form for form in PLIGHTS.get(status, ()) if len(form) <= room), "")
+    forms = (_(form) for form in PLIGHTS.get(status, ()))
+    return next((form for form in forms if len(form) <= room), "")
 
 
 class GooseLedger(Widget):
@@ -61,7 +63,9 @@ class GooseLedger(Widget):
         name_width = max(len(name) for name in self.names)
         # Names give way first (cut, "…"), down to a few letters, so a plight's symbol fits.
         name_width = max(_SHORTEST_NAME, min(name_width, width - _ROW_FIXED - 2))
-        text.append(f"   {'player':<{name_width}}  sq  bal\n", style="dim")
+        player, square, money = _("player"), _("sq"), _("bal")
+        heading = f"   {player:<{name_width}}  {square:>2}  {money:>3}\n"
+        text.append(heading, style="dim")
         to_move = None if state.phase == "over" else state.to_move
         for seat, (name, token) in enumerate(zip(self.names, self.tokens, strict=True)):
             text.append("▶" if seat == to_move else " ", style="bold")

@@ -8,6 +8,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Input
 
+from client.i18n import N_, _
+
 MAX_PLAY_CHARS = 40  # four moves of "21/off" with room for spaces
 
 
@@ -15,7 +17,7 @@ class PlayInput(Input):
     """Hidden until opened; enter submits (the screen enters the play), escape closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back to the board", tooltip="Close the typed entry"),
+        Binding("escape", "close", N_("Back to the board"), tooltip=N_("Close the typed entry")),
     ]
 
     class Closed(Message):
@@ -23,7 +25,7 @@ class PlayInput(Input):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(
-            placeholder="a play: 1/7 7/12 (enter plays it)",
+            placeholder=_("a play: 1/7 7/12 (enter plays it)"),
             max_length=MAX_PLAY_CHARS,
             id=id,
             compact=True,

@@ -17,7 +17,7 @@ from textual.timer import Timer
 from textual.widgets import OptionList, Static
 
 from client.game.driver import ReplayControl
-from client.i18n import _, decimal_symbol
+from client.i18n import N_, _, decimal_symbol
 from client.lifecycle import closing
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -25,9 +25,9 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 
 # Translated when the module is imported: the app's modules load after the language is
 # chosen (client/cli.py imports them only to run a command).
-_STEP = Binding.Group(_("Step"), compact=True)
-_ENDS = Binding.Group(_("Ends"), compact=True)
-_SPEED = Binding.Group(_("Speed"), compact=True)
+_STEP = Binding.Group(N_("Step"), compact=True)
+_ENDS = Binding.Group(N_("Ends"), compact=True)
+_SPEED = Binding.Group(N_("Speed"), compact=True)
 
 
 class StoryList(OptionList):
@@ -50,22 +50,22 @@ class ReplayBar(Static, can_focus=True):
     """Where the replay stands (step, throw, autoplay), and the keys that move it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "step(-1)", _("back"), key_display="←", group=_STEP),
-        Binding("right,l", "step(1)", _("forward"), key_display="→", group=_STEP),
-        Binding("home,g", "jump_to(0)", _("start"), key_display="⇱", group=_ENDS),
-        Binding("end,G", "jump_to(-1)", _("end"), key_display="⇲", group=_ENDS),
-        Binding("0", "type_digit('0')", _("Throw N"), key_display="0-9",
-                tooltip=_("Type a throw's number, then enter to jump there")),
+        Binding("left,h", "step(-1)", N_("back"), key_display="←", group=_STEP),
+        Binding("right,l", "step(1)", N_("forward"), key_display="→", group=_STEP),
+        Binding("home,g", "jump_to(0)", N_("start"), key_display="⇱", group=_ENDS),
+        Binding("end,G", "jump_to(-1)", N_("end"), key_display="⇲", group=_ENDS),
+        Binding("0", "type_digit('0')", N_("Throw N"), key_display="0-9",
+                tooltip=N_("Type a throw's number, then enter to jump there")),
         *(Binding(digit, f"type_digit('{digit}')", show=False) for digit in "123456789"),
-        Binding("enter", "go_to_throw", _("Go"), tooltip=_("Jump to the throw typed")),
-        Binding("backspace", "erase_digit", _("Erase"),
-                tooltip=_("Take back the last digit typed")),
-        Binding("space,p", "toggle_autoplay", _("Play"), key_display="␣",
-                tooltip=_("Play the replay on its own, or pause it")),
-        Binding("minus", "speed(-1)", _("slower"), key_display="-", group=_SPEED),
-        Binding("plus,equals_sign", "speed(1)", _("faster"), key_display="+", group=_SPEED),
-        Binding("q,escape", "close", _("Close"),
-                tooltip=_("Close the replay (esc: forget a number)")),
+        Binding("enter", "go_to_throw", N_("Go"), tooltip=N_("Jump to the throw typed")),
+        Binding("backspace", "erase_digit", N_("Erase"),
+                tooltip=N_("Take back the last digit typed")),
+        Binding("space,p", "toggle_autoplay", N_("Play"), key_display="␣",
+                tooltip=N_("Play the replay on its own, or pause it")),
+        Binding("minus", "speed(-1)", N_("slower"), key_display="-", group=_SPEED),
+        Binding("plus,equals_sign", "speed(1)", N_("faster"), key_display="+", group=_SPEED),
+        Binding("q,escape", "close", N_("Close"),
+                tooltip=N_("Close the replay (esc: forget a number)")),
     ]  # fmt: skip
 
     class Closed(Message):

@@ -19,6 +19,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, OptionList
 
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.net.invite import Invite
 
@@ -66,17 +67,23 @@ def _describe(path: Path) -> SavedSeat:
         setup = read_log(seat.log_path).setup
     except (SeatFileError, ValueError, OSError) as problem:
         why = str(problem).removeprefix(f"{path}: ")  # the entry already names it
-        return SavedSeat(path, None, f"{path.name[:8]}… ({left}) cannot be resumed: {why}")
+        title = _("{file}… ({left}) cannot be resumed: {why}").format(
+            file=path.name[:8], left=left, why=why
+        )
+        return SavedSeat(path, None, title)
     game = "Jacquet" if setup.game == "jacquet" else "Jeu de l'oie"
     others = [name for name in setup.names if name != seat.name]
-    return SavedSeat(path, seat, f"{game} with {', '.join(others)}, as {seat.name} ({left})")
+    title = _("{game} with {players}, as {name} ({left})").format(
+        game=game, players=", ".join(others), name=seat.name, left=left
+    )
+    return SavedSeat(path, seat, title)
 
 
 class SavedSeats(Vertical):
     """The matches left in progress: enter goes back in, delete forgets one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("delete", "forget", "Forget", tooltip="Forget the selected match"),
+        Binding("delete", "forget", N_("Forget"), tooltip=N_("Forget the selected match")),
     ]
 
     class Resume(Message):
@@ -100,7 +107,7 @@ class SavedSeats(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label(
-            "Matches you left before the end (enter goes back in, delete forgets one):",
+            _("Matches you left before the end (enter goes back in, delete forgets one):"),
             classes="option-label list-title",
             markup=False,
         )
@@ -136,7 +143,7 @@ class SavedSeats(Vertical):
         if saved.seat is not None:
             self.post_message(self.Resume(saved))
         else:
-            self.app.notify(saved.title, title="Cannot resume", severity="warning")
+            self.app.notify(saved.title, title=_("Cannot resume"), severity="warning")
 
     def action_forget(self) -> None:
         index = self.query_one("#saved-seats-list", OptionList).highlighted

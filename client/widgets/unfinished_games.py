@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widgets import Label, OptionList
 
 from client.game.local_seats import LocalSeatsError, load_local_seats, local_seats_folder
+from client.i18n import N_, _
 from client.lifecycle import closing
 from client.net.untrusted import shown
 
@@ -58,11 +59,14 @@ def _describe(path: Path) -> UnfinishedGame | None:
         contents = read_log(seats.log_path)
     except (LocalSeatsError, ValueError, OSError) as problem:
         why = shown(str(problem))
-        return UnfinishedGame(path, f"{path.name[:8]}… ({left}) cannot be resumed: {why}", False)
+        title = _("{file}… ({left}) cannot be resumed: {why}").format(
+            file=path.name[:8], left=left, why=why
+        )
+        return UnfinishedGame(path, title, False)
     if not contents.records:
         return None
     setup = contents.setup
-    game = GAME_TITLES.get(setup.game, "a game")
+    game = GAME_TITLES.get(setup.game, _("a game"))
     players = shown(", ".join(setup.names))
     return UnfinishedGame(path, f"{game}: {players} ({left})", True)
 
@@ -71,7 +75,7 @@ class UnfinishedGames(Vertical):
     """The local games left in progress: enter goes back in, delete forgets one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("delete", "forget", "Forget", tooltip="Forget the selected game"),
+        Binding("delete", "forget", N_("Forget"), tooltip=N_("Forget the selected game")),
     ]
 
     class Resume(Message):
@@ -95,7 +99,7 @@ class UnfinishedGames(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label(
-            "Unfinished games (enter goes back in, delete forgets one):",
+            _("Unfinished games (enter goes back in, delete forgets one):"),
             classes="option-label list-title",
             markup=False,
         )
@@ -130,7 +134,7 @@ class UnfinishedGames(Vertical):
         if game.usable:
             self.post_message(self.Resume(game))
         else:
-            self.app.notify(game.title, title="Cannot resume", severity="warning")
+            self.app.notify(game.title, title=_("Cannot resume"), severity="warning")
 
     def action_forget(self) -> None:
         index = self.query_one("#unfinished-list", OptionList).highlighted

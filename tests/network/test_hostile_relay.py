@@ -118,10 +118,13 @@ def _refuse(text: str) -> Callable[[RelayMessage], RelayMessage]:
         (_welcome(seat_token="../../seat"), "sent a malformed seat token ('../../seat')"),
         (_welcome(seat=99), "sent a malformed seat number ('99')"),
         (_welcome(rate_per_minute=0), "sent a malformed sending rate ('0')"),
-        (_refuse("Full\x1b]52;c;b3duZWQ=\x07"), "Full\ufffd]52;c;b3duZWQ=\ufffd"),
+        # A code Tablier knows is said in its own words: the relay's text is not shown (an
+        # unknown code's text is shown made safe: client.net.failures.refusal).
+        (_refuse("Full\x1b]52;c;b3duZWQ=\x07"), "Every seat in this room is taken."),
     ],
     ids=[
-        "roster name", "presence name", "empty name", "seat token", "seat", "rate", "refusal text"
+        "roster name", "presence name", "empty name", "seat token", "seat", "rate",
+        "refusal",
     ],
 )
 async def test_a_welcome_or_presence_out_of_shape_stops_the_join_naming_the_relay(

@@ -11,6 +11,7 @@ import pytest
 MODULES = [
     "client.game.score",
     "client.net.catchup",
+    "client.net.failures",
     "client.net.rematch",
     "client.net.roster",
     "client.net.spectators",

@@ -229,8 +229,7 @@ class NetMatch:
         """Resumed and waiting for the others' word: whom for, how long, what can be done
         (a late spectator: for whom to send the match so far)."""
         if self.arrival is not None:  # a late spectator, its catch-up not there yet
-            connected = self.roster.connected()
-            first = min(connected, default=None)
+            first = self._expected_sender()
             return self.arrival.note(None if first is None else self.who(first), now)
         waiting, setup = self.catch_up.waiting(), self.setup
         if waiting is None or setup is None:
@@ -534,7 +533,8 @@ class NetMatch:
             if arrival.source == relay_seat:  # its catch-up is over, short of what it said
                 self._refuse_catch_up(relay_seat, arrival.dropped(self._held_records()))
             elif not held:  # the one who should have sent it did not
-                self._refuse_catch_up(min(self.roster.connected(), default=relay_seat),
+                expected = self._expected_sender()
+                self._refuse_catch_up(relay_seat if expected is None else expected,
                                       arrival.overflow())  # fmt: skip
             return
         if self.arrival is not None and arrival.complete(self._held_records()):
@@ -579,6 +579,12 @@ class NetMatch:
                 self._refuse_catch_up(relay_seat, arrival.false(error.reason))
             return
         self._cut_turn()
+
+    def _expected_sender(self) -> int | None:
+        """Whom a late spectator expects its catch-up from, and names when none comes: the
+        lowest connected relay seat (:func:`~client.net.spectators.sender` when every
+        connected seat plays)."""
+        return min(self.roster.connected(), default=None)
 
     def _held_records(self) -> int:
         return 0 if self.session is None else len(self.session.records)

@@ -5,13 +5,21 @@ composed the node's children, and refusing to mount new ones (``MountError``). A
 pushed a moment before the quit (a game started, a rematch's board arriving) would then set
 itself up on widgets that are not there. Every ``on_mount`` that queries or mounts asks
 :func:`closing` first and, if so, does nothing: the node is about to be removed anyway.
+
+The same holds after the mount: a screen being removed (left with ``esc``, replaced) loses
+its children first, while its workers, timers and callbacks still run for a moment. What
+updates a screen from one of those asks :func:`closing` too.
 """
 
 from __future__ import annotations
 
-from textual.message_pump import MessagePump
+from textual.dom import DOMNode
 
 
-def closing(node: MessagePump) -> bool:
-    """The app is quitting (or *node* is no longer in it): do not set *node* up."""
-    return not node.is_attached or not node.app.is_running
+def closing(node: DOMNode) -> bool:
+    """The app is quitting, or *node* is being removed (its children may be gone already,
+    while its workers, timers and callbacks still run), or it is no longer in the app: do not
+    set *node* up, or show anything on it."""
+    # ``_pruning`` is set on a node and all its children the moment their removal begins;
+    # Textual has no public name for it (its own signals read it the same way).
+    return not node.is_attached or node._pruning or not node.app.is_running

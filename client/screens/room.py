@@ -9,10 +9,12 @@ invite (a player's or a spectator's), give a name, press enter.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -148,27 +150,23 @@ class RoomScreen(Screen[None]):
     async def _enter(self) -> None:
         from client.net.failures import RoomError
         from client.net.link import LinkFailed
-        from client.net.room import join_room, open_hosted_room
 
         plan = self.plan
+        # The opening runs as a task of its own, shielded from this worker's cancellation
+        # (esc, the app quitting): cancelled in the middle, it could have connected, or
+        # started this terminal's relay, and lost the room it was about to return.
+        opening = asyncio.ensure_future(self._open())
         try:
-            if isinstance(plan, HostPlan):
-                room = await open_hosted_room(
-                    plan.game,
-                    plan.options,
-                    seats=plan.seats,
-                    name=plan.name,
-                    settings=self.settings,
-                    relay_url=plan.relay_url,
-                    listen=plan.listen,
-                )
-            else:
-                room = await join_room(plan.invite, name=plan.name, settings=self.settings,
-                                       connect_timeout=plan.connect_timeout)  # fmt: skip
+            room = await asyncio.shield(opening)
         except RoomError as error:
             self._fail(str(error))
             return
-        self.room = room
+        except asyncio.CancelledError:
+            self.app.post_message(CloseLater(partial(_close_once_open, opening)))
+            raise
+        self.room = room  # closed by on_unmount, also when the person left a moment ago
+        if closing(self):
+            return
         self.post_message(RoomOpened(room.close))
         if isinstance(plan, HostPlan) and plan.invite_file is not None:
             try:
@@ -189,8 +187,25 @@ class RoomScreen(Screen[None]):
             return
         self._begin()
 
+    async def _open(self) -> Room:
+        from client.net.room import join_room, open_hosted_room
+
+        plan = self.plan
+        if isinstance(plan, HostPlan):
+            return await open_hosted_room(
+                plan.game,
+                plan.options,
+                seats=plan.seats,
+                name=plan.name,
+                settings=self.settings,
+                relay_url=plan.relay_url,
+                listen=plan.listen,
+            )
+        return await join_room(plan.invite, name=plan.name, settings=self.settings,
+                               connect_timeout=plan.connect_timeout)  # fmt: skip
+
     def _fail(self, text: str) -> None:
-        if self.failure is not None:
+        if self.failure is not None or closing(self):
             return
         self.failure = text
         self.query_one("#room-status", Static).update(Text(f"✖ {text}", style="bold red"))
@@ -208,6 +223,8 @@ class RoomScreen(Screen[None]):
     def _begin(self) -> None:
         """Everyone is seated: the game screen takes over (and the room with it)."""
         assert self.room is not None
+        if closing(self):  # left as the match began: on_unmount closes the room
+            return
         plan = self.plan
         game = self.room.game(self.settings, computer=plan.computer, level=plan.level)
         self._unsubscribe()
@@ -218,7 +235,7 @@ class RoomScreen(Screen[None]):
 
     def _refresh(self) -> None:
         room = self.room
-        if room is None or self.failure is not None:
+        if room is None or self.failure is not None or closing(self):
             return
         self.query_one("#room-title", Static).update(self._title())
         self._show_invites(room)
@@ -286,6 +303,15 @@ class RoomScreen(Screen[None]):
             room = self.room
             self._unsubscribe()
             self.app.post_message(CloseLater(room.close))
+
+
+async def _close_once_open(opening: asyncio.Future[Room]) -> None:
+    """Close the room *opening* returns, once it does: the person left while it opened."""
+    from client.net.failures import RoomError
+
+    with contextlib.suppress(RoomError):  # it did not open: nothing to close
+        room = await opening
+        await room.close()
 
 
 def _members(room: Room) -> Text:

@@ -207,3 +207,37 @@ async def test_a_host_back_through_join_sees_the_invites_again(
     finally:
         await relay.close()
         await asyncio.sleep(0)
+
+
+def port_is_free(port: int) -> bool:
+    """Nothing listens on *port* (a relay could start there again, as relays do, with
+    ``SO_REUSEADDR``: the connections it closed may wait out their TIME_WAIT)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+@pytest.mark.parametrize("moment", range(8))
+async def test_leaving_a_room_while_it_opens_leaves_nothing_running(
+    tmp_path: Path, moment: int
+) -> None:
+    """``esc`` at any moment of the opening (the embedded relay starting, the room being
+    created, its first refresh): back in the lobby, no traceback, and the relay this terminal
+    started no longer listens."""
+    port = free_port()
+    app = TablierApp(settings=SessionSettings(data_dir=tmp_path, animation=False))
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = app.screen
+        plan = HostPlan("goose", {}, 3, "Ada", listen=("127.0.0.1", port))
+        await app.push_screen(RoomScreen(plan, app.settings))
+        for _ in range(moment):
+            await asyncio.sleep(0.003 * moment)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is lobby, "the lobby")
+        await until(pilot, lambda: port_is_free(port), f"the relay on port {port} closed")
+        await pilot.pause()
+        assert app.is_running

@@ -184,6 +184,8 @@ class GameScreen(Screen[None]):
             if isinstance(awaiting, ThrowDice | ChoosePlay) and self._computer_plays(awaiting.seat):
                 await self._computer_acts(awaiting)
             turn = await game.next_turn()
+            if closing(self):  # replaced or left while the turn was on its way
+                return
             self.busy = True
             try:
                 await self.show_turn(turn)

@@ -25,7 +25,7 @@ from websockets.exceptions import (
 from client.i18n import N_, _
 from client.net.untrusted import RelayMisbehaved, shown
 from relay.client import RelayError
-from relay.envelope import EnvelopeError
+from relay.envelope import EnvelopeError, ErrorCode
 
 
 class RoomError(ValueError):
@@ -36,38 +36,48 @@ class RoomError(ValueError):
 # clients that know no better (and a hostile relay may say anything there): Tablier words
 # the codes it knows itself, in the reader's language, and shows the relay's own text only
 # for a code it does not know.
-_REFUSALS: dict[str, str] = {
-    "bad_envelope": N_("The relay did not understand what Tablier sent."),
-    "text_frame": N_("The relay did not understand what Tablier sent."),
-    "unsupported_version": N_("The relay speaks another version of the protocol."),
-    "frame_too_large": N_("A message was larger than the relay accepts."),
-    "rate_limited": N_("Messages went faster than the relay allows, so it closed the connection."),
-    "too_slow": N_("The connection read too slowly; the relay dropped it."),
-    "handshake_timeout": N_("The connection neither created nor joined a room in time."),
-    "too_many_connections": N_("Too many connections from your address; close some and try "
-                               "again."),
-    "too_many_rooms": N_("The relay holds as many rooms as it may (from your address or in "
-                         "all); try again later or use another relay."),
-    "too_many_failures": N_("Too many failed joins from your address; wait a minute and check "
-                            "your invite."),
-    "bad_seats": N_("The relay does not hold rooms of that many seats."),
-    "bad_name": N_("The relay refused that display name."),
-    "bad_resume": N_("The relay's room has not reached the point this seat resumes from."),
-    "unknown_room": N_("There is no such room on this relay: it may have expired, or the "
-                       "invite is mistyped."),
-    "bad_token": N_("That token does not open this room; check the invite."),
-    "seat_expired": N_("Your seat was given up after you were away too long; join again with "
-                       "the invite."),
-    "room_full": N_("Every seat in this room is taken."),
-    "spectators_full": N_("This room has as many spectators as it allows."),
-    "not_joined": N_("The relay was sent a message before the room was joined."),
-    "already_joined": N_("This connection is already in a room."),
-    "spectator_cannot_send": N_("Spectators can watch but not send; your message was not "
-                                "forwarded."),
-    "replaced": N_("Your seat was reclaimed by a newer connection with your token."),
-    "unavailable": N_("The relay cannot reach the store that holds its rooms right now; try "
-                      "again in a moment."),
-}  # fmt: skip
+REFUSALS: dict[str, str] = {  # keyed by the codes themselves: a new one is seen here
+    ErrorCode.BAD_ENVELOPE: N_("The relay did not understand what Tablier sent."),
+    ErrorCode.TEXT_FRAME: N_("The relay did not understand what Tablier sent."),
+    ErrorCode.UNSUPPORTED_VERSION: N_("The relay speaks another version of the protocol."),
+    ErrorCode.FRAME_TOO_LARGE: N_("A message was larger than the relay accepts."),
+    ErrorCode.RATE_LIMITED: N_(
+        "Messages went faster than the relay allows, so it closed the connection."
+    ),
+    ErrorCode.TOO_SLOW: N_("The connection read too slowly; the relay dropped it."),
+    ErrorCode.HANDSHAKE_TIMEOUT: N_("The connection neither created nor joined a room in time."),
+    ErrorCode.TOO_MANY_CONNECTIONS: N_(
+        "Too many connections from your address; close some and try again."
+    ),
+    ErrorCode.TOO_MANY_ROOMS: N_(
+        "The relay holds as many rooms as it may (from your address or in all); try again later "
+        "or use another relay."
+    ),
+    ErrorCode.TOO_MANY_FAILURES: N_(
+        "Too many failed joins from your address; wait a minute and check your invite."
+    ),
+    ErrorCode.BAD_SEATS: N_("The relay does not hold rooms of that many seats."),
+    ErrorCode.BAD_NAME: N_("The relay refused that display name."),
+    ErrorCode.BAD_RESUME: N_("The relay's room has not reached the point this seat resumes from."),
+    ErrorCode.UNKNOWN_ROOM: N_(
+        "There is no such room on this relay: it may have expired, or the invite is mistyped."
+    ),
+    ErrorCode.BAD_TOKEN: N_("That token does not open this room; check the invite."),
+    ErrorCode.SEAT_EXPIRED: N_(
+        "Your seat was given up after you were away too long; join again with the invite."
+    ),
+    ErrorCode.ROOM_FULL: N_("Every seat in this room is taken."),
+    ErrorCode.SPECTATORS_FULL: N_("This room has as many spectators as it allows."),
+    ErrorCode.NOT_JOINED: N_("The relay was sent a message before the room was joined."),
+    ErrorCode.ALREADY_JOINED: N_("This connection is already in a room."),
+    ErrorCode.SPECTATOR_CANNOT_SEND: N_(
+        "Spectators can watch but not send; your message was not forwarded."
+    ),
+    ErrorCode.REPLACED: N_("Your seat was reclaimed by a newer connection with your token."),
+    ErrorCode.UNAVAILABLE: N_(
+        "The relay cannot reach the store that holds its rooms right now; try again in a moment."
+    ),
+}
 
 
 def refusal(error: RelayError) -> str:
@@ -78,7 +88,7 @@ def refusal(error: RelayError) -> str:
     >>> refusal(RelayError("new_code", "A relay\x1b[2J of tomorrow."))
     'A relay�[2J of tomorrow.'
     """
-    known = _REFUSALS.get(error.code)
+    known = REFUSALS.get(error.code)
     return _(known) if known is not None else shown(error.text)
 
 

@@ -264,7 +264,8 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
             await ada.press("a")  # now Ada's app proposes; both join
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, on_a_new_board(app, first), "the rematch's board")
-                assert says(app, "Bob: encore une")()  # the chat panel goes on
+                # The chat panel goes on (its log shows lines once laid out: the first paint).
+                await until(pilot, says(app, "Bob: encore une"), "the chat going on")
             second = [network_game(app) for app in apps]
             assert match_id(second[0]) == match_id(second[1]) != first_id
             for app in apps:  # the room's score so far, on the new board's title

@@ -181,6 +181,13 @@ class RelayServer:
         websocket.upgraded()
         try:
             self._carry_out(core.open(conn, self._client_address(websocket), loop.time()))
+            # websockets keeps the opening handshake's headers (both sides', some 2 KiB a
+            # connection: an idle connection's largest part) for the connection's life; the
+            # relay has read what it needs of them (the address). websockets itself reads only
+            # whether there was a request, so the request and response stay, their headers go.
+            for handshake in (websocket.request, websocket.response):
+                if handshake is not None:
+                    handshake.headers.clear()
             websocket.start(conn)
             await websocket.wait_closed()
         finally:

@@ -29,6 +29,11 @@ from __future__ import annotations
 import gettext
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.clause import Clause
+    from engine.errors import EngineError
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
@@ -150,6 +155,18 @@ def words() -> gettext.NullTranslations:
     """The language in use, for what renders its own sentences: the protocol's narration
     (``clause.say(words())``) and ``log export``'s transcript."""
     return _translations
+
+
+def say(clause: Clause) -> str:
+    """What the engine or the protocol tells (a :class:`~engine.clause.Clause`), in the
+    language in use."""
+    return clause.say(_translations)
+
+
+def reason_of(error: EngineError) -> str:
+    """Why the engine refused, in the language in use (its English when the error is not
+    one a player meets, and carries no clause)."""
+    return str(error) if error.clause is None else error.clause.say(_translations)
 
 
 def _(message: str) -> str:

@@ -29,11 +29,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from engine.clause import N_, Clause
 from protocol.errors import CorruptLog, ProtocolError
 from protocol.events import MatchEnded
 from protocol.logfile import LogContents, parse_log, read_log
 from protocol.messages import Claim, GameMessage, decode_message
-from protocol.narrate import N_, Clause
 from protocol.session import MatchSession
 
 

@@ -255,6 +255,8 @@ def test_a_french_and_an_english_tablier_write_the_same_log(tmp_path: Path) -> N
                           home=tmp_path)  # fmt: skip
         assert played.returncode == 0, played.stderr
         logs.append(log.read_bytes())
+        said = "gagne la poule de" if lang == "fr" else "wins the pot of"  # its result
+        assert said in played.stdout, played.stdout
     assert logs[0] == logs[1]
 
 

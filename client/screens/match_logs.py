@@ -140,7 +140,7 @@ class ReplayForm(Vertical):
         yield Label("", id="recent-title", classes="option-label list-title", markup=False)
         yield OptionList(id="recent-logs", markup=False)
         with Horizontal(classes="actions"):
-            yield Button("Open", variant="primary", id="open-replay")
+            yield Button(_("Open"), variant="primary", id="open-replay")
             yield Static("", id="replay-error", classes="error", markup=False)
 
     @on(Button.Pressed, "#open-replay")

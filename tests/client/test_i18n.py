@@ -338,6 +338,8 @@ ALLOWED: dict[tuple[str, str], str] = {
 """The sentence-like literals of converted modules that are rightly not translated."""
 
 TRANSLATORS = {"_", "N_", "ngettext"}
+SHOWN = {"Button", "update", "notify"}
+"""Calls whose first argument a person reads, even a single word."""
 ENGINE_ERRORS = {"InvalidOptionsError", "NotationError", "InvalidPositionError"}
 """Raised for ``tablier engine``'s JSON ``{"error": ...}`` answers, which stay English."""
 
@@ -353,6 +355,12 @@ def sentences(source: str) -> Iterator[str]:
             label = node.args[2] if len(node.args) > 2 else None
             if isinstance(label, ast.Constant) and isinstance(label.value, str):
                 yield label.value
+        # What a widget shows, however short: Button("Open"), .update("Thinking…").
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            shown = node.args[0].value
+            if name in SHOWN and isinstance(shown, str) and re.search(r"[A-Za-z]{2}", shown):
+                yield shown
     exempt: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
@@ -406,5 +414,6 @@ def test_the_list_of_modules_not_yet_converted_is_honest() -> None:
 def test_the_scan_finds_a_sentence_left_in_english() -> None:
     found = sorted(sentences('print(f"cannot read {path}")\nhelp = "the log file"\n'
                              'ok = _("wrapped words")\n"""a docstring here"""\n'
-                             'keys = [Binding("q", "quit", "Quit")]\n'))  # fmt: skip
-    assert found == ["Quit", "cannot read {}", "the log file"]
+                             'keys = [Binding("q", "quit", "Quit")]\n'
+                             'yield Button("Open")\nlabel.update("Thinking…")\n'))  # fmt: skip
+    assert found == ["Open", "Quit", "Thinking…", "cannot read {}", "the log file"]

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from engine.clause import Clause
     from engine.errors import EngineError
+    from protocol.errors import ProtocolError
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
@@ -163,10 +164,13 @@ def say(clause: Clause) -> str:
     return clause.say(_translations)
 
 
-def reason_of(error: EngineError) -> str:
-    """Why the engine refused, in the language in use (its English when the error is not
-    one a player meets, and carries no clause)."""
-    return str(error) if error.clause is None else error.clause.say(_translations)
+def reason_of(error: EngineError | ProtocolError) -> str:
+    """Why the engine or the protocol refused, in the language in use: its clause said, or
+    its reason as it is when it has none (one a player does not meet, in English, or one
+    the client worded itself)."""
+    if error.clause is not None:
+        return error.clause.say(_translations)
+    return str(getattr(error, "reason", error))  # a ProtocolError's is without its seat
 
 
 def _(message: str) -> str:

@@ -29,6 +29,12 @@ from __future__ import annotations
 import gettext
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.clause import Clause
+    from engine.errors import EngineError
+    from protocol.errors import ProtocolError
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
@@ -150,6 +156,21 @@ def words() -> gettext.NullTranslations:
     """The language in use, for what renders its own sentences: the protocol's narration
     (``clause.say(words())``) and ``log export``'s transcript."""
     return _translations
+
+
+def say(clause: Clause) -> str:
+    """What the engine or the protocol tells (a :class:`~engine.clause.Clause`), in the
+    language in use."""
+    return clause.say(_translations)
+
+
+def reason_of(error: EngineError | ProtocolError) -> str:
+    """Why the engine or the protocol refused, in the language in use: its clause said, or
+    its reason as it is when it has none (one a player does not meet, in English, or one
+    the client worded itself)."""
+    if error.clause is not None:
+        return error.clause.say(_translations)
+    return str(getattr(error, "reason", error))  # a ProtocolError's is without its seat
 
 
 def _(message: str) -> str:

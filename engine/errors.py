@@ -1,10 +1,27 @@
-"""The engine's errors. All subclass :class:`ValueError`, like python-chess's."""
+"""The engine's errors. All subclass :class:`ValueError`, like python-chess's.
+
+An error a player may meet (a refused play, a mistyped move) carries its reason as a
+:class:`~engine.clause.Clause`, for the client to say in the player's language; its message
+(``str()``) is that clause's English, what the JSON interfaces and the logs carry.
+
+>>> from engine.clause import N_, Clause
+>>> error = IllegalMoveError(Clause.of(N_("you have no checker on {point}"), point=5))
+>>> str(error), error.clause is not None
+('you have no checker on 5', True)
+"""
 
 from __future__ import annotations
+
+from engine.clause import Clause
 
 
 class EngineError(ValueError):
     """Base class: the engine was asked for something the rules or formats do not allow."""
+
+    def __init__(self, reason: str | Clause) -> None:
+        super().__init__(str(reason))
+        self.clause = reason if isinstance(reason, Clause) else None
+        """The reason in words a player reads, when it is one a player may meet."""
 
 
 class IllegalMoveError(EngineError):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.clause import N_, Clause
+
 CLOCK_TOLERANCE_MS: Final = 5_000
 """How far honest clocks may disagree. A message dated further ahead of the receiver's clock
 is refused; a game record dated further back than what it follows is refused."""
@@ -49,18 +51,31 @@ def behind_by(time: int, *, floor: int) -> int | None:
 
 
 def seconds(ms: int) -> str:
-    """*ms* as a person reads it: ``"6 s"``, ``"4 min 10 s"``, ``"3 h 2 min"``.
+    """*ms* as a person reads it, in English (the protocol's errors): ``"6 s"``,
+    ``"4 min 10 s"``, ``"3 h 2 min"``.
 
     >>> seconds(6_000), seconds(250_000), seconds(4611686018341287000)
     ('6 s', '4 min 10 s', 'more than a day')
     """
+    return str(duration(ms))
+
+
+def duration(ms: int) -> Clause:
+    """*ms* for its reader to say in his language (``babel.cfg`` reads this module).
+
+    >>> str(duration(7_200_000)), str(duration(120_000)), str(duration(1))
+    ('2 h 0 min', '2 min', '1 s')
+    """
+    say = Clause.of
     total = (ms + 999) // 1000
     if total >= 86_400:
-        return "more than a day"
+        return say(N_("more than a day"))
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
-        return f"{hours} h {minutes} min"
+        return say(N_("{hours} h {minutes} min"), hours=hours, minutes=minutes)
     if minutes:
-        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
-    return f"{secs} s"
+        if secs:
+            return say(N_("{minutes} min {seconds} s"), minutes=minutes, seconds=secs)
+        return say(N_("{minutes} min"), minutes=minutes)
+    return say(N_("{seconds} s"), seconds=secs)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol.clock import seconds
+from engine.clause import ENGLISH, N_, Clause, Words
+from protocol.clock import duration
 from protocol.errors import ProtocolError
 from protocol.logfile import LogContents
 from protocol.messages import Chat, Claim, GameMessage, Play, Resign, Seen, Share, decode_message
@@ -32,44 +33,48 @@ class Comparison:
     """What two logs of one match say against each other; ``agree`` when nothing."""
 
     agree: bool
-    lines: tuple[str, ...]
+    lines: tuple[Clause, ...]
     parted_at: int | None = None  # the first record where they differ
     liars: tuple[int, ...] = ()  # seats that signed both sides
 
-    def summary(self) -> str:
-        return "\n".join(self.lines)
+    def summary(self, words: Words = ENGLISH) -> str:
+        """What ``tablier verify`` prints of the comparison, in the language of *words*."""
+        return "\n".join(line.say(words) for line in self.lines)
 
 
 def compare(first: LogContents, second: LogContents) -> Comparison:
     """Compare two logs, both parsed (each is verified on its own by :mod:`protocol.verify`)."""
+    say = Clause.of
     if first.setup.match_id != second.setup.match_id:
-        return Comparison(False, ("these are logs of two different matches",))
+        return Comparison(False, (say(N_("these are logs of two different matches")),))
     names = first.setup.names
     a, b = first.records, second.records
     common = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
     if common is None:
         if len(a) == len(b):
-            return Comparison(True, (f"agree: the same {len(a)} records, byte for byte",))
-        shorter, longer = ("first", "second") if len(a) < len(b) else ("second", "first")
+            return Comparison(True, (say(N_("agree: the same {count} records, byte for byte"),
+                                         count=len(a)),))  # fmt: skip
         extra, stop = abs(len(a) - len(b)), min(len(a), len(b)) - 1
-        return Comparison(True, (
-            f"agree: the {longer} log is the {shorter} with {extra} more records "
-            f"(the {shorter} stops after record {stop})",
-        ))  # fmt: skip
+        if len(a) < len(b):
+            agree = N_("agree: the second log is the first with {extra} more records (the "
+                       "first stops after record {record})")  # fmt: skip
+        else:
+            agree = N_("agree: the first log is the second with {extra} more records (the "
+                       "second stops after record {record})")  # fmt: skip
+        return Comparison(True, (say(agree, extra=extra, record=stop),))
     lines = [
-        f"the logs part at record {common}:",
-        f"  first:  {_describe(a[common], names)}",
-        f"  second: {_describe(b[common], names)}",
+        say(N_("the logs part at record {record}:"), record=common),
+        say(N_("  first:  {record}"), record=_describe(a[common], names)),
+        say(N_("  second: {record}"), record=_describe(b[common], names)),
     ]
     game_a, game_b = _game(a), _game(b)
     split = next(
         (p for p, (x, y) in enumerate(zip(game_a, game_b, strict=False)) if x[1] != y[1]), None
     )
     if split is None and len(game_a) == len(game_b):
-        lines.append(
-            "the game records are the same in both: only chat lines sit in other places "
-            "(the relay gave the two players different orders)"
-        )
+        lines.append(say(N_("the game records are the same in both: only chat lines sit in "
+                            "other places (the relay gave the two players different "
+                            "orders)")))  # fmt: skip
         return Comparison(False, tuple(lines), common)
     split = min(len(game_a), len(game_b)) if split is None else split
     liars: list[int] = []
@@ -78,16 +83,17 @@ def compare(first: LogContents, second: LogContents) -> Comparison:
         mine_b = [k for k, raw in game_b[split:] if _seat(raw) == seat]
         if mine_a and mine_b:
             liars.append(seat)
-            lines.append(
-                f"{name} signed both: {_describe(a[mine_a[0]], names)} (first log, record "
-                f"{mine_a[0]}) and {_describe(b[mine_b[0]], names)} (second log, record "
-                f"{mine_b[0]}), each after a different match — one of them is a lie"
-            )
+            lines.append(say(
+                N_("{name} signed both: {first} (first log, record {first_record}) and "
+                   "{second} (second log, record {second_record}), each after a different "
+                   "match — one of them is a lie"),
+                name=name, first=_describe(a[mine_a[0]], names), first_record=mine_a[0],
+                second=_describe(b[mine_b[0]], names), second_record=mine_b[0],
+            ))  # fmt: skip
     if not liars:
-        lines.append(
-            "no player signed both sides, so neither log proves the other wrong (the relay "
-            "may have given the two players different orders)"
-        )
+        lines.append(say(N_("no player signed both sides, so neither log proves the other "
+                            "wrong (the relay may have given the two players different "
+                            "orders)")))  # fmt: skip
         lines.extend(_claim_against_answer(game_a, game_b, split, names))
     return Comparison(False, tuple(lines), common, tuple(liars))
 
@@ -97,7 +103,7 @@ def _claim_against_answer(
     game_b: list[tuple[int, bytes]],
     split: int,
     names: tuple[str, ...],
-) -> list[str]:
+) -> list[Clause]:
     """Where one side claims a seat abandoned and the other holds that seat's answer there:
     what each is dated (by its own signer), which only the relay's order could settle."""
     for mine, theirs in ((game_a, game_b), (game_b, game_a)):
@@ -106,10 +112,12 @@ def _claim_against_answer(
         if isinstance(claim, Claim) and answer is not None and answer.seat == claim.accused:
             ahead = claim.time - answer.time
             if ahead > 0:
-                return [
-                    f"{names[answer.seat]}'s record there is dated {seconds(ahead)} before "
-                    f"the time {names[claim.seat]} says their time was up"
-                ]
+                return [Clause.of(
+                    N_("{answerer}'s record there is dated {ahead} before the time {claimant} "
+                       "says their time was up"),
+                    answerer=names[answer.seat], ahead=duration(ahead),
+                    claimant=names[claim.seat],
+                )]  # fmt: skip
     return []
 
 
@@ -130,23 +138,28 @@ def _decode(raw: bytes) -> GameMessage | None:
         return None
 
 
-def _describe(raw: bytes, names: tuple[str, ...]) -> str:
+def _describe(raw: bytes, names: tuple[str, ...]) -> Clause:
+    say = Clause.of
     message = _decode(raw)
     if message is None or message.seat >= len(names):
-        return "bytes that are not a record"
+        return say(N_("bytes that are not a record"))
     name = names[message.seat]
     match message:
         case Share(n=n):
-            what = f"{name}'s dice share for throw {n}"
+            what = say(N_("{name}'s dice share for throw {throw}"), name=name, throw=n)
         case Play(notation=notation):
-            what = f"{name}'s play {notation}"
+            what = say(N_("{name}'s play {play}"), name=name, play=notation)
         case Chat():
-            what = f"{name}'s chat line {message.n}"
+            what = say(N_("{name}'s chat line {line}"), name=name, line=message.n)
         case Resign():
-            what = f"{name}'s resignation"
+            what = say(N_("{name}'s resignation"), name=name)
         case Claim(accused=accused):
-            accused_name = names[accused] if accused < len(names) else f"seat {accused}"
-            what = f"{name}'s claim that {accused_name} abandoned"
+            if accused < len(names):
+                what = say(N_("{name}'s claim that {accused} abandoned"), name=name,
+                           accused=names[accused])  # fmt: skip
+            else:
+                what = say(N_("{name}'s claim that seat {seat} abandoned"), name=name,
+                           seat=accused)  # fmt: skip
         case Seen():
-            what = f"{name}'s word that they saw their turn"
-    return f"{what}, dated {when(message.time)}"
+            what = say(N_("{name}'s word that they saw their turn"), name=name)
+    return say(N_("{what}, dated {date}"), what=what, date=when(message.time))

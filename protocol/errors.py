@@ -10,18 +10,25 @@ rules forbid, and ``seat`` names that peer when it is known.
 (True, True, 2)
 >>> str(error)
 'seat 2: the dice share does not follow from the previous one'
+
+An error a player may meet by acting (not his turn, a message still on its way) carries its
+reason as a :class:`~engine.clause.Clause` too, for the client to say in his language;
+``reason`` is its English.
 """
 
 from __future__ import annotations
+
+from engine.clause import Clause
 
 
 class ProtocolError(ValueError):
     """Base class of every error :mod:`protocol` raises. ``seat`` is the culprit, if known."""
 
-    def __init__(self, message: str, *, seat: int | None = None) -> None:
-        self.reason = message
+    def __init__(self, message: str | Clause, *, seat: int | None = None) -> None:
+        self.clause = message if isinstance(message, Clause) else None
+        self.reason = str(message)
         self.seat = seat
-        super().__init__(message if seat is None else f"seat {seat}: {message}")
+        super().__init__(self.reason if seat is None else f"seat {seat}: {self.reason}")
 
 
 class LocalProtocolError(ProtocolError):
@@ -38,7 +45,9 @@ class RemoteProtocolError(ProtocolError):
     the one who sent it, if known.
     """
 
-    def __init__(self, message: str, *, seat: int | None = None, fatal: bool = True) -> None:
+    def __init__(
+        self, message: str | Clause, *, seat: int | None = None, fatal: bool = True
+    ) -> None:
         super().__init__(message, seat=seat)
         self.fatal = fatal
 

@@ -21,10 +21,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine import jacquet
+from engine.clause import ENGLISH, N_, Clause, Words, plural
 from protocol.events import ChatReceived, DiceRolled, MatchEnded, PlayMade
 from protocol.logfile import LogContents
 from protocol.messages import Chat, Claim, Play, Resign, Share
-from protocol.narrate import ENGLISH, N_, Clause, Words, narrate, narrate_turns, plural
+from protocol.narrate import narrate, narrate_turns
 from protocol.verify import replay
 
 

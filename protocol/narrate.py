@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from engine import goose, jacquet
+from engine.clause import ENGLISH, N_, Clause, Words, plural
 from engine.goose import SQUARE_NAMES
 from engine.jacquet.notation import format_move
 from protocol.events import ChatReceived, MatchEnded
@@ -31,70 +32,6 @@ from protocol.events import ChatReceived, MatchEnded
 # Jacquet's multipliers and the Goose's hazards keep their French names in every language.
 _MULTIPLIERS = {1: "simple", 2: "double", 3: "triple", 4: "quadruple"}
 _TRAP_NAMES = {"well": SQUARE_NAMES[31], "prison": SQUARE_NAMES[52], "inn": SQUARE_NAMES[19]}
-
-Value = str | int
-
-
-class Words(Protocol):
-    """A reader's language: what :class:`gettext.NullTranslations` and its kin offer."""
-
-    def gettext(self, message: str, /) -> str: ...
-
-    def ngettext(self, singular: str, plural: str, count: int, /) -> str: ...
-
-
-class _English:
-    """The patterns as they are written: the language-neutral outputs' English."""
-
-    def gettext(self, message: str, /) -> str:
-        return message
-
-    def ngettext(self, singular: str, plural: str, count: int, /) -> str:
-        return singular if count == 1 else plural
-
-
-ENGLISH: Words = _English()
-
-
-def N_(pattern: str) -> str:
-    """Mark *pattern* for the client's catalogue (``scripts/catalogue`` extracts it)."""
-    return pattern
-
-
-def plural(singular: str, plural: str) -> tuple[str, str]:
-    """Mark a pattern whose form a count decides ("1 point", "2 points")."""
-    return singular, plural
-
-
-@dataclass(frozen=True, slots=True)
-class Clause:
-    """One thing said: a pattern (or a singular and plural pair, chosen by ``count``) and
-    the values filling its fields. Values are names and numbers, never words to translate.
-
-    >>> clause = Clause.of(N_("{who} pays {amount} into the pot"), who="Ada", amount=2)
-    >>> str(clause)
-    'Ada pays 2 into the pot'
-    """
-
-    pattern: str | tuple[str, str]
-    fields: tuple[tuple[str, Value], ...] = ()
-    count: int = 1
-
-    @classmethod
-    def of(cls, pattern: str | tuple[str, str], count: int = 1, /, **fields: Value) -> Clause:
-        return cls(pattern, tuple(fields.items()), count)
-
-    def say(self, words: Words = ENGLISH) -> str:
-        """The clause in the language of *words* (the pattern translated, then filled:
-        a value is never read as a pattern, whoever chose it)."""
-        if isinstance(self.pattern, tuple):
-            pattern = words.ngettext(*self.pattern, self.count)
-        else:
-            pattern = words.gettext(self.pattern)
-        return pattern.format(**dict(self.fields))
-
-    def __str__(self) -> str:
-        return self.say()
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,9 +39,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
+from engine.clause import N_, Clause
 from engine.errors import EngineError
 from protocol.chain import HashChain, Reveals
-from protocol.clock import late_after, seconds
+from protocol.clock import duration, late_after
 from protocol.codec import pack, unpack_transcript
 from protocol.errors import (
     LocalProtocolError,
@@ -161,7 +162,7 @@ class MatchSession(Referee):
         self._check_can_act()
         awaiting = self.awaiting
         if not isinstance(awaiting, ThrowDice) or awaiting.seat != self.seat or self.progress.links:
-            raise LocalProtocolError("it is not your throw", seat=self.seat)
+            raise LocalProtocolError(Clause.of(N_("it is not your throw")), seat=self.seat)
         state = self.progress.state_digest(self.state)
         return self._act(self._make_share(now, state=state))
 
@@ -170,12 +171,12 @@ class MatchSession(Referee):
         self._check_can_act()
         awaiting = self.awaiting
         if not isinstance(awaiting, ChoosePlay) or awaiting.seat != self.seat:
-            raise LocalProtocolError("it is not your turn to play", seat=self.seat)
+            raise LocalProtocolError(Clause.of(N_("it is not your turn to play")), seat=self.seat)
         notation = self.game.format_play(play)
         try:
             transition = self.game.play(self.state, notation)
         except EngineError as error:
-            raise LocalProtocolError(str(error), seat=self.seat) from None
+            raise LocalProtocolError(error.clause or str(error), seat=self.seat) from None
         self._prepared = (notation, transition)  # checked once: the progress reuses it
         after = self.progress.state_digest(transition.state)
         history = self.progress.digest
@@ -185,9 +186,9 @@ class MatchSession(Referee):
         """Send a signed chat line (printable text, at most 500 characters)."""
         self._check_can_act(allow_ended=True)
         if not text or len(text) > MAX_CHAT_CHARS or not text.isprintable():
-            raise LocalProtocolError(
-                f"a chat line is 1 to {MAX_CHAT_CHARS} printable characters", seat=self.seat
-            )
+            raise LocalProtocolError(Clause.of(N_("a chat line is 1 to {most} printable "
+                                                  "characters"), most=MAX_CHAT_CHARS),
+                                     seat=self.seat)  # fmt: skip
         return self._act(Chat(self._me, self._chats[self._me], now, text, b""))
 
     def resign(self, now: int) -> list[Event]:
@@ -202,9 +203,9 @@ class MatchSession(Referee):
         if accused not in self.awaited_seats() or accused == self.seat:
             raise LocalProtocolError(f"seat {accused} is not the one the match is waiting for")
         if now < self.deadline():
-            raise LocalProtocolError(
-                f"seat {accused} still has {seconds(self.deadline() - now)} to answer"
-            )
+            raise LocalProtocolError(Clause.of(N_("seat {seat} still has {left} to answer"),
+                                               seat=accused,
+                                               left=duration(self.deadline() - now)))  # fmt: skip
         progress = self.progress
         claim = Claim(self._me, progress.position, now, accused, b"", progress.digest)
         return self._act(claim)
@@ -306,14 +307,17 @@ class MatchSession(Referee):
         return self.seat
 
     def _check_can_act(self, *, allow_ended: bool = False) -> None:
+        say = Clause.of
         if self.seat is None:
-            raise LocalProtocolError("a spectator cannot act in the match")
+            raise LocalProtocolError(say(N_("a spectator cannot act in the match")))
         if self.stopped is not None:
-            raise LocalProtocolError(f"the match was stopped: {self.stopped}")
+            raise LocalProtocolError(say(N_("the match was stopped: {error}"),
+                                         error=str(self.stopped)))  # fmt: skip
         if self.ended is not None and not allow_ended:
-            raise LocalProtocolError("the match is over")
+            raise LocalProtocolError(say(N_("the match is over")))
         if self._flight.deferred and not allow_ended:  # what comes next depends on its place
-            raise LocalProtocolError("your last message is on its way to the others: a moment")
+            raise LocalProtocolError(say(N_("your last message is on its way to the others: a "
+                                            "moment")))  # fmt: skip
 
     def _sign(self, message: GameMessage) -> tuple[GameMessage, bytes]:
         assert self._identity is not None
@@ -333,7 +337,8 @@ class MatchSession(Referee):
         try:
             self._handle(signed, raw)
         except Refusal as refusal:
-            raise LocalProtocolError(refusal.error.reason, seat=self.seat) from None
+            error = refusal.error
+            raise LocalProtocolError(error.clause or error.reason, seat=self.seat) from None
         except RemoteProtocolError as error:
             self._stop(error, None)
             raise

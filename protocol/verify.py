@@ -29,11 +29,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from engine.clause import ENGLISH, N_, Clause, Words, plural
 from protocol.errors import CorruptLog, ProtocolError
 from protocol.events import MatchEnded
 from protocol.logfile import LogContents, parse_log, read_log
 from protocol.messages import Claim, GameMessage, decode_message
-from protocol.narrate import N_, Clause
 from protocol.session import MatchSession
 
 
@@ -72,41 +72,63 @@ def replay(contents: LogContents, session: MatchSession | None = None) -> Iterat
 @dataclass(frozen=True, slots=True)
 class VerifyReport:
     """What ``tablier verify`` prints: the summary of a log, what it proves, or its first
-    problem.
+    problem, for its reader to say in his language (:meth:`summary`).
 
     ``ok``: every record checks out. ``proven``: and the result rests on what the seats it
     goes against signed (a match that ended in play, or a resignation); an abandonment is one
     player's claim, which one log cannot prove — it can only fail to contradict it.
+    ``outcome`` and ``grounds``: the result and what proves it; ``result`` and ``proof``
+    are their English.
     """
 
     ok: bool
     game: str
     options: tuple[tuple[str, int | str], ...]
     players: tuple[str, ...]
-    result: str
+    outcome: Clause
+    grounds: Clause
     turns: int
     throws: int
     records: int
     error: str | None = None
     bad_record: int | None = None
     proven: bool = True
-    proof: str = ""
     sha256: str = ""
 
-    def summary(self) -> str:
-        options = ", ".join(f"{name}={value}" for name, value in self.options) or "defaults"
-        lines = [
-            f"game:    {self.game} ({options})",
-            f"players: {', '.join(self.players)}",
-            f"result:  {self.result}",
-            f"proof:   {self.proof}",
-            # A turn is a throw or a missed one (README, *Match logs*): both counts said.
-            f"turns:   {self.turns} ({self.throws} thrown, {self.turns - self.throws} missed;"
-            f" {self.records} signed records)",
-            f"sha256:  {self.sha256}",
+    @property
+    def result(self) -> str:
+        return str(self.outcome)
+
+    @property
+    def proof(self) -> str:
+        return str(self.grounds)
+
+    def summary(self, words: Words = ENGLISH) -> str:
+        """The report as ``tablier verify`` prints it, in the language of *words*."""
+        options = (", ".join(f"{name}={value}" for name, value in self.options)
+                   or words.gettext(N_("defaults")))  # fmt: skip
+        say = Clause.of
+        # A turn is a throw or a missed one (README, *Match logs*): both counts said.
+        missed = self.turns - self.throws
+        turns = say(N_("{turns} ({thrown}, {missed}; {records})"), turns=self.turns,
+                    thrown=say(plural("{count} thrown", "{count} thrown"), self.throws,
+                               count=self.throws),
+                    missed=say(plural("{count} missed", "{count} missed"), missed, count=missed),
+                    records=say(plural("{count} signed record", "{count} signed records"),
+                                self.records, count=self.records))  # fmt: skip
+        rows = [
+            (N_("game:"), f"{self.game} ({options})"),
+            (N_("players:"), ", ".join(self.players)),
+            (N_("result:"), self.outcome.say(words)),
+            (N_("proof:"), self.grounds.say(words)),
+            (N_("turns:"), turns.say(words)),
+            (N_("sha256:"), self.sha256),
         ]
+        said = [(words.gettext(label), value) for label, value in rows]
+        width = max(len(label) for label, _value in said) + 1  # the values in one column
+        lines = [f"{label:<{width}}{value}" for label, value in said]
         if self.error is not None:
-            lines.append(f"INVALID: {self.error}")
+            lines.append(say(N_("INVALID: {error}"), error=self.error).say(words))
         return "\n".join(lines)
 
 
@@ -135,20 +157,21 @@ def verify_contents(contents: LogContents) -> VerifyReport:
     if error is None:
         error = contents.problem
     setup = contents.setup
-    proven, proof = prove(session) if error is None else (False, "none: the log is not valid")
+    proven, proof = (prove(session) if error is None
+                     else (False, Clause.of(N_("none: the log is not valid"))))  # fmt: skip
     return VerifyReport(
         ok=error is None,
         game=setup.game,
         options=setup.proposal.options,
         players=setup.names,
-        result=describe_result(session.ended, setup.names, session.state),
+        outcome=result_clause(session.ended, setup.names, session.state),
+        grounds=proof,
         turns=session.turns,
         throws=session.throw_index,
         records=len(session.records),
         error=None if error is None else str(error),
         bad_record=None if error is None else error.record,
         proven=proven,
-        proof=proof,
         sha256=contents.sha256.hex(),
     )
 
@@ -165,37 +188,37 @@ def _check(
     return session, None
 
 
-def prove(session: MatchSession) -> tuple[bool, str]:
+def prove(session: MatchSession) -> tuple[bool, Clause]:
     """What a valid log's records prove about its result: (proven, in words)."""
+    say = Clause.of
     names, ended, records = session.setup.names, session.ended, session.records
     if ended is None:
-        last = f"after record {len(records) - 1}" if records else "before its first record"
-        return True, f"no result: the log ends {last}, before the match did"
+        last = (say(N_("after record {record}"), record=len(records) - 1) if records
+                else say(N_("before its first record")))  # fmt: skip
+        return True, say(N_("no result: the log ends {last}, before the match did"), last=last)
     if ended.reason == "finished":
-        return True, (
-            "ended in play: every move is signed by its player, every die comes from "
-            "every player's committed chain"
-        )
+        return True, say(N_("ended in play: every move is signed by its player, every die "
+                            "comes from every player's committed chain"))  # fmt: skip
     if ended.reason == "resigned" and ended.seat is not None:
-        return True, f"{names[ended.seat]} resigned, and signed the resignation"
+        return True, say(N_("{who} resigned, and signed the resignation"), who=names[ended.seat])
     index, claim = next(
         (k, message)
         for k in range(len(records) - 1, -1, -1)
         if isinstance(message := decode_message(records[k]), Claim)
     )
-    accused, claimant = names[claim.accused], names[claim.seat]
     heard = [k for k in range(index) if decode_message(records[k]).seat == claim.accused]
-    since = (
-        f"record {heard[-1]}, dated {when(decode_message(records[heard[-1]]).time)}"
-        if heard
-        else "the start"
-    )
-    return False, (
-        f"{claimant}'s word alone: {claimant} signed, at record {index}, dated "
-        f"{when(claim.time)}, that {accused} stopped answering after {since}, and nothing "
-        f"{accused} signed after that is in this log — a log of {accused}'s, or any other "
-        f"player's, can refute it (tablier verify THIS_LOG THEIR_LOG)"
-    )
+    since = say(N_("the start"))
+    if heard:
+        since = say(N_("record {record}, dated {date}"), record=heard[-1],
+                    date=when(decode_message(records[heard[-1]]).time))  # fmt: skip
+    return False, say(
+        N_("{claimant}'s word alone: {claimant} signed, at record {record}, dated {date}, that "
+           "{accused} stopped answering after {since}, and nothing {accused} signed after that "
+           "is in this log — a log of {accused}'s, or any other player's, can refute it "
+           "(tablier verify THIS_LOG THEIR_LOG)"),
+        claimant=names[claim.seat], record=index, date=when(claim.time),
+        accused=names[claim.accused], since=since,
+    )  # fmt: skip
 
 
 def when(ms: int) -> str:
@@ -208,11 +231,6 @@ def when(ms: int) -> str:
         return f"{datetime.fromtimestamp(ms // 1000, tz=UTC):%Y-%m-%d %H:%M:%S} UTC"
     except (OverflowError, ValueError, OSError):  # beyond what a calendar holds
         return f"{ms} ms after 1970"
-
-
-def describe_result(ended: MatchEnded | None, names: tuple[str, ...], state: Any) -> str:
-    """The outcome of a match in a few plain words (English: a verification report's)."""
-    return str(result_clause(ended, names, state))
 
 
 def result_clause(ended: MatchEnded | None, names: tuple[str, ...], state: Any) -> Clause:

@@ -2,7 +2,8 @@
 
 Every limit is an option so a self-hoster can tune it, and every default is the safe choice.
 This module imports only the standard library, so ``tablier --help`` can build the relay's
-options without loading websockets.
+options without loading websockets. Its help is English; the sentences are marked (N_) for the
+client's catalogue, which ``tablier relay --help`` says them with (:func:`add_arguments`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+
+def N_(text: str) -> str:
+    """Mark *text* for the client's catalogue (``babel.cfg`` reads this module)."""
+    return text
+
+
 ENV_PREFIX = "TABLIER_RELAY_"
-DESCRIPTION = (
+DESCRIPTION = N_(
     "Run a Tablier relay: it forwards the messages of each game room between its players "
     "and spectators, without reading them. Every option can also be set with a "
     "TABLIER_RELAY_<OPTION> environment variable (e.g. TABLIER_RELAY_PORT=9000); flags win."
@@ -92,34 +99,36 @@ _BACKPLANE_SCHEMES = ("redis://", "rediss://", "unix://")
 
 # What each setting means, as ``--help`` and the README's "Self-hosting the relay" say it.
 HELP: dict[str, str] = {
-    "host": "address to bind (default loopback; 0.0.0.0 for every interface)",
-    "port": "TCP port (0 picks a free one)",
-    "certfile": "TLS certificate chain (PEM) to serve wss://",
-    "keyfile": "TLS private key (PEM) matching --certfile",
-    "max_frame": "largest frame accepted, in bytes; bigger ones close with 1009",
-    "rate": "messages per second each connection may send, on average",
-    "burst": "messages a connection may send at once before the rate applies",
-    "max_connections_per_ip": "open connections allowed from one address",
-    "max_rooms": "rooms the relay holds at once",
-    "max_rooms_per_ip": "rooms created from one address that the relay holds at once",
-    "max_seats": f"most player seats a room may ask for (at most {MAX_SEATS_PER_ROOM})",
-    "max_spectators": "spectators per room",
-    "backlog": "messages each room keeps for clients that resume",
-    "backlog_bytes": "bytes of messages each room keeps for clients that resume, at most",
-    "seat_grace": "seconds a disconnected player's seat is held for its token",
-    "room_idle": "seconds a room with nobody connected is kept",
-    "handshake_timeout": "seconds a new connection has to upgrade and join a room",
-    "ping_interval": "seconds between keepalive pings",
-    "ping_timeout": "seconds to wait for a pong before dropping a connection",
-    "join_failures_per_minute": "failed joins (unknown room, wrong token) allowed per address",
-    "shutdown_timeout": "seconds to wait for clients to close on shutdown",
-    "trust_proxy": "take client addresses from X-Forwarded-For (only behind nginx/Caddy)",
-    "log_json": "log one JSON object per line instead of plain text",
-    "backplane": "share rooms with other relay processes through Redis (redis://HOST:PORT/DB; "
-    "needs the redis extra)",
-    "backplane_lease": "seconds the members of a relay process that died still count as "
-    "connected (with --backplane); then they are away, and their seats expire after the grace",
-}
+    "host": N_("address to bind (default loopback; 0.0.0.0 for every interface)"),
+    "port": N_("TCP port (0 picks a free one)"),
+    "certfile": N_("TLS certificate chain (PEM) to serve wss://"),
+    "keyfile": N_("TLS private key (PEM) matching --certfile"),
+    "max_frame": N_("largest frame accepted, in bytes; bigger ones close with 1009"),
+    "rate": N_("messages per second each connection may send, on average"),
+    "burst": N_("messages a connection may send at once before the rate applies"),
+    "max_connections_per_ip": N_("open connections allowed from one address"),
+    "max_rooms": N_("rooms the relay holds at once"),
+    "max_rooms_per_ip": N_("rooms created from one address that the relay holds at once"),
+    "max_seats": N_("most player seats a room may ask for (at most {most})"),
+    "max_spectators": N_("spectators per room"),
+    "backlog": N_("messages each room keeps for clients that resume"),
+    "backlog_bytes": N_("bytes of messages each room keeps for clients that resume, at most"),
+    "seat_grace": N_("seconds a disconnected player's seat is held for its token"),
+    "room_idle": N_("seconds a room with nobody connected is kept"),
+    "handshake_timeout": N_("seconds a new connection has to upgrade and join a room"),
+    "ping_interval": N_("seconds between keepalive pings"),
+    "ping_timeout": N_("seconds to wait for a pong before dropping a connection"),
+    "join_failures_per_minute": N_("failed joins (unknown room, wrong token) allowed per "
+                                   "address"),
+    "shutdown_timeout": N_("seconds to wait for clients to close on shutdown"),
+    "trust_proxy": N_("take client addresses from X-Forwarded-For (only behind nginx/Caddy)"),
+    "log_json": N_("log one JSON object per line instead of plain text"),
+    "backplane": N_("share rooms with other relay processes through Redis "
+                    "(redis://HOST:PORT/DB; needs the redis extra)"),
+    "backplane_lease": N_("seconds the members of a relay process that died still count as "
+                          "connected (with --backplane); then they are away, and their seats "
+                          "expire after the grace"),
+}  # fmt: skip
 
 
 _METAVARS = {
@@ -129,6 +138,11 @@ _METAVARS = {
     "rate": "PER_SECOND",
     "backplane": "URL",
 }
+
+
+def help_of(field: str, words: Callable[[str], str] = str) -> str:
+    """What the setting *field* means, in the language of *words*."""
+    return words(HELP[field]).format(most=MAX_SEATS_PER_ROOM)
 
 
 def env_name(field: str) -> str:
@@ -154,22 +168,22 @@ def _parser_for(default: object) -> Callable[[str], Any]:
     return str
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add one ``--flag`` per setting; its default comes from the environment when set."""
+def add_arguments(parser: argparse.ArgumentParser, words: Callable[[str], str] = str) -> None:
+    """Add one ``--flag`` per setting; its default comes from the environment when set.
+    *words*: the reader's language for the help (``tablier relay`` passes the client's ``_``).
+    """
     for field in fields(RelayConfig):
         default = field.default
         flag = "--" + field.name.replace("_", "-")
-        help_text = f"{HELP[field.name]} [env {env_name(field.name)}]"
+        help_text = f"{help_of(field.name, words)} [env {env_name(field.name)}]"
         if isinstance(default, bool):
             parser.add_argument(flag, action="store_true", default=None, help=help_text)
             continue
-        shown = "" if default is None else f" (default {default})"
+        if default is not None:
+            help_text += " " + words(N_("(default {default})")).format(default=default)
+        metavar = _METAVARS.get(field.name) or (N_("SECONDS") if type(default) is float else "N")
         parser.add_argument(
-            flag,
-            type=_parser_for(default),
-            default=None,
-            metavar=_METAVARS.get(field.name) or ("SECONDS" if type(default) is float else "N"),
-            help=help_text + shown,
+            flag, type=_parser_for(default), default=None, metavar=words(metavar), help=help_text
         )
 
 
@@ -191,6 +205,6 @@ def config_from(args: argparse.Namespace, environ: Mapping[str, str]) -> RelayCo
             values[field.name] = _parser_for(field.default)(raw)
         except ValueError:
             raise ValueError(
-                f"{env_name(field.name)}={raw!r} is not a valid {HELP[field.name]!r}"
+                f"{env_name(field.name)}={raw!r} is not a valid {help_of(field.name)!r}"
             ) from None
     return replace(RelayConfig(), **values)

@@ -16,9 +16,9 @@ def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "relay",
         help=_("run a relay so friends can play over the network"),
-        description=DESCRIPTION,
+        description=_(DESCRIPTION),
     )
-    add_arguments(parser)
+    add_arguments(parser, _)
     parser.set_defaults(run=_run)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from client.commands.paths import check_new_file
-from client.i18n import _, format_number, ngettext
+from client.i18n import _, format_number, ngettext, say
 from client.setup import GOOSE_DEFAULT_PLAYERS, GOOSE_MAX_PLAYERS, GOOSE_MIN_PLAYERS
 
 
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     from protocol.selfplay import selfplay
-    from protocol.verify import describe_result
+    from protocol.verify import result_clause
 
     start = args.start_time if args.start_time is not None else time.time_ns() // 1_000_000
     try:
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     session = match.sessions[0]
-    result = describe_result(match.ended, match.setup.names, match.state)
+    result = say(result_clause(match.ended, match.setup.names, match.state))
     turns = ngettext("{count} turn", "{count} turns", session.turns).format(
         count=format_number(session.turns))
     records = ngettext("{count} record", "{count} records", len(session.records)).format(

@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any
 
-from client.i18n import _
+from client.i18n import _, words
 
 EXIT_VALID, EXIT_INVALID, EXIT_NOT_A_LOG, EXIT_UNPROVEN = 0, 1, 2, 3
 
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_INVALID
         contents.append(read)
         if len(paths) > 1:
-            print(f"{path}:")
+            print(_("{path}:").format(path=path))
         statuses.append(_report(verify_contents(read), path))
     if len(contents) == 1:
         return statuses[0]
@@ -64,14 +64,14 @@ def run(args: argparse.Namespace) -> int:
 
     comparison = compare(contents[0], contents[1])
     print(_("{log} against {other}:").format(log=paths[0], other=paths[1]))
-    print(comparison.summary())
+    print(comparison.summary(words()))
     if not comparison.agree:
         return EXIT_INVALID
     return max(statuses, key=[EXIT_VALID, EXIT_UNPROVEN, EXIT_INVALID].index)
 
 
 def _report(report: Any, path: str) -> int:
-    print(report.summary())
+    print(report.summary(words()))
     if not report.ok:
         print(_("tablier verify: {path} is NOT valid").format(path=path), file=sys.stderr)
         return EXIT_INVALID

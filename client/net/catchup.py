@@ -34,9 +34,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from client.i18n import _
+from client.i18n import _, say
 from client.net import wire
-from protocol.clock import seconds
+from protocol.clock import duration
 from protocol.codec import pack
 
 RECORD_OVERHEAD = 8  # msgpack's framing of one record inside a transcript, at most
@@ -57,8 +57,9 @@ class Waiting:
             "{waited}), so that nothing you sent before stopping is said twice. Wait, or leave "
             "with esc (your seat is kept); if nobody answers within {left}, the board opens and "
             "you can claim the match."
-        ).format(players=", ".join(names[seat] for seat in self.seats), waited=seconds(waited),
-                 left=seconds(time_limit_ms - waited))  # fmt: skip
+        ).format(players=", ".join(names[seat] for seat in self.seats),
+                 waited=say(duration(waited)),
+                 left=say(duration(time_limit_ms - waited)))  # fmt: skip
 
 
 class CatchUp:

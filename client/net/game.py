@@ -33,7 +33,7 @@ from client.game.driver import (
 )
 from client.game.queued import QueuedTurns
 from client.game.turn import NotYourTurnError, TurnQueue
-from client.i18n import _
+from client.i18n import _, reason_of
 from client.net.link import LinkStatus, RelayLink
 from client.net.match import NetMatch
 from client.setup import GameSetup, SessionSettings, setup_for_match
@@ -222,14 +222,14 @@ class NetworkGame(QueuedTurns):
         try:
             self.match.ask_rematch(self.settings.clock())
         except LocalProtocolError as error:
-            raise NotYourTurnError(error.reason) from None
+            raise NotYourTurnError(reason_of(error)) from None
         self.link.flush()
 
     def withdraw_rematch(self) -> None:
         try:
             self.match.withdraw_rematch()
         except LocalProtocolError as error:
-            raise NotYourTurnError(error.reason) from None
+            raise NotYourTurnError(reason_of(error)) from None
         self.link.flush()
 
     @property
@@ -279,7 +279,7 @@ class NetworkGame(QueuedTurns):
         try:
             self.match.act(action)
         except LocalProtocolError as error:
-            raise NotYourTurnError(error.reason) from None
+            raise NotYourTurnError(reason_of(error)) from None
         self.link.flush()
 
     def _tell(self, news: GameNews) -> None:

@@ -72,9 +72,10 @@ class RematchVote:
                 .format(host=host)
         if away:
             gone = ", ".join(self.names[seat] for seat in away)
-            return _("{players} left the room: a rematch needs every player of the match").format(
-                players=gone
-            )
+            return ngettext(  # French: "Bob a quitté", "Bob, Cy ont quitté"
+                "{players} left the room: a rematch needs every player of the match",
+                "{players} left the room: a rematch needs every player of the match", len(away),
+            ).format(players=gone)
         return None
 
     def note(self, *, my_seat: int | None, away: Sequence[int], joined: int | None) -> str | None:
@@ -85,9 +86,10 @@ class RematchVote:
         if missing is not None and joined is None:
             return f"{missing[0].upper()}{missing[1:]}."
         if joined is not None:
-            text = _("{host} proposed the rematch: {joined} of {players} players joined…").format(
-                host=host, joined=joined, players=len(names)
-            )
+            text = ngettext(  # the count is of those who joined: "1 joueur sur 3 l'a rejointe"
+                "{host} proposed the rematch: {joined} of {players} players joined…",
+                "{host} proposed the rematch: {joined} of {players} players joined…", joined,
+            ).format(host=host, joined=joined, players=len(names))
             if missing is not None:
                 text += f" {missing[0].upper()}{missing[1:]}."
             if my_seat == HOST_SEAT:
@@ -99,9 +101,10 @@ class RematchVote:
         if my_seat is not None and my_seat in self.askers:
             if not others:
                 return _("Waiting for {host} to start the rematch…").format(host=host)
-            return _("Waiting for {players} to want a rematch too…").format(
-                players=", ".join(names[seat] for seat in others)
-            )
+            return ngettext(  # French: "que Bob veuille", "que Bob, Cy veuillent"
+                "Waiting for {players} to want a rematch too…",
+                "Waiting for {players} to want a rematch too…", len(others),
+            ).format(players=", ".join(names[seat] for seat in others))
         if self.askers:
             askers = ", ".join(names[seat] for seat in sorted(self.askers))
             return ngettext(

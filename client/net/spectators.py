@@ -34,10 +34,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from client.i18n import _
+from client.i18n import _, say
 from client.net import wire
 from client.net.catchup import transcript
-from protocol.clock import seconds
+from protocol.clock import duration
 from protocol.errors import MalformedMessage
 from protocol.messages import Chat, Resign, Share, decode_message
 from protocol.progress import Progress
@@ -151,7 +151,7 @@ class Arrival:
     def note(self, sender: str | None, now: int) -> str:
         """What the room screen says while the spectator waits (*sender*: who should send,
         None: nobody is connected to)."""
-        waited = seconds(now - self.since)
+        waited = say(duration(now - self.since))
         if sender is None:
             return _(
                 "The match began before you arrived and the relay no longer holds its start: "

@@ -381,7 +381,7 @@ class GameScreen(Screen[None]):
         for bar in self.query(ConnectionBar):
             bar.refresh_status()
         self.notify(
-            f"{who}: {text}",
+            _("{who}: {reason}").format(who=who, reason=text),
             title=_("Match stopped") if fatal else _("Ignored"),
             severity="error" if fatal else "warning",
             timeout=15,

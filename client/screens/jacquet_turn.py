@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from client.i18n import _, ngettext
+from client.i18n import _, ngettext, reason_of, say
 from engine.errors import IllegalMoveError
 from engine.jacquet import OFF, Move, Play, Position, explain_illegal
 from engine.jacquet.legal import legal_play_results, successors
@@ -163,7 +163,7 @@ class TurnEntry:
         if not spans:
             if self.complete and not self.steps:
                 return None
-            return f"-: {self._engine_reason(())}"
+            return _("{play}: {reason}").format(play="-", reason=self._engine_reason(()))
         entered = len(self.steps)
         for span in spans:
             source, target = span
@@ -175,14 +175,14 @@ class TurnEntry:
                 self.refuse_destination(source, target) if paths else self.refuse_source(source)
             )
             del self.steps[entered:]
-            return f"{format_span(span)}: {reason}"
+            return _("{play}: {reason}").format(play=format_span(span), reason=reason)
         return None
 
     # -- why not --------------------------------------------------------------------------
 
     def _engine_reason(self, moves: tuple[Move, ...]) -> str:
-        reason = explain_illegal(self.position, self.dice, (*self.play, *moves), self.bearoff)  # type: ignore[arg-type]
-        return reason or _("that move is not part of a legal play")
+        why = explain_illegal(self.position, self.dice, (*self.play, *moves), self.bearoff)  # type: ignore[arg-type]
+        return _("that move is not part of a legal play") if why is None else say(why)
 
     def refuse_source(self, point: int) -> str:
         """Why the checker on *point* cannot be picked now (call when it is not a source)."""
@@ -204,7 +204,7 @@ class TurnEntry:
             try:
                 move = Move(point, target)
             except IllegalMoveError as error:
-                reasons.append(str(error))
+                reasons.append(reason_of(error))
                 continue
             reasons.append(self._engine_reason((move,)))
         if not reasons:

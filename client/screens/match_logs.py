@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.worker import Worker, WorkerState
 
-from client.i18n import N_, _
+from client.i18n import N_, _, say
 from client.lifecycle import closing
 from client.messages import OpenGame
 from client.net.untrusted import shown
@@ -83,7 +83,7 @@ def recorded_result(path: Path) -> str:
         if tail is not None and report.error == str(tail):
             return _(DAMAGED).format(record=len(contents.records))
         return _(FORGED).format(record=report.bad_record)
-    result = shown(report.result)
+    result = shown(say(report.outcome))
     if len(result) > MAX_RESULT_CHARS:
         return result[: MAX_RESULT_CHARS - 1] + "…"
     return result
@@ -140,7 +140,7 @@ class ReplayForm(Vertical):
         yield Label("", id="recent-title", classes="option-label list-title", markup=False)
         yield OptionList(id="recent-logs", markup=False)
         with Horizontal(classes="actions"):
-            yield Button("Open", variant="primary", id="open-replay")
+            yield Button(_("Open"), variant="primary", id="open-replay")
             yield Static("", id="replay-error", classes="error", markup=False)
 
     @on(Button.Pressed, "#open-replay")

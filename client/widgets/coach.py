@@ -170,7 +170,7 @@ class CoachPanel(Static):
     def hint(self, position: Position, dice: tuple[int, int], bearoff: BearOff) -> None:
         """Rank the legal plays in a worker; :meth:`hinted` shows the best :data:`HINTS`."""
         self.display = True
-        self.update("Thinking…")
+        self.update(_("Thinking…"))
         self._wanted = (position, dice)
         self._rank(position, dice, bearoff)
 

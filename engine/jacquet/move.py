@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
+from engine.clause import N_, Clause
 from engine.errors import IllegalMoveError
 
 OFF: Final = 25
@@ -25,15 +26,18 @@ class Move:
     to_point: int
 
     def __post_init__(self) -> None:
-        if not 1 <= self.from_point <= 24:
-            raise IllegalMoveError(f"a move starts on a point 1-24, not {self.from_point}")
-        if self.to_point == OFF:
-            if self.from_point < 19:
-                raise IllegalMoveError(f"no die bears off from {self.from_point}; only from 19-24")
-        elif not 1 <= self.to_point - self.from_point <= 6 or self.to_point > 24:
-            raise IllegalMoveError(
-                f"{self.from_point}/{self.to_point} is not one die's move (1 to 6 points forward)"
-            )
+        say, source, target = Clause.of, self.from_point, self.to_point
+        if not 1 <= source <= 24:
+            raise IllegalMoveError(say(N_("a move starts on a point 1-24, not {point}"),
+                                       point=source))  # fmt: skip
+        if target == OFF:
+            if source < 19:
+                raise IllegalMoveError(say(N_("no die bears off from {point}; only from 19-24"),
+                                           point=source))  # fmt: skip
+        elif not 1 <= target - source <= 6 or target > 24:
+            raise IllegalMoveError(say(N_("{source}/{target} is not one die's move (1 to 6 "
+                                          "points forward)"),
+                                       source=source, target=target))  # fmt: skip
 
     @property
     def is_bear_off(self) -> bool:

@@ -17,6 +17,7 @@ A person may type a checker's whole way over several dice; :func:`parse_spans` r
 
 from __future__ import annotations
 
+from engine.clause import N_, Clause
 from engine.errors import IllegalMoveError, NotationError
 from engine.jacquet.move import OFF, Move, Play
 
@@ -39,12 +40,15 @@ def parse_span(text: str) -> Span:
     """``"from/to"`` (``to`` may be ``off``), points 1-24; :class:`NotationError` if not."""
     source, slash, target = text.partition("/")
     if not slash or not _is_number(source) or not (_is_number(target) or target == "off"):
-        raise NotationError(f"{text!r} is not a move; write from/to, e.g. 1/7 or 21/off")
+        raise NotationError(Clause.of(N_("{text} is not a move; write from/to, e.g. 1/7 or "
+                                         "21/off"), text=repr(text)))  # fmt: skip
     span = (int(source), OFF if target == "off" else int(target))
     if not 1 <= span[0] < OFF:
-        raise NotationError(f"{text!r}: a move starts on a point 1-24, not {span[0]}")
+        raise NotationError(Clause.of(N_("{text}: a move starts on a point 1-24, not {point}"),
+                                      text=repr(text), point=span[0]))  # fmt: skip
     if not 1 <= span[1] <= OFF:
-        raise NotationError(f"{text!r}: a move ends on a point 1-24 or off, not {span[1]}")
+        raise NotationError(Clause.of(N_("{text}: a move ends on a point 1-24 or off, not "
+                                         "{point}"), text=repr(text), point=span[1]))  # fmt: skip
     return span
 
 
@@ -59,7 +63,7 @@ def parse_spans(text: str) -> tuple[Span, ...]:
     if words == [PASS]:
         return ()
     if not words:
-        raise NotationError("empty play; write moves like 1/7 7/12, or - to pass")
+        raise NotationError(Clause.of(N_("empty play; write moves like 1/7 7/12, or - to pass")))
     return tuple(parse_span(word) for word in words)
 
 
@@ -77,7 +81,9 @@ def _one_die(span: Span, text: str) -> Move:
     try:
         return Move(*span)
     except IllegalMoveError as error:
-        raise NotationError(f"{text!r}: {error}") from None
+        reason = error.clause if error.clause is not None else str(error)
+        raise NotationError(Clause.of(N_("{text}: {reason}"), text=repr(text),
+                                      reason=reason)) from None  # fmt: skip
 
 
 def format_play(play: Play) -> str:

@@ -81,8 +81,9 @@ def test_every_sentence_is_translated_into_french_with_the_same_placeholders() -
 
 def test_the_template_holds_exactly_the_sentences_the_sources_mark() -> None:
     """``scripts/catalogue`` was run after the last change of a sentence."""
-    method_map = [("client/**.py", "python"), ("protocol/narrate.py", "python"),
-                  ("protocol/export.py", "python"), ("protocol/verify.py", "python")]  # fmt: skip
+    read = [line.strip("[]\n").split(": ") for line in (ROOT / "babel.cfg").open()
+            if line.startswith("[")]  # fmt: skip
+    method_map = [(path, method) for method, path in read]
     keywords = {**DEFAULT_KEYWORDS, "plural": (1, 2)}
     marked = {
         message
@@ -254,6 +255,8 @@ def test_a_french_and_an_english_tablier_write_the_same_log(tmp_path: Path) -> N
                           home=tmp_path)  # fmt: skip
         assert played.returncode == 0, played.stderr
         logs.append(log.read_bytes())
+        said = "gagne la poule de" if lang == "fr" else "wins the pot of"  # its result
+        assert said in played.stdout, played.stdout
     assert logs[0] == logs[1]
 
 
@@ -335,6 +338,8 @@ ALLOWED: dict[tuple[str, str], str] = {
 """The sentence-like literals of converted modules that are rightly not translated."""
 
 TRANSLATORS = {"_", "N_", "ngettext"}
+SHOWN = {"Button", "update", "notify"}
+"""Calls whose first argument a person reads, even a single word."""
 ENGINE_ERRORS = {"InvalidOptionsError", "NotationError", "InvalidPositionError"}
 """Raised for ``tablier engine``'s JSON ``{"error": ...}`` answers, which stay English."""
 
@@ -350,6 +355,12 @@ def sentences(source: str) -> Iterator[str]:
             label = node.args[2] if len(node.args) > 2 else None
             if isinstance(label, ast.Constant) and isinstance(label.value, str):
                 yield label.value
+        # What a widget shows, however short: Button("Open"), .update("Thinking…").
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            shown = node.args[0].value
+            if name in SHOWN and isinstance(shown, str) and re.search(r"[A-Za-z]{2}", shown):
+                yield shown
     exempt: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
@@ -403,5 +414,6 @@ def test_the_list_of_modules_not_yet_converted_is_honest() -> None:
 def test_the_scan_finds_a_sentence_left_in_english() -> None:
     found = sorted(sentences('print(f"cannot read {path}")\nhelp = "the log file"\n'
                              'ok = _("wrapped words")\n"""a docstring here"""\n'
-                             'keys = [Binding("q", "quit", "Quit")]\n'))  # fmt: skip
-    assert found == ["Quit", "cannot read {}", "the log file"]
+                             'keys = [Binding("q", "quit", "Quit")]\n'
+                             'yield Button("Open")\nlabel.update("Thinking…")\n'))  # fmt: skip
+    assert found == ["Open", "Quit", "Thinking…", "cannot read {}", "the log file"]

@@ -117,7 +117,43 @@ def test_a_typed_play_is_entered_whole_or_refused_with_nothing_entered() -> None
     refusal = entry.enter_typed(parse_spans("1/7 8/13"))  # the second move has no checker
     assert refusal == "8/13: you have no checker on 8" and entry.steps == []
     assert entry.enter_typed(parse_spans("-")) == (
-        "-: " + (explain_illegal(START, (6, 5), (), "backgammon") or "")
+        "-: " + str(explain_illegal(START, (6, 5), (), "backgammon"))
     )
     assert entry.enter_typed(parse_spans("1/12")) is None  # one checker over both dice
     assert entry.complete and [step.die for step in entry.steps] in ([5, 6], [6, 5])
+
+
+def test_the_engines_reasons_are_said_in_the_players_language() -> None:
+    """The engine gives a refusal as a clause; a French player reads it in French, the
+    protocol's error and the JSON interfaces keep its English."""
+    from client import i18n
+    from engine.errors import NotationError
+    from engine.jacquet.notation import parse_spans
+
+    nbsp = "\u00a0"
+    i18n.use("fr")
+    try:
+        entry = TurnEntry(START, (6, 6), "backgammon")
+        assert entry.refuse_destination(1, 13) == "13 est tenue par les noirs"
+        postillon_out = Position.from_points(0, {1: 14, 17: 1}, {1: 15})
+        assert TurnEntry(postillon_out, (5, 2), "backgammon").refuse_source(1) == (
+            f"aucun mouvement permis depuis 1{nbsp}: le postillon doit atteindre le dernier "
+            "jan (19-24) avant qu'une autre dame quitte le talon"
+        )
+        five_and_six = TurnEntry(START, (6, 5), "backgammon")
+        assert five_and_six.enter_typed(parse_spans("1/7 8/13")) == (
+            f"8/13{nbsp}: vous n'avez pas de dame en 8"
+        )
+        why = explain_illegal(START, (6, 5), ((Move(1, 5)),))
+        assert why is not None and i18n.say(why) == (
+            f"1/5 demande un 4{nbsp}; les dés restants sont 6 et 5"
+        )
+        assert str(why) == "1/5 needs a 4; the dice left are 6 and 5"
+        with pytest.raises(NotationError) as mistyped:
+            parse_spans("1/7 7/30")
+        assert i18n.reason_of(mistyped.value) == (
+            f"'7/30'{nbsp}: un mouvement arrive sur une flèche de 1 à 24 ou dehors (off), pas "
+            "sur 30"
+        )
+    finally:
+        i18n.use("en")

@@ -57,6 +57,19 @@ def test_each_log_tells_its_result_or_why_it_cannot(data_dir: Path) -> None:
     assert recorded_result(gone) == "unreadable: not a Tablier match log"
 
 
+def test_each_log_tells_its_result_in_french(data_dir: Path) -> None:
+    from client import i18n
+
+    i18n.use("fr")
+    try:
+        finished = recorded_result(data_dir / "matches" / "finished.tablier")
+        unfinished = recorded_result(data_dir / "matches" / "unfinished.tablier")
+    finally:
+        i18n.use("en")
+    assert finished in ("Ada gagne le match 1-0", "Bob gagne le match 1-0")
+    assert unfinished == "inachevée"
+
+
 async def test_the_recorded_match_tab_lists_each_result_as_plain_text(data_dir: Path) -> None:
     app = TablierApp(settings=seeded_settings(data_dir))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -239,7 +239,7 @@ def test_explain_illegal_accepts_only_plays_ending_on_a_legal_position(
         if reason is None:
             assert apply_play(position, play) in legal_afters
         else:
-            assert reason and "\n" not in reason
+            assert str(reason) and "\n" not in str(reason)
 
 
 @settings(max_examples=100, deadline=None)

@@ -73,7 +73,7 @@ def test_single_die_jumps_closed_points_but_stops_on_open_ones() -> None:
         WHITE, {1: 15}, {14: 1, 15: 1, 16: 1, 17: 1, 18: 1, 24: 1, 1: 9}
     )
     assert plays(position, (6, 1)) == ["1/7 7/8"]
-    assert explain_illegal(position, (6, 1), parse_play("1/2 2/8")) == "2 is held by black"
+    assert str(explain_illegal(position, (6, 1), parse_play("1/2 2/8"))) == "2 is held by black"
 
 
 def test_blocked_postillon_ends_the_game_quadruple() -> None:
@@ -96,7 +96,7 @@ def test_only_one_die_playable_must_be_the_higher() -> None:
     # White's 21 is black's 9.
     position = Position.from_points(WHITE, {1: 14, 10: 1}, {1: 14, 9: 1})
     assert plays(position, (6, 5)) == ["10/16"]
-    assert explain_illegal(position, (6, 5), parse_play("10/15")) == (
+    assert str(explain_illegal(position, (6, 5), parse_play("10/15"))) == (
         "you must play the 6: when only one die can be played, the higher one"
     )
 

@@ -1,0 +1,52 @@
+"""What the protocol refuses when a player acts out of turn is said in his language (issue
+18): the session gives the reason as a clause, the client says it (client.i18n.reason_of,
+what the networked game's NotYourTurnError carries); its English stays the error's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from client import i18n
+from engine.jacquet import Move
+from protocol.errors import LocalProtocolError
+from protocol.identity import seeded_source
+from protocol.local import LocalMatch
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    yield
+    i18n.use("en")
+
+
+def refused(action: object) -> LocalProtocolError:
+    with pytest.raises(LocalProtocolError) as refusal:
+        action()  # type: ignore[operator]
+    return refusal.value
+
+
+def test_acting_out_of_turn_is_refused_in_french() -> None:
+    match = LocalMatch.create("jacquet", {}, names=("Ann", "Bob"), now=0,
+                              random_source=seeded_source("refusals"))  # fmt: skip
+    waiting = match.sessions[1 - match.awaiting.seat]
+    i18n.use("fr")
+    throw = refused(lambda: waiting.throw(1))
+    assert (i18n.reason_of(throw), throw.reason) == ("ce n'est pas à vous de jeter",
+                                                     "it is not your throw")  # fmt: skip
+    play = refused(lambda: waiting.play((Move(1, 7),), 1))
+    assert i18n.reason_of(play) == "ce n'est pas à vous de jouer"
+    chat = refused(lambda: waiting.chat("", 1))
+    assert i18n.reason_of(chat) == (
+        "une ligne de discussion compte de 1 à 500 caractères imprimables"
+    )
+    match.resign(0, 2)
+    over = refused(lambda: match.sessions[1].throw(3))
+    assert (i18n.reason_of(over), str(over)) == ("la partie est finie", "the match is over")
+
+
+def test_a_protocol_error_without_a_clause_keeps_its_reason() -> None:
+    i18n.use("fr")
+    worded = LocalProtocolError(i18n._("the match is over"), seat=0)  # worded by the client
+    assert i18n.reason_of(worded) == "la partie est finie"

@@ -5,17 +5,19 @@
 - :mod:`client.net.roster` — who is in the room, and who sits where;
 - :mod:`client.net.meeting` — the host proposes, every player answers with a signed join,
   the host seats them;
-- the match itself — every game payload goes through this client's
-  :class:`~protocol.session.MatchSession`, the authority on what happened, whose events
-  :mod:`client.net.turns` cuts into turns for the screens;
-- :mod:`client.net.catchup` — after a gap the relay could not fill, hellos and transcripts;
+- :mod:`client.net.playing` — the match in progress: every game payload goes through this
+  client's :class:`~protocol.session.MatchSession`, the authority on what happened, whose
+  events :mod:`client.net.turns` cuts into turns for the screens; after a gap the relay
+  could not fill, the hellos and transcripts of :mod:`client.net.catchup`; every fault
+  named after its sender;
 - :mod:`client.net.spectators` — the match so far for a spectator who came too late for the
-  relay to replay it;
+  relay to replay it: the players' offers, the spectator's arrival;
 - :mod:`client.net.rematch` — the asks for a rematch, the host's proposal, its withdrawal.
 
-The shell owns what those pieces leave out: the match log on disk (a new file per match),
-the time (every call says *now*, as the link or the room's ticker read it), and the payloads
-queued in :attr:`NetMatch.outbox` for the relay link (:mod:`client.net.link`) to send.
+The shell owns what those pieces leave out: the match log on disk (a new file per match,
+handed to the session as its writer), the dice chain and its secret, the time (every call
+says *now*, as the link or the room's ticker read it), and the payloads queued in
+:attr:`NetMatch.outbox` for the relay link (:mod:`client.net.link`) to send.
 
 Traffic needs no match label: a player stops talking in a match (game messages, hellos,
 transcripts) when he joins the next one, and the host when he proposes it, so in the relay's
@@ -41,14 +43,13 @@ from client.net.catchup import CatchUp, Waiting
 from client.net.durable import DeferredSyncLog
 from client.net.meeting import Meeting
 from client.net.meetings import Action, Begin, Blame, JoinIt, Meetings, Send, Standing
+from client.net.playing import Playing
 from client.net.rematch import HOST_SEAT, RematchVote
 from client.net.roster import Member, PresenceChange, Roster
 from client.net.seatfile import chain_source
-from client.net.spectators import Arrival, Offers, catch_up, misplaced, sender
-from client.net.turns import TurnCutter
+from client.net.spectators import Arrival, Offers, catch_up, sender
 from protocol.chain import HashChain
-from protocol.codec import unpack_transcript
-from protocol.errors import BadTime, LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ChatReceived, Event, MatchEnded
 from protocol.identity import KEY_BYTES, Identity, RandomSource
 from protocol.logfile import LogContents, default_log_path
@@ -82,11 +83,8 @@ class NetMatch:
         self.identity = identity or Identity.generate(random_source)
         self.roster = Roster(name)
         self.meetings = Meetings(role, self.roster, random_source)
-        self.session: MatchSession | None = None
         self.outbox: list[bytes] = []
-        self.turns: deque[Turn] = deque()
-        self.chats: deque[ChatReceived] = deque()
-        self.offences: list[Offence] = []
+        self.play = Playing(self.roster, self._send)
         self.log_path: Path | None = None  # the current match's log
         self._log_choice = log_path  # --log: the first match's log (the next ones go beside it)
         self._data_dir = data_dir
@@ -101,8 +99,6 @@ class NetMatch:
         # A seat file can take this seat back: leaving mid-match leaves the log as it is,
         # in the relay's order (what never came back comes back on resuming).
         self.resumable = False
-        self._cutter: TurnCutter | None = None
-        self.catch_up = CatchUp()
         self.offers = Offers()  # a player's catch-ups for late spectators
         self.arrival: Arrival | None = None  # a late spectator's, until its catch-up came
         self.unfollowed = False  # a late spectator given a false catch-up: he stops there
@@ -144,17 +140,38 @@ class NetMatch:
         match._begin(setup, log_path=log_path, resume_at=log.end)
         assert match.session is not None and match._log is not None
         try:
-            match._take(match.session.restore(log.records, now))
+            match.play.take(match.session.restore(log.records, now))
         except ProtocolError as error:
             match._log.close()
             why = _("the match log does not replay: {error}").format(error=error)
             raise ValueError(why) from None
-        match._cut_turn()
+        match.play.cut_turn()
         match.resumed = True
         match._before_setup = True
         return match
 
     # ----------------------------------------------------------------- what the UI reads
+
+    @property
+    def session(self) -> MatchSession | None:
+        """The current match's session, or the ended one's (see :class:`Playing`)."""
+        return self.play.session
+
+    @property
+    def turns(self) -> deque[Turn]:
+        return self.play.turns
+
+    @property
+    def chats(self) -> deque[ChatReceived]:
+        return self.play.chats
+
+    @property
+    def offences(self) -> list[Offence]:
+        return self.play.offences
+
+    @property
+    def catch_up(self) -> CatchUp:
+        return self.play.catch_up
 
     @property
     def seat(self) -> int | None:
@@ -219,7 +236,7 @@ class NetMatch:
 
     def who(self, relay_seat: int) -> str:
         """A relay member named for a person: the match's name when we know it."""
-        return self.roster.who(relay_seat, None if self.setup is None else self.setup.names)
+        return self.play.who(relay_seat)
 
     def waiting(self) -> Waiting | None:
         """Resumed: whose word this seat waits for before it may act, since when."""
@@ -229,12 +246,8 @@ class NetMatch:
         """Resumed and waiting for the others' word: whom for, how long, what can be done
         (a late spectator: for whom to send the match so far)."""
         if self.arrival is not None:  # a late spectator, its catch-up not there yet
-            first = self._expected_sender()
-            return self.arrival.note(None if first is None else self.who(first), now)
-        waiting, setup = self.catch_up.waiting(), self.setup
-        if waiting is None or setup is None:
-            return None
-        return waiting.note(setup.names, setup.proposal.time_limit_ms, now)
+            return self.arrival.note(self.play, now)
+        return self.play.waiting_note(now)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call *listener* after every change; returns what unsubscribes it."""
@@ -269,7 +282,7 @@ class NetMatch:
                 case Begin(setup):
                     self._begin(setup)
                 case Blame(relay_seat, text):
-                    self._offence(relay_seat, text)
+                    self.play.blame(relay_seat, text)
 
     def _new_chain(self, secret: bytes) -> None:
         """This seat's chain, from a secret the seat file keeps (renewals come from it too)."""
@@ -313,18 +326,15 @@ class NetMatch:
         if self.role == "spectator" and announced and self.arrival is None:
             self.arrival = Arrival(now)
         if session is not None and not self.rematching:
-            self._send_all(self.catch_up.caught_up(
-                session.seat, len(session.records), heard_by=self.roster.connected(),
-                wait_for=wait_for, now=now,
-            ))  # fmt: skip
+            self.play.caught_up(now, wait_for=wait_for)
         self._changed()
 
     def presence(self, relay_seat: int, change: PresenceChange, name: str, now: int) -> None:
         self.roster.presence(relay_seat, change, name, now)
         self.catch_up.came(relay_seat)  # its next hello is news: answer it
         arrival = self.arrival
-        if arrival is not None and arrival.source == relay_seat and change == "left":
-            self._refuse_catch_up(relay_seat, arrival.left(self._held_records()))
+        if arrival is not None and change == "left" and arrival.gone(relay_seat, self.play):
+            self._arrival_over(now)
         self._changed()
 
     def spectator_came(self) -> None:
@@ -353,8 +363,10 @@ class NetMatch:
     def receive(self, relay_seat: int, data: bytes, now: int) -> None:
         """One payload from ``relay_seat`` in the room's order (possibly our own, placed)."""
         if self.arrival is not None or self.unfollowed:
-            if not self.unfollowed:
-                self._arriving(relay_seat, data, now)
+            if self.arrival is not None and self.arrival.receive(
+                relay_seat, data, now, self.play, self._begin_watched
+            ):
+                self._arrival_over(now)
             self._changed()
             return
         if relay_seat == self.roster.me and self.offers.placed(data):
@@ -363,17 +375,16 @@ class NetMatch:
             payload = wire.decode(data)
         except wire.WireError as error:
             sent = _("sent something that is not Tablier traffic ({error})").format(error=error)
-            self._offence(relay_seat, sent)
+            self.play.blame(relay_seat, sent)
             return
         try:
             self._dispatch(relay_seat, payload, now)
         except RemoteProtocolError as error:
-            self._remote_error(relay_seat, error)
+            self.play.remote_error(relay_seat, error)
         except LocalProtocolError as error:  # e.g. traffic for a match that was stopped
-            self._offence(relay_seat, str(error), fatal=False)
-        if self.session is not None:
-            self.catch_up.grown(len(self.session.records))
-        self._cut_turn()
+            self.play.blame(relay_seat, str(error), fatal=False)
+        self.play.grown()
+        self.play.cut_turn()
         self._changed()
 
     def tick(self, now: int) -> None:
@@ -383,10 +394,7 @@ class NetMatch:
         self._carry_out(actions)
         if actions:
             self._changed()
-        waiting, session = self.catch_up.waiting(), self.session
-        limit = None if session is None else session.setup.proposal.time_limit_ms
-        if waiting is not None and limit is not None and now - waiting.since >= limit:
-            self.catch_up.stop_waiting()
+        if self.play.tick(now):
             self._changed()
 
     def _dispatch(self, relay_seat: int, payload: wire.Payload, now: int) -> None:
@@ -396,13 +404,7 @@ class NetMatch:
             return
         match payload:
             case wire.Game(data):
-                if self.session is None:
-                    if not mine:
-                        self._offence(relay_seat, _("sent game traffic before the match began"))
-                    return
-                if self.session.stopped is None:
-                    sender = self._sender(relay_seat)
-                    self._take(self.session.receive_bytes(data, now, sender=sender))
+                self.play.game(relay_seat, data, now)
             case wire.ProposalMsg(data, token):
                 proposal, standing = Proposal.decode(data), self._standing()
                 self._carry_out(self.meetings.proposed(relay_seat, proposal, token, now, standing))
@@ -415,27 +417,12 @@ class NetMatch:
             case wire.RematchWithdrawn(match_id):
                 self._carry_out(self.meetings.withdrawn(relay_seat, match_id))
             case wire.Hello(seat, have):
-                self._hello(relay_seat, seat, have)
+                self.play.hello(relay_seat, seat, have, rematching=self.rematching)
             case wire.Spectate(setup) if not mine and self.setup is not None:
                 if setup != self.setup.encode():  # (its records we check as transcripts)
-                    self._offence(relay_seat, Arrival.another_match())
-            case wire.Transcript(start, data):
-                session = self.session
-                if mine or session is None or session.stopped is not None or self.rematching:
-                    return
-                if start <= len(session.records):
-                    sender = self._sender(relay_seat)
-                    self._take(session.receive_transcript(data, now, sender=sender))
-                else:  # a gap before it: ask from where we are
-                    heard_by = self.roster.connected()
-                    self._send_all(self.catch_up.gap(session.seat, len(session.records), heard_by))
-
-    def _sender(self, relay_seat: int) -> int | None:
-        """The match seat of the relay member who sent a payload (None: not known), so
-        that the session blames a forged message on whoever sent it."""
-        if relay_seat == self.roster.me and self.session is not None:
-            return self.session.seat
-        return self.roster.seat_of_member.get(relay_seat)
+                    self.play.blame(relay_seat, Arrival.another_match())
+            case wire.Transcript():
+                self.play.transcript(relay_seat, payload, now, rematching=self.rematching)
 
     def _replayed(self, relay_seat: int, payload: wire.Payload) -> None:
         """Resumed, the room replayed from its start: until this match's setup goes by, the
@@ -457,25 +444,20 @@ class NetMatch:
         if self.session is not None:
             self._leave_match()
         self.meetings.begun(setup)
-        keys = setup.public_keys
-        mine = self.identity.public_key
-        seat = keys.index(mine) if mine in keys and self._chain is not None else None
         self.log_path = log_path or self._new_log_path(setup)
         self._log = DeferredSyncLog(self.log_path, setup, resume_at=resume_at)
-        self.session = MatchSession(
-            setup,
-            seat=seat,
-            identity=self.identity if seat is not None else None,
-            chain=self._chain if seat is not None else None,
-            random_source=self._chain_source,  # renewals: the same again after a restart
-            log=self._log,
-            echoed=True,  # our messages come back in the relay's order: the log follows it
-        )
-        self._cutter = TurnCutter(self.session.state)
+        self.play.begin(setup, identity=self.identity, chain=self._chain,
+                        random_source=self._chain_source, log=self._log)  # fmt: skip
+        seat = self.seat
         self.seat_secret = self.chain_secret if seat is not None else None
         if self.offers.begun() and seat is not None:
             self._offer()  # to a spectator announced while this match was being set up
         self._changed()
+
+    def _begin_watched(self, setup: MatchSetup) -> None:
+        """A late spectator begins the match its catch-up sets up (met before he came)."""
+        self.meetings.meeting = Meeting(proposal=setup.proposal)
+        self._begin(setup)
 
     def _new_log_path(self, setup: MatchSetup) -> Path:
         """The first match's log where --log said (if it did); each rematch's beside it."""
@@ -490,117 +472,19 @@ class NetMatch:
         assert self.session is not None and self._log is not None
         before = self.score or RunningScore.start(self.session.setup.names)
         self.score = before.after(self.session.ended)
-        self.session.flush_log()
+        self.play.leave()
         self._log.close()
-        self.turns.clear()
-        self.offences.clear()
-        self.catch_up = CatchUp()
         self.resumed = False
 
-    def _hello(self, relay_seat: int, seat: int, have: int) -> None:
-        session = self.session
-        if session is None or not 0 <= seat < session.setup.seats:
-            return
-        self.roster.seat_of_member[relay_seat] = seat
-        if relay_seat == self.roster.me or self.rematching:
-            return
-        answer = self.catch_up.heard(
-            relay_seat, seat=seat, have=have, my_seat=session.seat, records=session.records,
-            heard_by=self.roster.connected(),
-        )  # fmt: skip
-        if answer and session.seat is not None:
-            # Our messages that wait on one it was missing reach it in no transcript: again
-            # (whoever has them drops the copy).
-            answer.extend(wire.Game(raw) for raw in session.held(session.seat))
-        self._send_all(answer)
-
-    # ----------------------------------------------------------------- a late spectator
-
-    def _arriving(self, relay_seat: int, data: bytes, now: int) -> None:
-        """A late spectator, its catch-up not complete: take the catch-up, hold the rest."""
-        arrival = self.arrival
-        assert arrival is not None
-        try:
-            payload: wire.Payload | None = wire.decode(data)
-        except wire.WireError:
-            payload = None  # said when it is taken, in its place
-        if arrival.source is None and isinstance(payload, wire.Spectate):
-            self._take_offer(relay_seat, payload)
-        elif arrival.source == relay_seat and isinstance(payload, wire.Transcript):
-            self._take_catch_up(relay_seat, payload, now)
-        else:
-            held = arrival.hold(relay_seat, data)
-            if arrival.source == relay_seat:  # its catch-up is over, short of what it said
-                self._refuse_catch_up(relay_seat, arrival.dropped(self._held_records()))
-            elif not held:  # the one who should have sent it did not
-                expected = self._expected_sender()
-                self._refuse_catch_up(relay_seat if expected is None else expected,
-                                      arrival.overflow())  # fmt: skip
-            return
-        if self.arrival is not None and arrival.complete(self._held_records()):
-            self._arrived(now)
-
-    def _take_offer(self, relay_seat: int, offer: wire.Spectate) -> None:
+    def _arrival_over(self, now: int) -> None:
+        """A late spectator's catch-up came (or cannot): what the room said meanwhile, in
+        its order; refused, he follows the room no further."""
         assert self.arrival is not None
-        try:
-            setup = MatchSetup.decode(offer.setup)
-        except ProtocolError as error:
-            self._offence(relay_seat, self.arrival.bad_setup(error.reason), fatal=True)
+        arrival, self.arrival = self.arrival, None
+        if arrival.refused:
+            self.unfollowed = True
             return
-        if setup != self.setup:
-            self.meetings.meeting = Meeting(proposal=setup.proposal)
-            self._begin(setup)
-        self.arrival.take(relay_seat, offer.have)
-
-    def _take_catch_up(self, relay_seat: int, part: wire.Transcript, now: int) -> None:
-        """Records of the catch-up we take: each new one checked where it stands first (a
-        record out of its place is the sender's doing), then as a live one is."""
-        arrival, session = self.arrival, self.session
-        assert arrival is not None and session is not None
-        if part.start > len(session.records):
-            self._refuse_catch_up(relay_seat, arrival.skipped(part.start, len(session.records)))
-            return
-        try:
-            records = unpack_transcript(part.data)
-            for index, record in enumerate(records, part.start):
-                if index < len(session.records):
-                    continue  # held already (an earlier catch-up's)
-                if misplaced(session.progress, record):
-                    self._refuse_catch_up(relay_seat, arrival.out_of_place(index))
-                    return
-                self._take(session.receive_bytes(record, now))
-        except RemoteProtocolError as error:
-            if error.fatal or isinstance(error, BadTime):
-                # Signed, at its place, against the rules: its signer's fault; or dated
-                # ahead of our clock: one of two clocks is wrong, as it would be live.
-                self._remote_error(None, error)
-                self._arrived(now)
-            else:  # not signed by the seat it names, as it came: the sender's doing
-                self._refuse_catch_up(relay_seat, arrival.false(error.reason))
-            return
-        self._cut_turn()
-
-    def _expected_sender(self) -> int | None:
-        """Whom a late spectator expects its catch-up from, and names when none comes: the
-        lowest connected relay seat (:func:`~client.net.spectators.sender` when every
-        connected seat plays)."""
-        return min(self.roster.connected(), default=None)
-
-    def _held_records(self) -> int:
-        return 0 if self.session is None else len(self.session.records)
-
-    def _refuse_catch_up(self, relay_seat: int, text: str) -> None:
-        """The catch-up is not the match, by its sender's doing: say so, and follow the
-        room no further (what came after it could not be checked against the match)."""
-        self._offence(relay_seat, text, fatal=True)
-        self.arrival = None
-        self.unfollowed = True
-
-    def _arrived(self, now: int) -> None:
-        """The catch-up came (or cannot): what the room said meanwhile, in its order."""
-        assert self.arrival is not None
-        held, self.arrival = self.arrival.held, None
-        for relay_seat, data in held:
+        for relay_seat, data in arrival.held:
             self.receive(relay_seat, data, now)
 
     # ----------------------------------------------------------------- the rematch
@@ -622,21 +506,10 @@ class NetMatch:
     # ----------------------------------------------------------------- this seat's actions
 
     def act(self, action: Callable[[MatchSession], list[Event]]) -> None:
-        """Run one of the session's actions (throw, play, chat…) and send what it says."""
-        if self.session is None:
-            raise LocalProtocolError(_("the match has not started yet"))
-        if self.rematching:  # we joined the next match: nothing more is said in this one
-            raise LocalProtocolError(_("the rematch is being set up: its board opens in a moment"))
-        try:
-            events = action(self.session)
-        except RemoteProtocolError as error:  # a peer's earlier fault surfaced by our move
-            self._remote_error(None, error)
-            return
-        finally:
-            self._flush_session()
-        self._take(events)
-        self._cut_turn()
-        self._changed()
+        """Run one of the session's actions (throw, play, chat…) and send what it says
+        (see :meth:`Playing.act`)."""
+        if self.play.act(action, rematching=self.rematching):
+            self._changed()
 
     # ----------------------------------------------------------------- internals
 
@@ -644,47 +517,6 @@ class NetMatch:
         if self.role == "spectator":
             return  # the relay refuses whatever a spectator sends: catch-ups are the players'
         self.outbox.append(wire.encode(payload))
-
-    def _send_all(self, payloads: list[wire.Payload]) -> None:
-        for payload in payloads:
-            self._send(payload)
-
-    def _flush_session(self) -> None:
-        if self.session is not None:
-            for data in self.session.data_to_send():
-                self._send(wire.Game(data))
-
-    def _take(self, events: list[Event]) -> None:
-        self._flush_session()
-        if self._cutter is not None:
-            self._cutter.take(events)
-            self.chats.extend(self._cutter.chats)
-            self._cutter.chats.clear()
-
-    def _cut_turn(self) -> None:
-        """Hand the screens a turn once its dice are known, a play is made, or it ends."""
-        if self.session is not None and self._cutter is not None:
-            self._cutter.cut(self.session.state)
-            self.turns.extend(self._cutter.turns)
-            self._cutter.turns.clear()
-
-    def _remote_error(self, relay_seat: int | None, error: ProtocolError) -> None:
-        session = self.session
-        if error.seat is not None and session is not None:
-            who = session.setup.names[error.seat]
-        elif relay_seat is not None:
-            who = self.who(relay_seat)
-        else:
-            who = "a peer"
-        stopped = session is not None and session.stopped is not None
-        self.offences.append(Offence(who, error.reason, fatal=stopped))
-        if session is not None and session.ended is not None and self._cutter is not None:
-            self._take([])
-            if not self._cutter.has_end():
-                self._cutter.take([session.ended])
-
-    def _offence(self, relay_seat: int, text: str, *, fatal: bool = False) -> None:
-        self.offences.append(Offence(self.who(relay_seat), text, fatal))
 
     def notify(self) -> None:
         """Tell the listeners something changed (the link's status or failure, say)."""

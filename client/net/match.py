@@ -28,31 +28,27 @@ that already moved on take it as the ended match's too.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-from client.game.driver import Offence
-from client.game.local import free_log_path
 from client.game.score import RunningScore
-from client.game.turn import Turn
 from client.i18n import _
 from client.net import wire
-from client.net.catchup import CatchUp, Waiting
-from client.net.durable import DeferredSyncLog
+from client.net.catchup import CatchUp
+from client.net.durable import MatchLogs
 from client.net.meeting import Meeting
 from client.net.meetings import Action, Begin, Blame, JoinIt, Meetings, Send, Standing
 from client.net.playing import Playing
 from client.net.rematch import HOST_SEAT, RematchVote
 from client.net.roster import Member, PresenceChange, Roster
 from client.net.seatfile import chain_source
-from client.net.spectators import Arrival, Offers, catch_up, sender
+from client.net.spectators import Arrival, Offers, chosen
 from protocol.chain import HashChain
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-from protocol.events import ChatReceived, Event, MatchEnded
+from protocol.events import Event, MatchEnded
 from protocol.identity import KEY_BYTES, Identity, RandomSource
-from protocol.logfile import LogContents, default_log_path
+from protocol.logfile import LogContents
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal
 
@@ -85,10 +81,10 @@ class NetMatch:
         self.meetings = Meetings(role, self.roster, random_source)
         self.outbox: list[bytes] = []
         self.play = Playing(self.roster, self._send)
-        self.log_path: Path | None = None  # the current match's log
-        self._log_choice = log_path  # --log: the first match's log (the next ones go beside it)
-        self._data_dir = data_dir
-        self._log: DeferredSyncLog | None = None
+        # The play's, cleared in place when a rematch begins (the chat goes on).
+        play = self.play
+        self.turns, self.chats, self.offences = play.turns, play.chats, play.offences
+        self.logs = MatchLogs(log_path, data_dir)  # --log: the first match's (then beside it)
         self.chain_secret: bytes | None = None  # every dice chain of this seat comes from it
         # The secret of the current match's chain (a rematch's joined meanwhile is not it):
         # what the seat file keeps.
@@ -138,14 +134,13 @@ class NetMatch:
         if match._chain.tip != setup.tips[setup.public_keys.index(identity.public_key)]:
             raise ValueError(_("the seat's dice chain is not the one committed in the match log"))
         match._begin(setup, log_path=log_path, resume_at=log.end)
-        assert match.session is not None and match._log is not None
         try:
-            match.play.take(match.session.restore(log.records, now))
+            match.play.restore(log.records, now)
         except ProtocolError as error:
-            match._log.close()
+            assert match.logs.writer is not None
+            match.logs.writer.close()
             why = _("the match log does not replay: {error}").format(error=error)
             raise ValueError(why) from None
-        match.play.cut_turn()
         match.resumed = True
         match._before_setup = True
         return match
@@ -158,16 +153,9 @@ class NetMatch:
         return self.play.session
 
     @property
-    def turns(self) -> deque[Turn]:
-        return self.play.turns
-
-    @property
-    def chats(self) -> deque[ChatReceived]:
-        return self.play.chats
-
-    @property
-    def offences(self) -> list[Offence]:
-        return self.play.offences
+    def log_path(self) -> Path | None:
+        """The current match's log (or the ended one's)."""
+        return self.logs.path
 
     @property
     def catch_up(self) -> CatchUp:
@@ -237,10 +225,6 @@ class NetMatch:
     def who(self, relay_seat: int) -> str:
         """A relay member named for a person: the match's name when we know it."""
         return self.play.who(relay_seat)
-
-    def waiting(self) -> Waiting | None:
-        """Resumed: whose word this seat waits for before it may act, since when."""
-        return self.catch_up.waiting()
 
     def waiting_note(self, now: int) -> str | None:
         """Resumed and waiting for the others' word: whom for, how long, what can be done
@@ -340,25 +324,14 @@ class NetMatch:
     def spectator_came(self) -> None:
         """The relay announced a spectator it could not replay the match to: the lowest
         connected player sends him the match so far (see :mod:`client.net.spectators`)."""
-        session = self.session
-        if session is None or session.seat is None:
-            return
-        me = self.roster.me
-        assert me is not None  # seated
-        playing = {**self.roster.seat_of_member, me: session.seat}
-        chosen = sender(self.roster.connected(), playing) == self.roster.me
-        if self.offers.came(chosen=chosen, ready=not self.rematching):
+        seat = self.seat
+        if seat is not None and self.offers.came(chosen=chosen(self.roster, seat),
+                                                 ready=not self.rematching):  # fmt: skip
             self._offer()
 
     def _offer(self) -> None:
-        session = self.session
-        assert session is not None
-        # Only the logged records: our own still on their way take their place in the
-        # relay's order, where the spectator receives them too.
-        records = session.records[: len(session.records) - session.unlogged()]
-        payloads = [wire.encode(p) for p in catch_up(session.setup.encode(), records)]
-        self.offers.sent(payloads[0], payloads[-1])
-        self.outbox.extend(payloads)
+        assert self.session is not None
+        self.outbox.extend(self.offers.offer(self.session))
 
     def receive(self, relay_seat: int, data: bytes, now: int) -> None:
         """One payload from ``relay_seat`` in the room's order (possibly our own, placed)."""
@@ -398,45 +371,10 @@ class NetMatch:
             self._changed()
 
     def _dispatch(self, relay_seat: int, payload: wire.Payload, now: int) -> None:
-        mine = relay_seat == self.roster.me
-        if self._before_setup:
-            self._replayed(relay_seat, payload)
-            return
-        match payload:
-            case wire.Game(data):
-                self.play.game(relay_seat, data, now)
-            case wire.ProposalMsg(data, token):
-                proposal, standing = Proposal.decode(data), self._standing()
-                self._carry_out(self.meetings.proposed(relay_seat, proposal, token, now, standing))
-            case wire.JoinMsg(data):
-                self._carry_out(self.meetings.joined(relay_seat, Join.decode(data)))
-            case wire.SetupMsg(data):
-                self._carry_out(self.meetings.started(relay_seat, data))
-            case wire.Rematch(match_id):
-                self._carry_out(self.meetings.asked(relay_seat, match_id, now, self._standing()))
-            case wire.RematchWithdrawn(match_id):
-                self._carry_out(self.meetings.withdrawn(relay_seat, match_id))
-            case wire.Hello(seat, have):
-                self.play.hello(relay_seat, seat, have, rematching=self.rematching)
-            case wire.Spectate(setup) if not mine and self.setup is not None:
-                if setup != self.setup.encode():  # (its records we check as transcripts)
-                    self.play.blame(relay_seat, Arrival.another_match())
-            case wire.Transcript():
-                self.play.transcript(relay_seat, payload, now, rematching=self.rematching)
-
-    def _replayed(self, relay_seat: int, payload: wire.Payload) -> None:
-        """Resumed, the room replayed from its start: until this match's setup goes by, the
-        traffic is earlier matches' (only who sits where is worth keeping: a rematch keeps
-        the players' keys)."""
-        match payload:
-            case wire.SetupMsg(data):
-                self._before_setup = MatchSetup.decode(data) != self.setup
-            case wire.JoinMsg(data) if self.setup is not None:
-                key = Join.decode(data).public_key
-                if key in self.setup.public_keys:
-                    self.roster.seat_of_member[relay_seat] = self.setup.public_keys.index(key)
-            case wire.Hello(seat, _) if self.setup is not None and 0 <= seat < self.setup.seats:
-                self.roster.seat_of_member[relay_seat] = seat
+        if self._before_setup:  # resumed: the room replays earlier matches first
+            self._before_setup = self.play.replayed(relay_seat, payload)
+        elif not self.play.traffic(relay_seat, payload, now, rematching=self.rematching):
+            self._carry_out(self.meetings.receive(relay_seat, payload, now, self._standing()))
 
     def _begin(
         self, setup: MatchSetup, *, log_path: Path | None = None, resume_at: int | None = None
@@ -444,10 +382,9 @@ class NetMatch:
         if self.session is not None:
             self._leave_match()
         self.meetings.begun(setup)
-        self.log_path = log_path or self._new_log_path(setup)
-        self._log = DeferredSyncLog(self.log_path, setup, resume_at=resume_at)
+        log = self.logs.open(setup, path=log_path, resume_at=resume_at)
         self.play.begin(setup, identity=self.identity, chain=self._chain,
-                        random_source=self._chain_source, log=self._log)  # fmt: skip
+                        random_source=self._chain_source, log=log)  # fmt: skip
         seat = self.seat
         self.seat_secret = self.chain_secret if seat is not None else None
         if self.offers.begun() and seat is not None:
@@ -459,21 +396,14 @@ class NetMatch:
         self.meetings.meeting = Meeting(proposal=setup.proposal)
         self._begin(setup)
 
-    def _new_log_path(self, setup: MatchSetup) -> Path:
-        """The first match's log where --log said (if it did); each rematch's beside it."""
-        chosen = self._log_choice
-        if chosen is None:
-            return default_log_path(setup, self._data_dir)
-        return chosen if self.session is None else free_log_path(chosen)
-
     def _leave_match(self) -> None:
         """A rematch begins: the ended match's log is complete (its last chat lines came
         before the new setup), and nothing of it is left to show."""
-        assert self.session is not None and self._log is not None
+        assert self.session is not None and self.logs.writer is not None
         before = self.score or RunningScore.start(self.session.setup.names)
         self.score = before.after(self.session.ended)
         self.play.leave()
-        self._log.close()
+        self.logs.writer.close()
         self.resumed = False
 
     def _arrival_over(self, now: int) -> None:
@@ -531,8 +461,8 @@ class NetMatch:
             listener()
 
     def close(self) -> None:
-        if self._log is not None:
+        if self.logs.writer is not None:
             session = self.session
             if session is not None and (session.ended is not None or not self.resumable):
                 session.flush_log()  # what never came back is logged too
-            self._log.close()
+            self.logs.writer.close()

@@ -18,7 +18,7 @@ is handed, and every call says *now*.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from client.game.driver import Offence
 from client.game.turn import Turn
@@ -33,7 +33,7 @@ from protocol.events import ChatReceived, Event
 from protocol.identity import Identity, RandomSource
 from protocol.referee import RecordSink
 from protocol.session import MatchSession
-from protocol.setup import MatchSetup
+from protocol.setup import Join, MatchSetup
 
 Send = Callable[[wire.Payload], None]
 
@@ -76,6 +76,13 @@ class Playing:
         )
         self._cutter = TurnCutter(self.session.state)
 
+    def restore(self, records: Sequence[bytes], now: int) -> None:
+        """Resumed: the match's logged *records* taken again, every one checked (a
+        ``ProtocolError`` if they do not replay)."""
+        assert self.session is not None
+        self.take(self.session.restore(records, now))
+        self.cut_turn()
+
     def leave(self) -> MatchSession:
         """A rematch begins: the ended match's records all go to its log (its last chat
         lines came before the new setup), and nothing of it is left to show."""
@@ -113,6 +120,43 @@ class Playing:
         return True
 
     # ----------------------------------------------------------------- the room's traffic
+
+    def traffic(
+        self, relay_seat: int, payload: wire.Payload, now: int, *, rematching: bool
+    ) -> bool:
+        """A payload from *relay_seat*, taken if it is about the match being played (False:
+        it is the meeting's). *rematching*: the next match is being set up, so nobody
+        fills gaps in this one any more."""
+        match payload:
+            case wire.Game(data):
+                self.game(relay_seat, data, now)
+            case wire.Hello(seat, have):
+                self.hello(relay_seat, seat, have, rematching=rematching)
+            case wire.Transcript():
+                self.transcript(relay_seat, payload, now, rematching=rematching)
+            case wire.Spectate(setup):  # (its records we check as transcripts)
+                session, mine = self.session, relay_seat == self.roster.me
+                if not mine and session is not None and setup != session.setup.encode():
+                    self.blame(relay_seat, _("sent a late spectator another match than ours"))
+            case _:
+                return False
+        return True
+
+    def replayed(self, relay_seat: int, payload: wire.Payload) -> bool:
+        """Resumed, the room replayed from its start: until this match's setup goes by (True
+        while it has not), the traffic is earlier matches' (only who sits where is worth
+        keeping: a rematch keeps the players' keys)."""
+        setup = None if self.session is None else self.session.setup
+        match payload:
+            case wire.SetupMsg(data):
+                return MatchSetup.decode(data) != setup
+            case wire.JoinMsg(data) if setup is not None:
+                key = Join.decode(data).public_key
+                if key in setup.public_keys:
+                    self.roster.seat_of_member[relay_seat] = setup.public_keys.index(key)
+            case wire.Hello(seat, _) if setup is not None and 0 <= seat < setup.seats:
+                self.roster.seat_of_member[relay_seat] = seat
+        return True
 
     def game(self, relay_seat: int, data: bytes, now: int) -> None:
         """A game message from *relay_seat* (possibly our own, placed)."""

@@ -10,7 +10,7 @@ word: the setup is its players' signed joins, every record is signed by its own 
 the spectator's session checks each one as a player's does.
 
 - :func:`sender` — who sends: the lowest connected relay seat that plays in the match, so
-  that exactly one player does and every player agrees which;
+  that exactly one player does and every player agrees which (:func:`chosen`: whether we do);
 - :class:`Offers` — a player's catch-ups: one on its way at a time, and one more after it if
   a spectator came while it was being placed (he may have missed its beginning);
 - :class:`Arrival` — the spectator's side, payloads in as the room says them: which
@@ -40,11 +40,13 @@ from client.i18n import _
 from client.net import wire
 from client.net.catchup import transcript
 from client.net.playing import Playing
+from client.net.roster import Roster
 from protocol.clock import seconds
 from protocol.codec import unpack_transcript
 from protocol.errors import BadTime, MalformedMessage, ProtocolError, RemoteProtocolError
 from protocol.messages import Chat, Resign, Share, decode_message
 from protocol.progress import Progress
+from protocol.session import MatchSession
 from protocol.setup import MatchSetup
 
 MAX_HELD = 4096  # payloads a spectator holds back while its catch-up comes, at most
@@ -54,6 +56,13 @@ def sender(connected: Iterable[int], playing: Mapping[int, int]) -> int | None:
     """The relay seat that sends a late spectator the match: the lowest of the *connected*
     relay seats that play in it (*playing*: relay seat -> match seat)."""
     return min((seat for seat in connected if seat in playing), default=None)
+
+
+def chosen(roster: Roster, seat: int) -> bool:
+    """Whether this player, in match seat *seat*, is the one who sends (:func:`sender`)."""
+    me = roster.me
+    assert me is not None  # seated
+    return sender(roster.connected(), {**roster.seat_of_member, me: seat}) == me
 
 
 def catch_up(setup: bytes, records: Sequence[bytes]) -> list[wire.Payload]:
@@ -115,6 +124,15 @@ class Offers:
         if self._first is None:  # its beginning is placed already: he may have missed it
             self._again = True
         return False
+
+    def offer(self, session: MatchSession) -> list[bytes]:
+        """The catch-up to send now, encoded: the match so far, as *session* holds it."""
+        # Only the logged records: our own still on their way take their place in the
+        # relay's order, where the spectator receives them too.
+        records = session.records[: len(session.records) - session.unlogged()]
+        payloads = [wire.encode(p) for p in catch_up(session.setup.encode(), records)]
+        self.sent(payloads[0], payloads[-1])
+        return payloads
 
     def sent(self, first: bytes, last: bytes) -> None:
         """A catch-up went out, from payload *first* to *last*."""
@@ -313,11 +331,6 @@ class Arrival:
         return _("sent a catch-up whose match setup does not hold: {reason}").format(
             reason=reason
         )
-
-    @staticmethod
-    def another_match() -> str:
-        """What a player says of a catch-up whose setup is not his match's."""
-        return _("sent a late spectator another match than ours")
 
     @staticmethod
     def overflow() -> str:

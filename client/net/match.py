@@ -3,8 +3,9 @@
 :class:`NetMatch` is the shell around the room's sans-I/O pieces, one match after another:
 
 - :mod:`client.net.roster` — who is in the room, and who sits where;
-- :mod:`client.net.meeting` — the host proposes, every player answers with a signed join,
-  the host seats them;
+- :mod:`client.net.meetings` — the host proposes, every player answers with a signed join,
+  the host seats them (:mod:`client.net.meeting`); a rematch asked for
+  (:mod:`client.net.rematch`): the asks, the host's proposal, its withdrawal;
 - :mod:`client.net.playing` — the match in progress: every game payload goes through this
   client's :class:`~protocol.session.MatchSession`, the authority on what happened, whose
   events :mod:`client.net.turns` cuts into turns for the screens; after a gap the relay
@@ -12,12 +13,13 @@
   named after its sender;
 - :mod:`client.net.spectators` — the match so far for a spectator who came too late for the
   relay to replay it: the players' offers, the spectator's arrival;
-- :mod:`client.net.rematch` — the asks for a rematch, the host's proposal, its withdrawal.
+- :class:`~client.net.durable.MatchLogs` — the match logs on disk, a new file per match,
+  each handed to its session as the writer it logs through.
 
-The shell owns what those pieces leave out: the match log on disk (a new file per match,
-handed to the session as its writer), the dice chain and its secret, the time (every call
-says *now*, as the link or the room's ticker read it), and the payloads queued in
-:attr:`NetMatch.outbox` for the relay link (:mod:`client.net.link`) to send.
+The shell routes every payload to the piece it is for and owns what those pieces leave
+out: the dice chain and its secret, the time (every call says *now*, as the link or the
+room's ticker read it), the listeners, and the payloads queued in :attr:`NetMatch.outbox`
+for the relay link (:mod:`client.net.link`) to send.
 
 Traffic needs no match label: a player stops talking in a match (game messages, hellos,
 transcripts) when he joins the next one, and the host when he proposes it, so in the relay's
@@ -35,18 +37,18 @@ from typing import Literal
 from client.game.score import RunningScore
 from client.i18n import _
 from client.net import wire
-from client.net.catchup import CatchUp
 from client.net.durable import MatchLogs
 from client.net.meeting import Meeting
-from client.net.meetings import Action, Begin, Blame, JoinIt, Meetings, Send, Standing
+from client.net.meetings import Action, Begin, Blame, JoinIt, Meetings, Send
 from client.net.playing import Playing
-from client.net.rematch import HOST_SEAT, RematchVote
+from client.net.rematch import HOST_SEAT
 from client.net.roster import Member, PresenceChange, Roster
 from client.net.seatfile import chain_source
 from client.net.spectators import Arrival, Offers, chosen
+from client.net.view import MatchView
 from protocol.chain import HashChain
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-from protocol.events import Event, MatchEnded
+from protocol.events import Event
 from protocol.identity import KEY_BYTES, Identity, RandomSource
 from protocol.logfile import LogContents
 from protocol.session import MatchSession
@@ -59,9 +61,10 @@ Listener = Callable[[], None]
 __all__ = ["HOST_SEAT", "Listener", "Member", "NetMatch", "Role"]
 
 
-class NetMatch:
+class NetMatch(MatchView):
     """This client's side of a room's networked matches, one after another (a host, a
-    player or a spectator): the current one's meeting, session and log."""
+    player or a spectator): the current one's meeting, session and log. What the screens
+    read of it is :class:`~client.net.view.MatchView`'s."""
 
     def __init__(
         self,
@@ -144,94 +147,6 @@ class NetMatch:
         match.resumed = True
         match._before_setup = True
         return match
-
-    # ----------------------------------------------------------------- what the UI reads
-
-    @property
-    def session(self) -> MatchSession | None:
-        """The current match's session, or the ended one's (see :class:`Playing`)."""
-        return self.play.session
-
-    @property
-    def log_path(self) -> Path | None:
-        """The current match's log (or the ended one's)."""
-        return self.logs.path
-
-    @property
-    def catch_up(self) -> CatchUp:
-        return self.play.catch_up
-
-    @property
-    def seat(self) -> int | None:
-        return None if self.session is None else self.session.seat
-
-    @property
-    def setup(self) -> MatchSetup | None:
-        """The match last begun in the room (the current one, or the one that ended)."""
-        return self.meetings.setup
-
-    @property
-    def meeting(self) -> Meeting:
-        return self.meetings.meeting
-
-    @property
-    def spectator_token(self) -> str | None:
-        return self.meetings.spectator_token
-
-    @property
-    def rematch(self) -> RematchVote | None:
-        return self.meetings.vote
-
-    @property
-    def rematching(self) -> bool:
-        """The next match in the room is proposed and its players are joining."""
-        return self.meetings.rematching
-
-    def _standing(self) -> Standing:
-        return Standing(self.seat, self.ended)
-
-    @property
-    def started(self) -> bool:
-        return self.session is not None
-
-    @property
-    def in_step(self) -> bool:
-        """The relay replayed what it kept and nobody's word is awaited: this seat may act
-        (a late spectator: the match so far came)."""
-        return self.in_relay_step and self.catch_up.in_step and self.arrival is None
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        if self.setup is not None:
-            return self.setup.names
-        return tuple(join.name for join in self.meeting.joins)
-
-    @property
-    def seats(self) -> int:
-        proposal = self.meeting.proposal
-        return 0 if proposal is None else proposal.seats
-
-    @property
-    def ended(self) -> MatchEnded | None:
-        return None if self.session is None else self.session.ended
-
-    @property
-    def members(self) -> dict[int, Member]:
-        return self.roster.members
-
-    def member_for_seat(self, seat: int) -> Member | None:
-        return self.roster.member_for_seat(seat)
-
-    def who(self, relay_seat: int) -> str:
-        """A relay member named for a person: the match's name when we know it."""
-        return self.play.who(relay_seat)
-
-    def waiting_note(self, now: int) -> str | None:
-        """Resumed and waiting for the others' word: whom for, how long, what can be done
-        (a late spectator: for whom to send the match so far)."""
-        if self.arrival is not None:  # a late spectator, its catch-up not there yet
-            return self.arrival.note(self.play, now)
-        return self.play.waiting_note(now)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call *listener* after every change; returns what unsubscribes it."""
@@ -428,10 +343,6 @@ class NetMatch:
         """Host: take back the rematch he proposed (see :meth:`Meetings.withdraw`)."""
         self._carry_out(self.meetings.withdraw())
         self._changed()
-
-    def rematch_note(self) -> str | None:
-        """Where a rematch stands, in words for the end screen (None: nobody asked)."""
-        return self.meetings.note(self._standing())
 
     # ----------------------------------------------------------------- this seat's actions
 

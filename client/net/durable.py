@@ -6,6 +6,8 @@ by ``delay`` seconds on the event loop, and one fsync then covers every record w
 meanwhile. Networked, this takes a disk flush (several milliseconds on a busy machine) off
 the path between a key press and the other players' screens. Same file format as
 :class:`protocol.logfile.LogWriter` (the same header and record encoders).
+
+:class:`MatchLogs` are a room's logs, one per match: the networked match's file writes.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from protocol.logfile import LogWriter
+from client.game.local import free_log_path
+from protocol.logfile import LogWriter, default_log_path
 from protocol.setup import MatchSetup
 
 SYNC_DELAY_S = 0.02
@@ -49,3 +52,29 @@ class DeferredSyncLog(LogWriter):
             self.sync()
             return
         self._timer = loop.call_later(self.delay, self.sync)
+
+
+class MatchLogs:
+    """A room's match logs, one after another: the first where --log said (*chosen*), else
+    in *data_dir*'s default place; each rematch's beside the first."""
+
+    def __init__(self, chosen: Path | None, data_dir: Path | None) -> None:
+        self._chosen = chosen
+        self._data_dir = data_dir
+        self.path: Path | None = None  # the current match's log
+        self.writer: DeferredSyncLog | None = None
+
+    def open(
+        self, setup: MatchSetup, *, path: Path | None = None, resume_at: int | None = None
+    ) -> DeferredSyncLog:
+        """The log of the match *setup* begins (*path*, *resume_at*: a log taken up again);
+        the one before it is the caller's to close."""
+        if path is None:
+            first = self.writer is None
+            if self._chosen is None:
+                path = default_log_path(setup, self._data_dir)
+            else:
+                path = self._chosen if first else free_log_path(self._chosen)
+        self.path = path
+        self.writer = DeferredSyncLog(path, setup, resume_at=resume_at)
+        return self.writer

@@ -86,6 +86,24 @@ class Meetings:
         self.vote = None
         self._ended_meeting = None
 
+    def receive(
+        self, relay_seat: int, payload: wire.Payload, now: int, standing: Standing
+    ) -> list[Action]:
+        """A payload from *relay_seat* about meeting a match (a proposal, a join, a setup,
+        a rematch asked for or withdrawn); anything else is not the meetings'."""
+        match payload:
+            case wire.ProposalMsg(data, token):
+                return self.proposed(relay_seat, Proposal.decode(data), token, now, standing)
+            case wire.JoinMsg(data):
+                return self.joined(relay_seat, Join.decode(data))
+            case wire.SetupMsg(data):
+                return self.started(relay_seat, data)
+            case wire.Rematch(match_id):
+                return self.asked(relay_seat, match_id, now, standing)
+            case wire.RematchWithdrawn(match_id):
+                return self.withdrawn(relay_seat, match_id)
+        return []
+
     # ----------------------------------------------------------------- the meeting
 
     def propose(self, proposal: Proposal, spectator_token: str) -> list[Action]:

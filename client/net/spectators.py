@@ -10,11 +10,13 @@ word: the setup is its players' signed joins, every record is signed by its own 
 the spectator's session checks each one as a player's does.
 
 - :func:`sender` — who sends: the lowest connected relay seat that plays in the match, so
-  that exactly one player does and every player agrees which;
+  that exactly one player does and every player agrees which (:func:`chosen`: whether we do);
 - :class:`Offers` — a player's catch-ups: one on its way at a time, and one more after it if
   a spectator came while it was being placed (he may have missed its beginning);
-- :class:`Arrival` — the spectator's side: which catch-up it takes, what it holds back until
-  that catch-up came whole, and the fault of a sender whose catch-up is not the match.
+- :class:`Arrival` — the spectator's side, payloads in as the room says them: which
+  catch-up it takes (into the spectator's :class:`~client.net.playing.Playing`), what it
+  holds back until that catch-up came whole, and the fault of a sender whose catch-up is not
+  the match. Once it is over, the shell takes what was held, in the room's order.
 
 >>> sender(connected={0, 1, 2}, playing={1: 0, 2: 1})
 1
@@ -32,15 +34,20 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from client.i18n import _, say
 from client.net import wire
 from client.net.catchup import transcript
+from client.net.playing import Playing
+from client.net.roster import Roster
 from protocol.clock import duration
-from protocol.errors import MalformedMessage
+from protocol.codec import unpack_transcript
+from protocol.errors import BadTime, MalformedMessage, ProtocolError, RemoteProtocolError
 from protocol.messages import Chat, Resign, Share, decode_message
 from protocol.progress import Progress
+from protocol.session import MatchSession
+from protocol.setup import MatchSetup
 
 MAX_HELD = 4096  # payloads a spectator holds back while its catch-up comes, at most
 
@@ -49,6 +56,13 @@ def sender(connected: Iterable[int], playing: Mapping[int, int]) -> int | None:
     """The relay seat that sends a late spectator the match: the lowest of the *connected*
     relay seats that play in it (*playing*: relay seat -> match seat)."""
     return min((seat for seat in connected if seat in playing), default=None)
+
+
+def chosen(roster: Roster, seat: int) -> bool:
+    """Whether this player, in match seat *seat*, is the one who sends (:func:`sender`)."""
+    me = roster.me
+    assert me is not None  # seated
+    return sender(roster.connected(), {**roster.seat_of_member, me: seat}) == me
 
 
 def catch_up(setup: bytes, records: Sequence[bytes]) -> list[wire.Payload]:
@@ -111,6 +125,15 @@ class Offers:
             self._again = True
         return False
 
+    def offer(self, session: MatchSession) -> list[bytes]:
+        """The catch-up to send now, encoded: the match so far, as *session* holds it."""
+        # Only the logged records: our own still on their way take their place in the
+        # relay's order, where the spectator receives them too.
+        records = session.records[: len(session.records) - session.unlogged()]
+        payloads = [wire.encode(p) for p in catch_up(session.setup.encode(), records)]
+        self.sent(payloads[0], payloads[-1])
+        return payloads
+
     def sent(self, first: bytes, last: bytes) -> None:
         """A catch-up went out, from payload *first* to *last*."""
         self._first, self._last = first, last
@@ -140,6 +163,8 @@ class Arrival:
     the sender's next payloads must be the records it announced, from the first, in
     transcripts. Everything else the room says meanwhile is held back and taken after the
     catch-up, in the room's order (records the catch-up held too are dropped as copies).
+    A catch-up that is not the match is its sender's fault, and the arrival is over,
+    :attr:`refused`: what came after it could not be checked against the match.
     """
 
     def __init__(self, since: int) -> None:
@@ -147,10 +172,109 @@ class Arrival:
         self.source: int | None = None  # the relay seat whose catch-up we take
         self.have = 0  # the records it announced
         self.held: list[tuple[int, bytes]] = []
+        self.refused = False  # the catch-up was not the match: follow the room no further
 
-    def note(self, sender: str | None, now: int) -> str:
-        """What the room screen says while the spectator waits (*sender*: who should send,
-        None: nobody is connected to)."""
+    def receive(
+        self,
+        relay_seat: int,
+        data: bytes,
+        now: int,
+        playing: Playing,
+        begin: Callable[[MatchSetup], None],
+    ) -> bool:
+        """One payload of the room's, the catch-up not complete: take it into *playing* if
+        it is the catch-up (*begin*: the shell begins the match it sets up), else hold it.
+        True once the arrival is over: :attr:`refused`, or :attr:`held` to take now."""
+        try:
+            payload: wire.Payload | None = wire.decode(data)
+        except wire.WireError:
+            payload = None  # said when it is taken, in its place
+        if self.source is None and isinstance(payload, wire.Spectate):
+            self._take_offer(relay_seat, payload, playing, begin)
+        elif self.source == relay_seat and isinstance(payload, wire.Transcript):
+            if self._take_catch_up(relay_seat, payload, now, playing):
+                return True
+        else:
+            held = self.hold(relay_seat, data)
+            if self.source == relay_seat:  # its catch-up is over, short of what it said
+                return self._refuse(relay_seat, self.dropped(_records(playing)), playing)
+            if not held:  # the one who should have sent it did not
+                expected = self.expected(playing.roster.connected())
+                blamed = relay_seat if expected is None else expected
+                return self._refuse(blamed, self.overflow(), playing)
+            return False
+        return self.complete(_records(playing))
+
+    def gone(self, relay_seat: int, playing: Playing) -> bool:
+        """*relay_seat* left the room: True if it was sending our catch-up (refused)."""
+        if self.source != relay_seat:
+            return False
+        return self._refuse(relay_seat, self.left(_records(playing)), playing)
+
+    @staticmethod
+    def expected(connected: Iterable[int]) -> int | None:
+        """Whom a late spectator expects its catch-up from, and names when none comes: the
+        lowest connected relay seat (:func:`sender` when every connected seat plays)."""
+        return min(connected, default=None)
+
+    def _take_offer(
+        self,
+        relay_seat: int,
+        offer: wire.Spectate,
+        playing: Playing,
+        begin: Callable[[MatchSetup], None],
+    ) -> None:
+        try:
+            setup = MatchSetup.decode(offer.setup)
+        except ProtocolError as error:
+            playing.blame(relay_seat, self.bad_setup(error.reason), fatal=True)
+            return
+        if playing.session is None or setup != playing.session.setup:
+            begin(setup)
+        self.take(relay_seat, offer.have)
+
+    def _take_catch_up(
+        self, relay_seat: int, part: wire.Transcript, now: int, playing: Playing
+    ) -> bool:
+        """Records of the catch-up we take: each new one checked where it stands first (a
+        record out of its place is the sender's doing), then as a live one is. True: the
+        arrival is over (refused, or cut short by a fault that is not the sender's)."""
+        session = playing.session
+        assert session is not None
+        if part.start > len(session.records):
+            return self._refuse(relay_seat, self.skipped(part.start, len(session.records)),
+                                playing)  # fmt: skip
+        try:
+            records = unpack_transcript(part.data)
+            for index, record in enumerate(records, part.start):
+                if index < len(session.records):
+                    continue  # held already (an earlier catch-up's)
+                if misplaced(session.progress, record):
+                    return self._refuse(relay_seat, self.out_of_place(index), playing)
+                playing.take(session.receive_bytes(record, now))
+        except RemoteProtocolError as error:
+            if error.fatal or isinstance(error, BadTime):
+                # Signed, at its place, against the rules: its signer's fault; or dated
+                # ahead of our clock: one of two clocks is wrong, as it would be live.
+                playing.remote_error(None, error)
+                return True
+            # not signed by the seat it names, as it came: the sender's doing
+            return self._refuse(relay_seat, self.false(error.reason), playing)
+        playing.cut_turn()
+        return False
+
+    def _refuse(self, relay_seat: int, text: str, playing: Playing) -> bool:
+        """The catch-up is not the match, by its sender's doing: say so (the arrival is
+        over: what came after it could not be checked against the match)."""
+        playing.blame(relay_seat, text, fatal=True)
+        self.refused = True
+        return True
+
+    def note(self, playing: Playing, now: int) -> str:
+        """What the room screen says while the spectator waits: for whom to send the match
+        (nobody, if nobody is connected), since when."""
+        first = self.expected(playing.roster.connected())
+        sender = None if first is None else playing.who(first)
         waited = say(duration(now - self.since))
         if sender is None:
             return _(
@@ -209,10 +333,10 @@ class Arrival:
         )
 
     @staticmethod
-    def another_match() -> str:
-        """What a player says of a catch-up whose setup is not his match's."""
-        return _("sent a late spectator another match than ours")
-
-    @staticmethod
     def overflow() -> str:
         return _("sent no catch-up while the room went on: what came before you arrived is missing")
+
+
+def _records(playing: Playing) -> int:
+    """The records the spectator holds (none before the catch-up's setup began a match)."""
+    return 0 if playing.session is None else len(playing.session.records)

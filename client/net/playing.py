@@ -1,0 +1,288 @@
+"""The match in progress, sans-I/O: the room's game traffic in, turns, chat, faults and
+payloads out.
+
+:class:`Playing` holds this client's :class:`~protocol.session.MatchSession` for the match
+being played (or the one that just ended): the authority on what happened. It takes the
+room's traffic about that match — game messages, and the hellos and transcripts that fill a
+gap (:mod:`client.net.catchup`) — and this seat's own actions, and hands on:
+
+- the turns :mod:`client.net.turns` cuts for the screens, and the chat lines;
+- every fault, as an :class:`~client.game.driver.Offence` named after whoever is to blame:
+  the seat that signed a record against the rules, else the relay member who sent it;
+- the payloads to send, through the *send* it is given (the shell's outbox).
+
+Nothing here touches a file or a clock: the match log is the writer :meth:`Playing.begin`
+is handed, and every call says *now*.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+
+from client.game.driver import Offence
+from client.game.turn import Turn
+from client.i18n import _
+from client.net import wire
+from client.net.catchup import CatchUp
+from client.net.roster import Roster
+from client.net.turns import TurnCutter
+from protocol.chain import HashChain
+from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.events import ChatReceived, Event
+from protocol.identity import Identity, RandomSource
+from protocol.referee import RecordSink
+from protocol.session import MatchSession
+from protocol.setup import Join, MatchSetup
+
+Send = Callable[[wire.Payload], None]
+
+
+class Playing:
+    """This client's side of the room's current match: its session and what it hands on."""
+
+    def __init__(self, roster: Roster, send: Send) -> None:
+        self.roster = roster
+        self._send = send
+        self.session: MatchSession | None = None  # the current match's, or the ended one's
+        self.turns: deque[Turn] = deque()
+        self.chats: deque[ChatReceived] = deque()
+        self.offences: list[Offence] = []
+        self.catch_up = CatchUp()
+        self._cutter: TurnCutter | None = None
+
+    def begin(
+        self,
+        setup: MatchSetup,
+        *,
+        identity: Identity,
+        chain: HashChain | None,
+        random_source: RandomSource | None,
+        log: RecordSink,
+    ) -> None:
+        """The match *setup* begins: seated if *identity* joined it with *chain* (else a
+        spectator's); *random_source* draws the chain's renewals; *log* takes its records."""
+        keys = setup.public_keys
+        mine = identity.public_key
+        seat = keys.index(mine) if mine in keys and chain is not None else None
+        self.session = MatchSession(
+            setup,
+            seat=seat,
+            identity=identity if seat is not None else None,
+            chain=chain if seat is not None else None,
+            random_source=random_source,  # renewals: the same again after a restart
+            log=log,
+            echoed=True,  # our messages come back in the relay's order: the log follows it
+        )
+        self._cutter = TurnCutter(self.session.state)
+
+    def restore(self, records: Sequence[bytes], now: int) -> None:
+        """Resumed: the match's logged *records* taken again, every one checked (a
+        ``ProtocolError`` if they do not replay)."""
+        assert self.session is not None
+        self.take(self.session.restore(records, now))
+        self.cut_turn()
+
+    def leave(self) -> MatchSession:
+        """A rematch begins: the ended match's records all go to its log (its last chat
+        lines came before the new setup), and nothing of it is left to show."""
+        session = self.session
+        assert session is not None
+        session.flush_log()
+        self.turns.clear()
+        self.offences.clear()
+        self.catch_up = CatchUp()
+        return session
+
+    def who(self, relay_seat: int) -> str:
+        """A relay member named for a person: the match's name when we know it."""
+        session = self.session
+        return self.roster.who(relay_seat, None if session is None else session.setup.names)
+
+    # ----------------------------------------------------------------- this seat's actions
+
+    def act(self, action: Callable[[MatchSession], list[Event]], *, rematching: bool) -> bool:
+        """Run one of the session's actions (throw, play, chat…) and send what it says.
+        False: a peer's earlier fault surfaced instead (it is among the offences)."""
+        if self.session is None:
+            raise LocalProtocolError(_("the match has not started yet"))
+        if rematching:  # we joined the next match: nothing more is said in this one
+            raise LocalProtocolError(_("the rematch is being set up: its board opens in a moment"))
+        try:
+            events = action(self.session)
+        except RemoteProtocolError as error:  # a peer's earlier fault surfaced by our move
+            self.remote_error(None, error)
+            return False
+        finally:
+            self._flush()
+        self.take(events)
+        self.cut_turn()
+        return True
+
+    # ----------------------------------------------------------------- the room's traffic
+
+    def traffic(
+        self, relay_seat: int, payload: wire.Payload, now: int, *, rematching: bool
+    ) -> bool:
+        """A payload from *relay_seat*, taken if it is about the match being played (False:
+        it is the meeting's). *rematching*: the next match is being set up, so nobody
+        fills gaps in this one any more."""
+        match payload:
+            case wire.Game(data):
+                self.game(relay_seat, data, now)
+            case wire.Hello(seat, have):
+                self.hello(relay_seat, seat, have, rematching=rematching)
+            case wire.Transcript():
+                self.transcript(relay_seat, payload, now, rematching=rematching)
+            case wire.Spectate(setup):  # (its records we check as transcripts)
+                session, mine = self.session, relay_seat == self.roster.me
+                if not mine and session is not None and setup != session.setup.encode():
+                    self.blame(relay_seat, _("sent a late spectator another match than ours"))
+            case _:
+                return False
+        return True
+
+    def replayed(self, relay_seat: int, payload: wire.Payload) -> bool:
+        """Resumed, the room replayed from its start: until this match's setup goes by (True
+        while it has not), the traffic is earlier matches' (only who sits where is worth
+        keeping: a rematch keeps the players' keys)."""
+        setup = None if self.session is None else self.session.setup
+        match payload:
+            case wire.SetupMsg(data):
+                return MatchSetup.decode(data) != setup
+            case wire.JoinMsg(data) if setup is not None:
+                key = Join.decode(data).public_key
+                if key in setup.public_keys:
+                    self.roster.seat_of_member[relay_seat] = setup.public_keys.index(key)
+            case wire.Hello(seat, _) if setup is not None and 0 <= seat < setup.seats:
+                self.roster.seat_of_member[relay_seat] = seat
+        return True
+
+    def game(self, relay_seat: int, data: bytes, now: int) -> None:
+        """A game message from *relay_seat* (possibly our own, placed)."""
+        session = self.session
+        if session is None:
+            if relay_seat != self.roster.me:
+                self.blame(relay_seat, _("sent game traffic before the match began"))
+            return
+        if session.stopped is None:
+            self.take(session.receive_bytes(data, now, sender=self.sender(relay_seat)))
+
+    def transcript(
+        self, relay_seat: int, part: wire.Transcript, now: int, *, rematching: bool
+    ) -> None:
+        """Records from *relay_seat* that fill a gap (ours, or another's it hears too)."""
+        session = self.session
+        mine = relay_seat == self.roster.me
+        if mine or session is None or session.stopped is not None or rematching:
+            return
+        if part.start <= len(session.records):
+            sender = self.sender(relay_seat)
+            self.take(session.receive_transcript(part.data, now, sender=sender))
+        else:  # a gap before it: ask from where we are
+            heard_by = self.roster.connected()
+            self._send_all(self.catch_up.gap(session.seat, len(session.records), heard_by))
+
+    def hello(self, relay_seat: int, seat: int, have: int, *, rematching: bool) -> None:
+        """Match seat *seat* (relay seat *relay_seat*) says it holds *have* records."""
+        session = self.session
+        if session is None or not 0 <= seat < session.setup.seats:
+            return
+        self.roster.seat_of_member[relay_seat] = seat
+        if relay_seat == self.roster.me or rematching:
+            return
+        answer = self.catch_up.heard(
+            relay_seat, seat=seat, have=have, my_seat=session.seat, records=session.records,
+            heard_by=self.roster.connected(),
+        )  # fmt: skip
+        if answer and session.seat is not None:
+            # Our messages that wait on one it was missing reach it in no transcript: again
+            # (whoever has them drops the copy).
+            answer.extend(wire.Game(raw) for raw in session.held(session.seat))
+        self._send_all(answer)
+
+    def caught_up(self, now: int, *, wait_for: set[int]) -> None:
+        """The relay replayed all it kept: say how far we are, so peers fill any gap
+        (*wait_for*: the match seats whose word a resumed seat needs before it acts)."""
+        session = self.session
+        assert session is not None
+        self._send_all(self.catch_up.caught_up(
+            session.seat, len(session.records), heard_by=self.roster.connected(),
+            wait_for=wait_for, now=now,
+        ))  # fmt: skip
+
+    def grown(self) -> None:
+        """The session took what came: the seats that said they held no more are heard."""
+        if self.session is not None:
+            self.catch_up.grown(len(self.session.records))
+
+    def tick(self, now: int) -> bool:
+        """True if this resumed seat, nobody answering within the time limit, may act now."""
+        waiting, session = self.catch_up.waiting(), self.session
+        limit = None if session is None else session.setup.proposal.time_limit_ms
+        if waiting is not None and limit is not None and now - waiting.since >= limit:
+            self.catch_up.stop_waiting()
+            return True
+        return False
+
+    def waiting_note(self, now: int) -> str | None:
+        """Resumed and waiting for the others' word: whom for, how long, what can be done."""
+        waiting, session = self.catch_up.waiting(), self.session
+        if waiting is None or session is None:
+            return None
+        return waiting.note(session.setup.names, session.setup.proposal.time_limit_ms, now)
+
+    def sender(self, relay_seat: int) -> int | None:
+        """The match seat of the relay member who sent a payload (None: not known), so
+        that the session blames a forged message on whoever sent it."""
+        if relay_seat == self.roster.me and self.session is not None:
+            return self.session.seat
+        return self.roster.seat_of_member.get(relay_seat)
+
+    # ----------------------------------------------------------------- what it hands on
+
+    def take(self, events: list[Event]) -> None:
+        """The session's events: what it says goes out; chat lines to the screens at once,
+        the rest held until :meth:`cut_turn` makes a turn of them."""
+        self._flush()
+        if self._cutter is not None:
+            self._cutter.take(events)
+            self.chats.extend(self._cutter.chats)
+            self._cutter.chats.clear()
+
+    def cut_turn(self) -> None:
+        """Hand the screens a turn once its dice are known, a play is made, or it ends."""
+        if self.session is not None and self._cutter is not None:
+            self._cutter.cut(self.session.state)
+            self.turns.extend(self._cutter.turns)
+            self._cutter.turns.clear()
+
+    def remote_error(self, relay_seat: int | None, error: ProtocolError) -> None:
+        """A peer's fault: the seat that signed it if it says which, else *relay_seat*, who
+        sent it (None: neither is known). A fault that stopped the match ends it here."""
+        session = self.session
+        if error.seat is not None and session is not None:
+            who = session.setup.names[error.seat]
+        elif relay_seat is not None:
+            who = self.who(relay_seat)
+        else:
+            who = _("a peer")
+        stopped = session is not None and session.stopped is not None
+        self.offences.append(Offence(who, error.reason, fatal=stopped))
+        if session is not None and session.ended is not None and self._cutter is not None:
+            self.take([])
+            if not self._cutter.has_end():
+                self._cutter.take([session.ended])
+
+    def blame(self, relay_seat: int, text: str, *, fatal: bool = False) -> None:
+        """*relay_seat* sent what *text* says (``fatal``: we follow it no further)."""
+        self.offences.append(Offence(self.who(relay_seat), text, fatal))
+
+    def _flush(self) -> None:
+        if self.session is not None:
+            for data in self.session.data_to_send():
+                self._send(wire.Game(data))
+
+    def _send_all(self, payloads: list[wire.Payload]) -> None:
+        for payload in payloads:
+            self._send(payload)

@@ -9,6 +9,8 @@ import pytest
 
 from client import i18n
 from client.net.catchup import Waiting
+from client.net.playing import Playing
+from client.net.roster import Roster
 from client.net.spectators import Arrival
 from protocol.clock import duration, seconds
 
@@ -45,5 +47,6 @@ def test_a_resumed_seat_says_how_long_it_waited_in_french() -> None:
 
 
 def test_a_late_spectator_says_how_long_it_waited_in_french() -> None:
-    note = Arrival(since=0).note(None, now=2 * DAY_MS)
+    nobody_connected = Playing(Roster("Eve"), lambda payload: None)
+    note = Arrival(since=0).note(nobody_connected, now=2 * DAY_MS)
     assert "plus d'un jour" in note and "more than a day" not in note

@@ -405,7 +405,7 @@ class RelayLink:
                 self._unconfirmed.pop(0)
             self.match.receive(event.seat, event.payload, now)
         elif isinstance(event, Presence) and event.event == PresenceEvent.WATCHING:
-            self.match.spectator_came()  # (his name is the relay's news, not shown)
+            self.match.spectator_came(now)  # (his name: the relay's news, not shown)
         elif isinstance(event, Presence):
             name = check_name(self.url, event.name)
             self.match.presence(event.seat, _PRESENCE[event.event], name, now)

@@ -236,11 +236,11 @@ class NetMatch(MatchView):
             self._arrival_over(now)
         self._changed()
 
-    def spectator_came(self) -> None:
+    def spectator_came(self, now: int) -> None:
         """The relay announced a spectator it could not replay the match to: the lowest
         connected player sends him the match so far (see :mod:`client.net.spectators`)."""
         seat = self.seat
-        if seat is not None and self.offers.came(chosen=chosen(self.roster, seat),
+        if seat is not None and self.offers.came(chosen=chosen(self.roster, seat), now=now,
                                                  ready=not self.rematching):  # fmt: skip
             self._offer()
 
@@ -257,8 +257,8 @@ class NetMatch(MatchView):
                 self._arrival_over(now)
             self._changed()
             return
-        if relay_seat == self.roster.me and self.offers.placed(data):
-            self._offer()  # a spectator came while our last catch-up was being placed
+        if relay_seat == self.roster.me:
+            self.offers.placed(data, now)
         try:
             payload = wire.decode(data)
         except wire.WireError as error:
@@ -284,6 +284,8 @@ class NetMatch(MatchView):
             self._changed()
         if self.play.tick(now):
             self._changed()
+        if self.seat is not None and not self.rematching and self.offers.due(now):
+            self._offer()  # to a spectator who came too soon after the last catch-up
 
     def _dispatch(self, relay_seat: int, payload: wire.Payload, now: int) -> None:
         if self._before_setup:  # resumed: the room replays earlier matches first

@@ -11,8 +11,10 @@ the spectator's session checks each one as a player's does.
 
 - :func:`sender` — who sends: the lowest connected relay seat that plays in the match, so
   that exactly one player does and every player agrees which (:func:`chosen`: whether we do);
-- :class:`Offers` — a player's catch-ups: one on its way at a time, and one more after it if
-  a spectator came while it was being placed (he may have missed its beginning);
+- :class:`Offers` — a player's catch-ups: one on its way at a time, one more after it if a
+  spectator came while it was being placed (he may have missed its beginning), and never two
+  closer than :data:`CATCH_UP_SPACING_MS` (a spectator coming and going in a loop cannot keep
+  a player sending the whole match);
 - :class:`Arrival` — the spectator's side, payloads in as the room says them: which
   catch-up it takes (into the spectator's :class:`~client.net.playing.Playing`), what it
   holds back until that catch-up came whole, and the fault of a sender whose catch-up is not
@@ -21,15 +23,17 @@ the spectator's session checks each one as a player's does.
 >>> sender(connected={0, 1, 2}, playing={1: 0, 2: 1})
 1
 >>> offers = Offers()
->>> offers.came(chosen=True)
+>>> offers.came(chosen=True, now=0)
 True
 >>> offers.sent(b"setup", b"records")
->>> offers.came(chosen=True)  # announced before our catch-up: it serves him too
+>>> offers.came(chosen=True, now=1)  # announced before our catch-up: it serves him too
 False
->>> offers.placed(b"setup"), offers.came(chosen=True)  # announced in the middle of it
-(False, False)
->>> offers.placed(b"records")  # so one more, now that it is placed
-True
+>>> offers.placed(b"setup", now=2)
+>>> offers.came(chosen=True, now=3)  # announced in the middle of it
+False
+>>> offers.placed(b"records", now=4)  # so one more, once the spacing has passed
+>>> offers.due(now=4 + CATCH_UP_SPACING_MS - 1), offers.due(now=4 + CATCH_UP_SPACING_MS)
+(False, True)
 """
 
 from __future__ import annotations
@@ -50,6 +54,13 @@ from protocol.session import MatchSession
 from protocol.setup import MatchSetup
 
 MAX_HELD = 4096  # payloads a spectator holds back while its catch-up comes, at most
+CATCH_UP_SPACING_MS = 10_000
+"""The least time from one catch-up placed whole to the next one sent. A spectator token is
+a room's public half: one holder reconnecting in a loop is announced again and again, and
+each catch-up of a long match is a megabyte that the relay's rate paces over seconds on the
+sender's connection. Spaced so, it takes at most a third of that connection's time (3.7 s
+for the longest match there is, docs/networked-play.md); an honest second spectator waits
+at most this long."""
 
 
 def sender(connected: Iterable[int], playing: Mapping[int, int]) -> int | None:
@@ -95,35 +106,54 @@ def misplaced(progress: Progress, record: bytes) -> bool:
 
 
 class Offers:
-    """A player's catch-ups in one match: at most one on its way through the relay.
+    """A player's catch-ups in one match: at most one on its way through the relay, and
+    :data:`CATCH_UP_SPACING_MS` at least between the end of one and the next.
 
     Our own payloads come back in their place in the room's order. A spectator announced
     before our catch-up's first payload is placed receives all of it; one announced after
     that, but before its last, may have missed its beginning: he gets another once this
-    one is placed (one, whatever their number). So a spectator coming and going cannot make
-    us send more than one catch-up at a time.
+    one is placed and the spacing has passed (one, whatever their number). So a spectator
+    coming and going cannot make us send more than one catch-up at a time, nor one after
+    another.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, spacing_ms: int = CATCH_UP_SPACING_MS) -> None:
+        self._spacing_ms = spacing_ms
         self._first: bytes | None = None  # the catch-up on its way: its first payload…
         self._last: bytes | None = None  # …and its last, as sent
-        self._again = False
+        self._again = False  # a spectator came while it was being placed
+        self._placed_at: int | None = None  # when the last one was placed whole
+        self._waiting = False  # one is owed once the spacing has passed (:meth:`due`)
         self._owed = False  # announced while the next match was being set up
 
-    def came(self, *, chosen: bool, ready: bool = True) -> bool:
-        """A late spectator was announced: True if we send a catch-up now. Not *ready*
-        (the next match is being set up: nothing more is said in this one), he gets the
-        next match's once it begins (:meth:`begun`)."""
+    def came(self, *, chosen: bool, now: int, ready: bool = True) -> bool:
+        """A late spectator was announced at *now*: True if we send a catch-up now. Not
+        *ready* (the next match is being set up: nothing more is said in this one), he gets
+        the next match's once it begins (:meth:`begun`); too soon after the last one, he gets
+        it when :meth:`due` says so."""
         if not chosen:
             return False
         if not ready:
             self._owed = True
             return False
         if self._last is None:
+            if self._too_soon(now):
+                self._waiting = True
+                return False
             return True
         if self._first is None:  # its beginning is placed already: he may have missed it
             self._again = True
         return False
+
+    def due(self, now: int) -> bool:
+        """The time passed: True if a catch-up held back by the spacing is to be sent now."""
+        if not self._waiting or self._last is not None or self._too_soon(now):
+            return False
+        self._waiting = False
+        return True
+
+    def _too_soon(self, now: int) -> bool:
+        return self._placed_at is not None and now < self._placed_at + self._spacing_ms
 
     def offer(self, session: MatchSession) -> list[bytes]:
         """The catch-up to send now, encoded: the match so far, as *session* holds it."""
@@ -139,21 +169,25 @@ class Offers:
         self._first, self._last = first, last
 
     def begun(self) -> bool:
-        """A new match began: True if a spectator announced meanwhile is owed its catch-up."""
-        owed, self._owed = self._owed, False
+        """A new match began: True if a spectator announced meanwhile is owed its catch-up
+        (a new match's is short: sent at once, whatever the spacing)."""
+        owed = self._owed or self._waiting
+        self._owed = self._waiting = self._again = False
         self._first = self._last = None  # what was on its way was the match before's
-        self._again = False
+        self._placed_at = None
         return owed
 
-    def placed(self, data: bytes) -> bool:
-        """Our payload *data* came back in its place: True if another catch-up is due now."""
+    def placed(self, data: bytes, now: int) -> None:
+        """Our payload *data* came back in its place at *now*. The last of a catch-up ends
+        it; one more, if a spectator came meanwhile, is :meth:`due` after the spacing."""
         if data == self._first:
             self._first = None
         if data != self._last:
-            return False
+            return
         self._last = None
-        again, self._again = self._again, False
-        return again
+        self._placed_at = now
+        if self._again:
+            self._again, self._waiting = False, True
 
 
 class Arrival:

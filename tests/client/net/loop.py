@@ -104,7 +104,7 @@ class LoopRoom:
         self.watchers.append(spectator)
         for seat, match in enumerate(self.matches):
             if self.here[seat]:
-                match.spectator_came()
+                match.spectator_came(self.now)
         if pump:
             self.pump()
         return spectator

@@ -12,6 +12,7 @@ import pytest
 
 from client.net import wire
 from client.net.match import NetMatch
+from client.net.spectators import CATCH_UP_SPACING_MS
 from tests.client.net.loop import LoopRoom
 
 
@@ -86,6 +87,28 @@ def test_one_catch_up_serves_every_spectator_announced_before_it_and_the_lowest_
     trio.pump()
     assert trio.said(wire.Spectate, since=start) == [1]
     assert all(watcher.in_step and not watcher.offences for watcher in (eve, fay))
+
+
+def test_a_spectator_announced_again_and_again_gets_one_catch_up_per_spacing(
+    trio: LoopRoom, tmp_path: Path
+) -> None:
+    """A spectator token in a loop (reconnect, announced, reconnect…) cannot keep Ada sending
+    the whole match: the next catch-up waits CATCH_UP_SPACING_MS after the last was placed,
+    and the spectators announced meanwhile get one, then."""
+    for _ in range(4):
+        throw(trio)
+    start = len(trio.sent)
+    first = trio.watch_late("Eve", tmp_path / "1")
+    assert trio.said(wire.Spectate, since=start) == [0] and first.in_step
+    looping = [trio.watch_late(f"Eve{n}", tmp_path / f"{n + 2}") for n in range(5)]
+    trio.tick(CATCH_UP_SPACING_MS - 1_000)
+    assert trio.said(wire.Spectate, since=start) == [0]  # nothing more yet
+    assert not any(watcher.in_step for watcher in looping)
+    trio.tick(1_000)
+    assert trio.said(wire.Spectate, since=start) == [0, 0]  # one more, for all of them
+    assert all(watcher.in_step and not watcher.offences for watcher in looping)
+    trio.tick(CATCH_UP_SPACING_MS)
+    assert trio.said(wire.Spectate, since=start) == [0, 0]  # and none owed
 
 
 def tampered(offer: list[bytes], change: Callable[[list[bytes]], list[bytes]]) -> list[bytes]:

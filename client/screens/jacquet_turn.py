@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from client.i18n import _, ngettext, reason_of, say
 from engine.errors import IllegalMoveError
 from engine.jacquet import OFF, Move, Play, Position, explain_illegal
+from engine.jacquet.bearoff import BearOff
 from engine.jacquet.legal import legal_play_results, successors
 from engine.jacquet.notation import Span, format_move, format_span
 from engine.jacquet.position import UNIT, closed_mask
@@ -39,12 +40,12 @@ def _without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
 class TurnEntry:
     """The moves entered so far for one throw, checked step by step against the engine."""
 
-    def __init__(self, position: Position, dice: tuple[int, int], bearoff: str) -> None:
+    def __init__(self, position: Position, dice: tuple[int, int], bearoff: BearOff) -> None:
         self.position = position
         self.dice = dice
         self.bearoff = bearoff
         self.mover = position.turn
-        results = legal_play_results(position, dice, bearoff)  # type: ignore[arg-type]
+        results = legal_play_results(position, dice, bearoff)
         self._targets = frozenset(after.boards[self.mover] for _play, after in results)
         self._closed = closed_mask(position.boards[1 - self.mover])
         self.all_dice: tuple[int, ...] = (dice[0],) * 4 if dice[0] == dice[1] else dice
@@ -181,7 +182,7 @@ class TurnEntry:
     # -- why not --------------------------------------------------------------------------
 
     def _engine_reason(self, moves: tuple[Move, ...]) -> str:
-        why = explain_illegal(self.position, self.dice, (*self.play, *moves), self.bearoff)  # type: ignore[arg-type]
+        why = explain_illegal(self.position, self.dice, (*self.play, *moves), self.bearoff)
         return _("that move is not part of a legal play") if why is None else say(why)
 
     def refuse_source(self, point: int) -> str:

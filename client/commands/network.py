@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,14 +113,18 @@ def relay_url(text: str) -> str:
     return text
 
 
-def run(command: str, plan_for: object, args: argparse.Namespace) -> int:
+def run(
+    command: str,
+    plan_for: Callable[[argparse.Namespace], HostPlan | JoinPlan],
+    args: argparse.Namespace,
+) -> int:
     """Build the plan (errors go to stderr with status 2), then open the app on its room.
 
     Exit status 1, with the reason on stderr, when the room could not be entered (the relay
     cannot be reached or refused, the port to listen on is taken).
     """
     try:
-        plan: HostPlan | JoinPlan = plan_for(args)  # type: ignore[operator]
+        plan = plan_for(args)
         _check_files(args)
     except (SetupError, ValueError) as problem:
         print(_("tablier {command}: {error}").format(command=command, error=problem),

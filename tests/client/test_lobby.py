@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -316,10 +317,9 @@ async def test_an_app_started_on_a_game_builds_the_lobbys_other_tabs_once_it_sho
         assert isinstance(app.screen, GooseScreen) and isinstance(lobby, LobbyScreen)
         assert not lobby.query(JacquetForm) and not lobby.query(ReplayForm)
         app.return_to_lobby()
-        for _ in range(200):
-            if lobby.query(JacquetForm) and lobby.query(ReplayForm):
-                break
-            await pilot.pause(0.01)
+        async with asyncio.timeout(60):  # (generous: the machine may be loaded)
+            while not (lobby.query(JacquetForm) and lobby.query(ReplayForm)):
+                await pilot.pause(0.01)
         await pilot.press("f3")
         lobby.query_one("#jacquet-white", Input).value = "Hélène"
         await pilot.press("f5")

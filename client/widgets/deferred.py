@@ -1,19 +1,24 @@
-"""A widget mounted just after the first paint (for tabs not shown at first).
+"""A widget mounted just after its screen's first paint (for tabs not shown at first).
 
 Textual's ``Lazy`` does this, but mounts unconditionally once the screen refreshed: when the
 app quits in between (``ctrl+q`` on the lobby as soon as it shows), its mount raises
 ``MountError``. :class:`AfterFirstPaint` asks :func:`client.lifecycle.closing` first.
+
+A screen composed under another (the lobby of an app started on a game or a room) is not
+painted: its deferred widgets wait until it is shown, and an app that never goes back to it
+never pays for them.
 """
 
 from __future__ import annotations
 
+from textual.screen import Screen
 from textual.widget import Widget
 
 from client.lifecycle import closing
 
 
 class AfterFirstPaint(Widget):
-    """Stands in for *widget* (invisible) until the screen has been painted once."""
+    """Stands in for *widget* (invisible) until its screen has been painted once."""
 
     DEFAULT_CSS = """
     AfterFirstPaint {
@@ -29,7 +34,15 @@ class AfterFirstPaint(Widget):
         self._widget.compose_add_child(widget)
 
     async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
-        self.call_after_refresh(self._mount_for_real)
+        if self.screen.is_active:
+            self.call_after_refresh(self._mount_for_real)
+        else:
+            self.app.screen_change_signal.subscribe(self, self._screen_changed)
+
+    def _screen_changed(self, screen: Screen[object]) -> None:
+        if screen is self.screen:
+            self.app.screen_change_signal.unsubscribe(self)
+            self.call_after_refresh(self._mount_for_real)
 
     async def _mount_for_real(self) -> None:
         parent = self.parent

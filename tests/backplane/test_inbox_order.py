@@ -79,10 +79,18 @@ async def test_an_inbox_behind_our_own_appends_forces_no_resync(backplane: str) 
         ada, bob = await seated_across(one, two)
         # Relay two learns late of the numbers its own appends got, and later still what
         # it fetches from the room's stream to fill a gap in its inbox.
-        slow_down(two, "_writer", lambda command, answers: True, 0.1)
+        numbered = asyncio.Event()  # Redis gave relay two's append its number
+
+        def own_append(command: tuple[Any, ...], answers: list[Any]) -> bool:
+            numbered.set()
+            return True
+
+        slow_down(two, "_writer", own_append, 0.1)
         slow_down(two, "_reader", lambda command, answers: command[0] == "XRANGE", 1.0)
         await bob.send(b"b0")  # 2: relay two hears its number after Ada's 3 in its inbox
-        await asyncio.sleep(0.05)
+        # Not a pause: on a loaded machine Bob's frame may take longer than any pause to reach
+        # Redis, and Ada's would take number 2.
+        await asyncio.wait_for(numbered.wait(), 10)
         await ada.send(b"a0")  # 3: the gap (2) is fetched, slowly
         await asyncio.sleep(0.3)
         await ada.send(b"a1")  # 4: waits in the inbox while the fetch is on its way

@@ -214,14 +214,36 @@ async def test_the_computer_plays_a_whole_match_against_itself(tmp_path: Path) -
         await pilot.pause()
 
 
+KEY_ACTIONS = {"r": "throw", "enter": "confirm"}
+
+
+async def offered(pilot: Pilot[None], action: str) -> None:
+    """Until the screen offers *action* (its key in the footer), as a person waits for the
+    dice, the pass notice or the prompt to play: a key or a click before that does nothing,
+    and on a loaded machine the turn before may still be on its way after a key's time."""
+    screen = screen_of(pilot.app)
+    await wait_for(pilot, lambda: bool(screen.check_action(action, ())))
+    assert screen.check_action(action, ()), f"{action} was never offered"
+
+
+async def press_when_offered(pilot: Pilot[None], *keys: str) -> None:
+    for key in keys:
+        await offered(pilot, KEY_ACTIONS[key])
+        await pilot.press(key)
+
+
 async def _black_picks_his_postillon(pilot: Pilot[None]) -> None:
     """Tie, white 1/7 7/12, black 1/3 3/4, white passes; black throws 1-2, picks 4."""
-    await pilot.press("r", "r", "r", "enter")
+    await press_when_offered(pilot, "r", "r", "r")
+    await offered(pilot, "type_play")
+    await press_when_offered(pilot, "enter")
     await move_cursor(pilot, 12)
-    await pilot.press("enter", "enter", "r")
+    await press_when_offered(pilot, "enter", "enter", "r")
+    await offered(pilot, "type_play")
     await click_point(pilot, 1)
     await click_point(pilot, 4)
-    await pilot.press("enter", "r", "enter", "r")
+    await press_when_offered(pilot, "enter", "r", "enter", "r")
+    await offered(pilot, "type_play")
     await click_point(pilot, 4)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -14,7 +15,14 @@ from client.net.plan import HostPlan, JoinPlan
 from client.net.seatfile import Seat, save_seat, seat_path
 from client.screens.goose import GooseScreen
 from client.screens.jacquet import JacquetScreen
-from client.screens.lobby import LobbyScreen, SeatRow, host_plan, remote_computer_seats
+from client.screens.lobby import (
+    JacquetForm,
+    LobbyScreen,
+    SeatRow,
+    host_plan,
+    remote_computer_seats,
+)
+from client.screens.match_logs import ReplayForm
 from client.screens.room import JoinScreen, RoomScreen
 from client.setup import GooseSetup, JacquetSetup, SessionSettings, setup_for_match
 from client.widgets.saved_seats import SavedSeats
@@ -295,3 +303,25 @@ async def test_every_lobby_key_is_in_the_footer_the_help_and_the_palette_in_one_
         room = app.screen
         assert isinstance(room, RoomScreen)
         assert room.plan == HostPlan("goose", {"rules": "daumont", "ante": 4, "fee": 1}, 3, "Alice")
+
+
+async def test_an_app_started_on_a_game_builds_the_lobbys_other_tabs_once_it_shows_them(
+    settings: SessionSettings,
+) -> None:
+    """The lobby under a game is never painted: its Jacquet and replay tabs are not built
+    until it is shown (an app that quits from the game never pays for them), then they are."""
+    app = TablierApp(GooseSetup(("Ada", "Bob")), settings)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause(0.1)
+        lobby = app.screen_stack[0]
+        assert isinstance(app.screen, GooseScreen) and isinstance(lobby, LobbyScreen)
+        assert not lobby.query(JacquetForm) and not lobby.query(ReplayForm)
+        app.return_to_lobby()
+        async with asyncio.timeout(60):  # (generous: the machine may be loaded)
+            while not (lobby.query(JacquetForm) and lobby.query(ReplayForm)):
+                await pilot.pause(0.01)
+        await pilot.press("f3")
+        lobby.query_one("#jacquet-white", Input).value = "Hélène"
+        await pilot.press("f5")
+        assert isinstance(app.screen, JacquetScreen)
+        assert app.screen.game.setup.names[0] == "Hélène"

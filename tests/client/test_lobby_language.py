@@ -28,7 +28,7 @@ async def test_choosing_french_redraws_the_lobby_in_french_and_keeps_it(tmp_path
         assert "Play Jeu de l'oie" in screen_text(app) and "Language" in screen_text(app)
         app.screen.query_one("#language", Select).value = "fr"  # as a person picks it
         french = ("Jouer au jeu de l'oie", "Langue Français", "f5 Jouer", "^q Quitter")
-        async with asyncio.timeout(10):  # the lobby, then its footer's keys, drawn again
+        async with asyncio.timeout(60):  # the lobby, then its footer's keys, drawn again
             while not all(words in screen_text(app) for words in french):
                 await pilot.pause(0.05)
         shown = screen_text(app)

@@ -19,6 +19,7 @@ from client.net.plan import HostPlan, JoinPlan
 from client.net.room import Room, join_room
 from client.net.seatfile import load_seat, seat_path
 from client.screens.end import EndScreen
+from client.screens.game import GameScreen
 from client.setup import SessionSettings
 from protocol.logfile import read_log
 from protocol.verify import verify_log
@@ -227,7 +228,13 @@ async def test_a_player_back_from_his_seat_file_in_a_rematch_plays_on_and_asks_a
 
 
 def on_a_new_board(app: NetworkApp, before: Sequence[NetworkGame]) -> Callable[[], bool]:
-    return lambda: network_game(app) not in before and not isinstance(app.screen, EndScreen)
+    """The rematch's board is the screen shown, and mounted: its title and panels are set as
+    it mounts, which on a loaded machine comes a while after it is pushed."""
+    return lambda: (
+        isinstance(screen := app.screen, GameScreen)
+        and screen.is_mounted
+        and network_game(app) not in before
+    )
 
 
 async def resign(pilot: Pilot[None]) -> None:
@@ -264,8 +271,9 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
             await ada.press("a")  # now Ada's app proposes; both join
             for app, pilot in zip(apps, pilots, strict=True):
                 await until(pilot, on_a_new_board(app, first), "the rematch's board")
-                # The chat panel goes on (its log shows lines once laid out: the first paint).
-                await until(pilot, says(app, "Bob: encore une"), "the chat going on")
+                # The chat panel goes on: the new board's panel is filled from the room's chat
+                # as it mounts, which on a loaded machine may be a few frames after the screen.
+                await until(pilot, says(app, "Bob: encore une"), "the first match's chat")
             second = [network_game(app) for app in apps]
             assert match_id(second[0]) == match_id(second[1]) != first_id
             for app in apps:  # the room's score so far, on the new board's title

@@ -85,7 +85,7 @@ def shows_end(app: NetworkApp) -> Callable[[], bool]:
 
 def chat_text(app: NetworkApp) -> str:
     screen = game_screen(app)
-    if screen is None:
+    if screen is None or not screen.query(ChatPanel):  # (a new screen composes it soon after)
         return ""
     panel = screen.query_one(ChatPanel)
     return " ".join(line.text for line in panel.query_one("#chat-log").lines)  # type: ignore[attr-defined]

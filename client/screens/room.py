@@ -168,6 +168,7 @@ class RoomScreen(Screen[None]):
         if closing(self):
             return
         self.post_message(RoomOpened(room.close))
+        self.refresh_bindings()  # its invites can be copied now
         if isinstance(plan, HostPlan) and plan.invite_file is not None:
             try:
                 write_invites(plan.invite_file, room)
@@ -277,8 +278,8 @@ class RoomScreen(Screen[None]):
     # -- keys -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "copy":  # only the host has invites to hand out: hidden for the others
-            return self.hosting and self.failure is None
+        if action == "copy":  # only the host has invites to hand out, once the room is open
+            return self.hosting and self.room is not None and self.failure is None
         return True
 
     @work(group="copy")

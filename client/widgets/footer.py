@@ -64,11 +64,12 @@ class KeysFooter(Footer):
 
 
 def _as_it_will_be(widget: Widget, compact: bool) -> Widget:
+    """A key translated, and made compact or not before it is mounted. Textual's keys start
+    compact and are set as their footer is by a binding once mounted: a restyle or two of
+    every key each time the footer is built again (after every focus move), a tenth of a
+    screen's start. The palette's key is not bound to its footer: it stays compact, as
+    Textual draws it."""
     _translate(widget)
-    """A key made compact or not before it is mounted. Textual's keys start compact and are
-    set as their footer is by a binding once mounted: a restyle or two of every key each
-    time the footer is built again (after every focus move), a tenth of a screen's start.
-    The palette's key is not bound to its footer: it stays compact, as Textual draws it."""
     if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
         widget.set_reactive(FooterKey.compact, compact)
         widget.set_class(compact, "-compact", update=False)

@@ -55,6 +55,8 @@ async def test_at_100_columns_each_invite_is_one_unbroken_line(
         for invite in (room.invite, room.spectator_invite):
             assert invite is not None
             assert any(invite.encode() in line for line in lines), "\n".join(lines)
+        # The copy keys, offered once there is an invite to copy (not while it opens).
+        await until(pilot, lambda: "c Copy invite" in " ".join(screen_lines(app)), "the keys")
 
 
 async def test_at_80_columns_an_invite_scrolls_sideways_instead_of_breaking(

@@ -91,7 +91,7 @@ class RoomScreen(Screen[None]):
                     yield Label(label, classes="invite-label", markup=False)
                     # One line, scrolled sideways when the terminal is narrower than the
                     # invite: a mouse selection of it is then never cut by a line break.
-                    with InviteLine(classes="invite-line"):
+                    with InviteLine(classes="invite-line", id=f"invite-line-{role}"):
                         yield Static("", id=f"invite-{role}", classes="invite", markup=False)
             yield Static("", id="room-members", markup=False)
             yield Static(self._connecting(), id="room-status", markup=False)
@@ -327,6 +327,7 @@ def _members(room: Room) -> Text:
         for seat, name in enumerate(setup.names):
             you = " " + _("(you)") if seat == match.seat else ""
             members.append(f"  {seat + 1}. {name}{you}\n")
+        members.rstrip()  # (no blank line under the last: the screen has none to spare)
         return members
     proposal = match.meeting.proposal
     if proposal is None:
@@ -343,6 +344,7 @@ def _members(room: Room) -> Text:
         members.append(f"{you}\n")
     if len(match.meeting.joins) < proposal.seats:
         members.append("  " + _("Waiting for players…"), style="italic")
+    members.rstrip()
     return members
 
 

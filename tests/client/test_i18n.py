@@ -326,6 +326,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("client/screens/room.py", "Jeu de l'oie"): "the game's name in both languages",
     ("client/screens/room.py", "#invite-{}"): "a widget's id",
     ("client/screens/room.py", "invite-{}"): "a widget's id",
+    ("client/screens/room.py", "invite-line-{}"): "a widget's id",
     ("client/screens/room.py", "bold red"): "a Rich style",
     ("client/net/wire.py", "not a payload: {}"): "a programming error, never shown",
     ("client/net/game.py", "the match has begun"): "an assertion, never shown",

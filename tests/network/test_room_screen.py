@@ -203,10 +203,13 @@ async def test_a_host_back_through_join_sees_the_invites_again(
             told = "Back in your seat: waiting for Bob to say how far the match went (for 0 s)"
             await until(ada, lambda: told in " ".join(" ".join(screen_lines(back)).split()),
                         "whom she waits for")  # fmt: skip
+            # Whole, down to its last words, above the footer: nothing cut at 80x24 (awaited:
+            # the status grows to the note's height at the next layout, a frame after).
+            whole = "the board opens and you can claim the match. c Copy invite"
+            await until(ada, lambda: whole in " ".join(" ".join(screen_lines(back)).split()),
+                        "the whole note")  # fmt: skip
             words = " ".join(" ".join(screen_lines(back)).split())
             assert "leave with esc (your seat is kept); if nobody answers within 5 min" in words
-            # Whole, down to its last words, above the footer: nothing cut at 80x24.
-            assert "the board opens and you can claim the match. c Copy invite" in words
     finally:
         await relay.close()
         await asyncio.sleep(0)

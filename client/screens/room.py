@@ -168,7 +168,6 @@ class RoomScreen(Screen[None]):
         if closing(self):
             return
         self.post_message(RoomOpened(room.close))
-        self.refresh_bindings()  # its invites can be copied now
         if isinstance(plan, HostPlan) and plan.invite_file is not None:
             try:
                 write_invites(plan.invite_file, room)

@@ -82,6 +82,7 @@ def export(
         "race_plies_from": meta.get("race_plies_from", []),
         "explore": meta.get("explore", 0.0),
         "explore_from": meta.get("explore_from", []),
+        "adopted": meta.get("adopted", []),
     }
     data: dict[str, Any] = {"format": FORMAT, "hidden": made["hidden"], "made": made,
                             **quantise(arrays), "sigmoid": sigmoid, "exp": exp}  # fmt: skip

@@ -278,6 +278,45 @@ def load(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
     return int(data["games"]), json.loads(str(data["meta"]))
 
 
+def adopt(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
+    """Start from a committed integer network (``engine/bot/equity_net.json``) when its
+    checkpoint is gone: the inverse of ``scripts/export_net.py``'s rounding (each weight
+    within half a fixed-point unit of the float it was), the input scale unfolded from the
+    first layer, and the run's record (games, seed, steps, replans) taken from ``made``."""
+    from engine.bot.net import HIDDEN_BITS, OUTPUT_BITS, WEIGHT_BITS
+
+    data = json.loads(path.read_text(encoding="ascii"))
+    made = data["made"]
+    hidden = int(data["hidden"])
+    if net.w1.shape[0] != hidden:
+        raise SystemExit(f"{path} has {hidden} hidden units, not --hidden {net.w1.shape[0]}")
+    net.scale = INPUT_SCALE.copy()
+    net.w1[...] = np.array(data["w1"], dtype=np.float64).reshape(hidden, INPUTS) / (
+        (1 << WEIGHT_BITS) * net.scale
+    )
+    net.b1[...] = np.array(data["b1"], dtype=np.float64) / (1 << WEIGHT_BITS)
+    net.w2[...] = np.array(data["w2"], dtype=np.float64).reshape(OUTCOMES, hidden) / (
+        1 << OUTPUT_BITS
+    )
+    net.b2[...] = np.array(data["b2"], dtype=np.float64) / (1 << (HIDDEN_BITS + OUTPUT_BITS))
+    alpha, alpha_end = made["alpha"]
+    planned = made["replanned"][-1]["games"] if made.get("replanned") else made["games"]
+    meta: dict[str, Any] = {
+        "seed": made["seed"], "hidden": hidden, "lambda": made["lambda"], "alpha": alpha,
+        "alpha_end": alpha_end, "planned_games": planned,
+        "wall_seconds": float(made["wall_hours"]) * 3600, "positions": made["positions"],
+        "checks": list(made.get("strength_checks", [])),
+        "replanned": list(made.get("replanned", [])),
+        "race_plies_from": list(made.get("race_plies_from", [])),
+        "explore_from": list(made.get("explore_from", [])),
+        "adopted": [{"at": int(made["games"]), "from": str(path)}],
+    }  # fmt: skip
+    for key in ("race_plies", "explore"):
+        if made.get(key) is not None:
+            meta[key] = made[key]
+    return int(made["games"]), meta
+
+
 def strength(net: Net, games: int, seed: int) -> tuple[float, int, int]:
     """The network at one ply against level 3, paired dice: (share of points, pts, pts)."""
     from bench_bot import make_player
@@ -338,6 +377,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "the trace (recorded with the run, from the game it starts)",
     )
     parser.add_argument(
+        "--adopt",
+        type=Path,
+        help="with no checkpoint yet, start from this exported network (its record kept)",
+    )
+    parser.add_argument(
         "--replan",
         action="store_true",
         help="on resuming, let alpha's decay end at --games instead",
@@ -354,10 +398,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.checkpoint.exists():
         done, meta = load(args.checkpoint, net)
         print(f"resumed {args.checkpoint} at game {done}", flush=True)
-        if args.replan:
-            # The step's linear decay now ends at --games (recorded with the run).
-            meta.setdefault("replanned", []).append({"at": done, "games": args.games})
-            meta["planned_games"] = args.games
+    elif args.adopt is not None:
+        done, meta = adopt(args.adopt, net)
+        print(f"adopted {args.adopt} at game {done}", flush=True)
+    if done and args.replan:
+        # The step's linear decay now ends at --games (recorded with the run).
+        meta.setdefault("replanned", []).append({"at": done, "games": args.games})
+        meta["planned_games"] = args.games
     if args.race_plies is not None and meta.get("race_plies") != args.race_plies:
         meta["race_plies"] = args.race_plies
         meta.setdefault("race_plies_from", []).append(done)

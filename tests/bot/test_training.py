@@ -3,6 +3,7 @@ its export is a network the engine loads."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +63,29 @@ def test_an_exploring_side_plays_at_random_and_its_moves_are_cut_from_the_trace(
     assert len(cut) > 5 and all(t % 2 == seat for t in cut)  # the random side's moves only
     for t in cut:  # each fixed to the outcome the network's own play would have left
         assert abs(fixed[t].sum() - 1.0) < 1e-9 and fixed[t].min() >= 0
+
+
+def test_a_run_adopts_an_exported_network_when_its_checkpoint_is_gone(tmp_path: Path) -> None:
+    # The checkpoint of the committed network's run was lost; training goes on from the
+    # exported integers, which the adoption must read back exactly.
+    train(tmp_path / "first.npz", "--export", str(tmp_path / "first.json"))
+    out = train(
+        tmp_path / "again.npz",
+        "--games", "6", "--adopt", str(tmp_path / "first.json"),
+        "--export", str(tmp_path / "again.json"),
+    )  # fmt: skip
+    assert "adopted" in out and '"games": 3' not in out  # nothing left to train: same games
+    first = load_network((tmp_path / "first.json").read_text())
+    again = load_network((tmp_path / "again.json").read_text())
+    assert again.made["adopted"][0]["at"] == 6 and again.made["games"] == 6
+    exported = [json.loads((tmp_path / name).read_text()) for name in ("first.json", "again.json")]
+    for key in ("w1", "b1", "w2", "b2"):
+        assert exported[0][key] == exported[1][key], key
+    assert again.probabilities(initial_side(), initial_side()) == first.probabilities(
+        initial_side(), initial_side()
+    )
+    more = train(tmp_path / "more.npz", "--games", "8", "--replan",
+                 "--adopt", str(tmp_path / "first.json"), "--export", str(tmp_path / "more.json"))  # fmt: skip
+    assert "adopted" in more
+    grown = load_network((tmp_path / "more.json").read_text())
+    assert grown.made["games"] == 8 and grown.made["replanned"][-1] == {"at": 6, "games": 8}

@@ -84,8 +84,11 @@ def test_a_run_adopts_an_exported_network_when_its_checkpoint_is_gone(tmp_path: 
     assert again.probabilities(initial_side(), initial_side()) == first.probabilities(
         initial_side(), initial_side()
     )
-    more = train(tmp_path / "more.npz", "--games", "8", "--replan",
-                 "--adopt", str(tmp_path / "first.json"), "--export", str(tmp_path / "more.json"))  # fmt: skip
+    more = train(
+        tmp_path / "more.npz",
+        "--games", "8", "--replan", "--adopt", str(tmp_path / "first.json"),
+        "--export", str(tmp_path / "more.json"),
+    )  # fmt: skip
     assert "adopted" in more
     grown = load_network((tmp_path / "more.json").read_text())
     assert grown.made["games"] == 8 and grown.made["replanned"][-1] == {"at": 6, "games": 8}

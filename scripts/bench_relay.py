@@ -230,8 +230,14 @@ class Redis:
 
     @classmethod
     def start(cls) -> Redis:
+        import shutil
         import socket
 
+        if shutil.which("redis-server") is None:
+            raise SystemExit(
+                "bench_relay.py --backplane redis needs redis-server on the PATH "
+                "(Debian: apt install redis-server)."
+            )
         directory = tempfile.TemporaryDirectory(prefix="bench-redis-")
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))

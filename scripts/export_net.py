@@ -46,12 +46,15 @@ def tables() -> tuple[list[int], list[int]]:
     return sigmoid, exp
 
 
+FRACTION_BITS = {"w1": WEIGHT_BITS, "b1": WEIGHT_BITS, "w2": OUTPUT_BITS,
+                 "b2": HIDDEN_BITS + OUTPUT_BITS}  # fmt: skip
+"""Each array's fixed-point unit, 2**-bits (``scripts/train_net.py --adopt`` undoes it)."""
+
+
 def quantise(arrays: Mapping[str, Any]) -> dict[str, list[int]]:
-    scale = {"w1": WEIGHT_BITS, "b1": WEIGHT_BITS, "w2": OUTPUT_BITS,
-             "b2": HIDDEN_BITS + OUTPUT_BITS}  # fmt: skip
     return {
         name: [round(float(v) * (1 << bits)) for v in arrays[name].reshape(-1)]
-        for name, bits in scale.items()
+        for name, bits in FRACTION_BITS.items()
     }
 
 

@@ -283,22 +283,19 @@ def adopt(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
     checkpoint is gone: the inverse of ``scripts/export_net.py``'s rounding (each weight
     within half a fixed-point unit of the float it was), the input scale unfolded from the
     first layer, and the run's record (games, seed, steps, replans) taken from ``made``."""
-    from engine.bot.net import HIDDEN_BITS, OUTPUT_BITS, WEIGHT_BITS
+    from export_net import FRACTION_BITS
 
     data = json.loads(path.read_text(encoding="ascii"))
     made = data["made"]
     hidden = int(data["hidden"])
     if net.w1.shape[0] != hidden:
         raise SystemExit(f"{path} has {hidden} hidden units, not --hidden {net.w1.shape[0]}")
+    for name, array in net.arrays().items():
+        array[...] = np.array(data[name], dtype=np.float64).reshape(array.shape) / (
+            1 << FRACTION_BITS[name]
+        )
     net.scale = INPUT_SCALE.copy()
-    net.w1[...] = np.array(data["w1"], dtype=np.float64).reshape(hidden, INPUTS) / (
-        (1 << WEIGHT_BITS) * net.scale
-    )
-    net.b1[...] = np.array(data["b1"], dtype=np.float64) / (1 << WEIGHT_BITS)
-    net.w2[...] = np.array(data["w2"], dtype=np.float64).reshape(OUTCOMES, hidden) / (
-        1 << OUTPUT_BITS
-    )
-    net.b2[...] = np.array(data["b2"], dtype=np.float64) / (1 << (HIDDEN_BITS + OUTPUT_BITS))
+    net.w1 /= net.scale  # the export folded the scale into the first layer
     alpha, alpha_end = made["alpha"]
     planned = made["replanned"][-1]["games"] if made.get("replanned") else made["games"]
     meta: dict[str, Any] = {

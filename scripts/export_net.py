@@ -85,6 +85,8 @@ def export(
         "race_plies_from": meta.get("race_plies_from", []),
         "explore": meta.get("explore", 0.0),
         "explore_from": meta.get("explore_from", []),
+        "explore_greedy": meta.get("explore_greedy", 0.0),
+        "explore_greedy_from": meta.get("explore_greedy_from", []),
         "adopted": meta.get("adopted", []),
     }
     data: dict[str, Any] = {"format": FORMAT, "hidden": made["hidden"], "made": made,

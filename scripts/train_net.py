@@ -180,21 +180,44 @@ def explorer(dice_seed: int, explore: float) -> int | None:
     return draw.below(2)
 
 
+def greedy_explorer(dice_seed: int, explore_greedy: float) -> int | None:
+    """The seat that plays greedily in this game, if any: a fraction ``explore_greedy`` of
+    the games, drawn from a stream apart from the dice and from :func:`explorer`'s."""
+    draw = SplitMix64(mix64(dice_seed ^ 0x6EED_1E55_0B0E))
+    if draw.below(1 << 30) >= explore_greedy * (1 << 30):
+        return None
+    return draw.below(2)
+
+
+def pips(side: Side) -> int:
+    """The points ``side``'s checkers still have to travel to bear off."""
+    return sum((25 - point) * side[point] for point in range(1, 25))
+
+
 def play_game(
-    net: Net, dice_seed: int, race_plies: int | None = None, explore: float = 0.0
+    net: Net,
+    dice_seed: int,
+    race_plies: int | None = None,
+    explore: float = 0.0,
+    explore_greedy: float = 0.0,
 ) -> Game | None:
     """One self-play game (``None`` if stalled). With ``race_plies``, pure-race positions
     take their exact value and the game stops that many plies after the race begins.
 
     In a fraction ``explore`` of the games one side (:func:`explorer`) plays uniformly
-    random legal plays, so that the network also meets the positions a weak player makes
-    (the analysis judges them). Its moves are not the policy being learned: the position
-    before each is given the value of the play the network would have made with that roll
-    (the trace is cut there, as in Watkins's Q(lambda)); the other side's positions learn
-    as usual.
+    random legal plays, and in a fraction ``explore_greedy`` of the others one side
+    (:func:`greedy_explorer`) plays greedily (the play leaving the lowest pip count, as
+    ``engine.bot.players``' greedy does), so that the network also meets the positions weak
+    players make (the analysis judges them, and level 4 must beat them by a wide margin).
+    Those moves are not the policy being learned: the position before each is given the
+    value of the play the network would have made with that roll (the trace is cut there,
+    as in Watkins's Q(lambda)); the other side's positions learn as usual.
     """
     rng = SplitMix64(dice_seed)
-    random_seat = explorer(dice_seed, explore) if explore > 0 else None
+    weak_seat = explorer(dice_seed, explore) if explore > 0 else None
+    greedy = weak_seat is None and explore_greedy > 0
+    if greedy:
+        weak_seat = greedy_explorer(dice_seed, explore_greedy)
     chance = SplitMix64(mix64(dice_seed + 0x0DD5))
     mover, other = initial_side(), initial_side()
     movers: list[Side] = []
@@ -211,9 +234,10 @@ def play_game(
                 return movers, others, exact[ply], exact
         dice = (rng.below(6) + 1, rng.below(6) + 1)
         child, _value = choose(net, mover, other, dice)
-        if ply % 2 == random_seat and not pure_race(mover, other):
+        if ply % 2 == weak_seat and not pure_race(mover, other):
             children = successors(mover, other, dice)
-            explored = children[chance.below(len(children))]
+            random_pick = children[chance.below(len(children))]
+            explored = min(children, key=pips) if greedy else random_pick
             if explored != child:
                 exact[ply] = settled(net, other, child)
                 child = explored
@@ -306,9 +330,10 @@ def adopt(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
         "replanned": list(made.get("replanned", [])),
         "race_plies_from": list(made.get("race_plies_from", [])),
         "explore_from": list(made.get("explore_from", [])),
+        "explore_greedy_from": list(made.get("explore_greedy_from", [])),
         "adopted": [{"at": int(made["games"]), "from": str(path)}],
     }  # fmt: skip
-    for key in ("race_plies", "explore"):
+    for key in ("race_plies", "explore", "explore_greedy"):
         if made.get(key) is not None:
             meta[key] = made[key]
     return int(made["games"]), meta
@@ -374,6 +399,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "the trace (recorded with the run, from the game it starts)",
     )
     parser.add_argument(
+        "--explore-greedy",
+        type=float,
+        help="in this fraction of the other games one side plays greedily (lowest pip "
+        "count), its moves cut from the trace (recorded with the run, from the game it starts)",
+    )
+    parser.add_argument(
         "--adopt",
         type=Path,
         help="with no checkpoint yet, start from this exported network (its record kept)",
@@ -408,6 +439,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.explore is not None and meta.get("explore", 0.0) != args.explore:
         meta["explore"] = args.explore
         meta.setdefault("explore_from", []).append(done)
+    if args.explore_greedy is not None and meta.get("explore_greedy", 0.0) != args.explore_greedy:
+        meta["explore_greedy"] = args.explore_greedy
+        meta.setdefault("explore_greedy_from", []).append(done)
     began = time.perf_counter()
     wall_before = meta["wall_seconds"]
     window_start, window_plies = time.perf_counter(), 0
@@ -416,7 +450,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         fraction = done / max(1, meta["planned_games"])
         alpha = meta["alpha"] + (meta["alpha_end"] - meta["alpha"]) * min(1.0, fraction)
         dice_seed = mix64(meta["seed"] * 1_000_003 + done)
-        game = play_game(net, dice_seed, meta.get("race_plies"), meta.get("explore", 0.0))
+        game = play_game(
+            net,
+            dice_seed,
+            meta.get("race_plies"),
+            meta.get("explore", 0.0),
+            meta.get("explore_greedy", 0.0),
+        )
         done += 1
         if game is not None:
             plies = train_game(net, game, meta["lambda"], alpha)

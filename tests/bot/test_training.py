@@ -12,6 +12,7 @@ import numpy as np
 
 from engine.bot.board import initial_side
 from engine.bot.net import ONE, load_network
+from engine.bot.prng import SplitMix64
 from engine.bot.race import pure_race
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_net.py"
@@ -63,6 +64,35 @@ def test_an_exploring_side_plays_at_random_and_its_moves_are_cut_from_the_trace(
     assert len(cut) > 5 and all(t % 2 == seat for t in cut)  # the random side's moves only
     for t in cut:  # each fixed to the outcome the network's own play would have left
         assert abs(fixed[t].sum() - 1.0) < 1e-9 and fixed[t].min() >= 0
+
+
+def test_a_greedy_side_plays_the_lowest_pip_count_and_its_moves_are_cut_from_the_trace() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    import train_net
+
+    from engine.bot.board import successors
+
+    net = train_net.Net(5, np.random.default_rng(3))
+    chosen = [seed for seed in range(40) if train_net.greedy_explorer(seed, 0.5) is not None]
+    assert 10 < len(chosen) < 30
+    assert chosen != [s for s in range(40) if train_net.explorer(s, 0.5) is not None]
+    seed = chosen[0]
+    plain = train_net.play_game(net, seed, race_plies=4)
+    game = train_net.play_game(net, seed, race_plies=4, explore_greedy=1.0)
+    assert plain is not None and game is not None
+    movers, others, _outcome, fixed = game
+    assert movers[:2] == plain[0][:2] and movers != plain[0]  # same dice, one side greedy
+    seat = train_net.greedy_explorer(seed, 1.0)
+    cut = [t for t in fixed if not pure_race(movers[t], others[t])]
+    assert cut and all(t % 2 == seat for t in cut)
+    rng = SplitMix64(seed)  # the game's dice, drawn as play_game draws them
+    dice = [(rng.below(6) + 1, rng.below(6) + 1) for _ in range(len(movers))]
+    for t in range(seat, len(movers) - 1, 2):  # every move of the greedy side
+        if pure_race(movers[t], others[t]):
+            break
+        # The next position's "other" is what the greedy side left: the lowest pip count.
+        children = successors(movers[t], others[t], dice[t])
+        assert train_net.pips(others[t + 1]) == min(train_net.pips(c) for c in children)
 
 
 def test_a_run_adopts_an_exported_network_when_its_checkpoint_is_gone(tmp_path: Path) -> None:

@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.bot.bearoff import expected_turns  # noqa: E402
 from engine.bot.board import (  # noqa: E402
     OFF,
+    OPPOSITE,
     Side,
     initial_side,
     postillon_blocked,
@@ -50,12 +51,16 @@ from engine.bot.board import (  # noqa: E402
 )
 from engine.bot.evaluate import multiplier  # noqa: E402
 from engine.bot.features import (  # noqa: E402
+    CROSS_INPUTS,
+    CROSS_SIDE_INPUTS,
     HOME_INPUT,
     INPUTS,
+    NET_INPUTS,
     OFF_INPUT,
     POINT_INPUTS,
     POINT_UNITS,
     POSTILLON_INPUT,
+    RUNS,
     SIDE_INPUTS,
 )
 from engine.bot.prng import SplitMix64, mix64  # noqa: E402
@@ -83,10 +88,16 @@ def input_scale() -> np.ndarray:
     integers: the export multiplies the first layer's weights by this scale, which is exact
     algebra (``w . (s x) = (w s) . x``).
     """
-    scale = np.ones(INPUTS)
+    scale = np.ones(NET_INPUTS)
     for base in (0, SIDE_INPUTS):
         scale[base + 3 : base + OFF_INPUT : POINT_INPUTS] = 1.0 / 6.0
         scale[base + OFF_INPUT] = 1.0 / 15.0
+    # The interactions (engine.bot.features.cross): checkers facing a run (0-15), closed
+    # points faced (0-90, a few tens at most in play), dead die faces (0-6).
+    for base in (INPUTS, INPUTS + CROSS_SIDE_INPUTS):
+        scale[base : base + len(RUNS)] = 1.0 / 8.0
+        scale[base + len(RUNS)] = 1.0 / 30.0
+        scale[base + len(RUNS) + 1] = 1.0 / 6.0
     return scale
 
 
@@ -99,14 +110,45 @@ def encode_batch(
     """``engine.bot.features.encode`` for N boards at once (N x 26 ints each -> N x 198),
     each input multiplied by ``scale`` (the network's, :data:`INPUT_SCALE` for a new run)."""
     n = movers.shape[0]
-    out = np.empty((n, INPUTS), dtype=np.float64)
+    out = np.empty((n, NET_INPUTS), dtype=np.float64)
     for base, sides in ((0, movers), (SIDE_INPUTS, others)):
         out[:, base : base + OFF_INPUT] = _UNITS[sides[:, 1:25]].reshape(n, OFF_INPUT)
         out[:, base + OFF_INPUT] = sides[:, OFF]
         home_or_off = sides[:, 19:26].sum(axis=1)
         out[:, base + POSTILLON_INPUT] = home_or_off == 0
         out[:, base + HOME_INPUT] = sides[:, 1:19].sum(axis=1) == 0
+    out[:, INPUTS:] = cross_batch(movers, others)
     return out if scale is None else out * scale
+
+
+_THEIRS = np.array(OPPOSITE[1:25])
+"""For my points 1-24, the other side's number for the same point."""
+
+
+def cross_batch(movers: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """``engine.bot.features.cross`` for N boards at once (N x 14)."""
+    n = movers.shape[0]
+    out = np.empty((n, CROSS_INPUTS), dtype=np.float64)
+    for base, side, opponent in ((0, movers, others), (CROSS_SIDE_INPUTS, others, movers)):
+        closed = np.zeros((n, 32), dtype=bool)  # my points 1-24; nothing beyond 24
+        closed[:, 1:25] = opponent[:, _THEIRS] > 0
+        run = np.zeros((n, 32), dtype=np.int64)  # closed points straight ahead, up to six
+        for point in range(24, 0, -1):
+            run[:, point] = np.where(closed[:, point + 1], run[:, point + 1] + 1, 0)
+        run = np.minimum(run, 6)
+        sums = np.concatenate([np.zeros((n, 1), dtype=np.int64), closed.cumsum(axis=1)], axis=1)
+        ahead = sums[:, 8:26] - sums[:, 2:20]  # closed among p+1..p+6, for p = 1..18
+        counts = side[:, 1:19]
+        for index, length in enumerate(RUNS):
+            out[:, base + index] = (counts * (run[:, 1:19] >= length)).sum(axis=1)
+        out[:, base + len(RUNS)] = (counts * ahead).sum(axis=1)
+        occupied = side[:, 1:25] > 0
+        dead = np.zeros(n, dtype=np.int64)
+        for face in range(1, 7):
+            reach = occupied[:, : 24 - face] & ~closed[:, 1 + face : 25]
+            dead += ~reach.any(axis=1)
+        out[:, base + len(RUNS) + 1] = dead
+    return out
 
 
 class Net:
@@ -115,7 +157,7 @@ class Net:
     def __init__(self, hidden: int, rng: np.random.Generator) -> None:
         self.scale = INPUT_SCALE.copy()
         """The inputs' training scale (all ones in a checkpoint of a run made before it)."""
-        self.w1 = rng.normal(0.0, 0.1, (hidden, INPUTS))
+        self.w1 = rng.normal(0.0, 0.1, (hidden, NET_INPUTS))
         self.b1 = np.zeros(hidden)
         self.w2 = rng.normal(0.0, 0.1, (OUTCOMES, hidden))
         self.b2 = np.zeros(OUTCOMES)
@@ -294,11 +336,20 @@ def save(path: Path, net: Net, games: int, meta: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def grown(w1: np.ndarray) -> np.ndarray:
+    """A first layer of a network made before the interaction inputs, given zero weights for
+    them: the network computes exactly what it did, and training teaches it to use them."""
+    extra = NET_INPUTS - w1.shape[1]
+    return np.concatenate([w1, np.zeros((w1.shape[0], extra))], axis=1) if extra else w1
+
+
 def load(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
     data = np.load(path)
     for name, array in net.arrays().items():
-        array[...] = data[name]
-    net.scale = data["scale"] if "scale" in data else np.ones(INPUTS)
+        array[...] = grown(data[name]) if name == "w1" else data[name]
+    saved = data["scale"] if "scale" in data else np.ones(INPUTS)  # a run made before it
+    net.scale = INPUT_SCALE.copy()
+    net.scale[: len(saved)] = saved
     return int(data["games"]), json.loads(str(data["meta"]))
 
 
@@ -315,9 +366,11 @@ def adopt(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
     if net.w1.shape[0] != hidden:
         raise SystemExit(f"{path} has {hidden} hidden units, not --hidden {net.w1.shape[0]}")
     for name, array in net.arrays().items():
-        array[...] = np.array(data[name], dtype=np.float64).reshape(array.shape) / (
-            1 << FRACTION_BITS[name]
-        )
+        values = np.array(data[name], dtype=np.float64) / (1 << FRACTION_BITS[name])
+        if name == "w1":  # a network of format 1 has no interaction inputs yet
+            array[...] = grown(values.reshape(hidden, -1))
+        else:
+            array[...] = values.reshape(array.shape)
     net.scale = INPUT_SCALE.copy()
     net.w1 /= net.scale  # the export folded the scale into the first layer
     alpha, alpha_end = made["alpha"]

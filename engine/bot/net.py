@@ -1,7 +1,8 @@
 """The equity network's inference, in integers only: the same outputs on every machine.
 
-The network (``scripts/train_net.py`` trains it by TD(lambda) self-play) maps the raw
-encoding of :mod:`engine.bot.features` through one sigmoid hidden layer to a softmax over
+The network (``scripts/train_net.py`` trains it by TD(lambda) self-play) maps the inputs
+of :mod:`engine.bot.features` (each side's board, and their interactions) through one
+sigmoid hidden layer to a softmax over
 the eight :data:`OUTCOMES` of a game for the side to move: win or lose, x1 to x4 (RULES 2.7;
 a blocked postillon, RULES 2.4, is a x4). Trained in floating point, it ships quantised
 (``equity_net.json``), and runs here in integer arithmetic alone:
@@ -17,7 +18,8 @@ CPython's integers are exact and ``struct`` is told the byte order, so there is 
 that BLAS, SIMD, a compiler or a libm could change: the same position gives the same bytes on
 every machine. For speed the 64 hidden sums are *packed* in one big integer, 32 bits a lane:
 a point holding ``n`` checkers adds one precomputed packed row (its four inputs' weights at
-once), and a bound checked at load guarantees no lane ever overflows into its neighbour.
+once), each interaction its value times its packed column, and a bound checked at load
+guarantees no lane ever overflows into its neighbour.
 
 >>> from engine.bot.board import initial_side
 >>> probabilities = NETWORK.probabilities(initial_side(), initial_side())
@@ -37,16 +39,21 @@ from typing import Any, Final
 
 from engine.bot.board import OFF, Side
 from engine.bot.features import (
+    CROSS_INPUTS,
+    CROSS_MAX,
     HOME_INPUT,
     INPUTS,
+    NET_INPUTS,
     OFF_INPUT,
     POINT_INPUTS,
     POINT_UNITS,
     POSTILLON_INPUT,
     SIDE_INPUTS,
+    cross,
 )
 
-FORMAT: Final = "tablier-equity-net/1"
+FORMAT: Final = "tablier-equity-net/2"
+"""Version 2 reads the sides' interactions (:func:`engine.bot.features.cross`) too."""
 
 OUTCOMES: Final = ("win1", "win2", "win3", "win4", "lose1", "lose2", "lose3", "lose4")
 """The outcomes of a game for the side to move, in the network's output order."""
@@ -87,8 +94,9 @@ _MAX_SIDE_INPUT: Final = (
     1,  # under the postillon rule
     1,  # all home
 )
-_MAX_INPUT: Final = _MAX_SIDE_INPUT * 2
-"""The largest value each input can take (the count beyond three: 12; checkers off: 15)."""
+_MAX_INPUT: Final = _MAX_SIDE_INPUT * 2 + CROSS_MAX * 2
+"""The largest value each input can take (the count beyond three: 12; checkers off: 15;
+checkers facing a run: 15; closed points faced: 90)."""
 
 
 class NetworkFormatError(ValueError):
@@ -123,6 +131,7 @@ class Network:
     made: Mapping[str, Any]
     _rows: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
     _flags: tuple[tuple[int, int], tuple[int, int]]
+    _cross: tuple[int, ...]
     _start: int
     _sigmoid: tuple[int, ...]
     _sigmoid_base: int
@@ -140,13 +149,13 @@ class Network:
         hidden = data.get("hidden")
         if type(hidden) is not int or not 1 <= hidden <= 256:
             raise NetworkFormatError("'hidden' must be a whole number of units, 1-256")
-        w1 = _ints(data, "w1", hidden * INPUTS)
+        w1 = _ints(data, "w1", hidden * NET_INPUTS)
         b1 = _ints(data, "b1", hidden)
         w2 = _ints(data, "w2", len(OUTCOMES) * hidden)
         b2 = _ints(data, "b2", len(OUTCOMES))
         core = _ints(data, "sigmoid", 2 * SIGMOID_RANGE << SIGMOID_STEP_BITS)
         exp = _ints(data, "exp", 32 << EXP_STEP_BITS)
-        column = [w1[j * INPUTS : (j + 1) * INPUTS] for j in range(hidden)]
+        column = [w1[j * NET_INPUTS : (j + 1) * NET_INPUTS] for j in range(hidden)]
         for j in range(hidden):
             bound = abs(b1[j]) + sum(abs(w) * m for w, m in zip(column[j], _MAX_INPUT, strict=True))
             if bound >= _SUM_LIMIT:
@@ -157,7 +166,7 @@ class Network:
             raise NetworkFormatError("the sigmoid or exponential table is out of range")
 
         # One packed column per input; a row of several inputs is their integer combination.
-        packed = [_pack([column[j][i] for j in range(hidden)], _LANE) for i in range(INPUTS)]
+        packed = [_pack([column[j][i] for j in range(hidden)], _LANE) for i in range(NET_INPUTS)]
         rows = []
         flags = []
         for base in (0, SIDE_INPUTS):
@@ -187,6 +196,7 @@ class Network:
             made=dict(data.get("made") or {}),
             _rows=(rows[0], rows[1]),
             _flags=(flags[0], flags[1]),
+            _cross=tuple(packed[INPUTS : INPUTS + CROSS_INPUTS]),
             _start=_pack([b + _LANE_BIAS for b in b1], _LANE),
             _sigmoid=sigmoid,
             _sigmoid_base=(_LANE_BIAS >> step) - half,
@@ -200,7 +210,9 @@ class Network:
     def probabilities(self, mover: Side, other: Side) -> tuple[int, ...]:
         """The eight outcome probabilities (:data:`OUTCOMES`, in :data:`ONE`), summing to
         exactly :data:`ONE`, for ``mover`` to play next against ``other``."""
-        return self.from_sums(self.side_sum(mover, 0), self.side_sum(other, 1))
+        return self.from_sums(
+            self.side_sum(mover, 0), self.side_sum(other, 1), self.cross_sum(mover, other)
+        )
 
     def side_sum(self, side: Side, slot: int) -> int:
         """One side's packed contribution to the hidden units (``slot`` 0: the mover's).
@@ -214,9 +226,14 @@ class Network:
             return acc + self._flags[slot][0]
         return acc
 
-    def from_sums(self, mover_sum: int, other_sum: int) -> tuple[int, ...]:
-        """:meth:`probabilities` from both sides' :meth:`side_sum`."""
-        acc = self._start + mover_sum + other_sum
+    def cross_sum(self, mover: Side, other: Side) -> int:
+        """The sides' interactions' packed contribution (:func:`engine.bot.features.cross`)."""
+        return sum(map(mul, cross(mover, other), self._cross))
+
+    def from_sums(self, mover_sum: int, other_sum: int, cross_sum: int) -> tuple[int, ...]:
+        """:meth:`probabilities` from both sides' :meth:`side_sum` and their
+        :meth:`cross_sum`."""
+        acc = self._start + mover_sum + other_sum + cross_sum
         step = WEIGHT_BITS - SIGMOID_STEP_BITS
         base = self._sigmoid_base
         sigmoid = self._sigmoid

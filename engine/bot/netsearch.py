@@ -84,7 +84,9 @@ def _two_ply(
         best_equity = 0
         for reply in replies:
             if oracle(child, reply) is Oracle.NETWORK:
-                mine = network.from_sums(mine_sum, network.side_sum(reply, 1))
+                mine = network.from_sums(
+                    mine_sum, network.side_sum(reply, 1), network.cross_sum(child, reply)
+                )
             else:
                 mine = probabilities(child, reply, network)
             value = outcome_equity(mine)

@@ -122,3 +122,31 @@ def test_a_run_adopts_an_exported_network_when_its_checkpoint_is_gone(tmp_path: 
     assert "adopted" in more
     grown = load_network((tmp_path / "more.json").read_text())
     assert grown.made["games"] == 8 and grown.made["replanned"][-1] == {"at": 6, "games": 8}
+
+
+def test_the_training_computes_the_same_interactions_as_the_engine() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    import train_net
+
+    from engine.bot import sides_of
+    from engine.bot.board import successors
+    from engine.bot.features import cross, encode_net
+    from tests.bot.positions import random_positions
+
+    boards = []
+    for position, dice in random_positions(seed=11, games=4):
+        mover, other = sides_of(position)
+        boards.append((mover, other))
+        boards.extend((other, child) for child in successors(mover, other, dice))
+    assert len(boards) > 1000
+    # A bouchage (random play seldom makes one): my 14-19 hold his 2-7, his fifteen behind.
+    prime = tuple(3 if p in (14, 18, 19) else 2 if 15 <= p <= 17 else 0 for p in range(26))
+    boards += [(prime, initial_side()), (initial_side(), prime)]
+    movers = np.array([m for m, _ in boards])
+    others = np.array([o for _, o in boards])
+    batch = train_net.cross_batch(movers, others)
+    assert [tuple(int(v) for v in row) for row in batch] == [cross(m, o) for m, o in boards]
+    assert batch.any(axis=0).all()  # every interaction occurs in real play
+    whole = train_net.encode_batch(movers[:50], others[:50])
+    expected = [encode_net(m, o) for m, o in boards[:50]]
+    assert [tuple(int(v) for v in row) for row in whole] == expected

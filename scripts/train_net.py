@@ -42,8 +42,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.bot.bearoff import expected_turns  # noqa: E402
 from engine.bot.board import (  # noqa: E402
+    CLOSED_AHEAD,
     OFF,
     OPPOSITE,
+    RUN_AHEAD,
     Side,
     initial_side,
     postillon_blocked,
@@ -123,31 +125,29 @@ def encode_batch(
 
 _THEIRS = np.array(OPPOSITE[1:25])
 """For my points 1-24, the other side's number for the same point."""
+_BITS = np.array([1 << p for p in range(1, 25)], dtype=np.int64)
+_TRACK = int(_BITS.sum())
+_AHEAD_SHIFT = np.arange(2, 20, dtype=np.int64)
+"""Shifting a mask by p + 1 brings the six points ahead of point p (1-18) to bits 0-5."""
+_RUN_OF = np.array(RUN_AHEAD)
+_CLOSED_OF = np.array(CLOSED_AHEAD)
 
 
 def cross_batch(movers: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """``engine.bot.features.cross`` for N boards at once (N x 14)."""
+    """``engine.bot.features.cross`` for N boards at once (N x 14), on the same bit masks."""
     n = movers.shape[0]
     out = np.empty((n, CROSS_INPUTS), dtype=np.float64)
     for base, side, opponent in ((0, movers, others), (CROSS_SIDE_INPUTS, others, movers)):
-        closed = np.zeros((n, 32), dtype=bool)  # my points 1-24; nothing beyond 24
-        closed[:, 1:25] = opponent[:, _THEIRS] > 0
-        run = np.zeros((n, 32), dtype=np.int64)  # closed points straight ahead, up to six
-        for point in range(24, 0, -1):
-            run[:, point] = np.where(closed[:, point + 1], run[:, point + 1] + 1, 0)
-        run = np.minimum(run, 6)
-        sums = np.concatenate([np.zeros((n, 1), dtype=np.int64), closed.cumsum(axis=1)], axis=1)
-        ahead = sums[:, 8:26] - sums[:, 2:20]  # closed among p+1..p+6, for p = 1..18
+        closed = (opponent[:, _THEIRS] > 0) @ _BITS  # my points the other holds, as bits
+        ahead = (closed[:, None] >> _AHEAD_SHIFT[None, :]) & 63
+        run, hemmed = _RUN_OF[ahead], _CLOSED_OF[ahead]
         counts = side[:, 1:19]
         for index, length in enumerate(RUNS):
-            out[:, base + index] = (counts * (run[:, 1:19] >= length)).sum(axis=1)
-        out[:, base + len(RUNS)] = (counts * ahead).sum(axis=1)
-        occupied = side[:, 1:25] > 0
-        dead = np.zeros(n, dtype=np.int64)
-        for face in range(1, 7):
-            reach = occupied[:, : 24 - face] & ~closed[:, 1 + face : 25]
-            dead += ~reach.any(axis=1)
-        out[:, base + len(RUNS) + 1] = dead
+            out[:, base + index] = (counts * (run >= length)).sum(axis=1)
+        out[:, base + len(RUNS)] = (counts * hemmed).sum(axis=1)
+        mine = (side[:, 1:25] > 0) @ _BITS
+        free = _TRACK & ~closed
+        out[:, base + len(RUNS) + 1] = sum(((mine << face) & free) == 0 for face in range(1, 7))
     return out
 
 

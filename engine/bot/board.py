@@ -31,6 +31,27 @@ OPPOSITE: tuple[int, ...] = (0, *(p + 12 if p <= 12 else p - 12 for p in range(1
 """``OPPOSITE[p]``: the other side's number for my point ``p`` (RULES 2.1; an involution)."""
 
 
+RUN_AHEAD: tuple[int, ...] = tuple(
+    len(bin(x | 128)) - len(bin(x | 128).rstrip("1")) for x in range(64)
+)
+"""``RUN_AHEAD[x]``: the run of closed points straight ahead, for the six points ahead as bits
+(bit 0 the next point)."""
+CLOSED_AHEAD: tuple[int, ...] = tuple(bin(x).count("1") for x in range(64))
+"""``CLOSED_AHEAD[x]``: how many of the six points ahead are closed."""
+_LOW, _HIGH = sum(1 << p for p in range(1, 13)), sum(1 << p for p in range(13, 25))
+
+
+def closed_to(other_mask: int) -> int:
+    """The points of my track the other side holds, as bits (bit ``p``: my point ``p``), from
+    the mask of the points he holds on his own track: his point r is my r + 12 (r <= 12) or
+    r - 12 (:data:`OPPOSITE`), a half turn of the mask.
+
+    >>> closed_to(1 << 1) == 1 << 13 and closed_to(1 << 24) == 1 << 12
+    True
+    """
+    return ((other_mask & _LOW) << 12) | ((other_mask & _HIGH) >> 12)
+
+
 def initial_side() -> Side:
     """Fifteen checkers on the talon (point 1)."""
     return (0, 15, *([0] * 24))

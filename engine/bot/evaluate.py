@@ -26,7 +26,15 @@ True
 from __future__ import annotations
 
 from engine.bot.bearoff import expected_turns
-from engine.bot.board import OFF, Side, postillon_blocked, postillon_point
+from engine.bot.board import (
+    CLOSED_AHEAD,
+    OFF,
+    RUN_AHEAD,
+    Side,
+    closed_to,
+    postillon_blocked,
+    postillon_point,
+)
 from engine.bot.weights import TUNED, Weights
 
 WIN = 1_000_000
@@ -50,13 +58,6 @@ def multiplier(loser: Side) -> int:
         if loser[point]:
             return 4 - (point - 1) // 6
     return 1
-
-
-_RUN: tuple[int, ...] = tuple(len(bin(x | 128)) - len(bin(x | 128).rstrip("1")) for x in range(64))
-"""``_RUN[x]``: the run of closed points straight ahead, for the six points ahead as bits."""
-_CLOSED: tuple[int, ...] = tuple(bin(x).count("1") for x in range(64))
-"""``_CLOSED[x]``: how many of the six points ahead are closed."""
-_LOW, _HIGH = sum(1 << p for p in range(1, 13)), sum(1 << p for p in range(13, 25))
 
 
 class _SideFacts:
@@ -118,14 +119,13 @@ def _closed_ahead(facts: _SideFacts, other_mask: int, weights: Weights) -> int:
     known = facts.ahead.get(other_mask)
     if known is not None:
         return known
-    # The other side's point r is my r + 12 (r <= 12) or r - 12: a half turn of the mask.
-    closed = ((other_mask & _LOW) << 12) | ((other_mask & _HIGH) >> 12)
+    closed = closed_to(other_mask)
     run_pips = weights.run_pips
     trapped = hemmed = 0
     for point, count in facts.points:
         ahead = (closed >> (point + 1)) & 63
-        trapped += count * run_pips[_RUN[ahead]]
-        hemmed += count * _CLOSED[ahead]
+        trapped += count * run_pips[RUN_AHEAD[ahead]]
+        hemmed += count * CLOSED_AHEAD[ahead]
     lost = facts.ahead[other_mask] = PIP * trapped + hemmed * weights.hemmed * PIP // 4
     return lost
 
@@ -164,7 +164,7 @@ def _block_risk(me: _SideFacts, other: _SideFacts, weights: Weights) -> int:
     if not me.postillon:
         return 0
     # The other side's checkers on his 7-12 close my 19-24.
-    held = _CLOSED[(other.mask >> 7) & 63]
+    held = CLOSED_AHEAD[(other.mask >> 7) & 63]
     if other.postillon:
         # His checkers are all on his talon but one: at most his postillon sits in my home.
         return held * weights.block_while_racing

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.bot.board import OFF, Side
+from engine.bot.board import CLOSED_AHEAD, OFF, RUN_AHEAD, Side, closed_to
 
 POINT_INPUTS: Final = 4
 """Inputs per point: count >= 1, >= 2, >= 3, and the count beyond three."""
@@ -89,13 +89,7 @@ NET_INPUTS: Final = INPUTS + CROSS_INPUTS
 CROSS_MAX: Final = (*(15 for _ in RUNS), 15 * 6, 6)
 """The largest value each of a side's interactions can take."""
 
-_RUN: Final = tuple(len(bin(x | 128)) - len(bin(x | 128).rstrip("1")) for x in range(64))
-"""``_RUN[x]``: the run of closed points straight ahead, for the six points ahead as bits."""
-_CLOSED: Final = tuple(bin(x).count("1") for x in range(64))
-"""``_CLOSED[x]``: how many of the six points ahead are closed."""
 _TRACK: Final = sum(1 << p for p in range(1, 25))
-_LOW: Final = sum(1 << p for p in range(1, 13))
-_HIGH: Final = sum(1 << p for p in range(13, 25))
 
 
 def occupied(side: Side) -> int:
@@ -107,15 +101,9 @@ def occupied(side: Side) -> int:
     return mask
 
 
-def closed_to(other_occupied: int) -> int:
-    """The points of my track that the other side holds, from his :func:`occupied`: his
-    point r is my r + 12 (r <= 12) or r - 12 (RULES 2.1), a half turn of the mask."""
-    return ((other_occupied & _LOW) << 12) | ((other_occupied & _HIGH) >> 12)
-
-
 def cross_side(side: Side, mine: int, closed: int) -> tuple[int, ...]:
     """One side's interactions: ``mine`` is its :func:`occupied`, ``closed`` the points of
-    its track the other holds (:func:`closed_to`).
+    its track the other holds (:func:`engine.bot.board.closed_to`).
 
     >>> trapped = (0, 15, *([0] * 24))
     >>> cross_side(trapped, occupied(trapped), sum(1 << p for p in range(2, 8)))  # 2-7 held
@@ -127,8 +115,8 @@ def cross_side(side: Side, mine: int, closed: int) -> tuple[int, ...]:
         count = side[point]
         if count:
             ahead = (closed >> (point + 1)) & 63
-            by_run[_RUN[ahead]] += count
-            hemmed += count * _CLOSED[ahead]
+            by_run[RUN_AHEAD[ahead]] += count
+            hemmed += count * CLOSED_AHEAD[ahead]
     facing = []
     total = 0
     for run in reversed(RUNS):  # checkers facing a run of at least 6, then 5, ... then 2

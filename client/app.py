@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from client.i18n import N_, _
+from client.i18n import N_, _, said
 from client.messages import (
     CloseLater,
     EndChosen,
@@ -34,6 +34,7 @@ from client.screens.end import EndChoice
 from client.screens.game import GameScreen
 from client.screens.lobby import LobbyScreen
 from client.setup import GameSetup, SessionSettings
+from client.typography import keep_no_break_spaces
 
 if TYPE_CHECKING:
     from client.game.driver import GameDriver
@@ -70,6 +71,7 @@ class TablierApp(App[None]):
         self, start: GameSetup | None = None, settings: SessionSettings | None = None
     ) -> None:
         super().__init__()
+        keep_no_break_spaces()  # French typography: no line starts with its ":"
         self.settings = settings or SessionSettings()
         self._start = start
         self._rooms_closing: set[asyncio.Task[None]] = set()
@@ -97,7 +99,7 @@ class TablierApp(App[None]):
             game = LocalGame(setup, self.settings, score=score)
         except OSError as problem:  # the log folder cannot be written, the disk is full…
             self.notify(
-                _("The match log cannot be written: {problem}").format(problem=problem),
+                _("The match log cannot be written: {problem}").format(problem=said(problem)),
                 title=_("Cannot start"),
                 severity="error",
             )

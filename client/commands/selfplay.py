@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from client.commands.paths import check_new_file
-from client.i18n import _, format_number, ngettext, say
+from client.i18n import _, format_number, ngettext, said, say
 from client.setup import GOOSE_DEFAULT_PLAYERS, GOOSE_MAX_PLAYERS, GOOSE_MIN_PLAYERS
 
 
@@ -111,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
         choose = seat_players(args.levels, args.seed) if args.levels else None
         match = selfplay(args.game, options, players=players, seed=args.seed,
                          start_time=start, log_path=Path(args.out), choose=choose)
-    except ValueError as error:
-        print(_("tablier {command}: {error}").format(command="selfplay", error=error),
+    except ValueError as error:  # the engine's or the protocol's refusal of the options
+        print(_("tablier {command}: {error}").format(command="selfplay", error=said(error)),
               file=sys.stderr)  # fmt: skip
         return 2
     session = match.sessions[0]
@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     records = ngettext("{count} record", "{count} records", len(session.records)).format(
         count=format_number(len(session.records)))
     print(_("{log}: {game}, {players}; {result}; {turns}, {records}").format(
-        log=args.out, game=args.game, players=", ".join(match.setup.names), result=result,
-        turns=turns, records=records))  # fmt: skip
+        log=args.out, game=match.setup.proposal.rules.proper_name,
+        players=", ".join(match.setup.names), result=result, turns=turns,
+        records=records))  # fmt: skip
     return 0

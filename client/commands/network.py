@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
-from client.i18n import _
+from client.i18n import _, format_number
 from client.net.plan import DEFAULT_CONNECT_TIMEOUT, STDOUT
 from client.setup import JACQUET_LEVELS, SessionSettings, SetupError
 
@@ -57,13 +57,13 @@ def add_connect_option(parser: argparse.ArgumentParser) -> None:
         metavar=_("SECONDS"),
         help=_("give up when the relay has not answered within this time (default: "
                "{seconds}); once in the room, dropped connections are retried for as long as "
-               "the app runs").format(seconds=f"{DEFAULT_CONNECT_TIMEOUT:g}"),
+               "the app runs").format(seconds=format_number(DEFAULT_CONNECT_TIMEOUT)),
     )
 
 
 def _seconds(text: str) -> float:
     try:
-        seconds = float(text)
+        seconds = float(text.replace(",", "."))  # 1,5 as French writes it
     except ValueError:
         seconds = 0.0
     if not 0 < seconds <= 3600:

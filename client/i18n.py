@@ -231,6 +231,12 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return _translations.ngettext(singular, plural, count)
 
 
+def pgettext(context: str, message: str) -> str:
+    """*message* in the language in use, as *context* uses it (a key's name, "end", is
+    not the end of a replay)."""
+    return _translations.pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Mark *message* for the catalogue without translating it yet (a constant defined at
     import time, before the language is chosen): translate it with :func:`_` where it is

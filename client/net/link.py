@@ -221,6 +221,7 @@ class RelayLink:
             delay = self.backoff.delay(attempt)
             if self.deadline is not None:
                 if time.monotonic() >= self.deadline:
+                    assert self.connect_timeout is not None  # what set the deadline
                     tries = ngettext("{count} attempt; the last: {reason}",
                                      "{count} attempts; the last: {reason}", attempt).format(
                         count=attempt, reason=detail

@@ -129,6 +129,46 @@ def test_argparse_still_says_the_words_the_catalogue_translates() -> None:
         assert f"_({word!r})" in source, word
 
 
+def test_textual_still_says_the_words_the_catalogue_translates() -> None:
+    """Textual's palette, commands and screen keys are listed by hand too: an upgrade that
+    words them differently must be noticed (they would show in English again)."""
+    import textual
+
+    from client.textual_words import SCREENSHOT, WORDS
+
+    source = "".join(path.read_text(encoding="utf-8")
+                     for path in Path(textual.__file__).parent.rglob("*.py"))  # fmt: skip
+    for word in (*WORDS, SCREENSHOT):
+        assert f'"{word}"' in source, word
+
+
+async def test_the_palette_and_the_keys_speak_french(tmp_path: Path) -> None:
+    """The command palette (its placeholder, Tablier's commands, Textual's own), ctrl+c's
+    hint and the keys' names (the footer's, the help's), in French."""
+    from textual.command import CommandInput, CommandPalette
+
+    from client.app import TablierApp
+    from tests.client.conftest import seeded_settings
+
+    i18n.use("fr")
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.action_help_quit()
+        await pilot.pause()
+        assert [n.title for n in app._notifications] == [f"Voulez-vous quitter{NBSP}?"]
+        assert "Appuyez sur ^q pour quitter Tablier" in [n.message for n in app._notifications]
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"
+        titles = [command.title for command in app.get_system_commands(app.screen_stack[0])]
+        assert {"Jouer", "Thème", "Quitter", "Touches", "Capture d'écran"} <= set(titles)
+    from client.textual_words import key_name
+
+    assert [key_name(key) for key in ("esc", "space", "shift+tab", "^q")] == [
+        "Échap", "espace", "maj+tab", "^q"]  # fmt: skip
+
+
 # -- choosing the language ------------------------------------------------------------------
 
 

@@ -51,10 +51,15 @@ def test_goose_help(snap_compare: SnapCompare, tmp_path: Path) -> None:
     assert snap_compare(_goose_app(tmp_path), press=["f1"], terminal_size=(80, 24))
 
 
-def test_goose_end(snap_compare: SnapCompare) -> None:
-    # The end screen prints the log's path: a fixed one keeps the picture stable.
-    log_path = Path(tempfile.gettempdir()) / "tablier-snapshot" / "alice-bruno.tablier"
+def fixed_log_path(name: str) -> Path:
+    """The end screen prints the log's path: a fixed one keeps the picture stable."""
+    log_path = Path(tempfile.gettempdir()) / "tablier-snapshot" / name
     log_path.unlink(missing_ok=True)
+    return log_path
+
+
+def test_goose_end(snap_compare: SnapCompare) -> None:
+    log_path = fixed_log_path("alice-bruno.tablier")
     settings = seeded_settings(log_path.parent, seed=14, log_path=log_path)  # Alice wins
     app = TablierApp(GooseSetup(("Alice", "Bruno")), settings)
     assert snap_compare(app, run_before=_play_until_over, terminal_size=(80, 24))

@@ -137,9 +137,9 @@ class CorruptLog(LogError):
 
 
 def os_reason(error: OSError) -> Value:
-    """Why the system refused to read or write a file, in a few words for the reader's
-    language (the system's own words, ``strerror``, are English whatever the reader reads;
-    an unusual error keeps them).
+    """Why the system refused to read or write a file (or to listen on a port), in a few
+    words for the reader's language (the system's own words, ``strerror``, are English
+    whatever the reader reads; an unusual error keeps them).
 
     >>> str(os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory")))
     'there is no such file'
@@ -164,4 +164,6 @@ _OS_REASONS: dict[int, str] = {
     errno.ELOOP: N_("its path loops through symbolic links"),
     errno.EIO: N_("the disk could not be read or written (input/output error)"),
     errno.EMFILE: N_("too many files are open"),
+    errno.EADDRINUSE: N_("the port is already in use"),
+    errno.EADDRNOTAVAIL: N_("the address is not one of this machine's"),
 }

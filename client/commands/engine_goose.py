@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
 from client.i18n import N_, _
+from client.setup import RULES_HELP
 
 if TYPE_CHECKING:
     from engine.goose import GooseEvent, GooseOptions
@@ -125,8 +126,7 @@ def _add_option_arguments(
         "--rules",
         choices=RULE_SETS,
         default="daumont",
-        help=_("rule set: daumont (a player met pays and takes the arriver's start square) "
-        "or 1792 (squares may be shared); default: %(default)s"),
+        help=_(RULES_HELP),
     )
     parser.add_argument("--players", type=int, metavar="N", required=required, help=players_help)
     parser.add_argument(

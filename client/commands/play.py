@@ -10,6 +10,7 @@ from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
 from client.i18n import _
 from client.setup import (
+    BEAROFF_HELP,
     DEFAULT_GOOSE_NAMES,
     DEFAULT_JACQUET_NAMES,
     GOOSE_DEFAULT_PLAYERS,
@@ -18,6 +19,7 @@ from client.setup import (
     GOOSE_RULE_SETS,
     JACQUET_BEAROFF_RULES,
     JACQUET_LEVELS,
+    RULES_HELP,
     GameSetup,
     GooseSetup,
     JacquetSetup,
@@ -63,7 +65,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help=_("the computer plays every seat but the first"),
     )
-    goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont")
+    goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont", help=_(RULES_HELP))
     goose.add_argument("--ante", type=int, default=4, help=_("tokens each player puts in the pot"))
     goose.add_argument("--fee", type=int, default=1, help=_("tokens each hazard costs"))
     _add_session_options(goose)
@@ -82,7 +84,8 @@ def register(subparsers: Any) -> None:
     jacquet.add_argument(
         "--match-to", type=int, default=1, metavar="N", help=_("points to win the match")
     )
-    jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon")
+    jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon",
+                         help=_(BEAROFF_HELP))  # fmt: skip
     jacquet.add_argument(
         "--tutor",
         type=_tutor_points,

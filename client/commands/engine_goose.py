@@ -133,12 +133,14 @@ def _add_option_arguments(
         "--ante",
         type=int,
         default=4,
+        metavar=_("TOKENS"),
         help=_("tokens each player puts in the pot before play (default: %(default)s)"),
     )
     parser.add_argument(
         "--fee",
         type=int,
         default=1,
+        metavar=_("TOKENS"),
         help=_("tokens paid for each hazard, and by a met player (default: %(default)s)"),
     )
 

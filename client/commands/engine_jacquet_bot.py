@@ -65,7 +65,8 @@ def register(commands: Any) -> None:
         help=_("strength, 1-4 (default: %(default)s)"),
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help=_("breaks ties between equal plays (default: 0)")
+        "--seed", type=int, default=0, metavar="S",
+        help=_("breaks ties between equal plays (default: 0)"),
     )
     parser.set_defaults(run=run_bot, error_prefix=parser.prog)
 

@@ -66,8 +66,10 @@ def register(subparsers: Any) -> None:
         help=_("the computer plays every seat but the first"),
     )
     goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont", help=_(RULES_HELP))
-    goose.add_argument("--ante", type=int, default=4, help=_("tokens each player puts in the pot"))
-    goose.add_argument("--fee", type=int, default=1, help=_("tokens each hazard costs"))
+    goose.add_argument("--ante", type=int, default=4, metavar=_("TOKENS"),
+                       help=_("tokens each player puts in the pot"))  # fmt: skip
+    goose.add_argument("--fee", type=int, default=1, metavar=_("TOKENS"),
+                       help=_("tokens each hazard costs"))  # fmt: skip
     _add_session_options(goose)
     goose.set_defaults(run=_run_goose)
 

@@ -260,6 +260,19 @@ def test_the_text_report_of_an_analysis_speaks_french() -> None:
     assert text("total_loss") == "équité perdue en tout"
 
 
+def test_the_goose_luck_table_keeps_its_columns_whatever_its_labels_say() -> None:
+    """A French label longer than the English column ("tours perdus (hôtellerie, puits,
+    prison)") widens the column instead of pushing its row's numbers off their column."""
+    from client.commands.analyze_log import GooseLuck
+    from client.commands.analyze_text import _goose_text
+
+    i18n.use("fr")
+    luck = (GooseLuck(0, 6, 0, 0, 5, 0), GooseLuck(1, 6, 2, 1, 6, 11))
+    table = _goose_text(("Anne", "Bastien"), luck)[2:]
+    assert "tours perdus (hôtellerie, puits, prison)" in table[2]
+    assert len({len(row) for row in table}) == 1, table
+
+
 # -- real processes -------------------------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
-from client.i18n import N_, _, os_reason_of
+from client.i18n import N_, _, ngettext, os_reason_of
 from client.lifecycle import closing
 from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import InviteError, parse_invite
@@ -334,8 +334,9 @@ def _members(room: Room) -> Text:
         members.append(_("Waiting for the host's proposal…"), style="italic")
         return members
     options = _options(proposal.options)
-    seated = _("{joined} of {seats} seated").format(joined=len(match.meeting.joins),
-                                                    seats=proposal.seats)  # fmt: skip
+    joined = len(match.meeting.joins)
+    seated = ngettext("{joined} of {seats} seated", "{joined} of {seats} seated",
+                      joined).format(joined=joined, seats=proposal.seats)  # fmt: skip
     heading = _("{game} ({options}): {seated}").format(game=game_named(proposal.game).proper_name,
                                                        options=options, seated=seated)  # fmt: skip
     members.append(heading + "\n", style="bold")

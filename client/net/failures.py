@@ -97,6 +97,19 @@ NOTICES: dict[str, str] = {
 }
 
 
+# OpenSSL's reasons to refuse a certificate (X509_V_ERR_*), as people meet them; another one
+# is shown in OpenSSL's own (English) words.
+CERTIFICATE_PROBLEMS: dict[int, str] = {
+    10: N_("it has expired"),
+    9: N_("it is not valid yet"),
+    18: N_("it is self-signed"),
+    19: N_("a certificate of its chain is self-signed"),
+    20: N_("its issuer is not known here"),
+    21: N_("its issuer is not known here"),
+    62: N_("it is for another host name"),
+}
+
+
 def refusal(error: RelayError) -> str:
     """What the relay's refusal *error* means, in the reader's language.
 
@@ -186,8 +199,9 @@ def describe_connect(error: BaseException) -> str:
     if isinstance(error, ConnectionClosed):
         return _("it closed the connection")
     if isinstance(error, ssl.SSLCertVerificationError):
+        known = CERTIFICATE_PROBLEMS.get(error.verify_code)
         return _("its TLS certificate is not one this machine trusts ({reason})").format(
-            reason=error.verify_message
+            reason=_(known) if known is not None else error.verify_message
         )
     if isinstance(error, ssl.SSLError):
         return _("the secure (TLS) connection failed: is it really a wss:// relay?")

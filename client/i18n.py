@@ -212,7 +212,7 @@ def said(error: BaseException) -> str:
 
 def os_reason_of(error: OSError) -> str:
     """Why the system refused a file, in a few words of the language in use ("there is no
-    such file"), instead of the system's own words (English, whatever the reader reads);
+    such file or folder"), instead of the system's own words (English, whatever the reader reads);
     an unusual error keeps them."""
     from engine.clause import Clause
     from protocol.errors import os_reason

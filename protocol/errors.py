@@ -142,7 +142,7 @@ def os_reason(error: OSError) -> Value:
     whatever the reader reads; an unusual error keeps them).
 
     >>> str(os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory")))
-    'there is no such file'
+    'there is no such file or folder'
     """
     words = _OS_REASONS.get(error.errno or 0)
     if words is not None:
@@ -151,7 +151,7 @@ def os_reason(error: OSError) -> Value:
 
 
 _OS_REASONS: dict[int, str] = {
-    errno.ENOENT: N_("there is no such file"),
+    errno.ENOENT: N_("there is no such file or folder"),
     errno.EACCES: N_("permission denied"),
     errno.EPERM: N_("permission denied"),
     errno.EISDIR: N_("it is a folder, not a file"),

@@ -220,8 +220,24 @@ def add_arguments(parser: argparse.ArgumentParser, words: Callable[[str], str] =
             help_text += " " + words(N_("(default {default})")).format(default=default)
         metavar = _METAVARS.get(field.name) or (N_("SECONDS") if type(default) is float else "N")
         parser.add_argument(
-            flag, type=_parser_for(default), default=None, metavar=words(metavar), help=help_text
+            flag, type=_flag_parser(default, words), default=None, metavar=words(metavar),
+            help=help_text,
         )
+
+
+def _flag_parser(default: object, words: Words) -> Callable[[str], Any]:
+    """A flag's type: as its variable's, but refusing in the reader's words (argparse's own
+    name the type: "invalid int value")."""
+    parse = _parser_for(default)
+    kind = N_("a whole number, not {text!r}") if parse is int else N_("a number, not {text!r}")
+
+    def parsed(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(words(kind).format(text=text)) from None
+
+    return parsed
 
 
 def _not_valid(field: str, raw: str) -> Phrase:

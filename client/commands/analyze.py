@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from client.commands.argparse_words import integer
 from client.i18n import _, os_reason_of
 
 EXIT_OK, EXIT_INVALID, EXIT_NOT_A_LOG, EXIT_CANNOT_WRITE = 0, 1, 2, 3
@@ -49,7 +50,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--plies",
-        type=int,
+        type=integer,
         choices=(1, 2),
         default=2,
         help=_("how deep each play is judged (default 2, as gnubg)"),

@@ -52,3 +52,14 @@ def _start_section(self: argparse.HelpFormatter, heading: str | None) -> None:
     if heading is not None:
         heading = _("{heading}:").format(heading=heading).removesuffix(":")
     _argparse_start_section(self, heading)
+
+
+def integer(text: str) -> int:
+    """An option's whole number, as argparse's ``type=int`` reads it, refused in the reader's
+    words (argparse's own name the type: "invalid int value")."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("a whole number, not {text!r}").format(text=text)
+        ) from None

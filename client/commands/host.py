@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from client.commands.argparse_words import integer
 from client.commands.network import add_player_options, parse_listen, player_name, relay_url, run
 from client.i18n import _
 from client.setup import (
@@ -45,7 +46,7 @@ def register(subparsers: Any) -> None:
     )
     goose.add_argument(
         "--players",
-        type=int,
+        type=integer,
         default=GOOSE_DEFAULT_PLAYERS,
         metavar="N",
         help=_("seats, {low} to {high} (default {default})").format(
@@ -53,9 +54,9 @@ def register(subparsers: Any) -> None:
         ),
     )
     goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont", help=_(RULES_HELP))
-    goose.add_argument("--ante", type=int, default=4, metavar=_("TOKENS"),
+    goose.add_argument("--ante", type=integer, default=4, metavar=_("TOKENS"),
                        help=_("tokens each player puts in the pot"))  # fmt: skip
-    goose.add_argument("--fee", type=int, default=1, metavar=_("TOKENS"),
+    goose.add_argument("--fee", type=integer, default=1, metavar=_("TOKENS"),
                        help=_("tokens each hazard costs"))  # fmt: skip
     jacquet = games.add_parser(
         "jacquet",
@@ -67,7 +68,7 @@ def register(subparsers: Any) -> None:
         ),
     )
     jacquet.add_argument(
-        "--match-to", type=int, default=1, metavar="N", help=_("points to win the match")
+        "--match-to", type=integer, default=1, metavar="N", help=_("points to win the match")
     )
     jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon",
                          help=_(BEAROFF_HELP))  # fmt: skip

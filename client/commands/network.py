@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from client.commands.argparse_words import integer
 from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
 from client.i18n import _, format_number
@@ -35,7 +36,7 @@ def add_player_options(parser: argparse.ArgumentParser, *, playing: bool = True)
         )
         parser.add_argument(
             "--level",
-            type=int,
+            type=integer,
             choices=JACQUET_LEVELS,
             default=1,
             help=_("the computer's Jacquet strength with --computer"),

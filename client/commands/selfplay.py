@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from client.commands.argparse_words import integer
 from client.commands.paths import check_new_file
 from client.i18n import _, format_number, ngettext, said, say
 from client.setup import GOOSE_DEFAULT_PLAYERS, GOOSE_MAX_PLAYERS, GOOSE_MIN_PLAYERS
@@ -24,13 +25,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("game", choices=("goose", "jacquet"), help=_("the game to play"))
     parser.add_argument("--out", required=True, metavar=_("LOG"), help=_("the log file to write"))
-    parser.add_argument("--players", type=int, metavar="N",
+    parser.add_argument("--players", type=integer, metavar="N",
                         help=_("goose: number of players, 2-15 (default {default})").format(
                             default=GOOSE_DEFAULT_PLAYERS))  # fmt: skip
     parser.add_argument("--rules", choices=("daumont", "1792"), help=_("goose: rule set"))
-    parser.add_argument("--ante", type=int, metavar=_("TOKENS"), help=_("goose: ante per player"))
-    parser.add_argument("--fee", type=int, metavar=_("TOKENS"), help=_("goose: fee per hazard"))
-    parser.add_argument("--match-to", type=int, metavar=_("POINTS"),
+    parser.add_argument("--ante", type=integer, metavar=_("TOKENS"),
+                        help=_("goose: ante per player"))  # fmt: skip
+    parser.add_argument("--fee", type=integer, metavar=_("TOKENS"), help=_("goose: fee per hazard"))
+    parser.add_argument("--match-to", type=integer, metavar=_("POINTS"),
                         help=_("jacquet: match length in points"))
     parser.add_argument("--bearoff", choices=("backgammon", "trictrac"),
                         help=_("jacquet: bear-off rule"))
@@ -39,7 +41,7 @@ def register(subparsers: Any) -> None:
                         "or a level 1-4 (default 1,1)"))
     parser.add_argument("--seed", default="0", metavar="S",
                         help=_("seed for keys, chains and dice (default 0)"))
-    parser.add_argument("--start-time", type=int, metavar="MS",
+    parser.add_argument("--start-time", type=integer, metavar="MS",
                         help=_("match start, ms since the epoch (default: now)"))
     parser.set_defaults(run=run)
 

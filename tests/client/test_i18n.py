@@ -312,6 +312,17 @@ def test_a_bad_value_is_refused_in_french_and_lang_en_wins_over_the_locale(
     assert english.stderr == "tablier play: the Goose is played by 2 to 15 players, not 40\n"
 
 
+def test_numbers_are_read_and_refused_as_french_writes_them(tmp_path: Path) -> None:
+    """A mistyped number is refused in French words (not argparse's "valeur int invalide"),
+    and a decimal comma is read: 0,08 as 0.08."""
+    from client.commands.play import _tutor_points
+
+    refused = _tablier("--lang", "fr", "play", "jacquet", "--match-to", "deux", home=tmp_path)
+    assert refused.stderr == (f"tablier play jacquet{NBSP}: erreur{NBSP}: argument --match-to"
+                              f"{NBSP}: un nombre entier, pas 'deux' (voir --help)\n")  # fmt: skip
+    assert _tutor_points("0,08") == _tutor_points("0.08") == 80_000
+
+
 def test_a_french_and_an_english_tablier_write_the_same_log(tmp_path: Path) -> None:
     """The language is the reader's, never the match's: the same match, the same bytes."""
     logs = []

@@ -66,9 +66,10 @@ def test_an_error_is_said_whole_in_french_and_its_english_kept(tmp_path: Path) -
     i18n.use("fr")
     with pytest.raises(NotALog) as unreadable:
         read_log(tmp_path / "gone.tablier")
-    assert i18n.said(unreadable.value) == (f"impossible de lire {tmp_path / 'gone.tablier'}"
-                                           f"{NBSP}: ce fichier n'existe pas")  # fmt: skip
-    assert str(unreadable.value).endswith(": there is no such file")
+    gone = tmp_path / "gone.tablier"
+    assert i18n.said(unreadable.value) == (f"impossible de lire {gone}{NBSP}: ce fichier ou ce "
+                                           "dossier n'existe pas")  # fmt: skip
+    assert str(unreadable.value).endswith(": there is no such file or folder")
     with pytest.raises(InvalidOptionsError) as options:
         GooseOptions(players=2, fee=-1)
     assert i18n.said(options.value) == "l'amende ne peut être négative (-1)"

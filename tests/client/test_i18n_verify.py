@@ -96,7 +96,7 @@ def test_a_damaged_or_missing_log_is_said_in_french_by_every_command(tmp_path: P
         refused = tablier(command, str(missing), home=tmp_path)
         assert refused.returncode == 2, refused.stderr
         assert refused.stderr == (f"tablier {command}{NBSP}: impossible de lire {missing}{NBSP}: "
-                                  "ce fichier n'existe pas\n")  # fmt: skip
+                                  "ce fichier ou ce dossier n'existe pas\n")  # fmt: skip
     junk = tmp_path / "junk.tablier"
     junk.write_bytes(b"not a log")
     refused = tablier("log", "export", str(junk), home=tmp_path)

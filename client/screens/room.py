@@ -401,7 +401,7 @@ class JoinScreen(Screen[None]):
         yield TitleBar()
         with Vertical(id="join-form"):
             yield Label(_("Paste the invite a friend sent you (tablier://…):"), markup=False)
-            yield Input(placeholder="tablier://host:port/room?player=…", id="join-invite")
+            yield Input(placeholder=_("tablier://host:port/room?player=…"), id="join-invite")
             yield Label(_("Your name:"), markup=False)
             yield Input(self._name, placeholder=_("Your name"), max_length=20, id="join-name")
             yield Button(_("Join"), variant="success", id="join-go")

@@ -415,6 +415,8 @@ ALLOWED: dict[tuple[str, str], str] = {
 TRANSLATORS = {"_", "N_", "ngettext"}
 SHOWN = {"Button", "update", "notify"}
 """Calls whose first argument a person reads, even a single word."""
+SHOWN_KEYWORDS = {"placeholder", "title", "tooltip", "label"}
+"""Keyword arguments a person reads, even a single word (an input's placeholder)."""
 ENGINE_ERRORS = {"InvalidOptionsError", "NotationError", "InvalidPositionError"}
 """Raised for ``tablier engine``'s JSON ``{"error": ...}`` answers, which stay English."""
 
@@ -436,6 +438,13 @@ def sentences(source: str) -> Iterator[str]:
             shown = node.args[0].value
             if name in SHOWN and isinstance(shown, str) and re.search(r"[A-Za-z]{2}", shown):
                 yield shown
+        if isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                value = keyword.value
+                if (keyword.arg in SHOWN_KEYWORDS and isinstance(value, ast.Constant)
+                        and isinstance(value.value, str)
+                        and re.search(r"[A-Za-z]{2}", value.value)):  # fmt: skip
+                    yield value.value
     exempt: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
@@ -490,5 +499,7 @@ def test_the_scan_finds_a_sentence_left_in_english() -> None:
     found = sorted(sentences('print(f"cannot read {path}")\nhelp = "the log file"\n'
                              'ok = _("wrapped words")\n"""a docstring here"""\n'
                              'keys = [Binding("q", "quit", "Quit")]\n'
-                             'yield Button("Open")\nlabel.update("Thinking…")\n'))  # fmt: skip
-    assert found == ["Open", "Quit", "Thinking…", "cannot read {}", "the log file"]
+                             'yield Button("Open")\nlabel.update("Thinking…")\n'
+                             'Input(placeholder="tablier://host")\n'))  # fmt: skip
+    assert found == ["Open", "Quit", "Thinking…", "cannot read {}", "tablier://host",
+                     "the log file"]  # fmt: skip

@@ -21,9 +21,6 @@ WORDS: tuple[str, ...] = (
     N_("Theme"),
     N_("Change the current theme"),
     N_("Quit the application as soon as possible"),
-    N_("Keys"),
-    N_("Hide the keys and widget help panel"),
-    N_("Show help for the focused widget and a summary of available keys"),
     N_("Minimize"),
     N_("Minimize the widget and restore to normal size"),
     N_("Maximize"),
@@ -38,6 +35,10 @@ names its own keys (a screen's tab, shift+tab and ctrl+c)."""
 SCREENSHOT = "Screenshot"
 """Textual's screenshot command, whose notices (English, from deep in Textual) Tablier
 replaces by its own."""
+KEYS = "Keys"
+"""Textual's key panel, left out of the palette: it lists the keys with their English
+descriptions (Tablier translates them where it draws them), and F1's help lists them all
+in the reader's language."""
 
 
 def key_name(display: str) -> str:
@@ -63,6 +64,8 @@ def system_commands(
     """Textual's own palette commands in the language in use; its screenshot's done by
     *screenshot*, which says where it went in the same language."""
     for command in commands:
+        if command.title == KEYS:
+            continue
         if command.title == SCREENSHOT:
             yield SystemCommand(_("Screenshot"), _("Save a picture of the screen (SVG)"),
                                 screenshot, command.discover)  # fmt: skip

@@ -134,11 +134,11 @@ def test_textual_still_says_the_words_the_catalogue_translates() -> None:
     words them differently must be noticed (they would show in English again)."""
     import textual
 
-    from client.textual_words import SCREENSHOT, WORDS
+    from client.textual_words import KEYS, SCREENSHOT, WORDS
 
     source = "".join(path.read_text(encoding="utf-8")
                      for path in Path(textual.__file__).parent.rglob("*.py"))  # fmt: skip
-    for word in (*WORDS, SCREENSHOT):
+    for word in (*WORDS, SCREENSHOT, KEYS):
         assert f'"{word}"' in source, word
 
 
@@ -162,7 +162,8 @@ async def test_the_palette_and_the_keys_speak_french(tmp_path: Path) -> None:
         assert isinstance(app.screen, CommandPalette)
         assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"
         titles = [command.title for command in app.get_system_commands(app.screen_stack[0])]
-        assert {"Jouer", "Thème", "Quitter", "Touches", "Capture d'écran"} <= set(titles)
+        assert {"Jouer", "Thème", "Quitter", "Capture d'écran"} <= set(titles)
+        assert "Keys" not in titles  # Textual's key panel: English; F1's help has the keys
     from client.textual_words import key_name
 
     assert [key_name(key) for key in ("esc", "space", "shift+tab", "^q")] == [

@@ -47,8 +47,15 @@ def test_goose_mid_game_160x50(snap_compare: SnapCompare, tmp_path: Path) -> Non
     assert snap_compare(_goose_app(tmp_path), press=presses, terminal_size=(160, 50))
 
 
+async def open_help(pilot: Pilot[None]) -> None:
+    """F1, and the help whole: its rules in full are laid out after its first paint."""
+    await pilot.press("f1")
+    while not pilot.app.screen.query("#full-rules"):
+        await pilot.pause()
+
+
 def test_goose_help(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    assert snap_compare(_goose_app(tmp_path), press=["f1"], terminal_size=(80, 24))
+    assert snap_compare(_goose_app(tmp_path), run_before=open_help, terminal_size=(80, 24))
 
 
 def fixed_log_path(name: str) -> Path:

@@ -26,6 +26,7 @@ from tests.client.test_snapshots import (
     _goose_app,
     _play_until_over,
     fixed_log_path,
+    open_help,
 )
 
 
@@ -51,12 +52,12 @@ def test_lobby_in_french_80x24(snap_compare: SnapCompare, tmp_path: Path) -> Non
 
 
 def test_goose_help_in_french_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    assert snap_compare(_goose_app(tmp_path), press=["f1"], terminal_size=(80, 24))
+    assert snap_compare(_goose_app(tmp_path), run_before=open_help, terminal_size=(80, 24))
 
 
 def test_jacquet_help_in_french_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
     app = jacquet_app(tmp_path)
-    assert snap_compare(app, press=["f1"], terminal_size=(80, 24))
+    assert snap_compare(app, run_before=open_help, terminal_size=(80, 24))
 
 
 def test_goose_end_in_french_80x24(snap_compare: SnapCompare) -> None:

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from client.i18n import N_, _
+from client.i18n import N_, _, said
 from client.messages import (
     CloseLater,
     EndChosen,
@@ -34,6 +34,8 @@ from client.screens.end import EndChoice
 from client.screens.game import GameScreen
 from client.screens.lobby import LobbyScreen
 from client.setup import GameSetup, SessionSettings
+from client.textual_words import key_name, system_commands
+from client.typography import keep_no_break_spaces
 
 if TYPE_CHECKING:
     from client.game.driver import GameDriver
@@ -70,6 +72,7 @@ class TablierApp(App[None]):
         self, start: GameSetup | None = None, settings: SessionSettings | None = None
     ) -> None:
         super().__init__()
+        keep_no_break_spaces()  # French typography: no line starts with its ":"
         self.settings = settings or SessionSettings()
         self._start = start
         self._rooms_closing: set[asyncio.Task[None]] = set()
@@ -97,7 +100,7 @@ class TablierApp(App[None]):
             game = LocalGame(setup, self.settings, score=score)
         except OSError as problem:  # the log folder cannot be written, the disk is full…
             self.notify(
-                _("The match log cannot be written: {problem}").format(problem=problem),
+                _("The match log cannot be written: {problem}").format(problem=said(problem)),
                 title=_("Cannot start"),
                 severity="error",
             )
@@ -235,7 +238,45 @@ class TablierApp(App[None]):
                     else _("key: {key}").format(key=self.get_key_display(binding)),
                     partial(screen.run_action, binding.action),
                 )
-        yield from super().get_system_commands(screen)
+        yield from system_commands(super().get_system_commands(screen), self._save_screenshot)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key named as a keyboard of the language in use labels it ("Échap")."""
+        return key_name(super().get_key_display(binding))
+
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(CommandPalette(id="--command-palette",
+                                            placeholder=_("Search for commands…")))  # fmt: skip
+
+    def search_themes(self) -> None:
+        from textual.command import CommandPalette
+        from textual.theme import ThemeProvider
+
+        self.push_screen(CommandPalette(providers=[ThemeProvider],
+                                        placeholder=_("Search for themes…")))  # fmt: skip
+
+    def action_help_quit(self) -> None:
+        """ctrl+c copies (and quits nothing): say which key quits, as Textual does."""
+        quitting = (active.binding for active in self.active_bindings.values()
+                    if active.binding.action in ("quit", "app.quit"))  # fmt: skip
+        binding = next(quitting, None)
+        if binding is not None:
+            key = self.get_key_display(binding)
+            self.notify(_("Press {key} to quit Tablier").format(key=key),
+                        title=_("Do you want to quit?"), markup=False)  # fmt: skip
+
+    def _save_screenshot(self) -> None:
+        """The palette's Screenshot: an SVG of the screen in the current folder."""
+        try:
+            path = self.save_screenshot()
+        except OSError as error:
+            self.notify(said(error), title=_("Screenshot"), severity="error", markup=False)
+            return
+        self.notify(_("Screenshot saved to {path}").format(path=path), title=_("Screenshot"),
+                    markup=False)  # fmt: skip
 
 
 class NetworkApp(TablierApp):

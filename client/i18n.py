@@ -152,25 +152,73 @@ def current() -> str:
     return _language
 
 
-def words() -> gettext.NullTranslations:
+class _Words:
+    """The language in use as the engine's and the protocol's clauses are said in it: its
+    catalogue, and its way of writing numbers (:func:`format_number`)."""
+
+    def gettext(self, message: str, /) -> str:
+        return _translations.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, count: int, /) -> str:
+        return _translations.ngettext(singular, plural, count)
+
+    def number(self, value: int) -> str:
+        return format_number(value)
+
+
+_WORDS = _Words()
+
+
+def words() -> _Words:
     """The language in use, for what renders its own sentences: the protocol's narration
     (``clause.say(words())``) and ``log export``'s transcript."""
-    return _translations
+    return _WORDS
 
 
 def say(clause: Clause) -> str:
     """What the engine or the protocol tells (a :class:`~engine.clause.Clause`), in the
     language in use."""
-    return clause.say(_translations)
+    return clause.say(_WORDS)
 
 
 def reason_of(error: EngineError | ProtocolError) -> str:
-    """Why the engine or the protocol refused, in the language in use: its clause said, or
-    its reason as it is when it has none (one a player does not meet, in English, or one
-    the client worded itself)."""
-    if error.clause is not None:
-        return error.clause.say(_translations)
-    return str(getattr(error, "reason", error))  # a ProtocolError's is without its seat
+    """Why the engine or the protocol refused, in the language in use (a protocol error's
+    reason without its culprit's seat, which the caller names): its clause said, or its
+    reason as it is when it has none (the client's own words, already in this language, or
+    an engine error a player never meets, in English)."""
+    told = error.told
+    return told if isinstance(told, str) else told.say(_WORDS)
+
+
+def said(error: BaseException) -> str:
+    """*error*'s whole message (what ``str()`` gives in English) in the language in use:
+    a protocol error with its culprit's seat or its log's record, an engine error's clause,
+    a system error's reason after its file; any other error as it is (the client's own
+    errors are worded in this language already)."""
+    from engine.errors import EngineError
+    from protocol.errors import ProtocolError
+
+    if isinstance(error, ProtocolError):
+        whole = error.whole
+        return whole if isinstance(whole, str) else whole.say(_WORDS)
+    if isinstance(error, EngineError):
+        return reason_of(error)
+    if isinstance(error, OSError) and error.strerror:
+        if error.filename is None:
+            return os_reason_of(error)
+        return _("{path}: {reason}").format(path=error.filename, reason=os_reason_of(error))
+    return str(error)
+
+
+def os_reason_of(error: OSError) -> str:
+    """Why the system refused a file, in a few words of the language in use ("there is no
+    such file or folder"), instead of the system's own words (English, whatever the reader reads);
+    an unusual error keeps them."""
+    from engine.clause import Clause
+    from protocol.errors import os_reason
+
+    reason = os_reason(error)
+    return reason.say(_WORDS) if isinstance(reason, Clause) else str(reason)
 
 
 def _(message: str) -> str:
@@ -181,6 +229,12 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a sentence that *count* asks for, in the language in use."""
     return _translations.ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """*message* in the language in use, as *context* uses it (a key's name, "end", is
+    not the end of a replay)."""
+    return _translations.pgettext(context, message)
 
 
 def N_(message: str) -> str:
@@ -213,3 +267,21 @@ def format_number(number: int | float) -> str:
     from babel.numbers import format_decimal  # loaded only where a number is printed
 
     return format_decimal(number, locale=_language)
+
+
+def format_moment(timestamp: float) -> str:
+    """The local day and time of *timestamp* (seconds since the epoch) as the language in
+    use writes them, for a list of recent files ("Dec 4 11:33 PM", "4 déc. 23:33").
+
+    >>> from datetime import datetime
+    >>> use("fr"); format_moment(datetime(2026, 12, 4, 23, 33).timestamp())
+    '4 déc. 23:33'
+    >>> use("en")
+    """
+    from datetime import datetime
+
+    from babel.dates import format_skeleton, format_time
+
+    moment = datetime.fromtimestamp(timestamp)
+    day = format_skeleton("MMMd", moment, locale=_language)
+    return f"{day} {format_time(moment, 'short', locale=_language)}"

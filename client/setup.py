@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from client.i18n import _
+from client.i18n import N_, _
 
 # The engines' rules and defaults, copied so that `tablier --help` and the lobby's first
 # paint need not import the engines; tests/client/test_setup.py ties each copy to its source.
@@ -28,6 +28,10 @@ JACQUET_BEAROFF_RULES: tuple[str, ...] = ("backgammon", "trictrac")
 JACQUET_DEFAULT_MATCH_TO = 1
 JACQUET_DEFAULT_BEAROFF = "backgammon"
 JACQUET_LEVELS: tuple[int, ...] = (1, 2, 3, 4)
+RULES_HELP = N_("rule set: daumont (a player met pays and takes the arriver's start square) "
+                "or 1792 (squares may be shared); default: %(default)s")  # fmt: skip
+BEAROFF_HELP = N_("bear-off rule, docs/rules.md 2.6 (default: %(default)s)")
+"""The help of ``--rules`` and ``--bearoff``, wherever a command takes them."""
 DEFAULT_GOOSE_NAMES: tuple[str, ...] = (
     "Alice", "Bruno", "Chloé", "Denis", "Élise", "Fanny", "Gaston", "Hugo",
     "Inès", "Jules", "Karim", "Léa", "Marc", "Nina", "Oscar",

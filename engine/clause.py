@@ -7,19 +7,25 @@ proof) they give as a :class:`Clause`, whose pattern is marked for the client's 
 (``babel.cfg`` reads the modules that mark them) and rendered with the reader's catalogue
 (:meth:`Clause.say`). Its plain English (no catalogue, ``str()``) is what language-neutral
 outputs carry: errors, the JSON interfaces.
+
+A reader's language may also write numbers its own way (``words.number``, optional: the
+client's French groups thousands, "12 345"); a field given a format (``{year:04d}``) is
+written as its format says, never regrouped.
 """
 
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass
-from typing import Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 Value: TypeAlias = "str | int | Clause"
 """What fills a pattern's field: a name, a number, or a clause said in the same language."""
 
 
 class Words(Protocol):
-    """A reader's language: what :class:`gettext.NullTranslations` and its kin offer."""
+    """A reader's language: what :class:`gettext.NullTranslations` and its kin offer (and,
+    optionally, ``number(value) -> str``: how it writes a whole number)."""
 
     def gettext(self, message: str, /) -> str: ...
 
@@ -37,6 +43,18 @@ class _English:
 
 
 ENGLISH: Words = _English()
+
+
+class _Numbers(string.Formatter):
+    """``str.format`` but for whole numbers without a format, written by *number*."""
+
+    def __init__(self, number: Any) -> None:
+        self._number = number
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if type(value) is int and not format_spec:
+            return self._number(value)
+        return super().format_field(value, format_spec)
 
 
 def N_(pattern: str) -> str:
@@ -73,7 +91,14 @@ class Clause:
 
     def say(self, words: Words = ENGLISH) -> str:
         """The clause in the language of *words* (the pattern translated, then filled:
-        a value is never read as a pattern, whoever chose it)."""
+        a value is never read as a pattern, whoever chose it).
+
+        >>> class Grouped(_English):
+        ...     def number(self, value: int) -> str:
+        ...         return f"{value:,}"
+        >>> Clause.of(N_("{count} records in {year:04d}"), count=12345, year=2025).say(Grouped())
+        '12,345 records in 2025'
+        """
         if isinstance(self.pattern, tuple):
             pattern = words.ngettext(*self.pattern, self.count)
         else:
@@ -82,7 +107,10 @@ class Clause:
             name: value.say(words) if isinstance(value, Clause) else value
             for name, value in self.fields
         }
-        return pattern.format(**values)
+        number = getattr(words, "number", None)
+        if number is None:
+            return pattern.format(**values)
+        return _Numbers(number).format(pattern, **values)
 
     def __str__(self) -> str:
         return self.say()

@@ -23,6 +23,11 @@ class EngineError(ValueError):
         self.clause = reason if isinstance(reason, Clause) else None
         """The reason in words a player reads, when it is one a player may meet."""
 
+    @property
+    def told(self) -> str | Clause:
+        """The reason as it was given: its clause, or its English when it has none."""
+        return str(self) if self.clause is None else self.clause
+
 
 class IllegalMoveError(EngineError):
     """A throw, play or turn that the rules forbid in the current state."""

@@ -18,6 +18,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Final
 
+from engine.clause import N_, Clause
 from protocol.errors import LocalProtocolError
 from protocol.identity import RandomSource, _take
 
@@ -42,9 +43,12 @@ class HashChain:
     def from_seed(cls, seed: bytes, length: int = CHAIN_LINKS) -> HashChain:
         """The chain grown from *seed* (kept secret: a seat drawing its chain again)."""
         if length < CHAIN_LINKS:
-            raise LocalProtocolError(f"a chain needs at least {CHAIN_LINKS} links, not {length}")
+            raise LocalProtocolError(Clause.of(N_("a chain needs at least {least} links, not "
+                                                  "{length}"), least=CHAIN_LINKS,
+                                               length=length))  # fmt: skip
         if len(seed) != LINK_BYTES:
-            raise LocalProtocolError(f"a chain's seed is {LINK_BYTES} bytes, not {len(seed)}")
+            raise LocalProtocolError(Clause.of(N_("a chain's seed is {size} bytes, not {given}"),
+                                               size=LINK_BYTES, given=len(seed)))  # fmt: skip
         current = seed
         hashes = [current]
         for _ in range(length):
@@ -64,7 +68,9 @@ class HashChain:
     def link(self, index: int) -> bytes:
         """The *index*-th link to reveal (0 is revealed first; it hashes to the tip)."""
         if not 0 <= index < len(self):
-            raise LocalProtocolError(f"link {index} is beyond this chain of {len(self)}")
+            raise LocalProtocolError(Clause.of(N_("link {index} is beyond this chain of "
+                                                  "{length}"), index=index,
+                                               length=len(self)))  # fmt: skip
         return self.hashes[len(self) - 1 - index]
 
 
@@ -94,7 +100,8 @@ class Reveals:
         """The next link, and the new tip when it was the chain's last (renewed)."""
         last = self._revealed + 1 == len(self._chain)
         if last and self._random_source is None:
-            raise LocalProtocolError("renewing the dice chain needs a random source")
+            raise LocalProtocolError(Clause.of(N_("renewing the dice chain needs a random "
+                                                  "source")))  # fmt: skip
         link = self._chain.link(self._revealed)
         self._revealed += 1
         renew = None
@@ -112,7 +119,6 @@ class Reveals:
             return  # not our next link: the match refuses it as a replay or a forgery
         _, renewed = self.next()
         if renewed != renew:
-            raise LocalProtocolError(
-                "this seat's renewed dice chain cannot be rebuilt: "
-                "the random source differs from the one that renewed it"
-            )
+            raise LocalProtocolError(Clause.of(N_("this seat's renewed dice chain cannot be "
+                                                  "rebuilt: the random source differs from the "
+                                                  "one that renewed it")))  # fmt: skip

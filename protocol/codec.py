@@ -20,6 +20,7 @@ from typing import Any, Final, NoReturn
 
 import msgpack  # type: ignore[import-untyped]
 
+from engine.clause import N_, Clause
 from protocol.errors import MalformedMessage
 
 MAX_MESSAGE_BYTES: Final = 16_384
@@ -68,8 +69,11 @@ TRANSCRIPT_LIMITS: Final = Limits(
 """A resync transcript: one array of records (each decoded again with MESSAGE_LIMITS)."""
 
 
+_UNREADABLE: Final = Clause.of(N_("not a valid message (unreadable bytes)"))
+
+
 def _no_ext(code: int, data: bytes) -> NoReturn:
-    raise MalformedMessage(f"extension type {code} is not allowed")
+    raise MalformedMessage(Clause.of(N_("extension type {code} is not allowed"), code=code))
 
 
 def pack(value: Any) -> bytes:
@@ -87,31 +91,33 @@ def _unpackb(data: bytes, limits: Limits) -> Any:
 def unpack_untrusted(data: bytes, *, seat: int | None = None) -> Any:
     """Decode one message from untrusted *data* within the limits; raise only MalformedMessage."""
     if not isinstance(data, bytes | bytearray | memoryview):
-        raise MalformedMessage(f"expected bytes, got {type(data).__name__}", seat=seat)
+        raise MalformedMessage(Clause.of(N_("expected bytes, got {kind}"),
+                                         kind=type(data).__name__), seat=seat)  # fmt: skip
     if len(data) > MAX_MESSAGE_BYTES:
-        raise MalformedMessage(
-            f"message of {len(data)} bytes exceeds the limit of {MAX_MESSAGE_BYTES}", seat=seat
-        )
+        raise MalformedMessage(Clause.of(N_("message of {size} bytes exceeds the limit of "
+                                            "{limit}"), size=len(data), limit=MAX_MESSAGE_BYTES),
+                               seat=seat)  # fmt: skip
     try:
         value = _unpackb(bytes(data), MESSAGE_LIMITS)
         canonical = pack(value) == bytes(data)
     except MalformedMessage as error:
-        raise MalformedMessage(error.reason, seat=seat) from None
+        raise MalformedMessage(error.told, seat=seat) from None
     except Exception:  # msgpack raises many types (ValueError, FormatError, ...): wrap them all
-        raise MalformedMessage("not a valid message (unreadable bytes)", seat=seat) from None
+        raise MalformedMessage(_UNREADABLE, seat=seat) from None
     if not canonical:
-        raise MalformedMessage("not a valid message (non-canonical encoding)", seat=seat)
+        raise MalformedMessage(Clause.of(N_("not a valid message (non-canonical encoding)")),
+                               seat=seat)  # fmt: skip
     return value
 
 
 def unpack_transcript(data: bytes) -> list[bytes]:
     """Decode a transcript (a msgpack array of records) from untrusted *data*."""
     if not isinstance(data, bytes | bytearray | memoryview) or len(data) > MAX_TRANSCRIPT_BYTES:
-        raise MalformedMessage("a transcript must be bytes of at most 64 MiB")
+        raise MalformedMessage(Clause.of(N_("a transcript must be bytes of at most 64 MiB")))
     try:
         value = _unpackb(bytes(data), TRANSCRIPT_LIMITS)
     except Exception:
-        raise MalformedMessage("not a valid transcript (unreadable bytes)") from None
+        raise MalformedMessage(Clause.of(N_("not a valid transcript (unreadable bytes)"))) from None
     if not isinstance(value, list) or not all(type(item) is bytes for item in value):
-        raise MalformedMessage("a transcript is a list of records")
+        raise MalformedMessage(Clause.of(N_("a transcript is a list of records")))
     return value

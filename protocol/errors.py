@@ -5,20 +5,25 @@ h11: :class:`LocalProtocolError` means *this* program asked for something imposs
 your turn, the match is over); :class:`RemoteProtocolError` means a peer sent something the
 rules forbid, and ``seat`` names that peer when it is known.
 
->>> error = BadShare("the dice share does not follow from the previous one", seat=2)
+Every error :mod:`protocol` raises gives its reason as a :class:`~engine.clause.Clause`
+(``clause``), for the client to say in its reader's language, a French player reading a
+peer's fault in French (``tests/protocol/test_error_clauses.py`` holds every raise site to
+it); ``reason`` and ``str()`` are its English, for logs and the JSON interfaces. Only the
+client's own errors (words it has already said in its reader's language) come as a string.
+
+>>> error = BadShare(Clause.of(N_("the dice share does not follow from the previous one")),
+...                  seat=2)
 >>> isinstance(error, RemoteProtocolError), isinstance(error, ValueError), error.seat
 (True, True, 2)
 >>> str(error)
 'seat 2: the dice share does not follow from the previous one'
-
-An error a player may meet by acting (not his turn, a message still on its way) carries its
-reason as a :class:`~engine.clause.Clause` too, for the client to say in his language;
-``reason`` is its English.
 """
 
 from __future__ import annotations
 
-from engine.clause import Clause
+import errno
+
+from engine.clause import N_, Clause, Value
 
 
 class ProtocolError(ValueError):
@@ -28,7 +33,20 @@ class ProtocolError(ValueError):
         self.clause = message if isinstance(message, Clause) else None
         self.reason = str(message)
         self.seat = seat
-        super().__init__(self.reason if seat is None else f"seat {seat}: {self.reason}")
+        super().__init__(str(self.whole))
+
+    @property
+    def told(self) -> str | Clause:
+        """The reason as it was given: a clause, or words the client already said."""
+        return self.reason if self.clause is None else self.clause
+
+    @property
+    def whole(self) -> str | Clause:
+        """The whole message (``str()`` is its English): the culprit's seat, if known, then
+        the reason."""
+        if self.seat is None:
+            return self.told
+        return Clause.of(N_("seat {seat}: {reason}"), seat=self.seat, reason=self.told)
 
 
 class LocalProtocolError(ProtocolError):
@@ -101,7 +119,7 @@ class CorruptLog(LogError):
 
     def __init__(
         self,
-        message: str,
+        message: str | Clause,
         *,
         record: int | None,
         offset: int,
@@ -110,5 +128,42 @@ class CorruptLog(LogError):
         self.record = record
         self.offset = offset
         self.cause = cause
-        where = "the header" if record is None else f"record {record} (byte {offset})"
-        super().__init__(f"{where}: {message}")
+        if record is None:
+            where = Clause.of(N_("the header: {problem}"), problem=message)
+        else:
+            where = Clause.of(N_("record {record} (byte {offset}): {problem}"), record=record,
+                              offset=offset, problem=message)  # fmt: skip
+        super().__init__(where)
+
+
+def os_reason(error: OSError) -> Value:
+    """Why the system refused to read or write a file (or to listen on a port), in a few
+    words for the reader's language (the system's own words, ``strerror``, are English
+    whatever the reader reads; an unusual error keeps them).
+
+    >>> str(os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory")))
+    'there is no such file or folder'
+    """
+    words = _OS_REASONS.get(error.errno or 0)
+    if words is not None:
+        return Clause.of(words)
+    return error.strerror or type(error).__name__
+
+
+_OS_REASONS: dict[int, str] = {
+    errno.ENOENT: N_("there is no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a folder on its path is a file"),
+    errno.EEXIST: N_("it already exists"),
+    errno.ENOSPC: N_("the disk is full"),
+    errno.EDQUOT: N_("the disk quota is exceeded"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.ENAMETOOLONG: N_("its name is too long"),
+    errno.ELOOP: N_("its path loops through symbolic links"),
+    errno.EIO: N_("the disk could not be read or written (input/output error)"),
+    errno.EMFILE: N_("too many files are open"),
+    errno.EADDRINUSE: N_("the port is already in use"),
+    errno.EADDRNOTAVAIL: N_("the address is not one of this machine's"),
+}

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
+from engine.clause import N_, Clause
+from engine.errors import InvalidOptionsError
 from protocol.errors import LocalProtocolError
 
 if TYPE_CHECKING:  # the engines are imported when a game is first played, not before
@@ -39,27 +41,37 @@ class Game(ABC):
     """What the protocol needs of a game; :data:`GAMES` holds the two."""
 
     name: str = ""
+    proper_name: str = ""
+    """The game's name as a heading writes it, the same in every language."""
+    title: str = ""
+    """The game as a sentence names it (a pattern marked ``N_``)."""
+    seats_rule: str = ""
+    """How many play it, a pattern of ``{low}``, ``{high}`` and ``{count}`` (those asked)."""
     min_seats: int = 2
     max_seats: int = 2
     option_types: Mapping[str, type] = {}
     has_plays: bool = False
 
     def options(self, seats: int, options: Mapping[str, OptionValue]) -> Any:
-        """Engine options for *seats* players; ValueError (in plain words) when invalid."""
+        """Engine options for *seats* players; :class:`~engine.errors.InvalidOptionsError`
+        (a ValueError in plain words) when invalid."""
         if not self.min_seats <= seats <= self.max_seats:
-            span = (
-                f"{self.min_seats}"
-                if self.min_seats == self.max_seats
-                else f"{self.min_seats} to {self.max_seats}"
-            )
-            raise ValueError(f"{self.name} is played by {span} players, not {seats}")
+            raise InvalidOptionsError(Clause.of(self.seats_rule, low=self.min_seats,
+                                                high=self.max_seats, count=seats))  # fmt: skip
         for key, value in options.items():
             expected = self.option_types.get(key)
             if expected is None:
                 known = ", ".join(sorted(self.option_types))
-                raise ValueError(f"{self.name} has no option {key!r} (options: {known})")
+                raise InvalidOptionsError(Clause.of(N_("{game} has no option {option} "
+                                                       "(options: {known})"),
+                                                    game=Clause.of(self.title), option=repr(key),
+                                                    known=known))  # fmt: skip
             if type(value) is not expected:
-                raise ValueError(f"option {key} must be a {expected.__name__}, not {value!r}")
+                kind = N_("a whole number") if expected is int else N_("a word")
+                raise InvalidOptionsError(Clause.of(N_("option {option} must be {kind}, not "
+                                                       "{value}"), option=key,
+                                                    kind=Clause.of(kind),
+                                                    value=repr(value)))  # fmt: skip
         return self._options(seats, dict(options))
 
     @abstractmethod
@@ -77,18 +89,22 @@ class Game(ABC):
     # A game without missed turns or plays never awaits them; the sessions check what the
     # state awaits first, so reaching these defaults is a caller's mistake.
     def miss_turn(self, state: Any) -> Transition:
-        raise LocalProtocolError(f"{self.name} has no missed turns")
+        raise LocalProtocolError(Clause.of(N_("{game} has no missed turns"),
+                                           game=Clause.of(self.title)))  # fmt: skip
 
     def play(self, state: Any, notation: str) -> Transition:
         """Apply the play written *notation*; EngineError when illegal or unreadable."""
-        raise LocalProtocolError(f"{self.name} has no plays")
+        raise LocalProtocolError(Clause.of(N_("{game} has no plays"), game=Clause.of(self.title)))
 
     def format_play(self, play: Any) -> str:
-        raise LocalProtocolError(f"{self.name} has no plays")
+        raise LocalProtocolError(Clause.of(N_("{game} has no plays"), game=Clause.of(self.title)))
 
 
 class GooseGame(Game):
     name = "goose"
+    proper_name = "Jeu de l'oie"
+    title = N_("the Goose")
+    seats_rule = N_("the Goose is played by {low} to {high} players, not {count}")
     max_seats = 15
     option_types: Mapping[str, type] = {"rules": str, "ante": int, "fee": int}
 
@@ -134,6 +150,9 @@ def coach_allowed(options: Mapping[str, OptionValue]) -> bool:
 
 class JacquetGame(Game):
     name = "jacquet"
+    proper_name = "Jacquet"
+    title = N_("jacquet")
+    seats_rule = N_("jacquet is played by 2 players, not {count}")
     option_types: Mapping[str, type] = {"match_to": int, "bearoff": str, COACH_OPTION: int}
     has_plays = True
 
@@ -144,7 +163,9 @@ class JacquetGame(Game):
         if coach != 1:
             # Only "allowed" is written: a proposal without the option has it off, so every
             # match set up before it existed keeps its bytes, its id and its dice.
-            raise ValueError(f"option {COACH_OPTION} is 1 (hints allowed) or absent, not {coach}")
+            raise InvalidOptionsError(Clause.of(N_("option {option} is 1 (hints allowed) or "
+                                                   "absent, not {value}"), option=COACH_OPTION,
+                                                value=coach))  # fmt: skip
         return JacquetOptions(**options)
 
     def new_state(self, options: Any) -> EngineState:
@@ -175,11 +196,12 @@ GAMES: Final[dict[str, Game]] = {"goose": GooseGame(), "jacquet": JacquetGame()}
 
 
 def game_named(name: str) -> Game:
-    """The game called *name*; ValueError listing the games otherwise."""
+    """The game called *name*; InvalidOptionsError listing the games otherwise."""
     try:
         return GAMES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown game {name!r}: choose goose or jacquet") from None
+        raise InvalidOptionsError(Clause.of(N_("unknown game {name}: choose goose or jacquet"),
+                                            name=repr(name))) from None  # fmt: skip
 
 
 __all__ = ["GAMES", "EngineEvent", "EngineState", "Game", "OptionValue", "Transition", "game_named"]

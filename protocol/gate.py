@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from protocol.clock import ahead_by, seconds
+from engine.clause import N_, Clause
+from protocol.clock import ahead_by, duration
 from protocol.errors import BadSignature, BadTime, MalformedMessage, RemoteProtocolError
 from protocol.identity import verify_signature
 from protocol.messages import Chat, GameMessage, decode_message, signed_data
@@ -56,41 +57,35 @@ class Gate:
         try:
             message = decode_message(raw)
         except RemoteProtocolError as error:
-            raise type(error)(error.reason, seat=sender, fatal=False) from None
+            raise type(error)(error.told, seat=sender, fatal=False) from None
         seat, names = message.seat, self.setup.names
         if seat >= self.setup.seats:
-            raise MalformedMessage(f"no seat {seat} in this match", seat=sender, fatal=False)
+            raise MalformedMessage(Clause.of(N_("no seat {seat} in this match"), seat=seat),
+                                   seat=sender, fatal=False)  # fmt: skip
         if sender is not None and seat != sender:
-            raise BadSignature(
-                f"{names[sender]} sent a message in {names[seat]}'s name", seat=sender, fatal=False
-            )
+            raise BadSignature(Clause.of(N_("{sender} sent a message in {seat}'s name"),
+                                         sender=names[sender], seat=names[seat]),
+                               seat=sender, fatal=False)  # fmt: skip
         if own:
             return message
         if seat == self.seat and not self.restored:
-            raise BadSignature(
-                "a message claims to come from our own seat", seat=sender, fatal=False
-            )
+            raise BadSignature(Clause.of(N_("a message claims to come from our own seat")),
+                               seat=sender, fatal=False)  # fmt: skip
         if not self.check_signatures and not isinstance(message, Chat):
             self.unchecked[seat] = (message, raw)
         elif not self.signature_holds(message):
-            source = "" if sender is None else f" from {names[sender]}"
-            raise BadSignature(
-                f"a message{source} claiming to be {names[seat]}'s is not signed by their key",
-                seat=sender,
-                fatal=False,
-            )
+            raise BadSignature(_unsigned(names[seat], None if sender is None else names[sender]),
+                               seat=sender, fatal=False)  # fmt: skip
         return message
 
     def on_time(self, message: GameMessage, now: int) -> None:
         """Refuse *message* if it is dated further ahead of *now* than clocks may differ."""
         ahead = ahead_by(message.time, now=now)
         if ahead is not None:
-            raise BadTime(
-                f"{self.setup.names[message.seat]}'s message is dated {seconds(ahead)} ahead "
-                "of this computer's clock: one of the two clocks is wrong",
-                seat=message.seat,
-                fatal=False,
-            )
+            raise BadTime(Clause.of(N_("{name}'s message is dated {ahead} ahead of this "
+                                       "computer's clock: one of the two clocks is wrong"),
+                                    name=self.setup.names[message.seat], ahead=duration(ahead)),
+                          seat=message.seat, fatal=False)  # fmt: skip
 
     def signature_holds(self, message: GameMessage) -> bool:
         """Whether *message* is signed by the key of the seat it names."""
@@ -101,9 +96,14 @@ class Gate:
         """*error*, unless *message*'s signature was left unchecked and does not hold: then
         nobody signed it, and it proves nothing."""
         if not self.check_signatures and not self.signature_holds(message):
-            return BadSignature(
-                f"a message claiming to be {self.setup.names[message.seat]}'s is not signed "
-                "by their key",
-                fatal=False,
-            )
+            return BadSignature(_unsigned(self.setup.names[message.seat], None), fatal=False)
         return error
+
+
+def _unsigned(seat: str, sender: str | None) -> Clause:
+    """A message naming *seat* (sent by *sender*, if known) that its key did not sign."""
+    if sender is None:
+        return Clause.of(N_("a message claiming to be {seat}'s is not signed by their key"),
+                         seat=seat)  # fmt: skip
+    return Clause.of(N_("a message from {sender} claiming to be {seat}'s is not signed by their "
+                        "key"), sender=sender, seat=seat)  # fmt: skip

@@ -25,6 +25,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from engine.clause import N_, Clause
 from protocol.errors import LocalProtocolError
 
 RandomSource = Callable[[int], bytes]
@@ -42,9 +43,9 @@ class Identity:
 
     def __init__(self, private_bytes: bytes) -> None:
         if len(private_bytes) != KEY_BYTES:
-            raise LocalProtocolError(
-                f"an Ed25519 key is {KEY_BYTES} bytes, not {len(private_bytes)}"
-            )
+            raise LocalProtocolError(Clause.of(N_("an Ed25519 key is {size} bytes, not {given}"),
+                                               size=KEY_BYTES,
+                                               given=len(private_bytes)))  # fmt: skip
         self._private = Ed25519PrivateKey.from_private_bytes(private_bytes)
         self.public_key: bytes = self._private.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
@@ -122,10 +123,10 @@ def load_or_create_identity(
     if path.exists():
         data = path.read_bytes()
         if len(data) != KEY_BYTES:
-            raise LocalProtocolError(
-                f"{path} is not a Tablier identity ({len(data)} bytes, expected {KEY_BYTES}); "
-                "move it away to create a new one"
-            )
+            raise LocalProtocolError(Clause.of(N_("{path} is not a Tablier identity ({size} bytes, "
+                                                  "expected {expected}); move it away to create "
+                                                  "a new one"), path=str(path), size=len(data),
+                                               expected=KEY_BYTES))  # fmt: skip
         return Identity(data)
     identity = Identity.generate(random_source)
     directory.mkdir(parents=True, exist_ok=True)
@@ -177,5 +178,6 @@ def seeded_source(seed: str | bytes | int) -> RandomSource:
 def _take(random_source: RandomSource, count: int) -> bytes:
     data = random_source(count)
     if not isinstance(data, bytes) or len(data) != count:
-        raise LocalProtocolError(f"the random source must return {count} bytes")
+        raise LocalProtocolError(Clause.of(N_("the random source must return {count} bytes"),
+                                           count=count))  # fmt: skip
     return data

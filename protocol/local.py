@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
+from engine.clause import N_, Clause
 from protocol.chain import LINK_BYTES, HashChain
 from protocol.errors import LocalProtocolError
 from protocol.events import Event, MatchEnded
@@ -84,7 +85,9 @@ class LocalMatch:
         if identities is None:
             identities = [Identity.generate(random_source) for _ in names]
         if len(identities) != len(names):
-            raise LocalProtocolError(f"{len(names)} names but {len(identities)} identities")
+            raise LocalProtocolError(Clause.of(N_("{names} names but {identities} identities"),
+                                               names=len(names),
+                                               identities=len(identities)))  # fmt: skip
         chains = [HashChain.generate(random_source) for _ in names]
         joins = [
             Join.create(proposal, identity, name, chain.tip)
@@ -116,12 +119,14 @@ class LocalMatch:
         """
         setup = contents.setup
         if tuple(identity.public_key for identity in identities) != setup.public_keys:
-            raise LocalProtocolError("the seats' keys are not those of this match's log")
+            raise LocalProtocolError(Clause.of(N_("the seats' keys are not those of this "
+                                                  "match's log")))  # fmt: skip
         chains = [HashChain.from_seed(seed) for seed in chain_seeds]
         if tuple(chain.tip for chain in chains) != setup.tips:
-            raise LocalProtocolError("the seats' dice chains are not those this match committed")
+            raise LocalProtocolError(Clause.of(N_("the seats' dice chains are not those this "
+                                                  "match committed")))  # fmt: skip
         if len(renewal_secrets) != len(chains):
-            raise LocalProtocolError("one renewal secret per seat is needed")
+            raise LocalProtocolError(Clause.of(N_("one renewal secret per seat is needed")))
         log = LogWriter(log_path, setup, resume_at=contents.end)
         match = cls._seated(setup, identities, chains, renewal_secrets, log, None)
         try:
@@ -228,7 +233,7 @@ class LocalMatch:
         self, seat: int, action: Callable[[MatchSession], list[Event]], now: int
     ) -> list[Event]:
         if not 0 <= seat < len(self.sessions):
-            raise LocalProtocolError(f"there is no seat {seat}")
+            raise LocalProtocolError(Clause.of(N_("there is no seat {seat}"), seat=seat))
         own = action(self.sessions[seat])
         return [*(own if seat == 0 else ()), *self._deliver(seat, now)]
 

@@ -34,6 +34,7 @@ from typing import BinaryIO, Final
 
 import msgpack  # type: ignore[import-untyped]
 
+from engine.clause import N_, Clause, Value
 from protocol.codec import (
     MAX_ARRAY_LEN,
     MAX_MAP_LEN,
@@ -42,7 +43,7 @@ from protocol.codec import (
     Limits,
     pack,
 )
-from protocol.errors import CorruptLog, LocalProtocolError, NotALog, ProtocolError
+from protocol.errors import CorruptLog, LocalProtocolError, NotALog, ProtocolError, os_reason
 from protocol.setup import MatchSetup
 
 LOG_FORMAT: Final = "tablier-log"
@@ -84,7 +85,9 @@ class LogWriter:
         try:
             self._file = open(path, "xb")  # noqa: SIM115 - kept open
         except FileExistsError:
-            raise LocalProtocolError(f"{path} already exists; a log is never overwritten") from None
+            exists = Clause.of(N_("{path} already exists; a log is never overwritten"),
+                               path=str(path))  # fmt: skip
+            raise LocalProtocolError(exists) from None
         self._write(encode_header(setup))
 
     def append(self, record: bytes) -> None:
@@ -108,7 +111,8 @@ class LogWriter:
 
     def _write(self, data: bytes) -> None:
         if self._file is None:
-            raise LocalProtocolError(f"the log {self.path} is closed")
+            raise LocalProtocolError(Clause.of(N_("the log {path} is closed"),
+                                               path=str(self.path)))  # fmt: skip
         self._file.write(data)
         self._file.flush()
         self._written()
@@ -143,15 +147,17 @@ def read_log(path: Path) -> LogContents:
     try:
         size = path.stat().st_size
         if size > MAX_LOG_BYTES:
-            raise NotALog(f"{path} is {size} bytes: too large to be a match log")
+            raise NotALog(Clause.of(N_("{path} is {size} bytes: too large to be a match log"),
+                                    path=str(path), size=size))  # fmt: skip
         data = path.read_bytes()
     except OSError as error:
-        raise NotALog(f"cannot read {path}: {error.strerror}") from None
+        raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=str(path),
+                                reason=os_reason(error))) from None  # fmt: skip
     return parse_log(data, name=str(path))
 
 
-def parse_log(data: bytes, *, name: str = "the log") -> LogContents:
-    """Like :func:`read_log`, for bytes already in memory."""
+def parse_log(data: bytes, *, name: str | None = None) -> LogContents:
+    """Like :func:`read_log`, for bytes already in memory (*name*: the file's, if any)."""
     limits = Limits(max(len(data), 1), MAX_STR_LEN, MAX_MESSAGE_BYTES, MAX_ARRAY_LEN, MAX_MAP_LEN)
     unpacker = msgpack.Unpacker(**limits.options())
     unpacker.feed(data)
@@ -165,17 +171,15 @@ def parse_log(data: bytes, *, name: str = "the log") -> LogContents:
             item = unpacker.unpack()
         except msgpack.OutOfData:
             if offset < len(data):
-                problem = CorruptLog(
-                    f"truncated: the last {len(data) - offset} bytes are an incomplete record",
-                    record=len(records),
-                    offset=offset,
-                )
+                problem = CorruptLog(Clause.of(N_("truncated: the last {count} bytes are an "
+                                                  "incomplete record"), count=len(data) - offset),
+                                     record=len(records), offset=offset)  # fmt: skip
             break
         except Exception:
-            problem = CorruptLog("garbled bytes, not a record", record=len(records), offset=offset)
+            problem = CorruptLog(_GARBLED, record=len(records), offset=offset)
             break
         if type(item) is not bytes:
-            problem = CorruptLog("garbled bytes, not a record", record=len(records), offset=offset)
+            problem = CorruptLog(_GARBLED, record=len(records), offset=offset)
             break
         if encode_record(item) != data[offset : unpacker.tell()]:
             problem = CorruptLog(_NOT_CANONICAL, record=len(records), offset=offset)
@@ -187,29 +191,40 @@ def parse_log(data: bytes, *, name: str = "the log") -> LogContents:
     return LogContents(setup, tuple(records), tuple(offsets), problem, end, digest)
 
 
-_NOT_CANONICAL = "not in its one canonical encoding (a shorter msgpack form exists)"
+_NOT_CANONICAL: Final = Clause.of(N_("not in its one canonical encoding (a shorter msgpack form "
+                                     "exists)"))  # fmt: skip
+_GARBLED: Final = Clause.of(N_("garbled bytes, not a record"))
 
 
-def _read_header(unpacker: msgpack.Unpacker, data: bytes, name: str) -> MatchSetup:
+def _read_header(unpacker: msgpack.Unpacker, data: bytes, name: str | None) -> MatchSetup:
+    if name is None:
+        not_a_log = Clause.of(N_("the log is not a Tablier match log"))
+    else:
+        not_a_log = Clause.of(N_("{name} is not a Tablier match log"), name=name)
     try:
         header = unpacker.unpack()
     except Exception:
-        raise NotALog(f"{name} is not a Tablier match log") from None
+        raise NotALog(not_a_log) from None
     if not isinstance(header, list) or len(header) != 4 or header[0] != LOG_FORMAT:
-        raise NotALog(f"{name} is not a Tablier match log")
+        raise NotALog(not_a_log)
     if pack(header) != data[: unpacker.tell()]:
-        raise CorruptLog(f"bad header: {_NOT_CANONICAL}", record=None, offset=0)
+        raise CorruptLog(_bad_header(_NOT_CANONICAL), record=None, offset=0)
     if header[1] != LOG_VERSION:
-        raise CorruptLog(
-            f"log format version {header[1]!r}, expected {LOG_VERSION}", record=None, offset=0
-        )
+        raise CorruptLog(Clause.of(N_("log format version {version}, expected {expected}"),
+                                   version=repr(header[1]), expected=LOG_VERSION),
+                         record=None, offset=0)  # fmt: skip
     try:
         setup = MatchSetup.from_fields(header[2])
     except ProtocolError as error:
-        raise CorruptLog(f"bad header: {error}", record=None, offset=0) from None
+        raise CorruptLog(_bad_header(error.whole), record=None, offset=0) from None
     if header[3] != setup.match_id:
-        raise CorruptLog("bad header: the match id does not match the setup", record=None, offset=0)
+        raise CorruptLog(_bad_header(Clause.of(N_("the match id does not match the setup"))),
+                         record=None, offset=0)  # fmt: skip
     return setup
+
+
+def _bad_header(problem: Value) -> Clause:
+    return Clause.of(N_("bad header: {problem}"), problem=problem)
 
 
 def default_log_path(setup: MatchSetup, data_dir: Path | None = None) -> Path:

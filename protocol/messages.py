@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Protocol
 
+from engine.clause import N_, Clause
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage, VersionMismatch
 
@@ -184,63 +185,73 @@ def signed_data(match_id: bytes, fields: list[Any]) -> bytes:
     return MESSAGE_DOMAIN + match_id + pack(fields)
 
 
-def check_version(value: Any, what: str = "message", expected: int = PROTOCOL_VERSION) -> None:
-    """Raise :class:`VersionMismatch` (or MalformedMessage) unless *value* is *expected*."""
+def check_version(
+    value: Any, what: str = N_("a Tablier message"), expected: int = PROTOCOL_VERSION
+) -> None:
+    """Raise :class:`VersionMismatch` (or MalformedMessage) unless *value* is *expected*;
+    *what* names the thing it versions (a pattern marked ``N_``)."""
     if type(value) is not int:
-        raise MalformedMessage(f"not a Tablier {what} (no protocol version)")
+        raise MalformedMessage(Clause.of(N_("not {what} (no protocol version)"),
+                                         what=Clause.of(what)))  # fmt: skip
     if value != expected:
-        raise VersionMismatch(f"version {value}, expected {expected}")
+        raise VersionMismatch(Clause.of(N_("version {version}, expected {expected}"),
+                                        version=value, expected=expected))  # fmt: skip
 
 
 def decode_message(data: bytes) -> GameMessage:
     """Decode untrusted *data* into a game message (shape and types only, not the signature)."""
     fields = unpack_untrusted(data)
     if not isinstance(fields, list) or not fields:
-        raise MalformedMessage("not a Tablier message (expected an array)")
+        raise MalformedMessage(Clause.of(N_("not a Tablier message (expected an array)")))
     check_version(fields[0])
     if len(fields) < 6 or type(fields[1]) is not int or fields[1] not in _KINDS:
-        raise MalformedMessage("not a Tablier game message (unknown kind or too short)")
+        raise MalformedMessage(Clause.of(N_("not a Tablier game message (unknown kind or too "
+                                            "short)")))  # fmt: skip
     kind = fields[1]
     if len(fields) != 6 + _PAYLOAD_LENGTHS[kind]:
-        raise MalformedMessage(f"a message of kind {kind} has the wrong number of fields")
-    seat = integer(fields[2], "seat", 0, 255)
-    n = integer(fields[3], "index", 0, MAX_TIME)
-    time = integer(fields[4], "time", 0, MAX_TIME)
-    signature = binary(fields[-1], "signature", 64)
+        raise MalformedMessage(Clause.of(N_("a message of kind {kind} has the wrong number of "
+                                            "fields"), kind=kind))  # fmt: skip
+    seat = integer(fields[2], N_("the seat"), 0, 255)
+    n = integer(fields[3], N_("the index"), 0, MAX_TIME)
+    time = integer(fields[4], N_("the time"), 0, MAX_TIME)
+    signature = binary(fields[-1], N_("the signature"), 64)
     payload = fields[5:-1]
     if kind == Chat.KIND:
-        return Chat(
-            seat, n, time, text(payload[0], "chat line", MAX_CHAT_CHARS, seat=seat), signature
-        )
-    history = binary(payload[-1], "history", DIGEST_BYTES)
+        line = text(payload[0], N_("the chat line"), MAX_CHAT_CHARS, seat=seat)
+        return Chat(seat, n, time, line, signature)
+    history = binary(payload[-1], N_("the history"), DIGEST_BYTES)
     if kind == Share.KIND:
-        renew = None if payload[1] is None else binary(payload[1], "renewal", 32)
-        state = None if payload[2] is None else binary(payload[2], "state hash", 32)
-        link = binary(payload[0], "link", 32)
+        renew = None if payload[1] is None else binary(payload[1], N_("the renewal"), 32)
+        state = None if payload[2] is None else binary(payload[2], N_("the state hash"), 32)
+        link = binary(payload[0], N_("the link"), 32)
         return Share(seat, n, time, link, renew, signature, state, history)
     if kind == Play.KIND:
-        notation = text(payload[0], "play", 64, seat=seat)
-        state_hash = binary(payload[1], "state hash", 32)
+        notation = text(payload[0], N_("the play"), 64, seat=seat)
+        state_hash = binary(payload[1], N_("the state hash"), 32)
         return Play(seat, n, time, notation, state_hash, signature, history)
     if kind == Resign.KIND:
         return Resign(seat, n, time, signature, history)
     if kind == Seen.KIND:
         return Seen(seat, n, time, signature, history)
-    accused = integer(payload[0], "accused seat", 0, 255)
+    accused = integer(payload[0], N_("the accused seat"), 0, 255)
     return Claim(seat, n, time, accused, signature, history)
 
 
 def integer(value: Any, name: str, low: int, high: int, *, seat: int | None = None) -> int:
-    """*value* if it is an int (not a bool) within [low, high]; else MalformedMessage."""
+    """*value* if it is an int (not a bool) within [low, high]; else MalformedMessage.
+    *name* (here and below) is the field's, a pattern marked ``N_`` (``N_("the seat")``)."""
     if type(value) is not int or not low <= value <= high:
-        raise MalformedMessage(f"{name} must be a whole number from {low} to {high}", seat=seat)
+        raise MalformedMessage(Clause.of(N_("{name} must be a whole number from {low} to {high}"),
+                                         name=Clause.of(name), low=low, high=high),
+                               seat=seat)  # fmt: skip
     return value
 
 
 def binary(value: Any, name: str, size: int, *, seat: int | None = None) -> bytes:
     """*value* if it is exactly *size* bytes; else MalformedMessage."""
     if type(value) is not bytes or len(value) != size:
-        raise MalformedMessage(f"{name} must be {size} bytes", seat=seat)
+        raise MalformedMessage(Clause.of(N_("{name} must be {size} bytes"), name=Clause.of(name),
+                                         size=size), seat=seat)  # fmt: skip
     return value
 
 
@@ -249,9 +260,12 @@ def text(
 ) -> str:
     """*value* if it is printable text of at most *max_chars* (no control characters)."""
     if type(value) is not str or len(value) > max_chars or (not value and not allow_empty):
-        raise MalformedMessage(f"{name} must be text of 1 to {max_chars} characters", seat=seat)
+        raise MalformedMessage(Clause.of(N_("{name} must be text of 1 to {most} characters"),
+                                         name=Clause.of(name), most=max_chars),
+                               seat=seat)  # fmt: skip
     if not value.isprintable():
-        raise MalformedMessage(f"{name} contains control characters", seat=seat)
+        raise MalformedMessage(Clause.of(N_("{name} contains control characters"),
+                                         name=Clause.of(name)), seat=seat)  # fmt: skip
     return value
 
 

@@ -34,9 +34,10 @@ from typing import Final
 
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
 from engine.canonical import state_hash
+from engine.clause import N_, Clause
 from engine.errors import EngineError
 from protocol.chain import link_follows
-from protocol.clock import behind_by, seconds
+from protocol.clock import behind_by, duration
 from protocol.dice import derive_dice
 from protocol.errors import (
     BadShare,
@@ -52,6 +53,7 @@ from protocol.messages import Claim, Play, Resign, Seen, Share
 from protocol.setup import MatchSetup
 
 HISTORY_DOMAIN: Final = b"tablier-history/2\0"
+_say = Clause.of
 
 
 def first_digest(match_id: bytes) -> bytes:
@@ -177,11 +179,12 @@ class Progress:
     def try_share(self, share: Share, raw: bytes) -> list[Event] | None:
         awaiting = self.state.awaiting
         if share.n < self.throw_index:
-            raise BadShare(f"a share for throw {share.n}, which is already over", seat=share.seat)
+            raise BadShare(_say(N_("a share for throw {throw}, which is already over"),
+                               throw=share.n), seat=share.seat)  # fmt: skip
         if share.n > self.throw_index + 1:
-            raise BadShare(
-                f"a share for throw {share.n}, far ahead of {self.throw_index}", seat=share.seat
-            )
+            raise BadShare(_say(N_("a share for throw {throw}, far ahead of {current}"),
+                               throw=share.n, current=self.throw_index),
+                           seat=share.seat)  # fmt: skip
         if share.n != self.throw_index or not isinstance(awaiting, ThrowDice):
             return None
         order = self.share_order(awaiting.seat)
@@ -189,16 +192,16 @@ class Progress:
             return None
         name = self.setup.names[share.seat]
         if not link_follows(share.link, self.expected[share.seat]):
-            raise BadShare(
-                f"{name}'s dice share for throw {share.n} does not "
-                "follow from their committed chain (a forged or replayed share)",
-                seat=share.seat,
-            )
+            raise BadShare(_say(N_("{name}'s dice share for throw {throw} does not follow from "
+                                  "their committed chain (a forged or replayed share)"),
+                               name=name, throw=share.n), seat=share.seat)  # fmt: skip
         first = not self.links
         if first and share.state != self.state_digest(self.state):
-            raise Desync(f"{name} throws from a game state that differs from ours", seat=share.seat)
+            raise Desync(_say(N_("{name} throws from a game state that differs from ours"),
+                             name=name), seat=share.seat)  # fmt: skip
         if not first and share.state is not None:
-            raise MalformedMessage("only the thrower's share states the game", seat=share.seat)
+            raise MalformedMessage(_say(N_("only the thrower's share states the game")),
+                                   seat=share.seat)  # fmt: skip
         self._check_time(share.seat, share.time, self.floors[self.mark] if not first else None)
         self._check_history(share.seat, share.history, self.share_history())
         self.expected[share.seat] = share.renew if share.renew is not None else share.link
@@ -218,24 +221,25 @@ class Progress:
         game, awaiting = self.setup.proposal.rules, self.state.awaiting
         name = self.setup.names[play.seat]
         if not game.has_plays:
-            raise IllegalPlay(f"{name} sent a play, but {game.name} has none", seat=play.seat)
+            raise IllegalPlay(_say(N_("{name} sent a play, but {game} has none"), name=name,
+                                  game=_say(game.title)), seat=play.seat)  # fmt: skip
         if play.n == self.throw_index and isinstance(awaiting, ThrowDice):
             return None  # its dice are not all revealed here yet
         if play.n != self.throw_index - 1 or not isinstance(awaiting, ChoosePlay):
-            raise IllegalPlay(
-                f"{name} sent a play for throw {play.n}, which is not awaited", seat=play.seat
-            )
+            raise IllegalPlay(_say(N_("{name} sent a play for throw {throw}, which is not "
+                                     "awaited"), name=name, throw=play.n),
+                              seat=play.seat)  # fmt: skip
         if awaiting.seat != play.seat:
-            raise IllegalPlay(f"{name} played out of turn", seat=play.seat)
+            raise IllegalPlay(_say(N_("{name} played out of turn"), name=name), seat=play.seat)
         try:
             transition = prepared if prepared is not None else game.play(self.state, play.notation)
         except EngineError as error:
-            raise IllegalPlay(f"{name} played {play.notation!r}: {error}", seat=play.seat) from None
+            raise IllegalPlay(_say(N_("{name} played {play}: {error}"), name=name,
+                                  play=repr(play.notation), error=error.told),
+                              seat=play.seat) from None  # fmt: skip
         if self.state_digest(transition.state) != play.state_hash:
-            raise Desync(
-                f"after {name}'s play {play.notation!r} their game state differs from ours",
-                seat=play.seat,
-            )
+            raise Desync(_say(N_("after {name}'s play {play} their game state differs from ours"),
+                             name=name, play=repr(play.notation)), seat=play.seat)  # fmt: skip
         self._check_time(play.seat, play.time, None)
         self._check_history(play.seat, play.history, self.digest)
         self._append(raw, play.time)
@@ -248,13 +252,16 @@ class Progress:
             return False
         name = self.setup.names[seen.seat]
         if self.human_turn() != seen.seat:
-            raise _refuse(f"{name} says it is their turn, and it is not", seen.seat)
+            raise _refuse(_say(N_("{name} says it is their turn, and it is not"), name=name),
+                          seen.seat)  # fmt: skip
         if self.seen_at == self.position:
-            raise _refuse(f"{name} said it was their turn twice", seen.seat)
+            raise _refuse(_say(N_("{name} said it was their turn twice"), name=name), seen.seat)
         if seen.time > self.deadline():
-            raise _refuse(f"{name} says they saw their turn after their time was up", seen.seat)
+            raise _refuse(_say(N_("{name} says they saw their turn after their time was up"),
+                              name=name), seen.seat)  # fmt: skip
         if behind_by(seen.time, floor=self.floor) is not None:
-            raise _refuse(f"{name} dates seeing their turn before it came", seen.seat)
+            raise _refuse(_say(N_("{name} dates seeing their turn before it came"), name=name),
+                          seen.seat)  # fmt: skip
         self._check_history(seen.seat, seen.history, self.digest)
         return True
 
@@ -267,11 +274,14 @@ class Progress:
         it may come after records its seat had not seen, and counts there)."""
         name = self.setup.names[resign.seat]
         if resign.n > self.position:
-            raise _refuse(f"{name} resigned after record {resign.n}, not reached", resign.seat)
+            raise _refuse(_say(N_("{name} resigned after record {record}, not reached"),
+                              name=name, record=resign.n), resign.seat)  # fmt: skip
         if self.position - resign.n > 2 * self.setup.seats:
-            raise _refuse(f"{name} resigned from record {resign.n}, long gone", resign.seat)
+            raise _refuse(_say(N_("{name} resigned from record {record}, long gone"), name=name,
+                              record=resign.n), resign.seat)  # fmt: skip
         if behind_by(resign.time, floor=self.floors[resign.n]) is not None:
-            raise _refuse(f"{name}'s resignation is dated before what it follows", resign.seat)
+            raise _refuse(_say(N_("{name}'s resignation is dated before what it follows"),
+                              name=name), resign.seat)  # fmt: skip
         self._check_history(resign.seat, resign.history, self.digests[resign.n])
 
     def check_claim(self, claim: Claim) -> bool:
@@ -282,19 +292,17 @@ class Progress:
         if not self._placed(claim):
             return False
         if claim.accused >= seats or claim.accused == claim.seat:
-            raise _refuse(f"{claimant} claimed seat {claim.accused} abandoned", claim.seat)
+            raise _refuse(_say(N_("{claimant} claimed seat {seat} abandoned"), claimant=claimant,
+                              seat=claim.accused), claim.seat)  # fmt: skip
         if claim.accused not in self.awaited_seats():
-            raise _refuse(
-                f"{claimant} claimed {names[claim.accused]} abandoned, but the match is not "
-                "waiting for them",
-                claim.seat,
-            )
+            raise _refuse(_say(N_("{claimant} claimed {accused} abandoned, but the match is not "
+                                 "waiting for them"), claimant=claimant,
+                              accused=names[claim.accused]), claim.seat)  # fmt: skip
         if claim.time < self.deadline():
-            left = seconds(self.deadline() - claim.time)
-            raise _refuse(
-                f"{claimant} claimed {names[claim.accused]} abandoned {left} before the limit",
-                claim.seat,
-            )
+            raise _refuse(_say(N_("{claimant} claimed {accused} abandoned {left} before the "
+                                 "limit"), claimant=claimant, accused=names[claim.accused],
+                              left=duration(self.deadline() - claim.time)),
+                          claim.seat)  # fmt: skip
         self._check_history(claim.seat, claim.history, self.digest)
         return True
 
@@ -308,7 +316,8 @@ class Progress:
         """Whether *message* names this position (False: an earlier one); Refusal if later."""
         if message.n > self.position:
             name = self.setup.names[message.seat]
-            raise _refuse(f"{name} wrote after record {message.n}, not reached", message.seat)
+            raise _refuse(_say(N_("{name} wrote after record {record}, not reached"), name=name,
+                              record=message.n), message.seat)  # fmt: skip
         return message.n == self.position
 
     def _append(self, raw: bytes, time: int) -> None:
@@ -327,19 +336,15 @@ class Progress:
         floor = self.floor if floor is None else floor
         behind = behind_by(time, floor=floor)
         if behind is not None:
-            raise BadTime(
-                f"{self.setup.names[seat]} dated a record {seconds(behind)} "
-                "before the one it follows",
-                seat=seat,
-            )
+            raise BadTime(_say(N_("{name} dated a record {behind} before the one it follows"),
+                              name=self.setup.names[seat], behind=duration(behind)),
+                          seat=seat)  # fmt: skip
 
     def _check_history(self, seat: int, history: bytes, expected: bytes) -> None:
         if history != expected:
-            raise Desync(
-                f"{self.setup.names[seat]} saw another match than ours up to record "
-                f"{self.position}",
-                seat=seat,
-            )
+            raise Desync(_say(N_("{name} saw another match than ours up to record {record}"),
+                             name=self.setup.names[seat], record=self.position),
+                         seat=seat)  # fmt: skip
 
     def _roll(self, awaiting: ThrowDice) -> list[Event]:
         links = [self.links[seat] for seat in range(self.setup.seats)]
@@ -373,5 +378,5 @@ def _share_orders(seats: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def _refuse(text: str, seat: int) -> Refusal:
+def _refuse(text: Clause, seat: int) -> Refusal:
     return Refusal(IllegalPlay(text, seat=seat, fatal=False))

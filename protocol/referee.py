@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from engine.clause import N_, Clause
 from protocol.errors import BadShare, IllegalPlay, ProtocolError, RemoteProtocolError, TimedOut
 from protocol.events import ChatReceived, Event, Ignored, MatchEnded
 from protocol.games import EngineState, Transition
@@ -117,7 +118,7 @@ class Referee:
             if self.ended is None:
                 self._judge(message, raw)
             elif self._strict:
-                raise IllegalPlay("a game message after the end of the match", seat=message.seat)
+                raise IllegalPlay(_AFTER_THE_END, seat=message.seat)
             else:
                 self._events.append(Ignored("the match is already over"))
             return
@@ -130,7 +131,7 @@ class Referee:
             raise _equivocation(message, replayed=previous == raw)
         if self.ended is not None and not isinstance(message, Chat):
             if self._strict:
-                raise IllegalPlay("a game message after the end of the match", seat=message.seat)
+                raise IllegalPlay(_AFTER_THE_END, seat=message.seat)
             self._events.append(Ignored("the match is already over"))
             return
         self._seen[key] = raw
@@ -206,7 +207,8 @@ class Referee:
         if not stands:
             self.progress = current
             if self._strict:
-                raise IllegalPlay("a claim or seen the match had moved past", seat=message.seat)
+                raise IllegalPlay(Clause.of(N_("a claim or seen the match had moved past")),
+                                  seat=message.seat)  # fmt: skip
             self._events.append(Ignored("overtaken: the match moved on before it came"))
             return
         if isinstance(message, Seen):
@@ -226,9 +228,8 @@ class Referee:
             self._end(MatchEnded("resigned", winner=self._other(message.seat), seat=message.seat))
             return
         accused = message.accused
-        error = TimedOut(
-            f"{self._names[accused]} did not answer within the time limit", seat=accused
-        )
+        error = TimedOut(Clause.of(N_("{name} did not answer within the time limit"),
+                                   name=self._names[accused]), seat=accused)  # fmt: skip
         self._end(MatchEnded("abandoned", winner=self._other(accused), seat=accused, error=error))
 
     def _stands(self, message: Resign | Claim | Seen) -> bool:
@@ -248,23 +249,30 @@ class Referee:
         return 1 - seat if self.setup.seats == 2 else None
 
 
+_AFTER_THE_END = Clause.of(N_("a game message after the end of the match"))
+# The kinds of message numbered by an index, as an error names them ("the dice share with
+# index 3 is replayed"); resignations, claims and seens are judged at their place instead.
+_KIND_NAMES = {Share.KIND: N_("dice share"), Play.KIND: N_("play"), Chat.KIND: N_("chat line")}
+
+
 def _equivocation(message: GameMessage, *, replayed: bool) -> ProtocolError:
-    what = {Share.KIND: "dice share", Play.KIND: "play", Chat.KIND: "chat line"}[message.KIND]
+    what = Clause.of(_KIND_NAMES[message.KIND])
     error: Callable[..., ProtocolError] = BadShare if isinstance(message, Share) else IllegalPlay
     if replayed:
-        return error(f"the {what} with index {message.n} is replayed", seat=message.seat)
-    return error(f"a second, different {what} with index {message.n}", seat=message.seat)
+        return error(Clause.of(N_("the {what} with index {index} is replayed"), what=what,
+                               index=message.n), seat=message.seat)  # fmt: skip
+    return error(Clause.of(N_("a second, different {what} with index {index}"), what=what,
+                           index=message.n), seat=message.seat)  # fmt: skip
 
 
 def _out_of_order(
     message: GameMessage, session: Referee, *, fatal: bool = True
 ) -> RemoteProtocolError:
-    kind = type(message).__name__.lower()
-    waiting = ", ".join(session._names[seat] for seat in session.awaited_seats()) or "nobody"
+    names = [session._names[seat] for seat in session.awaited_seats()]
+    waiting = ", ".join(names) if names else Clause.of(N_("nobody"))
     error = BadShare if isinstance(message, Share) else IllegalPlay
-    return error(
-        f"a {kind} out of order (index {message.n}); the match awaits {waiting}",
-        seat=message.seat,
-        fatal=fatal,
-    )
+    return error(Clause.of(N_("a {kind} out of order (index {index}); the match awaits "
+                              "{waiting}"), kind=Clause.of(_KIND_NAMES[message.KIND]),
+                           index=message.n, waiting=waiting),
+                 seat=message.seat, fatal=fatal)  # fmt: skip
 

@@ -96,11 +96,15 @@ class MatchSession(Referee):
     ) -> None:
         if seat is not None:
             if not 0 <= seat < setup.seats:
-                raise LocalProtocolError(f"there is no seat {seat} in a {setup.seats}-seat match")
+                raise LocalProtocolError(Clause.of(N_("there is no seat {seat} in a match of "
+                                                      "{seats} seats"), seat=seat,
+                                                   seats=setup.seats))  # fmt: skip
             if identity is None or identity.public_key != setup.public_keys[seat]:
-                raise LocalProtocolError(f"seat {seat} needs the identity it joined with")
+                raise LocalProtocolError(Clause.of(N_("seat {seat} needs the identity it joined "
+                                                      "with"), seat=seat))  # fmt: skip
             if chain is None or chain.tip != setup.tips[seat]:
-                raise LocalProtocolError(f"seat {seat} needs the chain it committed to")
+                raise LocalProtocolError(Clause.of(N_("seat {seat} needs the chain it committed "
+                                                      "to"), seat=seat))  # fmt: skip
         super().__init__(setup, seat=seat, log=log, strict=strict)
         self.match_id = setup.match_id
         self.game = setup.proposal.rules
@@ -144,7 +148,8 @@ class MatchSession(Referee):
     def transcript_from(self, index: int) -> bytes:
         """Records ``index`` onward, for a peer that lost them (see :meth:`receive_transcript`)."""
         if not 0 <= index <= len(self.records):
-            raise LocalProtocolError(f"there is no record {index} (have {len(self.records)})")
+            raise LocalProtocolError(Clause.of(N_("there is no record {index} (have {have})"),
+                                               index=index, have=len(self.records)))  # fmt: skip
         return pack(self.records[index:])
 
     def unchecked(self) -> list[tuple[GameMessage, bytes]]:
@@ -176,7 +181,7 @@ class MatchSession(Referee):
         try:
             transition = self.game.play(self.state, notation)
         except EngineError as error:
-            raise LocalProtocolError(error.clause or str(error), seat=self.seat) from None
+            raise LocalProtocolError(error.told, seat=self.seat) from None
         self._prepared = (notation, transition)  # checked once: the progress reuses it
         after = self.progress.state_digest(transition.state)
         history = self.progress.digest
@@ -201,7 +206,8 @@ class MatchSession(Referee):
         """Claim that *accused*, awaited past the time limit, abandoned the match."""
         self._check_can_act()
         if accused not in self.awaited_seats() or accused == self.seat:
-            raise LocalProtocolError(f"seat {accused} is not the one the match is waiting for")
+            raise LocalProtocolError(Clause.of(N_("seat {seat} is not the one the match is "
+                                                  "waiting for"), seat=accused))  # fmt: skip
         if now < self.deadline():
             raise LocalProtocolError(Clause.of(N_("seat {seat} still has {left} to answer"),
                                                seat=accused,
@@ -225,7 +231,8 @@ class MatchSession(Referee):
         naming the seat that signed it.
         """
         if self.stopped is not None:
-            raise LocalProtocolError(f"the match was stopped: {self.stopped}")
+            raise LocalProtocolError(Clause.of(N_("the match was stopped: {error}"),
+                                               error=self.stopped.whole))  # fmt: skip
         raw = bytes(data)
         own = raw in self._flight.own
         message = self._gate.admit(raw, sender=sender, own=own)
@@ -261,7 +268,8 @@ class MatchSession(Referee):
         automatic dice reveals, made again byte for byte) are not left to send.
         """
         if self.seat is None or self.records:
-            raise LocalProtocolError("only a fresh seated session can be restored")
+            raise LocalProtocolError(Clause.of(N_("only a fresh seated session can be "
+                                                  "restored")))  # fmt: skip
         self._gate.restored = self._restoring = True
         log, self._log = self._log, None
         try:
@@ -285,7 +293,7 @@ class MatchSession(Referee):
         try:
             records = unpack_transcript(data)
         except MalformedMessage as error:
-            raise MalformedMessage(error.reason, seat=sender, fatal=False) from None
+            raise MalformedMessage(error.told, seat=sender, fatal=False) from None
         events: list[Event] = []
         for record in records:
             try:
@@ -293,9 +301,8 @@ class MatchSession(Referee):
             except RemoteProtocolError as error:
                 if error.fatal:  # a signed fault: its signer is to blame
                     raise
-                raise type(error)(
-                    f"in a transcript: {error.reason}", seat=sender, fatal=False
-                ) from None
+                raise type(error)(Clause.of(N_("in a transcript: {error}"), error=error.told),
+                                  seat=sender, fatal=False) from None  # fmt: skip
             events.extend(e for e in received if not isinstance(e, Ignored))
         return events
 
@@ -312,7 +319,7 @@ class MatchSession(Referee):
             raise LocalProtocolError(say(N_("a spectator cannot act in the match")))
         if self.stopped is not None:
             raise LocalProtocolError(say(N_("the match was stopped: {error}"),
-                                         error=str(self.stopped)))  # fmt: skip
+                                         error=self.stopped.whole))  # fmt: skip
         if self.ended is not None and not allow_ended:
             raise LocalProtocolError(say(N_("the match is over")))
         if self._flight.deferred and not allow_ended:  # what comes next depends on its place
@@ -338,7 +345,7 @@ class MatchSession(Referee):
             self._handle(signed, raw)
         except Refusal as refusal:
             error = refusal.error
-            raise LocalProtocolError(error.clause or error.reason, seat=self.seat) from None
+            raise LocalProtocolError(error.told, seat=self.seat) from None
         except RemoteProtocolError as error:
             self._stop(error, None)
             raise

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final
 
+from engine.clause import N_, Clause
+from engine.errors import EngineError
 from protocol.clock import MAX_TIME_LIMIT_MS, MIN_TIME_LIMIT_MS
 from protocol.codec import pack, unpack_untrusted
 from protocol.dice import DICE_DERIVATION
@@ -77,16 +79,20 @@ class Proposal:
         """A proposal, checked: LocalProtocolError says what is wrong with the options."""
         try:
             game_named(game).options(seats, options)
-        except ValueError as error:
-            raise LocalProtocolError(str(error)) from None
-        for name, value in (("start time", start_time), ("time limit", time_limit_ms)):
+        except EngineError as error:
+            raise LocalProtocolError(error.told) from None
+        for name, value in ((N_("the start time"), start_time),
+                            (N_("the time limit"), time_limit_ms)):  # fmt: skip
             if type(value) is not int or not 0 <= value <= MAX_TIME:
-                raise LocalProtocolError(f"the {name} must be whole milliseconds, not {value!r}")
+                raise LocalProtocolError(Clause.of(N_("{name} must be whole milliseconds, not "
+                                                      "{value}"), name=Clause.of(name),
+                                                   value=repr(value)))  # fmt: skip
         if not MIN_TIME_LIMIT_MS <= time_limit_ms <= MAX_TIME_LIMIT_MS:
-            raise LocalProtocolError(
-                f"the time limit must be from {MIN_TIME_LIMIT_MS // 1000} s "
-                f"to {MAX_TIME_LIMIT_MS // 3_600_000} h, not {time_limit_ms} ms"
-            )
+            raise LocalProtocolError(Clause.of(
+                N_("the time limit must be from {least} s to {most} h, not {limit} ms"),
+                least=MIN_TIME_LIMIT_MS // 1000, most=MAX_TIME_LIMIT_MS // 3_600_000,
+                limit=time_limit_ms,
+            ))  # fmt: skip
         pairs = tuple(sorted(options.items()))
         return cls(game, pairs, seats, time_limit_ms, start_time, _take(random_source, NONCE_BYTES))
 
@@ -125,33 +131,35 @@ class Proposal:
 
     @classmethod
     def from_fields(cls, fields: Any) -> Proposal:
-        _expect(fields, PROPOSAL, 9, "proposal")
+        _expect(fields, PROPOSAL, 9, N_("a Tablier proposal"))
         game = fields[2]
         if not isinstance(game, str):
-            raise MalformedMessage("the proposal's game must be a name")
+            raise MalformedMessage(Clause.of(N_("the proposal's game must be a name")))
         options = fields[3]
         if not isinstance(options, dict) or list(options) != sorted(options):
-            raise MalformedMessage("the proposal's options must be a map with sorted names")
+            raise MalformedMessage(Clause.of(N_("the proposal's options must be a map with "
+                                                "sorted names")))  # fmt: skip
         for value in options.values():
             if type(value) not in (int, str):
-                raise MalformedMessage("option values are whole numbers or words")
+                raise MalformedMessage(Clause.of(N_("option values are whole numbers or words")))
         proposal = cls(
             game,
             tuple(options.items()),
-            integer(fields[4], "seats", 2, 15),
-            integer(fields[5], "time limit", MIN_TIME_LIMIT_MS, MAX_TIME_LIMIT_MS),
-            integer(fields[6], "start time", 0, MAX_TIME),
-            binary(fields[7], "nonce", NONCE_BYTES),
-            text(fields[8], "dice derivation", 64),
+            integer(fields[4], N_("the seats"), 2, 15),
+            integer(fields[5], N_("the time limit"), MIN_TIME_LIMIT_MS, MAX_TIME_LIMIT_MS),
+            integer(fields[6], N_("the start time"), 0, MAX_TIME),
+            binary(fields[7], N_("the nonce"), NONCE_BYTES),
+            text(fields[8], N_("the dice derivation"), 64),
         )
         if proposal.dice != DICE_DERIVATION:
-            raise MalformedMessage(
-                f"unknown dice derivation {proposal.dice!r}, expected {DICE_DERIVATION!r}"
-            )
+            raise MalformedMessage(Clause.of(N_("unknown dice derivation {dice}, expected "
+                                                "{expected}"), dice=repr(proposal.dice),
+                                             expected=repr(DICE_DERIVATION)))  # fmt: skip
         try:
             proposal.engine_options()
-        except ValueError as error:
-            raise MalformedMessage(f"the proposal is not a valid match: {error}") from None
+        except EngineError as error:
+            raise MalformedMessage(Clause.of(N_("the proposal is not a valid match: {error}"),
+                                             error=error.told)) from None  # fmt: skip
         return proposal
 
 
@@ -170,9 +178,9 @@ class Join:
         """Sign a join to *proposal* as *name*, committing to the chain whose tip is *tip*."""
         name = name.strip()
         if not name or len(name) > MAX_NAME_CHARS or not name.isprintable():
-            raise LocalProtocolError(
-                f"a player's name is 1 to {MAX_NAME_CHARS} printable characters, not {name!r}"
-            )
+            raise LocalProtocolError(Clause.of(N_("a player's name is 1 to {most} printable "
+                                                  "characters, not {name}"),
+                                               most=MAX_NAME_CHARS, name=repr(name)))  # fmt: skip
         unsigned = cls(proposal.digest, name, identity.public_key, tip, b"")
         return cls(
             proposal.digest, name, identity.public_key, tip, identity.sign(unsigned.signed_data())
@@ -198,9 +206,11 @@ class Join:
     def check(self, proposal: Proposal, seat: int | None = None) -> None:
         """Raise unless this join answers *proposal* and is signed by its own key."""
         if self.proposal_digest != proposal.digest:
-            raise MalformedMessage(f"{self.name} joined a different proposal", seat=seat)
+            raise MalformedMessage(Clause.of(N_("{name} joined a different proposal"),
+                                             name=self.name), seat=seat)  # fmt: skip
         if not verify_signature(self.public_key, self.signature, self.signed_data()):
-            raise BadSignature(f"the join of {self.name} is not signed by its key", seat=seat)
+            raise BadSignature(Clause.of(N_("the join of {name} is not signed by its key"),
+                                         name=self.name), seat=seat)  # fmt: skip
 
     @classmethod
     def decode(cls, data: bytes) -> Join:
@@ -208,13 +218,13 @@ class Join:
 
     @classmethod
     def from_fields(cls, fields: Any, seat: int | None = None) -> Join:
-        _expect(fields, JOIN, 7, "join")
+        _expect(fields, JOIN, 7, N_("a Tablier join"))
         return cls(
-            binary(fields[2], "proposal digest", 32, seat=seat),
-            text(fields[3], "name", MAX_NAME_CHARS, seat=seat),
-            binary(fields[4], "public key", 32, seat=seat),
-            binary(fields[5], "chain tip", 32, seat=seat),
-            binary(fields[6], "signature", 64, seat=seat),
+            binary(fields[2], N_("the proposal digest"), 32, seat=seat),
+            text(fields[3], N_("the name"), MAX_NAME_CHARS, seat=seat),
+            binary(fields[4], N_("the public key"), 32, seat=seat),
+            binary(fields[5], N_("the chain tip"), 32, seat=seat),
+            binary(fields[6], N_("the signature"), 64, seat=seat),
         )
 
 
@@ -234,13 +244,14 @@ class MatchSetup:
 
     def check(self) -> None:
         if len(self.joins) != self.proposal.seats:
-            raise LocalProtocolError(
-                f"the match has {self.proposal.seats} seats but {len(self.joins)} joins"
-            )
+            raise LocalProtocolError(Clause.of(N_("the match has {seats} seats but {joins} joins"),
+                                               seats=self.proposal.seats,
+                                               joins=len(self.joins)))  # fmt: skip
         for seat, join in enumerate(self.joins):
             join.check(self.proposal, seat)
         if len(set(self.public_keys)) != len(self.joins):
-            raise MalformedMessage("two seats share one key: every player needs their own")
+            raise MalformedMessage(Clause.of(N_("two seats share one key: every player needs "
+                                                "their own")))  # fmt: skip
 
     @property
     def game(self) -> str:
@@ -285,28 +296,31 @@ class MatchSetup:
 
     @classmethod
     def from_fields(cls, fields: Any) -> MatchSetup:
-        _expect(fields, SETUP, 4, "match setup")
+        _expect(fields, SETUP, 4, N_("a Tablier match setup"))
         proposal = Proposal.from_fields(fields[2])
         if not isinstance(fields[3], list):
-            raise MalformedMessage("the match setup's seats must be a list")
+            raise MalformedMessage(Clause.of(N_("the match setup's seats must be a list")))
         joins = tuple(Join.from_fields(item, seat) for seat, item in enumerate(fields[3]))
         setup = cls(proposal, joins)
         try:
             setup.check()
         except LocalProtocolError as error:
-            raise MalformedMessage(error.reason) from None
+            raise MalformedMessage(error.told) from None
         return setup
 
 
 def _expect(fields: Any, kind: int, length: int, what: str) -> None:
+    """*what* names the thing expected, a pattern marked ``N_``."""
     if not isinstance(fields, list) or not fields:
-        raise MalformedMessage(f"not a Tablier {what} (expected an array)")
+        raise MalformedMessage(Clause.of(N_("not {what} (expected an array)"),
+                                         what=Clause.of(what)))  # fmt: skip
     check_version(fields[0], what, SETUP_VERSION)
     if len(fields) != length or fields[1] != kind:
-        raise MalformedMessage(f"not a Tablier {what}")
+        raise MalformedMessage(Clause.of(N_("not {what}"), what=Clause.of(what)))
 
 
 SetupMessage = Proposal | Join | MatchSetup
+_SETUP_MESSAGE: Final = N_("a Tablier setup message")
 
 
 def decode_setup_message(data: bytes) -> SetupMessage:
@@ -320,10 +334,10 @@ def decode_setup_message(data: bytes) -> SetupMessage:
     """
     fields = unpack_untrusted(data)
     if not isinstance(fields, list) or len(fields) < 2:
-        raise MalformedMessage("not a Tablier setup message")
+        raise MalformedMessage(Clause.of(N_("not {what}"), what=Clause.of(_SETUP_MESSAGE)))
     if fields[1] not in (PROPOSAL, JOIN, SETUP) or type(fields[1]) is not int:
-        raise MalformedMessage("not a Tablier setup message (unknown kind)")
-    check_version(fields[0], "setup message", SETUP_VERSION)
+        raise MalformedMessage(Clause.of(N_("not a Tablier setup message (unknown kind)")))
+    check_version(fields[0], _SETUP_MESSAGE, SETUP_VERSION)
     if fields[1] == PROPOSAL:
         return Proposal.from_fields(fields)
     if fields[1] == JOIN:

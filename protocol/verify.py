@@ -32,6 +32,7 @@ from typing import Any
 from engine.clause import ENGLISH, N_, Clause, Words, plural
 from protocol.errors import CorruptLog, ProtocolError
 from protocol.events import MatchEnded
+from protocol.games import game_named
 from protocol.logfile import LogContents, parse_log, read_log
 from protocol.messages import Claim, GameMessage, decode_message
 from protocol.session import MatchSession
@@ -62,7 +63,10 @@ def replay(contents: LogContents, session: MatchSession | None = None) -> Iterat
             events = session.receive_bytes(record, session.progress.floor)
         except ProtocolError as error:
             raise CorruptLog(
-                str(error), record=index, offset=contents.offsets[index], cause=error
+                error.whole,
+                record=index,
+                offset=contents.offsets[index],
+                cause=error,
             ) from None
         message = session.last_message
         assert message is not None
@@ -78,7 +82,8 @@ class VerifyReport:
     goes against signed (a match that ended in play, or a resignation); an abandonment is one
     player's claim, which one log cannot prove — it can only fail to contradict it.
     ``outcome`` and ``grounds``: the result and what proves it; ``result`` and ``proof``
-    are their English.
+    are their English. ``problem``: the first bad record and what is wrong with it;
+    ``error``, its English.
     """
 
     ok: bool
@@ -90,7 +95,7 @@ class VerifyReport:
     turns: int
     throws: int
     records: int
-    error: str | None = None
+    problem: str | Clause | None = None
     bad_record: int | None = None
     proven: bool = True
     sha256: str = ""
@@ -102,6 +107,10 @@ class VerifyReport:
     @property
     def proof(self) -> str:
         return str(self.grounds)
+
+    @property
+    def error(self) -> str | None:
+        return None if self.problem is None else str(self.problem)
 
     def summary(self, words: Words = ENGLISH) -> str:
         """The report as ``tablier verify`` prints it, in the language of *words*."""
@@ -117,7 +126,7 @@ class VerifyReport:
                     records=say(plural("{count} signed record", "{count} signed records"),
                                 self.records, count=self.records))  # fmt: skip
         rows = [
-            (N_("game:"), f"{self.game} ({options})"),
+            (N_("game:"), f"{game_named(self.game).proper_name} ({options})"),
             (N_("players:"), ", ".join(self.players)),
             (N_("result:"), self.outcome.say(words)),
             (N_("proof:"), self.grounds.say(words)),
@@ -127,8 +136,8 @@ class VerifyReport:
         said = [(words.gettext(label), value) for label, value in rows]
         width = max(len(label) for label, _value in said) + 1  # the values in one column
         lines = [f"{label:<{width}}{value}" for label, value in said]
-        if self.error is not None:
-            lines.append(say(N_("INVALID: {error}"), error=self.error).say(words))
+        if self.problem is not None:
+            lines.append(say(N_("INVALID: {error}"), error=self.problem).say(words))
         return "\n".join(lines)
 
 
@@ -169,7 +178,7 @@ def verify_contents(contents: LogContents) -> VerifyReport:
         turns=session.turns,
         throws=session.throw_index,
         records=len(session.records),
-        error=None if error is None else str(error),
+        problem=None if error is None else error.whole,
         bad_record=None if error is None else error.record,
         proven=proven,
         sha256=contents.sha256.hex(),
@@ -221,16 +230,20 @@ def prove(session: MatchSession) -> tuple[bool, Clause]:
     )  # fmt: skip
 
 
-def when(ms: int) -> str:
-    """A record's time as a person reads it, the same everywhere (UTC).
+def when(ms: int) -> Clause:
+    """A record's time as a person reads it, the same moment everywhere (UTC), written as
+    its reader's language writes dates.
 
-    >>> when(1_764_500_000_000)
-    '2025-11-30 10:53:20 UTC'
+    >>> str(when(1_764_500_000_000)), str(when(2**62))
+    ('2025-11-30 10:53:20 UTC', '4611686018427387904 ms after 1970')
     """
     try:
-        return f"{datetime.fromtimestamp(ms // 1000, tz=UTC):%Y-%m-%d %H:%M:%S} UTC"
+        moment = datetime.fromtimestamp(ms // 1000, tz=UTC)
     except (OverflowError, ValueError, OSError):  # beyond what a calendar holds
-        return f"{ms} ms after 1970"
+        return Clause.of(N_("{ms:d} ms after 1970"), ms=ms)
+    return Clause.of(N_("{year:04d}-{month:02d}-{day:02d} {hour:02d}:{minute:02d}:{second:02d} "
+                        "UTC"), year=moment.year, month=moment.month, day=moment.day,
+                     hour=moment.hour, minute=moment.minute, second=moment.second)  # fmt: skip
 
 
 def result_clause(ended: MatchEnded | None, names: tuple[str, ...], state: Any) -> Clause:
@@ -239,7 +252,7 @@ def result_clause(ended: MatchEnded | None, names: tuple[str, ...], state: Any) 
     if ended is None:
         return say(N_("unfinished"))
     if ended.reason == "stopped":
-        return say(N_("stopped: {error}"), error=str(ended.error))
+        return say(N_("stopped: {error}"), error="" if ended.error is None else ended.error.whole)
     if ended.reason == "resigned" and ended.seat is not None:
         return say(N_("{who} resigned"), who=names[ended.seat])
     if ended.reason == "abandoned" and ended.seat is not None:

@@ -10,20 +10,29 @@ import sys
 from collections.abc import Callable
 
 from relay import logs
-from relay.config import RelayConfig, config_from
+from relay.config import N_, RelayConfig, SettingsError, Words, config_from
 from relay.core import Log
 from relay.server import CertificateError, RelayServer
 
+Reason = Callable[[OSError], str]
+"""Why the system refused, in the reader's words."""
 
-def run(args: argparse.Namespace) -> int:
+
+def _strerror(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def run(args: argparse.Namespace, words: Words = str, reason: Reason = _strerror) -> int:
+    """Run the relay until SIGINT or SIGTERM. What goes wrong before it listens is said in
+    the language of *words* (``tablier relay`` passes the client's; its operator log stays
+    English), a system error's reason by *reason*."""
     try:
         config = config_from(args, os.environ)
-    except ValueError as exc:
-        print(f"tablier relay: {exc}", file=sys.stderr)
-        return 2
+    except SettingsError as exc:
+        return _fail(words, exc.say(words), status=2)
     logs.configure(config.log_json)
     with asyncio.Runner(loop_factory=fastest_loop()) as runner:
-        return runner.run(_serve(config))
+        return runner.run(_serve(config, words, reason))
 
 
 def fastest_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -36,14 +45,20 @@ def fastest_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return factory
 
 
-async def _serve(config: RelayConfig) -> int:
+async def _serve(config: RelayConfig, words: Words, reason: Reason) -> int:
     relay = RelayServer(config)
     try:
         await relay.start()
     except CertificateError as exc:
-        return _fail(str(exc))
+        files = {"certfile": config.certfile, "keyfile": config.keyfile}
+        if exc.unreadable is None:
+            return _fail(words, words(N_("{certfile} and {keyfile} are not a PEM certificate "
+                                         "chain and its matching private key")).format(**files))
+        return _fail(words, words(N_("cannot read {certfile} or {keyfile}: {reason}")).format(
+            reason=reason(exc.unreadable), **files))  # fmt: skip
     except OSError as exc:
-        return _fail(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}")
+        return _fail(words, words(N_("cannot listen on {address}: {reason}")).format(
+            address=f"{config.host}:{config.port}", reason=reason(exc)))  # fmt: skip
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -57,9 +72,9 @@ async def _serve(config: RelayConfig) -> int:
     return 0
 
 
-def _fail(sentence: str) -> int:
-    print(f"tablier relay: {sentence}", file=sys.stderr)
-    return 1
+def _fail(words: Words, sentence: str, *, status: int = 1) -> int:
+    print(words(N_("tablier relay: {error}")).format(error=sentence), file=sys.stderr)
+    return status
 
 
 def _log(event: str, *, json: bool, **details: str) -> None:

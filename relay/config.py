@@ -2,21 +2,51 @@
 
 Every limit is an option so a self-hoster can tune it, and every default is the safe choice.
 This module imports only the standard library, so ``tablier --help`` can build the relay's
-options without loading websockets. Its help is English; the sentences are marked (N_) for the
-client's catalogue, which ``tablier relay --help`` says them with (:func:`add_arguments`).
+options without loading websockets. Its help and its refusals of bad settings are English;
+the sentences are marked (N_) for the client's catalogue, which ``tablier relay`` says them
+with (:func:`add_arguments`, :meth:`SettingsError.say`).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
+from functools import reduce
 from typing import Any
+
+Words = Callable[[str], str]
+"""A reader's language: a marked sentence in, the sentence in that language out."""
+Phrase = Callable[[Words], str]
+"""A sentence with its values, said in the language of the words it is given."""
 
 
 def N_(text: str) -> str:
     """Mark *text* for the client's catalogue (``babel.cfg`` reads this module)."""
     return text
+
+
+def phrase(pattern: str, **values: object) -> Phrase:
+    """*pattern* (marked N_) filled with *values*, once it is said in a language."""
+    return lambda words: words(pattern).format(**values)
+
+
+class SettingsError(ValueError):
+    """Settings a relay cannot run with; ``str()`` says why in English, :meth:`say` in the
+    language of the words given.
+
+    >>> str(SettingsError([phrase(N_("max seats must be 1..{most}"), most=15)]))
+    'invalid relay settings: max seats must be 1..15'
+    """
+
+    def __init__(self, problems: Sequence[Phrase]) -> None:
+        self.problems = tuple(problems)
+        super().__init__(self.say(str))
+
+    def say(self, words: Words) -> str:
+        said = reduce(lambda first, then: words(N_("{clause}; {then}")).format(
+            clause=first, then=then), (problem(words) for problem in self.problems))  # fmt: skip
+        return words(N_("invalid relay settings: {problems}")).format(problems=said)
 
 
 ENV_PREFIX = "TABLIER_RELAY_"
@@ -59,39 +89,46 @@ class RelayConfig:
     backplane_lease: float = 10.0
 
     def __post_init__(self) -> None:
-        problems = [text for check, text in _checks(self) if not check]
-        if problems:
-            raise ValueError("invalid relay settings: " + "; ".join(problems))
+        problems = [problem for check, problem in _checks(self) if not check]
         if (self.certfile is None) != (self.keyfile is None):
-            raise ValueError("invalid relay settings: --certfile and --keyfile go together")
+            problems.append(phrase(N_("--certfile and --keyfile go together")))
+        if problems:
+            raise SettingsError(problems)
 
     @property
     def tls(self) -> bool:
         return self.certfile is not None
 
 
-def _checks(c: RelayConfig) -> list[tuple[bool, str]]:
+def _checks(c: RelayConfig) -> list[tuple[bool, Phrase]]:
+    said = phrase
     return [
-        (0 <= c.port <= 65535, f"port must be 0..65535, not {c.port}"),
-        (256 <= c.max_frame <= 1024 * 1024, "max frame must be 256 B..1 MiB"),
-        (c.rate > 0 and c.burst >= 1, "rate must be positive and burst at least 1"),
-        (c.max_connections_per_ip >= 1, "max connections per IP must be at least 1"),
-        (c.max_rooms >= 1 and c.max_rooms_per_ip >= 1, "max rooms must be at least 1"),
-        (1 <= c.max_seats <= MAX_SEATS_PER_ROOM, f"max seats must be 1..{MAX_SEATS_PER_ROOM}"),
-        (c.max_spectators >= 0, "max spectators cannot be negative"),
-        (c.backlog >= 1, "backlog must hold at least 1 message"),
-        (c.backlog_bytes >= c.max_frame, "backlog bytes must hold at least one full frame"),
-        (c.seat_grace > 0 and c.room_idle > 0, "seat grace and room idle must be positive"),
-        (c.handshake_timeout > 0, "handshake timeout must be positive"),
-        (c.ping_interval > 0 and c.ping_timeout > 0, "ping interval and timeout must be positive"),
-        (c.join_failures_per_minute >= 1, "join failures per minute must be at least 1"),
-        (c.shutdown_timeout > 0, "shutdown timeout must be positive"),
-        (c.backplane_lease >= 1, "backplane lease must be at least 1 second"),
+        (0 <= c.port <= 65535, said(N_("port must be 0..65535, not {port}"), port=c.port)),
+        (256 <= c.max_frame <= 1024 * 1024, said(N_("max frame must be 256 B..1 MiB"))),
+        (c.rate > 0 and c.burst >= 1, said(N_("rate must be positive and burst at least 1"))),
+        (c.max_connections_per_ip >= 1, said(N_("max connections per IP must be at least 1"))),
+        (c.max_rooms >= 1 and c.max_rooms_per_ip >= 1, said(N_("max rooms must be at least 1"))),
+        (1 <= c.max_seats <= MAX_SEATS_PER_ROOM,
+         said(N_("max seats must be 1..{most}"), most=MAX_SEATS_PER_ROOM)),
+        (c.max_spectators >= 0, said(N_("max spectators cannot be negative"))),
+        (c.backlog >= 1, said(N_("backlog must hold at least 1 message"))),
+        (c.backlog_bytes >= c.max_frame,
+         said(N_("backlog bytes must hold at least one full frame"))),
+        (c.seat_grace > 0 and c.room_idle > 0,
+         said(N_("seat grace and room idle must be positive"))),
+        (c.handshake_timeout > 0, said(N_("handshake timeout must be positive"))),
+        (c.ping_interval > 0 and c.ping_timeout > 0,
+         said(N_("ping interval and timeout must be positive"))),
+        (c.join_failures_per_minute >= 1,
+         said(N_("join failures per minute must be at least 1"))),
+        (c.shutdown_timeout > 0, said(N_("shutdown timeout must be positive"))),
+        (c.backplane_lease >= 1, said(N_("backplane lease must be at least 1 second"))),
         (
             c.backplane is None or c.backplane.startswith(_BACKPLANE_SCHEMES),
-            f"backplane must be a Redis URL (redis://HOST:PORT/DB), not {c.backplane!r}",
+            said(N_("backplane must be a Redis URL (redis://HOST:PORT/DB), not {url}"),
+                 url=repr(c.backplane)),
         ),
-    ]
+    ]  # fmt: skip
 
 
 _BACKPLANE_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -132,10 +169,10 @@ HELP: dict[str, str] = {
 
 
 _METAVARS = {
-    "host": "HOST",
-    "certfile": "FILE",
-    "keyfile": "FILE",
-    "rate": "PER_SECOND",
+    "host": N_("HOST"),
+    "certfile": N_("FILE"),
+    "keyfile": N_("FILE"),
+    "rate": N_("PER_SECOND"),
     "backplane": "URL",
 }
 
@@ -183,14 +220,40 @@ def add_arguments(parser: argparse.ArgumentParser, words: Callable[[str], str] =
             help_text += " " + words(N_("(default {default})")).format(default=default)
         metavar = _METAVARS.get(field.name) or (N_("SECONDS") if type(default) is float else "N")
         parser.add_argument(
-            flag, type=_parser_for(default), default=None, metavar=words(metavar), help=help_text
+            flag, type=_flag_parser(default, words), default=None, metavar=words(metavar),
+            help=help_text,
         )
+
+
+def _flag_parser(default: object, words: Words) -> Callable[[str], Any]:
+    """A flag's type: as its variable's, but refusing in the reader's words (argparse's own
+    name the type: "invalid int value")."""
+    parse = _parser_for(default)
+    kind = N_("a whole number, not {text!r}") if parse is int else N_("a number, not {text!r}")
+
+    def parsed(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(words(kind).format(text=text)) from None
+
+    return parsed
+
+
+def _not_valid(field: str, raw: str) -> Phrase:
+    """The variable of setting *field* holds *raw*, which is no value of that setting."""
+
+    def said(words: Words) -> str:
+        return words(N_("{variable}={value} is not a valid {setting}")).format(
+            variable=env_name(field), value=repr(raw), setting=repr(help_of(field, words)))
+
+    return said
 
 
 def config_from(args: argparse.Namespace, environ: Mapping[str, str]) -> RelayConfig:
     """Flags win over ``TABLIER_RELAY_*`` variables, which win over the defaults.
 
-    Raises ValueError with a sentence naming the offending variable or setting.
+    Raises :class:`SettingsError` (a ValueError) naming the offending variable or setting.
     """
     values: dict[str, Any] = {}
     for field in fields(RelayConfig):
@@ -204,7 +267,5 @@ def config_from(args: argparse.Namespace, environ: Mapping[str, str]) -> RelayCo
         try:
             values[field.name] = _parser_for(field.default)(raw)
         except ValueError:
-            raise ValueError(
-                f"{env_name(field.name)}={raw!r} is not a valid {help_of(field.name)!r}"
-            ) from None
+            raise SettingsError([_not_valid(field.name, raw)]) from None
     return replace(RelayConfig(), **values)

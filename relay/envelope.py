@@ -95,12 +95,17 @@ class NoticeCode(StrEnum):
 
 
 class EnvelopeError(ValueError):
-    """A frame that is not a valid envelope; ``code`` says which refusal to answer with."""
+    """A frame that is not a valid envelope; ``code`` says which refusal to answer with.
+    ``versions``: the relay's and the client's envelope versions, when they differ (for a
+    client to word the refusal in its reader's language; ``text`` is English)."""
 
-    def __init__(self, code: ErrorCode, text: str) -> None:
+    def __init__(
+        self, code: ErrorCode, text: str, *, versions: tuple[int, int] | None = None
+    ) -> None:
         super().__init__(text)
         self.code = code
         self.text = text
+        self.versions = versions
 
 
 # --- messages a client sends -------------------------------------------------------------
@@ -412,6 +417,7 @@ def _unpack(data: bytes, max_frame: int, *, from_relay: bool = False) -> list[An
             ErrorCode.UNSUPPORTED_VERSION,
             f"The relay speaks envelope version {relay} and the client version {client}; "
             "update whichever of the two is older.",
+            versions=(relay, client),
         )
     return value
 

@@ -47,7 +47,12 @@ _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
 
 class CertificateError(Exception):
-    """The TLS certificate or key cannot be used; the message says which and why."""
+    """The TLS certificate or key cannot be used; the message says which and why.
+    ``unreadable``: the system's refusal to read them (None: read, but not a PEM pair)."""
+
+    def __init__(self, message: str, unreadable: OSError | None = None) -> None:
+        super().__init__(message)
+        self.unreadable = unreadable
 
 
 class RelayServer:
@@ -164,7 +169,8 @@ class RelayServer:
             ) from exc
         except OSError as exc:
             raise CertificateError(
-                f"cannot read {self.config.certfile} or {self.config.keyfile}: {exc.strerror}"
+                f"cannot read {self.config.certfile} or {self.config.keyfile}: {exc.strerror}",
+                unreadable=exc,
             ) from exc
         return context
 

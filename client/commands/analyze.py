@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from client.i18n import _
+from client.commands.argparse_words import integer
+from client.i18n import _, os_reason_of
 
 EXIT_OK, EXIT_INVALID, EXIT_NOT_A_LOG, EXIT_CANNOT_WRITE = 0, 1, 2, 3
 PROGRESS_FROM = 40
@@ -49,7 +50,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--plies",
-        type=int,
+        type=integer,
         choices=(1, 2),
         default=2,
         help=_("how deep each play is judged (default 2, as gnubg)"),
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         _write_atomically(out, text)
     except OSError as error:
         print(_("tablier analyze: cannot write {out}: {reason}").format(
-            out=out, reason=error.strerror), file=sys.stderr)  # fmt: skip
+            out=out, reason=os_reason_of(error)), file=sys.stderr)  # fmt: skip
         return EXIT_CANNOT_WRITE
     print(_("{log}: analysis written to {out}").format(log=args.log, out=out))
     return EXIT_OK

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from client.game.jacquet_turns import jacquet_turns
-from client.i18n import _
+from client.i18n import _, os_reason_of, said
 from engine.bot.analysis import MatchAnalysis, analyse_turn, summarise
 from engine.bot.netsearch import NetLimits
 from engine.goose import events as goose
@@ -72,16 +72,16 @@ def read(path: Path) -> tuple[bytes, LogContents]:
             )
         data = path.read_bytes()
     except OSError as error:
-        reason = error.strerror or _("it cannot be read")
         raise LogRefused(
-            _("cannot read {path}: {reason}").format(path=path, reason=reason), not_a_log=True
+            _("cannot read {path}: {reason}").format(path=path, reason=os_reason_of(error)),
+            not_a_log=True,
         ) from None
     try:
         return data, parse_log(data, name=str(path))
     except NotALog as error:
-        raise LogRefused(str(error), not_a_log=True) from None
+        raise LogRefused(said(error), not_a_log=True) from None
     except LogError as error:
-        raise LogRefused(f"{path}: {error}") from None
+        raise LogRefused(_("{path}: {reason}").format(path=path, reason=said(error))) from None
 
 
 def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
@@ -93,10 +93,11 @@ def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
         for step in replay(contents, session):
             steps.append((before, step))
             before = step.state
-    except CorruptLog as error:
+    except CorruptLog as error:  # its cause is the record's fault (the record is said here)
+        why = said(error.cause or error)
         raise LogRefused(
             _("{path} fails verification at record {record}: {error}; run tablier verify for "
-              "the details").format(path=path, record=error.record, error=error)
+              "the details").format(path=path, record=error.record, error=why)
         ) from None
     return steps
 

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from client.commands.analyze_log import Analysed, GooseLuck
 from client.game.marks import MARK_NAMES
-from client.i18n import N_, _, decimal_symbol
+from client.i18n import N_, _, decimal_symbol, ngettext
 from engine.bot.analysis import MARK_THRESHOLDS, MatchAnalysis, PlayerSummary, TurnAnalysis
 from engine.bot.analysis_json import analysis_to_json
 from engine.jacquet import format_dice
@@ -21,7 +21,7 @@ from engine.jacquet import format_dice
 TEXT: Final = {
     "title": N_("Analysis of {log}\nSHA-256 {sha256}"),
     "jacquet_players": N_("Jacquet: {white} (white) against {black} (black). "
-    "Plays judged by the equity network at {plies} ply; equity in points."),
+    "Plays judged by the equity network at {depth}; equity in points."),
     "goose_players": N_("Jeu de l'oie: {players}. The Goose has no decisions, only luck."),
     "game": N_("Game {game}"),
     "turn": N_("{number:>4}. {name:<{width}} {dice}  {played:<24} {verdict}"),
@@ -132,7 +132,8 @@ def _verdict(turn: TurnAnalysis) -> str:
 
 def _jacquet_text(analysis: MatchAnalysis) -> list[str]:
     white, black = analysis.players
-    lines = [text("jacquet_players").format(white=white, black=black, plies=analysis.plies)]
+    depth = ngettext("{count} ply", "{count} plies", analysis.plies).format(count=analysis.plies)
+    lines = [text("jacquet_players").format(white=white, black=black, depth=depth)]
     width = max(len(white), len(black))
     game = None
     for number, turn in enumerate(analysis.turns, start=1):
@@ -155,8 +156,12 @@ def _thresholds() -> str:
                                      very_bad=bounds["very bad"])  # fmt: skip
 
 
-def _row(label: str, values: list[str], width: int) -> str:
-    return f"  {label:<34}" + "".join(f"{value:>{width}}" for value in values)
+def _rows(rows: list[tuple[str, list[str]]], width: int) -> list[str]:
+    """A table: the labels in one column (as wide as the longest, in whatever language),
+    then each player's value right-aligned in *width*."""
+    labels = max(34, *(len(label) + 2 for label, _values in rows))
+    return [f"  {label:<{labels}}" + "".join(f"{value:>{width}}" for value in values)
+            for label, values in rows]  # fmt: skip
 
 
 def _summary_table(players: tuple[str, str], summary: tuple[PlayerSummary, ...]) -> list[str]:
@@ -174,7 +179,7 @@ def _summary_table(players: tuple[str, str], summary: tuple[PlayerSummary, ...])
         (text("luck_adjusted"), [signed(s.luck_adjusted) for s in summary]),
     ]
     width = max(width, *(len(value) + 2 for _label, values in rows for value in values))
-    return [_row(label, values, width) for label, values in rows]
+    return _rows(rows, width)
 
 
 def _goose_text(players: tuple[str, ...], luck: tuple[GooseLuck, ...]) -> list[str]:
@@ -189,4 +194,4 @@ def _goose_text(players: tuple[str, ...], luck: tuple[GooseLuck, ...]) -> list[s
         (text("goose_won"), [str(g.won) for g in luck]),
         (text("goose_net"), [f"{g.won - g.paid:+d}" for g in luck]),
     ]
-    return [*lines, *(_row(label, values, width) for label, values in rows)]
+    return [*lines, *_rows(rows, width)]

@@ -39,3 +39,27 @@ def speak() -> None:
     # argparse looks its `_` and `ngettext` up as module globals on every call.
     setattr(argparse, "_", _)  # noqa: B010 (mypy: argparse does not export `_`)
     setattr(argparse, "ngettext", ngettext)  # noqa: B010
+    argparse.HelpFormatter.start_section = _start_section  # type: ignore[method-assign]
+
+
+_argparse_start_section = argparse.HelpFormatter.start_section
+
+
+def _start_section(self: argparse.HelpFormatter, heading: str | None) -> None:
+    """A section of the help, its heading punctuated as the language in use does it:
+    argparse writes ":" right after the heading ("options:"), French after a no-break space
+    ("options :")."""
+    if heading is not None:
+        heading = _("{heading}:").format(heading=heading).removesuffix(":")
+    _argparse_start_section(self, heading)
+
+
+def integer(text: str) -> int:
+    """An option's whole number, as argparse's ``type=int`` reads it, refused in the reader's
+    words (argparse's own name the type: "invalid int value")."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("a whole number, not {text!r}").format(text=text)
+        ) from None

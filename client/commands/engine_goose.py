@@ -13,8 +13,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from client.commands.argparse_words import integer
 from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
 from client.i18n import N_, _
+from client.setup import RULES_HELP
 
 if TYPE_CHECKING:
     from engine.goose import GooseEvent, GooseOptions
@@ -105,10 +107,10 @@ def register(games: Any) -> None:
     )
     _add_option_arguments(simulate, players_help=_("number of players, 2 to 15"), required=True)
     simulate.add_argument(
-        "--games", type=int, required=True, metavar="G", help=_("how many games to play (≥ 1)")
+        "--games", type=integer, required=True, metavar="G", help=_("how many games to play (≥ 1)")
     )
     simulate.add_argument(
-        "--seed", type=int, required=True, metavar="S", help=_("seed of the dice PRNG")
+        "--seed", type=integer, required=True, metavar="S", help=_("seed of the dice PRNG")
     )
     simulate.add_argument(
         "--lots",
@@ -125,20 +127,22 @@ def _add_option_arguments(
         "--rules",
         choices=RULE_SETS,
         default="daumont",
-        help=_("rule set: daumont (a player met pays and takes the arriver's start square) "
-        "or 1792 (squares may be shared); default: %(default)s"),
+        help=_(RULES_HELP),
     )
-    parser.add_argument("--players", type=int, metavar="N", required=required, help=players_help)
+    parser.add_argument("--players", type=integer, metavar="N", required=required,
+                        help=players_help)  # fmt: skip
     parser.add_argument(
         "--ante",
-        type=int,
+        type=integer,
         default=4,
+        metavar=_("TOKENS"),
         help=_("tokens each player puts in the pot before play (default: %(default)s)"),
     )
     parser.add_argument(
         "--fee",
-        type=int,
+        type=integer,
         default=1,
+        metavar=_("TOKENS"),
         help=_("tokens paid for each hazard, and by a met player (default: %(default)s)"),
     )
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
 from client.i18n import N_, _
+from client.setup import BEAROFF_HELP
 
 if TYPE_CHECKING:
     from engine.jacquet import BearOff, Position
@@ -93,7 +94,7 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
         "--bearoff",
         choices=BEAROFF_RULES,
         default="backgammon",
-        help=_("bear-off rule, docs/rules.md 2.6 (default: %(default)s)"),
+        help=_(BEAROFF_HELP),
     )
     parser.add_argument(
         "--batch", action="store_true", help=_("read one JSON request per line on standard input")

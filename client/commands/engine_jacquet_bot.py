@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from client.commands.argparse_words import integer
 from client.commands.engine_jacquet import (
     add_position_arguments,
     position_request,
@@ -59,13 +60,14 @@ def register(commands: Any) -> None:
     add_position_arguments(parser)
     parser.add_argument(
         "--level",
-        type=int,
+        type=integer,
         choices=LEVELS,
         default=DEFAULT_LEVEL,
         help=_("strength, 1-4 (default: %(default)s)"),
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help=_("breaks ties between equal plays (default: 0)")
+        "--seed", type=integer, default=0, metavar="S",
+        help=_("breaks ties between equal plays (default: 0)"),
     )
     parser.set_defaults(run=run_bot, error_prefix=parser.prog)
 

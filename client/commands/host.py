@@ -6,14 +6,17 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from client.commands.argparse_words import integer
 from client.commands.network import add_player_options, parse_listen, player_name, relay_url, run
 from client.i18n import _
 from client.setup import (
+    BEAROFF_HELP,
     GOOSE_DEFAULT_PLAYERS,
     GOOSE_MAX_PLAYERS,
     GOOSE_MIN_PLAYERS,
     GOOSE_RULE_SETS,
     JACQUET_BEAROFF_RULES,
+    RULES_HELP,
     GooseSetup,
     JacquetSetup,
     SetupError,
@@ -43,16 +46,18 @@ def register(subparsers: Any) -> None:
     )
     goose.add_argument(
         "--players",
-        type=int,
+        type=integer,
         default=GOOSE_DEFAULT_PLAYERS,
         metavar="N",
         help=_("seats, {low} to {high} (default {default})").format(
             low=GOOSE_MIN_PLAYERS, high=GOOSE_MAX_PLAYERS, default=GOOSE_DEFAULT_PLAYERS
         ),
     )
-    goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont")
-    goose.add_argument("--ante", type=int, default=4, help=_("tokens each player puts in the pot"))
-    goose.add_argument("--fee", type=int, default=1, help=_("tokens each hazard costs"))
+    goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont", help=_(RULES_HELP))
+    goose.add_argument("--ante", type=integer, default=4, metavar=_("TOKENS"),
+                       help=_("tokens each player puts in the pot"))  # fmt: skip
+    goose.add_argument("--fee", type=integer, default=1, metavar=_("TOKENS"),
+                       help=_("tokens each hazard costs"))  # fmt: skip
     jacquet = games.add_parser(
         "jacquet",
         help=_("Jacquet, two players"),
@@ -63,9 +68,10 @@ def register(subparsers: Any) -> None:
         ),
     )
     jacquet.add_argument(
-        "--match-to", type=int, default=1, metavar="N", help=_("points to win the match")
+        "--match-to", type=integer, default=1, metavar="N", help=_("points to win the match")
     )
-    jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon")
+    jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon",
+                         help=_(BEAROFF_HELP))  # fmt: skip
     jacquet.add_argument(
         "--coach",
         action="store_true",

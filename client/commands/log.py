@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from client.i18n import _, words
+from client.i18n import _, said, words
 
 
 def register(subparsers: Any) -> None:
@@ -43,7 +43,7 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         contents = read_log(args.log)
     except LogError as error:
-        print(_("tablier {command}: {error}").format(command="log export", error=error),
+        print(_("tablier {command}: {error}").format(command="log export", error=said(error)),
               file=sys.stderr)  # fmt: skip
         return 2 if isinstance(error, NotALog) else 1
     lines = export_json(contents) if args.format == "json" else export_text(contents, words())
@@ -51,13 +51,14 @@ def run_export(args: argparse.Namespace) -> int:
         for line in lines:
             print(line)
     except CorruptLog as error:
-        print(_("tablier log export: {log}: {error}").format(log=args.log, error=error),
+        print(_("tablier log export: {log}: {error}").format(log=args.log, error=said(error)),
               file=sys.stderr)  # fmt: skip
         return 1
     except BrokenPipeError:  # e.g. piped into head
         return 0
     if contents.problem is not None:
-        print(_("tablier log export: {log}: {error}").format(log=args.log, error=contents.problem),
+        print(_("tablier log export: {log}: {error}").format(log=args.log,
+                                                             error=said(contents.problem)),
               file=sys.stderr)  # fmt: skip
         return 1
     return 0

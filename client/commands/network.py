@@ -13,9 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from client.commands.argparse_words import integer
 from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
-from client.i18n import _
+from client.i18n import _, format_number
 from client.net.plan import DEFAULT_CONNECT_TIMEOUT, STDOUT
 from client.setup import JACQUET_LEVELS, SessionSettings, SetupError
 
@@ -35,7 +36,7 @@ def add_player_options(parser: argparse.ArgumentParser, *, playing: bool = True)
         )
         parser.add_argument(
             "--level",
-            type=int,
+            type=integer,
             choices=JACQUET_LEVELS,
             default=1,
             help=_("the computer's Jacquet strength with --computer"),
@@ -57,13 +58,13 @@ def add_connect_option(parser: argparse.ArgumentParser) -> None:
         metavar=_("SECONDS"),
         help=_("give up when the relay has not answered within this time (default: "
                "{seconds}); once in the room, dropped connections are retried for as long as "
-               "the app runs").format(seconds=f"{DEFAULT_CONNECT_TIMEOUT:g}"),
+               "the app runs").format(seconds=format_number(DEFAULT_CONNECT_TIMEOUT)),
     )
 
 
 def _seconds(text: str) -> float:
     try:
-        seconds = float(text)
+        seconds = float(text.replace(",", "."))  # 1,5 as French writes it
     except ValueError:
         seconds = 0.0
     if not 0 < seconds <= 3600:

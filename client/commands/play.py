@@ -6,10 +6,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from client.commands.argparse_words import integer
 from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
-from client.i18n import _
+from client.i18n import _, format_number
 from client.setup import (
+    BEAROFF_HELP,
     DEFAULT_GOOSE_NAMES,
     DEFAULT_JACQUET_NAMES,
     GOOSE_DEFAULT_PLAYERS,
@@ -18,6 +20,7 @@ from client.setup import (
     GOOSE_RULE_SETS,
     JACQUET_BEAROFF_RULES,
     JACQUET_LEVELS,
+    RULES_HELP,
     GameSetup,
     GooseSetup,
     JacquetSetup,
@@ -45,7 +48,7 @@ def register(subparsers: Any) -> None:
     who = goose.add_mutually_exclusive_group()
     who.add_argument(
         "--players",
-        type=int,
+        type=integer,
         metavar="N",
         help=_("number of players, {low} to {high}, with default names (default {default})").format(
             low=GOOSE_MIN_PLAYERS, high=GOOSE_MAX_PLAYERS, default=GOOSE_DEFAULT_PLAYERS
@@ -63,9 +66,11 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help=_("the computer plays every seat but the first"),
     )
-    goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont")
-    goose.add_argument("--ante", type=int, default=4, help=_("tokens each player puts in the pot"))
-    goose.add_argument("--fee", type=int, default=1, help=_("tokens each hazard costs"))
+    goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont", help=_(RULES_HELP))
+    goose.add_argument("--ante", type=integer, default=4, metavar=_("TOKENS"),
+                       help=_("tokens each player puts in the pot"))  # fmt: skip
+    goose.add_argument("--fee", type=integer, default=1, metavar=_("TOKENS"),
+                       help=_("tokens each hazard costs"))  # fmt: skip
     _add_session_options(goose)
     goose.set_defaults(run=_run_goose)
 
@@ -77,17 +82,21 @@ def register(subparsers: Any) -> None:
     jacquet.add_argument("--names", metavar=_("WHITE,BLACK"), help=_("the two players' names"))
     jacquet.add_argument("--vs-computer", action="store_true", help=_("the computer plays black"))
     jacquet.add_argument(
-        "--level", type=int, choices=JACQUET_LEVELS, default=1, help=_("the computer's strength")
+        "--level", type=integer, choices=JACQUET_LEVELS, default=1,
+        help=_("the computer's strength"),
     )
     jacquet.add_argument(
-        "--match-to", type=int, default=1, metavar="N", help=_("points to win the match")
+        "--match-to", type=integer, default=1, metavar="N", help=_("points to win the match")
     )
-    jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon")
+    jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon",
+                         help=_(BEAROFF_HELP))  # fmt: skip
     jacquet.add_argument(
         "--tutor",
         type=_tutor_points,
-        metavar="POINTS",
-        help=_("warn before a play losing at least this many points (e.g. 0.08)"),
+        metavar=_("POINTS"),
+        help=_("warn before a play losing at least this many points (e.g. {example})").format(
+            example=format_number(0.08)
+        ),
     )
     _add_session_options(jacquet)
     jacquet.set_defaults(run=_run_jacquet)
@@ -96,14 +105,18 @@ def register(subparsers: Any) -> None:
 def _tutor_points(text: str) -> int:
     """``--tutor``'s threshold in points (0.001-4), as micro-points."""
     try:
-        value = float(text)
+        value = float(text.replace(",", "."))  # 0,08 as French writes it
     except ValueError:
         raise argparse.ArgumentTypeError(
-            _("a number of points (0.08), not {text!r}").format(text=text)
+            _("a number of points ({example}), not {text!r}").format(
+                example=format_number(0.08), text=text
+            )
         ) from None
     if not 0.001 <= value <= 4:
         raise argparse.ArgumentTypeError(
-            _("a loss between 0.001 and 4 points, not {text}").format(text=text)
+            _("a loss between {least} and {most} points, not {text}").format(
+                least=format_number(0.001), most=format_number(4), text=text
+            )
         )
     return round(value * 1_000_000)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from client.i18n import _
+from client.i18n import _, os_reason_of
 from relay.config import DESCRIPTION, add_arguments
 
 
@@ -25,4 +25,4 @@ def register(subparsers: Any) -> None:
 def _run(args: argparse.Namespace) -> int:
     from relay.cli import run  # websockets and asyncio load only when the relay runs
 
-    return run(args)
+    return run(args, _, os_reason_of)

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from client.commands.argparse_words import integer
 from client.commands.paths import check_new_file
-from client.i18n import _, format_number, ngettext, say
+from client.i18n import _, format_number, ngettext, said, say
 from client.setup import GOOSE_DEFAULT_PLAYERS, GOOSE_MAX_PLAYERS, GOOSE_MIN_PLAYERS
 
 
@@ -24,13 +25,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("game", choices=("goose", "jacquet"), help=_("the game to play"))
     parser.add_argument("--out", required=True, metavar=_("LOG"), help=_("the log file to write"))
-    parser.add_argument("--players", type=int, metavar="N",
+    parser.add_argument("--players", type=integer, metavar="N",
                         help=_("goose: number of players, 2-15 (default {default})").format(
                             default=GOOSE_DEFAULT_PLAYERS))  # fmt: skip
     parser.add_argument("--rules", choices=("daumont", "1792"), help=_("goose: rule set"))
-    parser.add_argument("--ante", type=int, metavar=_("TOKENS"), help=_("goose: ante per player"))
-    parser.add_argument("--fee", type=int, metavar=_("TOKENS"), help=_("goose: fee per hazard"))
-    parser.add_argument("--match-to", type=int, metavar=_("POINTS"),
+    parser.add_argument("--ante", type=integer, metavar=_("TOKENS"),
+                        help=_("goose: ante per player"))  # fmt: skip
+    parser.add_argument("--fee", type=integer, metavar=_("TOKENS"), help=_("goose: fee per hazard"))
+    parser.add_argument("--match-to", type=integer, metavar=_("POINTS"),
                         help=_("jacquet: match length in points"))
     parser.add_argument("--bearoff", choices=("backgammon", "trictrac"),
                         help=_("jacquet: bear-off rule"))
@@ -39,7 +41,7 @@ def register(subparsers: Any) -> None:
                         "or a level 1-4 (default 1,1)"))
     parser.add_argument("--seed", default="0", metavar="S",
                         help=_("seed for keys, chains and dice (default 0)"))
-    parser.add_argument("--start-time", type=int, metavar="MS",
+    parser.add_argument("--start-time", type=integer, metavar="MS",
                         help=_("match start, ms since the epoch (default: now)"))
     parser.set_defaults(run=run)
 
@@ -111,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
         choose = seat_players(args.levels, args.seed) if args.levels else None
         match = selfplay(args.game, options, players=players, seed=args.seed,
                          start_time=start, log_path=Path(args.out), choose=choose)
-    except ValueError as error:
-        print(_("tablier {command}: {error}").format(command="selfplay", error=error),
+    except ValueError as error:  # the engine's or the protocol's refusal of the options
+        print(_("tablier {command}: {error}").format(command="selfplay", error=said(error)),
               file=sys.stderr)  # fmt: skip
         return 2
     session = match.sessions[0]
@@ -122,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
     records = ngettext("{count} record", "{count} records", len(session.records)).format(
         count=format_number(len(session.records)))
     print(_("{log}: {game}, {players}; {result}; {turns}, {records}").format(
-        log=args.out, game=args.game, players=", ".join(match.setup.names), result=result,
-        turns=turns, records=records))  # fmt: skip
+        log=args.out, game=match.setup.proposal.rules.proper_name,
+        players=", ".join(match.setup.names), result=result, turns=turns,
+        records=records))  # fmt: skip
     return 0

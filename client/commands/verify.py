@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any
 
-from client.i18n import _, words
+from client.i18n import _, said, words
 
 EXIT_VALID, EXIT_INVALID, EXIT_NOT_A_LOG, EXIT_UNPROVEN = 0, 1, 2, 3
 
@@ -47,11 +47,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             read = read_log(path)
         except NotALog as error:
-            print(_("tablier {command}: {error}").format(command="verify", error=error),
+            print(_("tablier {command}: {error}").format(command="verify", error=said(error)),
                   file=sys.stderr)  # fmt: skip
             return EXIT_NOT_A_LOG
         except LogError as error:  # a log whose header is damaged or of an unknown version
-            print(_("tablier verify: {path}: INVALID: {error}").format(path=path, error=error),
+            print(_("tablier verify: {path}: INVALID: {error}").format(path=path,
+                                                                        error=said(error)),
                   file=sys.stderr)  # fmt: skip
             return EXIT_INVALID
         contents.append(read)

@@ -21,7 +21,7 @@ from client.game.local_seats import (
 from client.game.queued import QueuedTurns
 from client.game.score import RunningScore
 from client.game.turn import NotYourTurnError, Turn, TurnEvent, TurnQueue
-from client.i18n import _
+from client.i18n import _, os_reason_of, said
 from client.setup import (
     GameSetup,
     JacquetSetup,
@@ -143,17 +143,17 @@ class LocalGame(QueuedTurns):
             )
         except (LocalSeatsError, NotALog) as problem:
             raise ResumeRefused(_("This game cannot be taken up again: {problem}.").format(
-                problem=problem)) from None  # fmt: skip
+                problem=said(problem))) from None  # fmt: skip
         except ProtocolError as problem:  # the log was changed, or is another game's
             refusal = _("Its log fails verification, so the game cannot be taken up again: "
-                        "{problem}.").format(problem=problem)  # fmt: skip
+                        "{problem}.").format(problem=said(problem))  # fmt: skip
             raise ResumeRefused(refusal) from None
         except SetupError as problem:
             raise ResumeRefused(_("This game cannot be taken up again: {problem}.").format(
                 problem=problem)) from None  # fmt: skip
         except OSError as problem:  # the log cannot be written to any more
             refusal = _("This game cannot be taken up again: its log cannot be written "
-                        "({reason}).").format(reason=problem.strerror)  # fmt: skip
+                        "({reason}).").format(reason=os_reason_of(problem))  # fmt: skip
             raise ResumeRefused(refusal) from None
         if match.ended is not None:  # it ended just as the app stopped
             match.close()

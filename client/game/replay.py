@@ -17,7 +17,7 @@ from pathlib import Path
 from client.game.driver import Extras, Listener, ScreenAwaiting, SeatRole
 from client.game.story import tell
 from client.game.turn import GameState, NotYourTurnError, Turn, TurnEvent, TurnQueue
-from client.i18n import _
+from client.i18n import _, said
 from client.setup import GameSetup, setup_for_match
 from engine.awaiting import Finished
 from engine.jacquet import Play
@@ -26,8 +26,6 @@ from protocol.events import DiceRolled, MatchEnded
 from protocol.logfile import LogContents, read_log
 from protocol.session import MatchSession
 from protocol.verify import replay as verified_steps
-
-GAME_TITLES = {"goose": "Jeu de l'oie", "jacquet": "Jacquet"}
 
 
 class ReplayRefused(ValueError):
@@ -83,7 +81,7 @@ def load_replay(path: Path) -> MatchReplay:
     try:
         contents = read_log(path)
     except NotALog as error:
-        raise NotALogFile(str(error)) from None
+        raise NotALogFile(said(error)) from None
     return replay_contents(contents)
 
 
@@ -92,7 +90,7 @@ def replay_contents(contents: LogContents) -> MatchReplay:
     names = setup.names
     session = MatchSession(setup, seat=None, strict=True)
     opening = _("{game}: {players}.").format(
-        game=GAME_TITLES.get(setup.game, setup.game), players=", ".join(names)
+        game=setup.proposal.rules.proper_name, players=", ".join(names)
     )
     frames = [ReplayFrame(session.state, (), opening, 0, 0)]
     throws = 0
@@ -106,13 +104,14 @@ def replay_contents(contents: LogContents) -> MatchReplay:
             seat = rolled[0].seat if rolled else _mover(step.events, frames[-1].seat)
             frames.append(ReplayFrame(step.state, tuple(step.events), story, throws, seat))
     except CorruptLog as error:  # its message names the record and what is wrong with it
-        raise ReplayRefused(_("this log fails verification: {error}").format(error=error)) from None
+        refusal = _("this log fails verification: {error}").format(error=said(error))
+        raise ReplayRefused(refusal) from None
     warning = None
     if contents.problem is not None:
         # The problem's own message already names the record and the byte.
         warning = _(
             "The log is damaged: {problem}; replaying up to its last good record."
-        ).format(problem=contents.problem)
+        ).format(problem=said(contents.problem))
     options = dict(setup.proposal.options)
     return MatchReplay(setup.game, names, options, tuple(frames), warning, session.ended)
 

@@ -22,10 +22,10 @@ from websockets.exceptions import (
     WebSocketException,
 )
 
-from client.i18n import N_, _
+from client.i18n import N_, _, os_reason_of
 from client.net.untrusted import RelayMisbehaved, shown
 from relay.client import RelayError
-from relay.envelope import EnvelopeError, ErrorCode
+from relay.envelope import EnvelopeError, ErrorCode, Notice, NoticeCode
 
 
 class RoomError(ValueError):
@@ -80,6 +80,36 @@ REFUSALS: dict[str, str] = {  # keyed by the codes themselves: a new one is seen
 }
 
 
+# What the relay library itself finds wrong with a relay's answers (relay.client's codes).
+BROKEN: dict[str, str] = {
+    "unexpected": N_(
+        "The relay answered with something other than what was asked: it is not a Tablier "
+        "relay, or a faulty one."
+    ),
+    "bad_sequence": N_("The relay numbered the room's messages wrongly: it is a faulty relay."),
+}
+
+# A relay's news (a notice), as its refusals: worded here by its code.
+NOTICES: dict[str, str] = {
+    NoticeCode.RELAY_RESTARTING: N_(
+        "The relay is restarting; Tablier reconnects as soon as it is back."
+    ),
+}
+
+
+# OpenSSL's reasons to refuse a certificate (X509_V_ERR_*), as people meet them; another one
+# is shown in OpenSSL's own (English) words.
+CERTIFICATE_PROBLEMS: dict[int, str] = {
+    10: N_("it has expired"),
+    9: N_("it is not valid yet"),
+    18: N_("it is self-signed"),
+    19: N_("a certificate of its chain is self-signed"),
+    20: N_("its issuer is not known here"),
+    21: N_("its issuer is not known here"),
+    62: N_("it is for another host name"),
+}
+
+
 def refusal(error: RelayError) -> str:
     """What the relay's refusal *error* means, in the reader's language.
 
@@ -88,8 +118,34 @@ def refusal(error: RelayError) -> str:
     >>> refusal(RelayError("new_code", "A relay\x1b[2J of tomorrow."))
     'A relay�[2J of tomorrow.'
     """
-    known = REFUSALS.get(error.code)
+    known = REFUSALS.get(error.code) or BROKEN.get(error.code)
     return _(known) if known is not None else shown(error.text)
+
+
+def news(notice: Notice) -> str:
+    """What the relay's *notice* says, in the reader's language (a code Tablier does not
+    know yet: the relay's own words, made safe to show)."""
+    known = NOTICES.get(notice.code)
+    return _(known) if known is not None else shown(notice.text)
+
+
+def garbled(error: EnvelopeError) -> str:
+    """What is wrong with a frame the relay sent that Tablier cannot read (the envelope's
+    own words are English, for the relay's operators), in a few words.
+
+    >>> garbled(EnvelopeError(ErrorCode.BAD_ENVELOPE, "That frame is not ..."))
+    'it sent a frame that is not a relay envelope'
+    """
+    if error.versions is not None:
+        relay, client = error.versions
+        older = _("it speaks version {relay} of the relay protocol and Tablier version "
+                  "{client}: update whichever of the two is older")  # fmt: skip
+        return older.format(relay=relay, client=client)
+    if error.code == ErrorCode.UNSUPPORTED_VERSION:
+        return _("it speaks another version of the relay protocol: update Tablier or the relay")
+    if error.code == ErrorCode.FRAME_TOO_LARGE:
+        return _("it sent a frame larger than Tablier accepts")
+    return _("it sent a frame that is not a relay envelope")
 
 
 def listen_failure(host: str, port: int, error: OSError) -> str:
@@ -115,7 +171,7 @@ def relay_failure(url: str, error: BaseException) -> str:
         return _("the relay at {url} refused: {reason}").format(url=url, reason=refusal(error))
     if isinstance(error, EnvelopeError):
         return _("the relay at {url} answered what Tablier does not understand: {reason}").format(
-            url=url, reason=shown(error.text)
+            url=url, reason=garbled(error)
         )
     if isinstance(error, InvalidURI):
         return _("{url} is not a relay address (ws://HOST:PORT/ or wss://HOST/)").format(url=url)
@@ -143,8 +199,9 @@ def describe_connect(error: BaseException) -> str:
     if isinstance(error, ConnectionClosed):
         return _("it closed the connection")
     if isinstance(error, ssl.SSLCertVerificationError):
+        known = CERTIFICATE_PROBLEMS.get(error.verify_code)
         return _("its TLS certificate is not one this machine trusts ({reason})").format(
-            reason=error.verify_message
+            reason=_(known) if known is not None else error.verify_message
         )
     if isinstance(error, ssl.SSLError):
         return _("the secure (TLS) connection failed: is it really a wss:// relay?")
@@ -154,11 +211,14 @@ def describe_connect(error: BaseException) -> str:
         )
     if isinstance(error, WebSocketException):
         return _("what answered is not a relay")
+    if isinstance(error, EnvelopeError):
+        return garbled(error)
     return _reason(error)
 
 
 def _reason(error: BaseException) -> str:
-    """An OSError's own words without its ``[Errno n]`` prefix."""
+    """An OSError's reason, in words (never its ``[Errno n]`` English)."""
     if isinstance(error, OSError) and error.strerror:
-        return error.strerror[0].lower() + error.strerror[1:]
+        reason = os_reason_of(error)
+        return reason[0].lower() + reason[1:]
     return shown(str(error)) or type(error).__name__

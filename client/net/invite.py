@@ -64,10 +64,14 @@ def parse_invite(text: str) -> Invite:
         raise InviteError(_("the invite is empty: paste the whole tablier://… line"))
     try:
         parts = urlsplit(text)
+    except ValueError:  # Python's one reason here: an IPv6 address's bracket left open
+        raise InviteError(_("the invite's address is not valid (an IPv6 address in [ ] is "
+                            "cut short)")) from None  # fmt: skip
+    try:
         port = parts.port
-    except ValueError as error:
-        why = _("the invite's address is not valid ({error})").format(error=error)
-        raise InviteError(why) from None
+    except ValueError:
+        raise InviteError(_("the invite's address is not valid (its port must be a number "
+                            "from 0 to 65535)")) from None  # fmt: skip
     if parts.scheme not in _SCHEMES:
         # Quoted whole when short; a long paste is cut where an ellipsis says so.
         start = text if len(text) <= _QUOTED else f"{text[: _QUOTED - 1]}…"

@@ -36,8 +36,8 @@ from typing import Literal, NoReturn
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from client.i18n import N_, _, ngettext
-from client.net.failures import describe_connect, refusal
+from client.i18n import N_, _, format_number, ngettext
+from client.net.failures import describe_connect, garbled, news, refusal
 from client.net.match import NetMatch
 from client.net.roster import PresenceChange
 from client.net.tasks import stop
@@ -194,7 +194,8 @@ class RelayLink:
                 detail = error.text if isinstance(error, _RoomLost) else refusal(error)
             except EnvelopeError as error:
                 if error.code == ErrorCode.UNSUPPORTED_VERSION:  # no retry will cure it
-                    self._fail(shown(error.text))
+                    self._fail(_("the relay cannot be used: {reason}").format(
+                        reason=garbled(error)))  # fmt: skip
                 detail = _describe(error)
             except RelayMisbehaved as error:
                 self._fail(str(error))
@@ -220,12 +221,14 @@ class RelayLink:
             delay = self.backoff.delay(attempt)
             if self.deadline is not None:
                 if time.monotonic() >= self.deadline:
+                    assert self.connect_timeout is not None  # what set the deadline
                     tries = ngettext("{count} attempt; the last: {reason}",
                                      "{count} attempts; the last: {reason}", attempt).format(
                         count=attempt, reason=detail
                     )
                     self._fail(_("no relay answered at {url} in {seconds} s ({tries})").format(
-                        url=shown(self.url), seconds=f"{self.connect_timeout:g}", tries=tries
+                        url=shown(self.url), seconds=format_number(self.connect_timeout),
+                        tries=tries,
                     ))
                 delay = min(delay, self.deadline - time.monotonic())
             self._set(LinkStatus("reconnecting", attempt, time.monotonic() + delay, detail))
@@ -410,7 +413,7 @@ class RelayLink:
             name = check_name(self.url, event.name)
             self.match.presence(event.seat, _PRESENCE[event.event], name, now)
         else:
-            self._set(LinkStatus("connected", detail=shown(event.text)))
+            self._set(LinkStatus("connected", detail=news(event)))
         self.flush()
 
     def _set(self, status: LinkStatus) -> None:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Literal
 
 from client.game.score import RunningScore
-from client.i18n import _
+from client.i18n import _, said
 from client.net import wire
 from client.net.durable import MatchLogs
 from client.net.meeting import Meeting
@@ -142,7 +142,7 @@ class NetMatch(MatchView):
         except ProtocolError as error:
             assert match.logs.writer is not None
             match.logs.writer.close()
-            why = _("the match log does not replay: {error}").format(error=error)
+            why = _("the match log does not replay: {error}").format(error=said(error))
             raise ValueError(why) from None
         match.resumed = True
         match._before_setup = True
@@ -270,7 +270,7 @@ class NetMatch(MatchView):
         except RemoteProtocolError as error:
             self.play.remote_error(relay_seat, error)
         except LocalProtocolError as error:  # e.g. traffic for a match that was stopped
-            self.play.blame(relay_seat, str(error), fatal=False)
+            self.play.blame(relay_seat, said(error), fatal=False)
         self.play.grown()
         self.play.cut_turn()
         self._changed()

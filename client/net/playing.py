@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 from client.game.driver import Offence
 from client.game.turn import Turn
-from client.i18n import _
+from client.i18n import _, reason_of
 from client.net import wire
 from client.net.catchup import CatchUp
 from client.net.roster import Roster
@@ -268,7 +268,7 @@ class Playing:
         else:
             who = _("a peer")
         stopped = session is not None and session.stopped is not None
-        self.offences.append(Offence(who, error.reason, fatal=stopped))
+        self.offences.append(Offence(who, reason_of(error), fatal=stopped))
         if session is not None and session.ended is not None and self._cutter is not None:
             self.take([])
             if not self._cutter.has_end():

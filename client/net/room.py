@@ -21,7 +21,7 @@ from typing import Any
 from websockets.exceptions import WebSocketException
 
 from client.game.driver import Offence
-from client.i18n import N_, _
+from client.i18n import N_, _, os_reason_of, reason_of, said
 from client.net.failures import RoomError, listen_failure, relay_failure
 from client.net.game import NetworkGame
 from client.net.invite import Invite
@@ -101,7 +101,7 @@ class Room:
             save_seat(self.seat_path, seat)
         except OSError as error:  # the match goes on; only quitting would now lose the seat
             text = _("cannot be written ({error}): quitting now gives up your seat").format(
-                error=error
+                error=os_reason_of(error)
             )
             match.offences.append(Offence(_("Your seat file"), text, fatal=False))
             self.seat_path = None  # said once
@@ -292,7 +292,7 @@ async def join_room(
                                           connect_timeout=connect_timeout)  # fmt: skip
         except (ValueError, OSError) as problem:  # OSError: its log cannot be reopened
             notice = _("Your saved seat in this room cannot be used: {problem}. Joining anew.")
-            notice = notice.format(problem=problem)
+            notice = notice.format(problem=said(problem))
     match = _new_match(role, name, settings, identity)
     link = RelayLink(
         match,
@@ -358,7 +358,7 @@ async def _resume_room(
     )
     if log.problem is not None:  # the stop cut a record short: it comes back from the others
         room.notice += " " + _("Its damaged end was cut ({reason}).").format(
-            reason=log.problem.reason
+            reason=reason_of(log.problem)
         )
     link.flush()  # dice reveals made again by the replay, not back from the relay yet
     room.start()

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
-from client.i18n import _
+from client.i18n import _, os_reason_of
 from client.net.untrusted import is_secret
 from client.private_file import write_private
 from protocol.codec import pack, unpack_untrusted
@@ -171,14 +171,14 @@ def load_seat(path: Path) -> Seat | None:
         return None
     except OSError as error:
         raise SeatFileError(
-            _("cannot read {file}: {error}").format(file=path, error=error.strerror)
+            _("cannot read {file}: {error}").format(file=path, error=os_reason_of(error))
         ) from None
     if len(data) > MAX_SEAT_BYTES:
         raise SeatFileError(_("{path} is too large to be a seat file").format(path=path))
     try:
         return decode_seat(data)
     except SeatFileError as error:
-        raise SeatFileError(f"{path}: {error}") from None
+        raise SeatFileError(_("{path}: {reason}").format(path=path, reason=error)) from None
 
 
 def forget_seat(path: Path) -> None:

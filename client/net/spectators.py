@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from client.i18n import _, say
+from client.i18n import _, reason_of, say
 from client.net import wire
 from client.net.catchup import transcript
 from client.net.playing import Playing
@@ -261,7 +261,7 @@ class Arrival:
         try:
             setup = MatchSetup.decode(offer.setup)
         except ProtocolError as error:
-            playing.blame(relay_seat, self.bad_setup(error.reason), fatal=True)
+            playing.blame(relay_seat, self.bad_setup(reason_of(error)), fatal=True)
             return
         if playing.session is None or setup != playing.session.setup:
             begin(setup)
@@ -293,7 +293,7 @@ class Arrival:
                 playing.remote_error(None, error)
                 return True
             # not signed by the seat it names, as it came: the sender's doing
-            return self._refuse(relay_seat, self.false(error.reason), playing)
+            return self._refuse(relay_seat, self.false(reason_of(error)), playing)
         playing.cut_turn()
         return False
 

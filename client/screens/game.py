@@ -58,6 +58,8 @@ class GameScreen(Screen[None]):
     """A screen showing one game; ``HELP_TEXT`` is the rules summary the help screen shows."""
 
     RULES: ClassVar[str] = ""
+    FULL_RULES: ClassVar[str] = ""
+    """The game's rules in full (docs/rules.md's section), after the keys in the help."""
     """The game's rules summary (Markdown) for the help screen."""
     ENTRY_HELP: ClassVar[str] = ""
     """How a person enters a turn here (shown only where a person plays)."""

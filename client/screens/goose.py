@@ -50,6 +50,7 @@ class GooseScreen(GameScreen):
 
     CSS_PATH = ["goose.tcss", "game.tcss"]  # noqa: RUF012 - Textual's own type
     RULES = help_topics.GOOSE
+    FULL_RULES = help_topics.GOOSE_FULL
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "throw", N_("Throw"), tooltip=N_("Throw the dice (the player to move)")),
         Binding(

@@ -1,4 +1,5 @@
-"""The help screen: a rules summary for the current game and every key it answers to."""
+"""The help screen: a rules summary for the current game, every key it answers to, then the
+game's rules in full."""
 
 from __future__ import annotations
 
@@ -25,14 +26,16 @@ class _HelpBody(VerticalScroll):
 
 
 class HelpScreen(ModalScreen[None]):
-    """Opened with F1 from any screen; the screen tells which rules to show (``HELP_TEXT``)."""
+    """Opened with F1 from any screen; the screen tells which rules to show (``HELP_TEXT``,
+    and after the keys a game's rules in full, ``FULL_RULES``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "dismiss", N_("Close help"))]
 
-    def __init__(self, rules: str, keys: list[tuple[str, str]]) -> None:
+    def __init__(self, rules: str, keys: list[tuple[str, str]], full_rules: str = "") -> None:
         super().__init__()
         self.rules = rules
         self.keys = keys
+        self.full_rules = full_rules
 
     @classmethod
     def for_screen(cls, screen: Screen[object]) -> HelpScreen:
@@ -65,8 +68,9 @@ class HelpScreen(ModalScreen[None]):
             keys.setdefault(group_keys, description)
         for key, description in app_keys.items():
             keys.setdefault(key, description)
-        keys.setdefault(screen.app.get_key_display(Binding("ctrl+p", "")), N_("Command palette"))
-        return cls(rules, list(keys.items()))
+        keys.setdefault(screen.app.get_key_display(Binding("ctrl+p", "")), _("Command palette"))
+        full_rules = getattr(screen, "FULL_RULES", "")
+        return cls(rules, list(keys.items()), _(full_rules) if full_rules else "")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -74,6 +78,15 @@ class HelpScreen(ModalScreen[None]):
                 yield Markdown(self.rules + "\n" + self._keys_markdown(), id="rules")
             yield Label(_("Press Esc or F1 to go back"), id="close-hint", markup=False)
         yield KeysFooter()  # the dialog's own keys, not those of the screen below
+
+    def on_mount(self) -> None:
+        # The rules in full (a long page, with tables) double the time the help takes to
+        # open: they are laid out once the summary and the keys are on the screen.
+        if self.full_rules:
+            self.call_after_refresh(self._show_full_rules)
+
+    def _show_full_rules(self) -> None:
+        self.query_one(_HelpBody).mount(Markdown(self.full_rules, id="full-rules"))
 
     def _keys_markdown(self) -> str:
         rows = "\n".join(f"| `{key}` | {description} |" for key, description in self.keys)

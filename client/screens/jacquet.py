@@ -93,6 +93,7 @@ class JacquetScreen(GameScreen):
 
     CSS_PATH = ["jacquet.tcss", "game.tcss"]  # noqa: RUF012 - Textual's own type
     RULES = help_topics.JACQUET
+    FULL_RULES = help_topics.JACQUET_FULL
     ENTRY_HELP = help_topics.JACQUET_ENTRY
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "throw", N_("Throw"), tooltip=N_("Throw the dice for your turn")),

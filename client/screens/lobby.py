@@ -250,7 +250,7 @@ class LobbyScreen(Screen[None]):
             i18n.save_language(self.settings.config_dir or i18n.config_dir(), language)
         except OSError as error:
             self.notify(_("The language cannot be kept for the next start: {error}").format(
-                error=error.strerror or error
+                error=i18n.os_reason_of(error)
             ), severity="warning", timeout=10, markup=False)
         await self.recompose()
 

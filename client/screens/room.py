@@ -27,19 +27,18 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
-from client.i18n import N_, _
+from client.i18n import N_, _, ngettext, os_reason_of
 from client.lifecycle import closing
 from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import InviteError, parse_invite
 from client.net.plan import STDOUT, HostPlan, JoinPlan
 from client.widgets.footer import KeysFooter
 from client.widgets.title_bar import TitleBar
+from protocol.games import game_named
 
 if TYPE_CHECKING:
     from client.net.room import Room
     from client.setup import SessionSettings
-
-GAME_TITLES = {"goose": "Jeu de l'oie", "jacquet": "Jacquet"}
 
 
 class InviteLine(HorizontalScroll):
@@ -108,7 +107,7 @@ class RoomScreen(Screen[None]):
         plan = self.plan
         if isinstance(plan, HostPlan):
             return _("Hosting {game} for {players} players").format(
-                game=GAME_TITLES[plan.game], players=plan.seats
+                game=game_named(plan.game).proper_name, players=plan.seats
             )
         if self.hosting:  # the host back in his seat through `tablier join`
             return _("Hosting this room: back in your seat")
@@ -173,7 +172,7 @@ class RoomScreen(Screen[None]):
                 write_invites(plan.invite_file, room)
             except OSError as error:
                 self._fail(_("cannot write the invites to {file}: {error}").format(
-                    file=plan.invite_file, error=error.strerror
+                    file=plan.invite_file, error=os_reason_of(error)
                 ))
                 return
         if room.notice is not None:
@@ -322,7 +321,9 @@ def _members(room: Room) -> Text:
     if match.setup is not None:  # back in a match that began: its players, as they sit
         setup = match.setup
         options = _options(setup.proposal.options)
-        members.append(f"{GAME_TITLES.get(setup.game, setup.game)} ({options}):\n", style="bold")
+        heading = _("{game} ({options}):").format(game=game_named(setup.game).proper_name,
+                                                  options=options)  # fmt: skip
+        members.append(heading + "\n", style="bold")
         for seat, name in enumerate(setup.names):
             you = " " + _("(you)") if seat == match.seat else ""
             members.append(f"  {seat + 1}. {name}{you}\n")
@@ -333,10 +334,12 @@ def _members(room: Room) -> Text:
         members.append(_("Waiting for the host's proposal…"), style="italic")
         return members
     options = _options(proposal.options)
-    title = GAME_TITLES.get(proposal.game, proposal.game)
-    seated = _("{joined} of {seats} seated").format(joined=len(match.meeting.joins),
-                                                    seats=proposal.seats)  # fmt: skip
-    members.append(f"{title} ({options}): {seated}\n", style="bold")
+    joined = len(match.meeting.joins)
+    seated = ngettext("{joined} of {seats} seated", "{joined} of {seats} seated",
+                      joined).format(joined=joined, seats=proposal.seats)  # fmt: skip
+    heading = _("{game} ({options}): {seated}").format(game=game_named(proposal.game).proper_name,
+                                                       options=options, seated=seated)  # fmt: skip
+    members.append(heading + "\n", style="bold")
     for seat, join in enumerate(match.meeting.joins):
         members.append(f"  {seat + 1}. {join.name}")
         you = " " + _("(you)") if join.public_key == match.identity.public_key else ""
@@ -398,7 +401,7 @@ class JoinScreen(Screen[None]):
         yield TitleBar()
         with Vertical(id="join-form"):
             yield Label(_("Paste the invite a friend sent you (tablier://…):"), markup=False)
-            yield Input(placeholder="tablier://host:port/room?player=…", id="join-invite")
+            yield Input(placeholder=_("tablier://host:port/room?player=…"), id="join-invite")
             yield Label(_("Your name:"), markup=False)
             yield Input(self._name, placeholder=_("Your name"), max_length=20, id="join-name")
             yield Button(_("Join"), variant="success", id="join-go")

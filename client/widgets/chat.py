@@ -58,8 +58,11 @@ class ChatPanel(Vertical):
     def add(self, name: str, text: str, sent_ms: int | None = None) -> None:
         moment = time.localtime((sent_ms or time.time() * 1000) / 1000)
         line = Text(f"{moment.tm_hour:02d}:{moment.tm_min:02d} ", style="dim")
+        # The name in bold, where the language puts it ("Bob: …", "Bob : …").
+        before, _name, after = _("{name}: {text}").partition("{name}")
+        line.append(before.format(text=text))
         line.append(name, style="bold")
-        line.append(f": {text}")
+        line.append(after.format(text=text))
         self.query_one("#chat-log", RichLog).write(line)
 
     def focus_input(self) -> None:

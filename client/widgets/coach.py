@@ -31,7 +31,7 @@ from textual.widgets import Static
 from client.game.driver import ReplayControl
 from client.game.jacquet_turns import indexed_jacquet_turns
 from client.game.marks import MARK_NAMES
-from client.i18n import N_, _, decimal_symbol
+from client.i18n import N_, _, decimal_symbol, said
 from engine.bot.analysis import (
     Judgement,
     RankedPlay,
@@ -131,8 +131,8 @@ class CoachPanel(Static):
             turns = frame_turns(self.replay.frames)
             marks = {index: analyse_turn(turn, REPLAY_LIMITS) for index, turn in turns.items()}
         except ValueError as error:  # a play the engine refuses: the log was verified, so a bug
-            self.app.call_from_thread(self.update,
-                                    _("The plays could not be judged: {error}").format(error=error))
+            why = _("The plays could not be judged: {error}").format(error=said(error))
+            self.app.call_from_thread(self.update, why)
             return
         self.app.call_from_thread(self._analysed, marks)
 

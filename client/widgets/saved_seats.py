@@ -8,7 +8,6 @@ learns why it cannot be resumed and can forget it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -19,7 +18,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, OptionList
 
-from client.i18n import N_, _
+from client.i18n import N_, _, format_moment, said
 from client.lifecycle import closing
 from client.net.invite import Invite
 
@@ -60,18 +59,19 @@ def _describe(path: Path) -> SavedSeat:
     from client.net.seatfile import SeatFileError, load_seat
     from protocol.logfile import read_log
 
-    left = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
+    left = format_moment(path.stat().st_mtime)
     try:
         seat = load_seat(path)
         assert seat is not None  # it was just listed
         setup = read_log(seat.log_path).setup
     except (SeatFileError, ValueError, OSError) as problem:
-        why = str(problem).removeprefix(f"{path}: ")  # the entry already names it
+        named = _("{path}: {reason}").format(path=path, reason="")
+        why = said(problem).removeprefix(named)  # the entry already names it
         title = _("{file}… ({left}) cannot be resumed: {why}").format(
             file=path.name[:8], left=left, why=why
         )
         return SavedSeat(path, None, title)
-    game = "Jacquet" if setup.game == "jacquet" else "Jeu de l'oie"
+    game = setup.proposal.rules.proper_name
     others = [name for name in setup.names if name != seat.name]
     title = _("{game} with {players}, as {name} ({left})").format(
         game=game, players=", ".join(others), name=seat.name, left=left

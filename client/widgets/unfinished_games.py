@@ -9,7 +9,6 @@ come from the log, which anyone could have changed: they are shown as plain, pri
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import ClassVar
 
@@ -21,11 +20,9 @@ from textual.message import Message
 from textual.widgets import Label, OptionList
 
 from client.game.local_seats import LocalSeatsError, load_local_seats, local_seats_folder
-from client.i18n import N_, _
+from client.i18n import N_, _, format_moment, said
 from client.lifecycle import closing
 from client.net.untrusted import shown
-
-GAME_TITLES = {"goose": "Jeu de l'oie", "jacquet": "Jacquet"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +50,12 @@ def _describe(path: Path) -> UnfinishedGame | None:
     just left, is about to remove it and its empty log)."""
     from protocol.logfile import read_log
 
-    left = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
+    left = format_moment(path.stat().st_mtime)
     try:
         seats = load_local_seats(path)
         contents = read_log(seats.log_path)
     except (LocalSeatsError, ValueError, OSError) as problem:
-        why = shown(str(problem))
+        why = shown(said(problem))
         title = _("{file}… ({left}) cannot be resumed: {why}").format(
             file=path.name[:8], left=left, why=why
         )
@@ -66,9 +63,10 @@ def _describe(path: Path) -> UnfinishedGame | None:
     if not contents.records:
         return None
     setup = contents.setup
-    game = GAME_TITLES.get(setup.game, _("a game"))
     players = shown(", ".join(setup.names))
-    return UnfinishedGame(path, f"{game}: {players} ({left})", True)
+    title = _("{game}: {players} ({left})").format(game=setup.proposal.rules.proper_name,
+                                                   players=players, left=left)  # fmt: skip
+    return UnfinishedGame(path, title, True)
 
 
 class UnfinishedGames(Vertical):

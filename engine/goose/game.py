@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from engine.awaiting import MissTurn, ThrowDice
+from engine.clause import N_, Clause
 from engine.errors import IllegalMoveError, InvalidOptionsError
 from engine.goose import board
 from engine.goose.lots import throw_lot
@@ -38,7 +39,8 @@ def new_game(options: GooseOptions, *, first: int | None = None) -> GooseState:
     """
     players = options.players
     if first is not None and not 0 <= first < players:
-        raise InvalidOptionsError(f"the first player must be a seat from 0 to {players - 1}")
+        raise InvalidOptionsError(Clause.of(N_("the first player must be a seat from 0 to "
+                                               "{last}"), last=players - 1))  # fmt: skip
     return GooseState(
         options=options,
         phase="lots" if first is None else "play",

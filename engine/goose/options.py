@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
+from engine.clause import N_, Clause
 from engine.errors import InvalidOptionsError
 
 Rules = Literal["daumont", "1792"]
@@ -37,19 +38,24 @@ class GooseOptions:
         for name in ("players", "ante", "fee"):
             value = getattr(self, name)
             if type(value) is not int:
-                raise InvalidOptionsError(f"{name} must be a whole number, not {value!r}")
+                raise InvalidOptionsError(Clause.of(N_("{option} must be a whole number, not "
+                                                       "{value}"), option=name,
+                                                    value=repr(value)))  # fmt: skip
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise InvalidOptionsError(
-                f"the Goose is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}"
-            )
+            raise InvalidOptionsError(Clause.of(
+                N_("the Goose is played by {low} to {high} players, not {count}"),
+                low=MIN_PLAYERS, high=MAX_PLAYERS, count=self.players,
+            ))  # fmt: skip
         if self.rules not in RULE_SETS:
-            raise InvalidOptionsError(
-                f"unknown rule set {self.rules!r}: choose one of {', '.join(RULE_SETS)}"
-            )
+            raise InvalidOptionsError(Clause.of(N_("unknown rule set {rules!r}: choose one of "
+                                                   "{choices}"), rules=self.rules,
+                                                choices=", ".join(RULE_SETS)))  # fmt: skip
         if self.ante < 0:
-            raise InvalidOptionsError(f"the ante cannot be negative ({self.ante})")
+            raise InvalidOptionsError(Clause.of(N_("the ante cannot be negative ({ante})"),
+                                                ante=self.ante))  # fmt: skip
         if self.fee < 0:
-            raise InvalidOptionsError(f"the fee cannot be negative ({self.fee})")
+            raise InvalidOptionsError(Clause.of(N_("the fee cannot be negative ({fee})"),
+                                                fee=self.fee))  # fmt: skip
 
     def canonical(self) -> tuple[str, int, str, int, int]:
         return ("goose-options", self.players, self.rules, self.ante, self.fee)

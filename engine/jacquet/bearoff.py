@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Final, Literal, TypeAlias
 
+from engine.clause import N_, Clause
 from engine.errors import InvalidOptionsError
 
 BearOff: TypeAlias = Literal["backgammon", "trictrac"]
@@ -24,6 +25,7 @@ def check_bearoff(name: str) -> BearOff:
     for rule in BEAROFF_RULES:
         if name == rule:
             return rule
-    raise InvalidOptionsError(
-        f"unknown bear-off rule {name!r}; choose {' or '.join(BEAROFF_RULES)}"
-    )
+    choices = Clause.of(N_("{some} or {last}"), some=", ".join(BEAROFF_RULES[:-1]),
+                        last=BEAROFF_RULES[-1])  # fmt: skip
+    raise InvalidOptionsError(Clause.of(N_("unknown bear-off rule {rule!r}: choose {choices}"),
+                                        rule=name, choices=choices))  # fmt: skip

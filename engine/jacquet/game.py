@@ -28,6 +28,7 @@ from typing import Literal, TypeAlias
 
 from engine.awaiting import Awaiting, ChoosePlay, Finished, ThrowDice
 from engine.canonical import Canonical
+from engine.clause import N_, Clause
 from engine.errors import IllegalMoveError, InvalidOptionsError
 from engine.jacquet.bearoff import BearOff, check_bearoff
 from engine.jacquet.events import (
@@ -67,9 +68,11 @@ class JacquetOptions:
 
     def __post_init__(self) -> None:
         if isinstance(self.match_to, bool) or not isinstance(self.match_to, int):
-            raise InvalidOptionsError(f"match_to is a whole number, not {self.match_to!r}")
+            raise InvalidOptionsError(Clause.of(N_("match_to is a whole number, not {value}"),
+                                                value=repr(self.match_to)))  # fmt: skip
         if self.match_to < 1:
-            raise InvalidOptionsError(f"a match is played to 1 point or more, not {self.match_to}")
+            raise InvalidOptionsError(Clause.of(N_("a match is played to 1 point or more, not "
+                                                   "{points}"), points=self.match_to))  # fmt: skip
         check_bearoff(self.bearoff)
 
     def canonical(self) -> Canonical:

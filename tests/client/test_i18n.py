@@ -24,7 +24,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from client import i18n
+from client import i18n, typography
 from client.commands import paths
 from client.commands.argparse_words import WORDS
 from client.i18n import ngettext
@@ -79,6 +79,20 @@ def test_every_sentence_is_translated_into_french_with_the_same_placeholders() -
             assert placeholders(form) == placeholders(ids[-1]), (message.id, form)
 
 
+def test_french_punctuation_takes_a_no_break_space_before_it() -> None:
+    """``:``, ``;``, ``!`` and ``?`` stand after a no-break space in French, never an
+    ordinary one, which a narrow terminal could break the line at (a ``?`` starting an
+    invite's query, ``?player=``, is not punctuation)."""
+    ordinary = [
+        form
+        for message in catalogue(PO)
+        if message.id
+        for form in (message.string if isinstance(message.string, tuple) else (message.string,))
+        if re.search(r" [:;!?](\s|$)", form)
+    ]
+    assert ordinary == []
+
+
 def test_the_template_holds_exactly_the_sentences_the_sources_mark() -> None:
     """``scripts/catalogue`` was run after the last change of a sentence."""
     read = [line.strip("[]\n").split(": ") for line in (ROOT / "babel.cfg").open()
@@ -115,10 +129,51 @@ def test_argparse_still_says_the_words_the_catalogue_translates() -> None:
         assert f"_({word!r})" in source, word
 
 
+def test_textual_still_says_the_words_the_catalogue_translates() -> None:
+    """Textual's palette, commands and screen keys are listed by hand too: an upgrade that
+    words them differently must be noticed (they would show in English again)."""
+    import textual
+
+    from client.textual_words import KEYS, SCREENSHOT, WORDS
+
+    source = "".join(path.read_text(encoding="utf-8")
+                     for path in Path(textual.__file__).parent.rglob("*.py"))  # fmt: skip
+    for word in (*WORDS, SCREENSHOT, KEYS):
+        assert f'"{word}"' in source, word
+
+
+async def test_the_palette_and_the_keys_speak_french(tmp_path: Path) -> None:
+    """The command palette (its placeholder, Tablier's commands, Textual's own), ctrl+c's
+    hint and the keys' names (the footer's, the help's), in French."""
+    from textual.command import CommandInput, CommandPalette
+
+    from client.app import TablierApp
+    from tests.client.conftest import seeded_settings
+
+    i18n.use("fr")
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.action_help_quit()
+        await pilot.pause()
+        assert [n.title for n in app._notifications] == [f"Voulez-vous quitter{NBSP}?"]
+        assert "Appuyez sur ^q pour quitter Tablier" in [n.message for n in app._notifications]
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"
+        titles = [command.title for command in app.get_system_commands(app.screen_stack[0])]
+        assert {"Jouer", "Thème", "Quitter", "Capture d'écran"} <= set(titles)
+        assert "Keys" not in titles  # Textual's key panel: English; F1's help has the keys
+    from client.textual_words import key_name
+
+    assert [key_name(key) for key in ("esc", "space", "shift+tab", "^q")] == [
+        "Échap", "espace", "maj+tab", "^q"]  # fmt: skip
+
+
 # -- choosing the language ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("module", [i18n, paths], ids=lambda module: module.__name__)
+@pytest.mark.parametrize("module", [i18n, paths, typography], ids=lambda module: module.__name__)
 def test_docstring_examples(module: ModuleType) -> None:
     assert doctest.testmod(module).failed == 0
 
@@ -206,6 +261,19 @@ def test_the_text_report_of_an_analysis_speaks_french() -> None:
     assert text("total_loss") == "équité perdue en tout"
 
 
+def test_the_goose_luck_table_keeps_its_columns_whatever_its_labels_say() -> None:
+    """A French label longer than the English column ("tours perdus (hôtellerie, puits,
+    prison)") widens the column instead of pushing its row's numbers off their column."""
+    from client.commands.analyze_log import GooseLuck
+    from client.commands.analyze_text import _goose_text
+
+    i18n.use("fr")
+    luck = (GooseLuck(0, 6, 0, 0, 5, 0), GooseLuck(1, 6, 2, 1, 6, 11))
+    table = _goose_text(("Anne", "Bastien"), luck)[2:]
+    assert "tours perdus (hôtellerie, puits, prison)" in table[2]
+    assert len({len(row) for row in table}) == 1, table
+
+
 # -- real processes -------------------------------------------------------------------------
 
 
@@ -243,6 +311,17 @@ def test_a_bad_value_is_refused_in_french_and_lang_en_wins_over_the_locale(
     english = _tablier("--lang", "en", "play", "goose", "--players", "40", home=tmp_path,
                        TABLIER_LANG="fr")  # fmt: skip
     assert english.stderr == "tablier play: the Goose is played by 2 to 15 players, not 40\n"
+
+
+def test_numbers_are_read_and_refused_as_french_writes_them(tmp_path: Path) -> None:
+    """A mistyped number is refused in French words (not argparse's "valeur int invalide"),
+    and a decimal comma is read: 0,08 as 0.08."""
+    from client.commands.play import _tutor_points
+
+    refused = _tablier("--lang", "fr", "play", "jacquet", "--match-to", "deux", home=tmp_path)
+    assert refused.stderr == (f"tablier play jacquet{NBSP}: erreur{NBSP}: argument --match-to"
+                              f"{NBSP}: un nombre entier, pas 'deux' (voir --help)\n")  # fmt: skip
+    assert _tutor_points("0,08") == _tutor_points("0.08") == 80_000
 
 
 def test_a_french_and_an_english_tablier_write_the_same_log(tmp_path: Path) -> None:
@@ -316,14 +395,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("client/widgets/replay_bar.py", "type_digit('{}')"): "a key's action",
     ("client/screens/jacquet.py", "type_play('{}')"): "a key's action",
     ("client/widgets/jacquet_board.py", "{}off"): "the tray, as typed plays write it (21/off)",
-    ("client/widgets/unfinished_games.py", "Jeu de l'oie"): "the game's name in both languages",
-    ("client/widgets/saved_seats.py", "Jeu de l'oie"): "the game's name in both languages",
-    ("client/game/replay.py", "Jeu de l'oie"): "the game's name in both languages",
     ("client/widgets/unfinished_games.py", "option-label list-title"): "CSS classes",
     ("client/widgets/saved_seats.py", "option-label list-title"): "CSS classes",
     ("client/widgets/ledger.py", "italic yellow"): "a Rich style",
     ("client/net/room.py", "ws://127.0.0.1:{}/"): "a relay's address",
-    ("client/screens/room.py", "Jeu de l'oie"): "the game's name in both languages",
     ("client/screens/room.py", "#invite-{}"): "a widget's id",
     ("client/screens/room.py", "invite-{}"): "a widget's id",
     ("client/screens/room.py", "invite-line-{}"): "a widget's id",
@@ -341,6 +416,8 @@ ALLOWED: dict[tuple[str, str], str] = {
 TRANSLATORS = {"_", "N_", "ngettext"}
 SHOWN = {"Button", "update", "notify"}
 """Calls whose first argument a person reads, even a single word."""
+SHOWN_KEYWORDS = {"placeholder", "title", "tooltip", "label"}
+"""Keyword arguments a person reads, even a single word (an input's placeholder)."""
 ENGINE_ERRORS = {"InvalidOptionsError", "NotationError", "InvalidPositionError"}
 """Raised for ``tablier engine``'s JSON ``{"error": ...}`` answers, which stay English."""
 
@@ -362,6 +439,13 @@ def sentences(source: str) -> Iterator[str]:
             shown = node.args[0].value
             if name in SHOWN and isinstance(shown, str) and re.search(r"[A-Za-z]{2}", shown):
                 yield shown
+        if isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                value = keyword.value
+                if (keyword.arg in SHOWN_KEYWORDS and isinstance(value, ast.Constant)
+                        and isinstance(value.value, str)
+                        and re.search(r"[A-Za-z]{2}", value.value)):  # fmt: skip
+                    yield value.value
     exempt: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
@@ -416,5 +500,7 @@ def test_the_scan_finds_a_sentence_left_in_english() -> None:
     found = sorted(sentences('print(f"cannot read {path}")\nhelp = "the log file"\n'
                              'ok = _("wrapped words")\n"""a docstring here"""\n'
                              'keys = [Binding("q", "quit", "Quit")]\n'
-                             'yield Button("Open")\nlabel.update("Thinking…")\n'))  # fmt: skip
-    assert found == ["Open", "Quit", "Thinking…", "cannot read {}", "the log file"]
+                             'yield Button("Open")\nlabel.update("Thinking…")\n'
+                             'Input(placeholder="tablier://host")\n'))  # fmt: skip
+    assert found == ["Open", "Quit", "Thinking…", "cannot read {}", "tablier://host",
+                     "the log file"]  # fmt: skip

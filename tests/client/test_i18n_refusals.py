@@ -4,15 +4,20 @@ what the networked game's NotYourTurnError carries); its English stays the error
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from client import i18n
+from engine.errors import InvalidOptionsError
 from engine.jacquet import Move
-from protocol.errors import LocalProtocolError
+from protocol.errors import LocalProtocolError, NotALog
 from protocol.identity import seeded_source
 from protocol.local import LocalMatch
+
+NBSP = "\u00a0"
 
 
 @pytest.fixture(autouse=True)
@@ -50,3 +55,25 @@ def test_a_protocol_error_without_a_clause_keeps_its_reason() -> None:
     i18n.use("fr")
     worded = LocalProtocolError(i18n._("the match is over"), seat=0)  # worded by the client
     assert i18n.reason_of(worded) == "la partie est finie"
+
+
+def test_an_error_is_said_whole_in_french_and_its_english_kept(tmp_path: Path) -> None:
+    """:func:`client.i18n.said`: a protocol error with its seat or record, an engine
+    error, a system error after its file; ``str()`` stays English for the logs."""
+    from engine.goose import GooseOptions
+    from protocol.logfile import read_log
+
+    i18n.use("fr")
+    with pytest.raises(NotALog) as unreadable:
+        read_log(tmp_path / "gone.tablier")
+    gone = tmp_path / "gone.tablier"
+    assert i18n.said(unreadable.value) == (f"impossible de lire {gone}{NBSP}: ce fichier ou ce "
+                                           "dossier n'existe pas")  # fmt: skip
+    assert str(unreadable.value).endswith(": there is no such file or folder")
+    with pytest.raises(InvalidOptionsError) as options:
+        GooseOptions(players=2, fee=-1)
+    assert i18n.said(options.value) == "l'amende ne peut être négative (-1)"
+    assert str(options.value) == "the fee cannot be negative (-1)"
+    full = OSError(errno.ENOSPC, "No space left on device", "/media/full/x.tablier")
+    assert i18n.said(full) == f"/media/full/x.tablier{NBSP}: le disque est plein"
+    assert i18n.said(ValueError("words of the client's own")) == "words of the client's own"

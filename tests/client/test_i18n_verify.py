@@ -1,6 +1,7 @@
-"""``tablier verify`` in French (issue 18): its labels, its result, what the log proves and
-how two logs part are said in the language the locale asks for; the English ones are
-tests/protocol/test_proof.py's."""
+"""``tablier verify`` in French (issue 18): its labels, its result, what the log proves, how
+two logs part and what is wrong with a damaged or missing one are said in the language the
+locale asks for; the English ones are tests/protocol/test_proof.py's. The other commands
+reading logs say a log's damage the same way."""
 
 from __future__ import annotations
 
@@ -17,13 +18,16 @@ ENGLISH_WORDS = ("game:", "players:", "result:", "proof:", "turns:", "thrown", "
                  "first:")  # fmt: skip
 
 
-def verify(*logs: Path, home: Path) -> subprocess.CompletedProcess[str]:
+def tablier(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     environ = environment(home, LANG="fr_FR.UTF-8")
     for variable in i18n.ENVIRONMENT[:-1]:  # only LANG speaks: the CLI's own choice
         environ.pop(variable, None)
-    return subprocess.run([*TABLIER, "verify", *map(str, logs)], capture_output=True,
-                          text=True, env=environ, stdin=subprocess.DEVNULL, cwd=ROOT,
-                          timeout=60)  # fmt: skip
+    return subprocess.run([*TABLIER, *args], capture_output=True, text=True, env=environ,
+                          stdin=subprocess.DEVNULL, cwd=ROOT, timeout=60)  # fmt: skip
+
+
+def verify(*logs: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    return tablier("verify", *map(str, logs), home=home)
 
 
 def test_verify_says_a_claimed_abandonment_and_its_proof_in_french(tmp_path: Path) -> None:
@@ -34,7 +38,7 @@ def test_verify_says_a_claimed_abandonment_and_its_proof_in_french(tmp_path: Pat
     done = verify(forged, home=tmp_path)
     assert done.returncode == 3, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == f"jeu{NBSP}:      jacquet (match_to=1)"
+    assert lines[0] == f"jeu{NBSP}:      Jacquet (match_to=1)"
     assert lines[1] == f"joueurs{NBSP}:  {', '.join(NAMES)}"
     assert lines[2] == f"résultat{NBSP}: {winner} a quitté la partie (réclamée après le délai)"
     assert lines[3].startswith(f"preuve{NBSP}:   la seule parole de {loser}{NBSP}: {loser} a "
@@ -70,3 +74,40 @@ def test_verify_says_where_two_logs_part_and_who_signed_both_in_french(tmp_path:
     assert "aucun joueur n'a signé des deux côtés" in done.stdout
     assert (f"l'enregistrement de {winner} à cet endroit est daté 4{NBSP}min 59{NBSP}s avant le "
             f"moment où, selon {loser}, son temps était écoulé") in done.stdout  # fmt: skip
+
+
+def test_a_damaged_or_missing_log_is_said_in_french_by_every_command(tmp_path: Path) -> None:
+    match, _keys = played_out("damaged-log")
+    damaged = tmp_path / "damaged.tablier"
+    damaged.write_bytes(match.log_bytes() + b"\xc1")  # a garbled byte after the last record
+    record, offset = len(match.sessions[0].records), len(match.log_bytes())
+    assert offset >= 1000  # written as French writes it: a narrow no-break space per thousand
+    where = "enregistrement {} (octet {})".format(record, f"{offset:,}".replace(",", "\u202f"))
+    garbled = f"{where}{NBSP}: des octets brouillés, pas un enregistrement"
+    done = verify(damaged, home=tmp_path)
+    assert done.returncode == 1
+    assert f"\nNON VALIDE{NBSP}: {garbled}\n" in done.stdout + "\n"
+    assert done.stderr == f"tablier verify{NBSP}: {damaged} n'est PAS valide\n"
+    exported = tablier("log", "export", str(damaged), home=tmp_path)
+    assert exported.returncode == 1
+    assert exported.stderr == f"tablier log export{NBSP}: {damaged}{NBSP}: {garbled}\n"
+    missing = tmp_path / "missing.tablier"
+    for command in ("verify", "replay", "analyze"):
+        refused = tablier(command, str(missing), home=tmp_path)
+        assert refused.returncode == 2, refused.stderr
+        assert refused.stderr == (f"tablier {command}{NBSP}: impossible de lire {missing}{NBSP}: "
+                                  "ce fichier ou ce dossier n'existe pas\n")  # fmt: skip
+    junk = tmp_path / "junk.tablier"
+    junk.write_bytes(b"not a log")
+    refused = tablier("log", "export", str(junk), home=tmp_path)
+    assert refused.stderr == (f"tablier log export{NBSP}: {junk} n'est pas un journal de partie "
+                              "Tablier\n")  # fmt: skip
+
+
+def test_selfplay_refuses_options_the_engine_refuses_in_french(tmp_path: Path) -> None:
+    out = str(tmp_path / "out.tablier")
+    ante = tablier("selfplay", "goose", "--ante", "-3", "--out", out, home=tmp_path)
+    assert ante.stderr == f"tablier selfplay{NBSP}: la mise ne peut être négative (-3)\n"
+    points = tablier("selfplay", "jacquet", "--match-to", "0", "--out", out, home=tmp_path)
+    assert points.stderr == (f"tablier selfplay{NBSP}: une partie se joue en 1 point ou plus, "
+                             "pas 0\n")  # fmt: skip

@@ -47,14 +47,26 @@ def test_goose_mid_game_160x50(snap_compare: SnapCompare, tmp_path: Path) -> Non
     assert snap_compare(_goose_app(tmp_path), press=presses, terminal_size=(160, 50))
 
 
+async def open_help(pilot: Pilot[None]) -> None:
+    """F1, and the help whole: its rules in full are laid out after its first paint."""
+    await pilot.press("f1")
+    while not pilot.app.screen.query("#full-rules"):
+        await pilot.pause()
+
+
 def test_goose_help(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    assert snap_compare(_goose_app(tmp_path), press=["f1"], terminal_size=(80, 24))
+    assert snap_compare(_goose_app(tmp_path), run_before=open_help, terminal_size=(80, 24))
+
+
+def fixed_log_path(name: str) -> Path:
+    """The end screen prints the log's path: a fixed one keeps the picture stable."""
+    log_path = Path(tempfile.gettempdir()) / "tablier-snapshot" / name
+    log_path.unlink(missing_ok=True)
+    return log_path
 
 
 def test_goose_end(snap_compare: SnapCompare) -> None:
-    # The end screen prints the log's path: a fixed one keeps the picture stable.
-    log_path = Path(tempfile.gettempdir()) / "tablier-snapshot" / "alice-bruno.tablier"
-    log_path.unlink(missing_ok=True)
+    log_path = fixed_log_path("alice-bruno.tablier")
     settings = seeded_settings(log_path.parent, seed=14, log_path=log_path)  # Alice wins
     app = TablierApp(GooseSetup(("Alice", "Bruno")), settings)
     assert snap_compare(app, run_before=_play_until_over, terminal_size=(80, 24))

@@ -115,7 +115,7 @@ def test_play_1792_lets_players_share_a_square() -> None:
         (["--players", "16", "--dice", "6-3"], "2 to 15 players, not 16"),
         (["--players", "2", "--fee", "-1", "--dice", "6-3"], "fee cannot be negative"),
         (["--players", "2", "--rules", "1793", "--dice", "6-3"], "invalid choice: '1793'"),
-        (["--players", "two", "--dice", "6-3"], "invalid int value: 'two'"),
+        (["--players", "two", "--dice", "6-3"], "a whole number, not 'two'"),
         (["--players", "2"], "--players and --dice are required"),
         (["--batch", "--dice", "6-3"], "--dice cannot be used with --batch"),
     ],

@@ -126,5 +126,5 @@ async def test_hosting_through_a_wss_relay_uses_the_systems_trust(tmp_path: Path
     assert trusted.code == 0
     assert invites.read_text().startswith(f"tabliers://127.0.0.1:{port}/")
     assert untrusted.code == 1
-    assert (f"tablier host: cannot reach the relay at {url} securely: its TLS "
-            "certificate is not one this machine trusts (") in untrusted.words  # fmt: skip
+    assert (f"tablier host: cannot reach the relay at {url} securely: its TLS certificate "
+            "is not one this machine trusts (it is self-signed)") in untrusted.words  # fmt: skip

@@ -161,6 +161,6 @@ async def test_an_older_relay_is_named_and_not_retried(
         with pytest.raises(LinkFailed) as failed:
             await room.wait_started(TIMEOUT)
         await room.close()
-    expected = f"relay speaks envelope version 1 and the client version {VERSION}"
+    expected = f"speaks version 1 of the relay protocol and Tablier version {VERSION}"
     assert expected in str(failed.value)
     assert joins == 1

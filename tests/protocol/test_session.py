@@ -238,7 +238,7 @@ def test_messages_waiting_for_what_they_follow_are_bounded_and_the_excess_droppe
         line = seal(Chat(1, n, 1_000, f"line {n}", b""), keys[1], setup.match_id).encode()
         assert ann.receive_bytes(line, 1_000, sender=1) == []
     ninth = seal(Chat(1, 9, 1_000, "line 9", b""), keys[1], setup.match_id).encode()
-    with pytest.raises(IllegalPlay, match="a chat out of order") as caught:
+    with pytest.raises(IllegalPlay, match="a chat line out of order") as caught:
         ann.receive_bytes(ninth, 1_000, sender=1)
     assert caught.value.seat == 1 and not caught.value.fatal and ann.stopped is None
     first = seal(Chat(1, 0, 1_000, "line 0", b""), keys[1], setup.match_id).encode()

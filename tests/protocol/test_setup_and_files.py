@@ -83,7 +83,7 @@ def test_hints_allowed_is_in_what_every_player_signs_and_never_reaches_the_engin
     with pytest.raises(BadSignature):  # a join for "allowed" does not sign "not allowed"
         MatchSetup.create(plain, forged)
     source = seeded_source(2)
-    for bad, says in ((0, "1 .hints allowed. or absent"), ("yes", "must be a int")):
+    for bad, says in ((0, "1 .hints allowed. or absent"), ("yes", "must be a whole number")):
         with pytest.raises(LocalProtocolError, match=says):
             Proposal.create("jacquet", {"coach": bad}, seats=2, start_time=0, random_source=source)
 

@@ -70,7 +70,9 @@ def test_a_bad_environment_variable_exits_2_with_a_sentence() -> None:
         timeout=20,
     )
     assert result.returncode == 2
-    assert result.stderr.strip().startswith("tablier relay: TABLIER_RELAY_RATE='fast' is not")
+    assert result.stderr.strip().startswith(
+        "tablier relay: invalid relay settings: TABLIER_RELAY_RATE='fast' is not"
+    )
 
 
 def test_a_busy_port_exits_1_with_a_sentence() -> None:

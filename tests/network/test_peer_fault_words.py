@@ -1,0 +1,105 @@
+"""A peer's fault reaches a French player in French (issue 18): the protocol gives its
+reason as a clause, the honest client says it in its reader's language — the notification,
+the end screen, ``tablier verify`` of the log it kept — while the fault's English stays
+what the log's checks and ``str()`` report, and the log's bytes are those of any language."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from client import i18n
+from client.net.room import host_room
+from client.screens.end import ending_summary
+from client.setup import SessionSettings
+from engine.canonical import state_hash
+from engine.jacquet import JacquetState, legal_plays
+from protocol.verify import verify_log
+from relay.server import RelayServer
+from tests.client.terminal import ROOT, TABLIER, environment
+from tests.network.conftest import QUICK
+from tests.network.hostile import Hostile
+from tests.network.players import TIMEOUT, autoplay
+
+NBSP = "\u00a0"
+
+
+@pytest.fixture(autouse=True)
+def reading_french() -> Iterator[None]:
+    """The honest player reads French (the language is one per process: back to English
+    afterwards)."""
+    i18n.use("fr")
+    yield
+    i18n.use("en")
+
+
+@pytest.mark.parametrize(
+    ("attack", "english", "french"),
+    [
+        ("forged share",
+         "Mallory's dice share for throw 0 does not follow from their committed chain",
+         "la part de dés de Mallory pour le jet 0 ne découle pas de sa chaîne engagée "
+         "(une part forgée ou rejouée)"),
+        ("wrong state hash",
+         "their game state differs from ours",
+         "de Mallory, son état de jeu diffère du nôtre"),
+    ],
+)  # fmt: skip
+async def test_a_peer_s_fault_is_told_in_french_to_a_french_player(
+    relay: RelayServer,
+    settings: Callable[[str], SessionSettings],
+    tmp_path: Path,
+    attack: str,
+    english: str,
+    french: str,
+) -> None:
+    honest = await host_room(relay.url, "jacquet", {"match_to": 1}, seats=2, name="Ada",
+                             settings=settings("Ada"), backoff=QUICK)  # fmt: skip
+    mallory = Hostile(honest.invite, settings("Mallory"))
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await mallory.enter()
+            if attack == "forged share":
+                mallory.rewrite = Hostile.forge_shares
+            await mallory.follow(lambda: mallory.match.started)
+            await honest.wait_started()
+            game = honest.game(settings("Ada"))
+            player = asyncio.create_task(autoplay(game))
+            if attack == "forged share":  # revealed as the honest host throws the opening
+                follower = asyncio.create_task(mallory.follow(player.done))
+            else:
+                await mallory.follow(mallory.my_play_awaited)
+                session = mallory.match.session
+                assert session is not None and isinstance(session.state, JacquetState)
+                dice = session.awaiting.dice  # type: ignore[union-attr]
+                legal = legal_plays(session.state.position, dice)[0]
+                message = mallory.play_message(session.game.format_play(legal),
+                                               state_hash(session.state))  # fmt: skip
+                await mallory.send_game(message)
+            await player
+            if attack == "forged share":
+                follower.cancel()
+        offence = honest.match.offences[0]
+        assert (offence.who, offence.fatal) == ("Mallory", True)
+        assert french in offence.text, offence.text  # the notification's words
+        assert game.ended is not None and game.ended.error is not None
+        assert english in str(game.ended.error)  # its English, for logs and bug reports
+        summary = ending_summary(game.ended, game.names, game.state, game.log_path)
+        assert summary.title == "La partie a été arrêtée."
+        assert summary.lines[0].startswith(f"Mallory{NBSP}: ") and french in summary.lines[0]
+        assert game.log_path is not None
+        assert english in (verify_log(game.log_path).error or "")
+    finally:
+        await honest.close()
+    # The log it kept, checked by `tablier verify` in French: the record, the seat, the fault.
+    verified = subprocess.run([*TABLIER, "--lang", "fr", "verify", str(game.log_path)],
+                              capture_output=True, text=True, env=environment(tmp_path),
+                              cwd=ROOT, timeout=60)  # fmt: skip
+    assert verified.returncode == 1
+    invalid = next(line for line in verified.stdout.splitlines() if line.startswith("NON VALIDE"))
+    assert f"{NBSP}: place 1{NBSP}: " in invalid and french in invalid, invalid
+    assert english not in verified.stdout

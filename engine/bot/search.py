@@ -12,6 +12,9 @@ engine's ``legal_plays`` order, the side each legal play leads to, and gets back
   full evaluation with me to move. Candidates are pruned first by their level-2 score (the
   best few, and only those near the best), and a node budget — or a caller's ``deadline``
   callable — bounds the worst case: when it runs out, the candidates already searched decide.
+  A candidate is ruled out as soon as its replies prove it worse than the best one searched
+  (:func:`_reply_value`): the same choice as judging every reply, with a fraction of the
+  evaluations.
 
 Ties are broken by a draw from :class:`~engine.bot.prng.SplitMix64` seeded by ``seed`` and
 the position, so the same inputs give the same play on every machine.
@@ -31,16 +34,17 @@ from engine.bot.weights import TUNED, Weights
 
 @dataclass(frozen=True, slots=True)
 class SearchLimits:
-    """How far level 3 may go: the candidates it expands and a node (evaluation) budget."""
+    """How far level 3 may go: the candidates it expands and a node (reply) budget."""
 
     candidates: int = 8
     """At most this many plays, the best by level-2 score, are searched two plies deep."""
     margin: int = WIN // 2
     """...and only those within this much (micro-points) of the best level-2 score."""
     nodes: int = 8_000
-    """Replies judged in the two-ply search, all candidates together. A candidate whose
-    search would pass it is dropped, so the work (and the time) is bounded by the budget,
-    not by how many replies the dice happen to allow; the candidates fully searched decide."""
+    """Replies generated in the two-ply search, all candidates together (most are never
+    judged: see :func:`_reply_value`). A candidate whose replies would pass it is dropped
+    before any is judged, so the work (and the time) is bounded by the budget, not by how
+    many replies the dice happen to allow; the candidates searched decide."""
 
 
 def _settled(mine: Side, his: Side) -> int | None:

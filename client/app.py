@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Callable, Coroutine, Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from rich.console import RenderableType
 from textual.app import App, SystemCommand
@@ -30,22 +30,33 @@ from client.messages import (
     StartGame,
 )
 from client.screens.confirm import ConfirmScreen
-from client.screens.end import EndChoice
-from client.screens.game import GameScreen
 from client.screens.lobby import LobbyScreen
 from client.setup import GameSetup, SessionSettings
 from client.textual_words import key_name, system_commands
 from client.typography import keep_no_break_spaces
 
+# The game screens, and the engines and protocol under them, are imported where a game, a
+# replay or a room is opened: the lobby paints without them (docs/client-architecture.md).
 if TYPE_CHECKING:
     from client.game.driver import GameDriver
     from client.game.replay import MatchReplay
     from client.net.plan import HostPlan, JoinPlan
+    from client.screens.end import EndChoice
     from client.screens.room import RoomScreen
-
 
 CLOSING_SECONDS = 3.0
 """How long quitting waits for rooms to be left (a relay that stopped answering, say)."""
+
+
+@runtime_checkable
+class AsksBeforeQuitting(Protocol):
+    """A screen that may ask before the app quits: a game screen, while someone plays
+    (:class:`~client.screens.game.GameScreen`, which the app does not import to start)."""
+
+    @property
+    def in_progress(self) -> bool: ...
+
+    def quit_detail(self) -> str: ...
 
 
 def app_styles() -> list[str | Path]:
@@ -89,6 +100,7 @@ class TablierApp(App[None]):
         """Start a new local game for *setup* and show it, replacing any finished game."""
         from client.game.local import LocalGame  # the protocol's crypto loads with a game
         from client.game.score import RunningScore
+        from client.screens.game import GameScreen
 
         replacing = self.screen if isinstance(self.screen, GameScreen) else None
         score = None
@@ -202,7 +214,7 @@ class TablierApp(App[None]):
     async def action_quit(self) -> None:
         """Quit at once, unless a game is in progress: then ask first."""
         screen = self.screen
-        if isinstance(screen, GameScreen) and screen.in_progress:
+        if isinstance(screen, AsksBeforeQuitting) and screen.in_progress:
             self.push_screen(
                 ConfirmScreen(
                     _("Quit Tablier in the middle of this game?"),

@@ -43,6 +43,11 @@ match log anyone can verify. With no command, opens the lobby.
 """)
 
 
+def open_lobby(args: argparse.Namespace) -> int:
+    """What bare ``tablier`` does."""
+    return int(importlib.import_module(LOBBY).run_lobby(args) or 0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command, in the language in use (:func:`client.i18n.use`)."""
     argparse_words.speak()
@@ -53,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=_(DESCRIPTION),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.set_defaults(default_run=lambda args: importlib.import_module(LOBBY).run_lobby(args))
+    parser.set_defaults(default_run=open_lobby)
     subparsers = parser.add_subparsers(title=_("commands"), metavar=_("COMMAND"))
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
@@ -65,6 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The language first: the parser's help and errors are built in it.
     saved = i18n.saved_language(i18n.config_dir())  # the lobby's setting, after TABLIER_LANG
     i18n.use(i18n.choose(i18n.lang_option(argv), os.environ, saved))
+    if not argv:
+        # Nothing to parse: building every command's parser would only delay the lobby.
+        return open_lobby(argparse.Namespace())
     parser = build_parser()
     args = parser.parse_args(argv)
     run = getattr(args, "run", None)
@@ -73,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if lobby is None:
             parser.print_help()
             return 0
-        return int(lobby(args) or 0)
+        return int(lobby(args))
     return int(run(args) or 0)
 
 

@@ -3,8 +3,16 @@
 
 Each run starts the real command in a pseudo-terminal (80x24), reads what it draws, and stops
 the clock when the lobby's text has been painted; then it quits with ctrl+q. Prints every run
-and the median. Usage: ``scripts/bench_first_paint.py [--runs N] [--tablier PATH]``.
-Also times ``tablier --help`` the same way.
+and the median. Usage: ``scripts/bench_first_paint.py [--runs N] [--tablier PATH]
+[--against PATH]``. Also times ``tablier --help`` the same way.
+
+``--against`` times another checkout's ``tablier`` (its ``.venv/bin/tablier``) in turn with
+this one, run for run, and prints the ratio of the medians: on a machine shared with other
+work, two series taken one after the other measure the load as much as the code.
+
+An installed Tablier has its bytecode compiled; a checkout run with
+``PYTHONDONTWRITEBYTECODE`` set compiles its own modules again at every start, and the
+figure then counts the compiler (the script says so).
 """
 
 from __future__ import annotations
@@ -65,18 +73,37 @@ def help_time(tablier: str) -> float:
     return time.perf_counter() - started
 
 
+def report(name: str, paints: list[float], helps: list[float]) -> None:
+    print(f"{name}lobby first paint (s):", " ".join(f"{t:.3f}" for t in paints))
+    print(f"{name}median lobby first paint: {statistics.median(paints) * 1000:.0f} ms")
+    print(f"{name}tablier --help (s):", " ".join(f"{t:.3f}" for t in helps))
+    print(f"{name}median tablier --help: {statistics.median(helps) * 1000:.0f} ms")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     default = Path(sys.executable).with_name("tablier")
     parser.add_argument("--tablier", default=str(default), help="the tablier executable")
+    parser.add_argument("--against", help="another tablier executable, timed in turn with it")
     args = parser.parse_args()
-    paints = [first_paint(args.tablier) for _ in range(args.runs)]
-    helps = [help_time(args.tablier) for _ in range(args.runs)]
-    print("lobby first paint (s):", " ".join(f"{t:.3f}" for t in paints))
-    print(f"median lobby first paint: {statistics.median(paints) * 1000:.0f} ms")
-    print("tablier --help (s):", " ".join(f"{t:.3f}" for t in helps))
-    print(f"median tablier --help: {statistics.median(helps) * 1000:.0f} ms")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("note: PYTHONDONTWRITEBYTECODE is set: modules without bytecode are compiled at "
+              "every start", file=sys.stderr)  # fmt: skip
+    commands = [args.tablier] if args.against is None else [args.tablier, args.against]
+    paints: dict[str, list[float]] = {command: [] for command in commands}
+    helps: dict[str, list[float]] = {command: [] for command in commands}
+    for timings, timer in ((paints, first_paint), (helps, help_time)):
+        for run in range(args.runs):
+            for command in commands[run % 2 :] + commands[: run % 2]:  # each goes first in turn
+                timings[command].append(timer(command))
+    if args.against is None:
+        report("", paints[args.tablier], helps[args.tablier])
+        return 0
+    for command in commands:
+        report(f"{command}: ", paints[command], helps[command])
+    ratio = statistics.median(paints[args.tablier]) / statistics.median(paints[args.against])
+    print(f"first paint, median of {args.tablier} / median of {args.against}: {ratio:.2f}")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -234,5 +235,8 @@ def _run_app(command: str, setup: GameSetup | None, settings: SessionSettings) -
     from client.app import TablierApp
 
     app = TablierApp(setup, settings)
+    # What was imported lives as long as the program: out of the garbage collector's way,
+    # it is not walked again by every collection while the first screen is built and drawn.
+    gc.freeze()
     app.run()
     return app.return_code or 0

@@ -117,7 +117,13 @@ class SavedSeats(Vertical):
         if closing(self):
             return
         self.display = False  # until the seat files are read
-        self.refresh_seats()
+        # After the first paint: reading them brings the protocol (and its crypto) in, and a
+        # thread importing it would hold the interpreter while the lobby is being drawn.
+        self.call_after_refresh(self._first_scan)
+
+    def _first_scan(self) -> None:
+        if not closing(self):
+            self.refresh_seats()
 
     def refresh_seats(self) -> None:
         """Read the seat files again (a match may have ended or been left since), in a

@@ -19,7 +19,6 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, OptionList
 
-from client.game.local_seats import LocalSeatsError, load_local_seats, local_seats_folder
 from client.i18n import N_, _, format_moment, said
 from client.lifecycle import closing
 from client.net.untrusted import shown
@@ -37,6 +36,10 @@ class UnfinishedGame:
 def unfinished_games(data_dir: Path | None) -> list[UnfinishedGame]:
     """Every unfinished local game under *data_dir*, the most recently left first (reads
     their logs' headers: call it off the UI thread)."""
+    # Imported here, in the thread: seat files and logs bring the protocol (and its crypto),
+    # which the lobby's first paint does without.
+    from client.game.local_seats import local_seats_folder
+
     folder = local_seats_folder(data_dir)
     if not folder.is_dir():
         return []
@@ -48,6 +51,7 @@ def unfinished_games(data_dir: Path | None) -> list[UnfinishedGame]:
 def _describe(path: Path) -> UnfinishedGame | None:
     """The entry for the seat file at *path*; None for a game not yet begun (its screen,
     just left, is about to remove it and its empty log)."""
+    from client.game.local_seats import LocalSeatsError, load_local_seats
     from protocol.logfile import read_log
 
     left = format_moment(path.stat().st_mtime)

@@ -20,12 +20,14 @@ uses it below the root; the play it returns always comes from ``legal_plays`` it
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 
 Side = tuple[int, ...]
 """Checker counts on a side's own track: ``side[p]`` for p in 1-24, ``side[25]`` borne off."""
 
 OFF = 25
 HOME = range(19, 25)
+POINTS = range(1, 25)
 
 OPPOSITE: tuple[int, ...] = (0, *(p + 12 if p <= 12 else p - 12 for p in range(1, 25)))
 """``OPPOSITE[p]``: the other side's number for my point ``p`` (RULES 2.1; an involution)."""
@@ -100,33 +102,38 @@ def postillon_blocked(side: Side, other: Side) -> bool:
     return True
 
 
-def _single_steps(side: Side, die: int, closed: Sequence[bool]) -> list[tuple[Side, int]]:
-    """Every side reachable by moving one checker ``die`` points, with 1 if it was an
-    *excess* bear-off (a die larger than the checker's distance to off), else 0."""
+def _single_steps(
+    side: Side, excess: int, die: int, closed: Sequence[bool], into: dict[Side, int]
+) -> None:
+    """Add to ``into`` every side reachable from ``side`` by moving one checker ``die``
+    points, with the *excess* bear-offs (a die larger than the checker's distance to off)
+    played to reach it: ``excess`` so far, plus this one's. ``into`` keeps the fewest."""
+    froms: Sequence[int]
     if under_postillon_rule(side):
-        froms: Sequence[int] = (postillon_point(side),)
+        froms = (postillon_point(side),)
+        all_home = False  # the talon is not home
     else:
-        froms = [p for p in range(1, 25) if side[p]]
-    results: list[tuple[Side, int]] = []
-    all_home = not any(side[1:19])
+        froms = list(compress(POINTS, side[1:25]))  # ascending: froms[0] is the lowest
+        all_home = bool(froms) and froms[0] >= 19
     for point in froms:
         target = point + die
+        total = excess
         if target <= 24:
             if closed[target]:
                 continue
-            excess = 0
         elif not all_home or (target > OFF and point != froms[0]):
-            # Off only when all are home; an excess die only from the lowest occupied point
-            # (froms is ascending, so froms[0] is that point).
+            # Off only when all are home; an excess die only from the lowest occupied point.
             continue
         else:
+            if target > OFF:
+                total += 1
             target = OFF
-            excess = 1 if point + die > OFF else 0
         counts = list(side)
         counts[point] -= 1
         counts[target] += 1
-        results.append((tuple(counts), excess))
-    return results
+        child = tuple(counts)
+        if into.setdefault(child, total) > total:
+            into[child] = total
 
 
 def successors(
@@ -142,36 +149,34 @@ def successors(
     closed = closed_points(other)
     high, low = max(dice), min(dice)
     orders = [(high,) * 4] if high == low else [(high, low), (low, high)]
-    # best[state] = fewest excess bear-offs reaching it; layers[i] = states after i dice.
-    depth_best: dict[int, dict[Side, int]] = {}
-    first_die_used: dict[Side, int] = {}
+    # For each order of the dice, the states after each die: state -> fewest excess
+    # bear-offs reaching it (dicts keep the order states were first reached in).
+    reached: list[list[dict[Side, int]]] = []
     for order in orders:
+        layers: list[dict[Side, int]] = []
         frontier: dict[Side, int] = {side: 0}
-        for depth, die in enumerate(order, start=1):
+        for die in order:
             nxt: dict[Side, int] = {}
             for state, excess in frontier.items():
-                for child, extra in _single_steps(state, die, closed):
-                    total = excess + extra
-                    if nxt.get(child, total + 1) > total:
-                        nxt[child] = total
+                _single_steps(state, excess, die, closed, nxt)
             if not nxt:
                 break
-            layer = depth_best.setdefault(depth, {})
-            for child, total in nxt.items():
-                if layer.get(child, total + 1) > total:
-                    layer[child] = total
-                if depth == 1:
-                    first_die_used.setdefault(child, die)
+            layers.append(nxt)
             frontier = nxt
-    if not depth_best:
+        reached.append(layers)
+    deepest = max(len(layers) for layers in reached)
+    if not deepest:
         return [side]
-    deepest = max(depth_best)
-    chosen = depth_best[deepest]
-    if deepest == 1 and high != low:
+    # RULES 2.5: as many dice as can be played; the states of every order that plays them.
+    chosen: dict[Side, int] = {}
+    for layers in reached:
+        if len(layers) == deepest:
+            for state, excess in layers[-1].items():
+                if chosen.setdefault(state, excess) > excess:
+                    chosen[state] = excess
+    if deepest == 1 and high != low and reached[0]:
         # Only one die playable: the higher one if it can be played at all (RULES 2.5).
-        higher = {s: e for s, e in chosen.items() if first_die_used[s] == high}
-        if higher:
-            chosen = higher
+        chosen = {s: e for s, e in chosen.items() if s in reached[0][0]}
     if bearoff == "trictrac":
         fewest = min(chosen.values())
         return [s for s, e in chosen.items() if e == fewest]

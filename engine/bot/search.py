@@ -12,6 +12,9 @@ engine's ``legal_plays`` order, the side each legal play leads to, and gets back
   full evaluation with me to move. Candidates are pruned first by their level-2 score (the
   best few, and only those near the best), and a node budget — or a caller's ``deadline``
   callable — bounds the worst case: when it runs out, the candidates already searched decide.
+  A candidate is ruled out as soon as its replies prove it worse than the best one searched
+  (:func:`_reply_value`): the same choice as judging every reply, with a fraction of the
+  evaluations.
 
 Ties are broken by a draw from :class:`~engine.bot.prng.SplitMix64` seeded by ``seed`` and
 the position, so the same inputs give the same play on every machine.
@@ -31,40 +34,80 @@ from engine.bot.weights import TUNED, Weights
 
 @dataclass(frozen=True, slots=True)
 class SearchLimits:
-    """How far level 3 may go: the candidates it expands and a node (evaluation) budget."""
+    """How far level 3 may go: the candidates it expands and a node (reply) budget."""
 
     candidates: int = 8
     """At most this many plays, the best by level-2 score, are searched two plies deep."""
     margin: int = WIN // 2
     """...and only those within this much (micro-points) of the best level-2 score."""
     nodes: int = 8_000
-    """Replies judged in the two-ply search, all candidates together. A candidate whose
-    search would pass it is dropped, so the work (and the time) is bounded by the budget,
-    not by how many replies the dice happen to allow; the candidates fully searched decide."""
+    """Replies generated in the two-ply search, all candidates together (most are never
+    judged: see :func:`_reply_value`). A candidate whose replies would pass it is dropped
+    before any is judged, so the work (and the time) is bounded by the budget, not by how
+    many replies the dice happen to allow; the candidates searched decide."""
 
 
-def _reply_value(
-    mine: Side, his: Side, bearoff: str, weights: Weights, budget: list[int]
-) -> int | None:
-    """Sum over the 21 rolls (x weight/36) of my value after his best reply, me to move;
-    ``None`` if the budget runs out first."""
+def _settled(mine: Side, his: Side) -> int | None:
+    """My value (x36) when the game is decided before he throws: I bore off my last checker,
+    or his postillon is blocked; ``None`` when his replies decide it."""
     if mine[OFF] == 15:
         return 36 * WIN * multiplier(his)
     if postillon_blocked(his, mine):
         return 36 * 4 * WIN
-    total = 0
-    for roll, weight in ROLLS:
-        worst = 8 * WIN
-        replies = successors(his, mine, roll, bearoff)
-        budget[0] -= len(replies)
+    return None
+
+
+def _replies(mine: Side, his: Side, bearoff: str, budget: list[int]) -> list[list[Side]] | None:
+    """His replies to each of the 21 rolls, counted against the node budget; ``None`` if the
+    budget runs out first (the candidate is dropped)."""
+    replies = []
+    for roll, _weight in ROLLS:
+        answers = successors(his, mine, roll, bearoff)
+        budget[0] -= len(answers)
         if budget[0] < 0:
             return None
-        for reply in replies:
+        replies.append(answers)
+    return replies
+
+
+def _reply_value(
+    mine: Side,
+    replies: Sequence[Sequence[Side]],
+    weights: Weights,
+    bound: int | None = None,
+    probes: Sequence[Side] = (),
+) -> tuple[int, list[Side]] | None:
+    """Sum over the 21 rolls (x weight/36) of my value after his best reply to each, me to
+    move, with those replies; ``None`` as soon as the sum is sure to be below ``bound``.
+
+    Any reply's value bounds the least one of its roll from above, so one value a roll
+    bounds the sum: the first guess for each roll is ``probes``' reply (his best one against
+    the best play searched so far) where he may play it here too, as he mostly may, and it
+    is mostly close to his best one here. Judging the replies roll by roll lowers the bound
+    to the exact sum, unless it falls below ``bound`` first: the candidate is then strictly
+    worse than one already searched, so the search chooses exactly what judging every reply
+    would, at a fraction of the evaluations.
+    """
+    shown = [
+        probes[roll] if probes and probes[roll] in answers else answers[0]
+        for roll, answers in enumerate(replies)
+    ]
+    lows = [evaluate(mine, reply, weights) for reply in shown]
+    total = sum(weight * low for (_roll, weight), low in zip(ROLLS, lows, strict=True))
+    if bound is not None and total < bound:
+        return None
+    for roll, answers in enumerate(replies):
+        weight = ROLLS[roll][1]
+        low = lows[roll]
+        for reply in answers:
             value = evaluate(mine, reply, weights)
-            if value < worst:
-                worst = value
-        total += weight * worst
-    return total
+            if value < low:
+                total -= weight * (low - value)
+                low = value
+                shown[roll] = reply
+                if bound is not None and total < bound:
+                    return None
+    return total, shown
 
 
 def _tie_break(scores: Sequence[int], best: int, seed: int, salt: int) -> int:
@@ -127,14 +170,24 @@ def choose_index(
     order = sorted(range(len(children)), key=lambda i: (i != first, -static[i], i))
     shortlist = [i for i in order[: limits.candidates] if static[i] >= best_static - limits.margin]
     budget = [limits.nodes]
+    # The exact value of each candidate searched and not ruled out (one ruled out is below
+    # one of these), and his best reply to each roll against the best of them.
     deep: dict[int, int] = {}
+    probes: Sequence[Side] = ()
     for index in shortlist:
         if deep and deadline is not None and deadline():
             break
-        value = _reply_value(children[index], other, bearoff, weights, budget)
-        if value is None:
+        settled = _settled(children[index], other)
+        if settled is not None:
+            deep[index] = settled
+            continue
+        replies = _replies(children[index], other, bearoff, budget)
+        if replies is None:
             break
-        deep[index] = value
+        bound = max(deep.values(), default=None)
+        found = _reply_value(children[index], replies, weights, bound, probes)
+        if found is not None:  # not ruled out: the best so far (or as good)
+            deep[index], probes = found
     if len(deep) < 2:
         return first
     scores = [deep.get(i, -(1 << 60)) for i in range(len(children))]

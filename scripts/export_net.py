@@ -87,6 +87,7 @@ def export(
         "explore_from": meta.get("explore_from", []),
         "explore_greedy": meta.get("explore_greedy", 0.0),
         "explore_greedy_from": meta.get("explore_greedy_from", []),
+        "interactions_from": meta.get("interactions_from", []),
         "adopted": meta.get("adopted", []),
     }
     data: dict[str, Any] = {"format": FORMAT, "hidden": made["hidden"], "made": made,

@@ -350,7 +350,10 @@ def load(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
     saved = data["scale"] if "scale" in data else np.ones(INPUTS)  # a run made before it
     net.scale = INPUT_SCALE.copy()
     net.scale[: len(saved)] = saved
-    return int(data["games"]), json.loads(str(data["meta"]))
+    games, meta = int(data["games"]), json.loads(str(data["meta"]))
+    if data["w1"].shape[1] < NET_INPUTS:
+        meta.setdefault("interactions_from", []).append(games)
+    return games, meta
 
 
 def adopt(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
@@ -365,9 +368,12 @@ def adopt(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
     hidden = int(data["hidden"])
     if net.w1.shape[0] != hidden:
         raise SystemExit(f"{path} has {hidden} hidden units, not --hidden {net.w1.shape[0]}")
+    interactions_from = list(made.get("interactions_from", []))
     for name, array in net.arrays().items():
         values = np.array(data[name], dtype=np.float64) / (1 << FRACTION_BITS[name])
-        if name == "w1":  # a network of format 1 has no interaction inputs yet
+        if name == "w1":
+            if values.size < array.size:  # a network of format 1: no interaction inputs yet
+                interactions_from.append(int(made["games"]))
             array[...] = grown(values.reshape(hidden, -1))
         else:
             array[...] = values.reshape(array.shape)
@@ -384,6 +390,7 @@ def adopt(path: Path, net: Net) -> tuple[int, dict[str, Any]]:
         "race_plies_from": list(made.get("race_plies_from", [])),
         "explore_from": list(made.get("explore_from", [])),
         "explore_greedy_from": list(made.get("explore_greedy_from", [])),
+        "interactions_from": interactions_from,
         "adopted": [{"at": int(made["games"]), "from": str(path)}],
     }  # fmt: skip
     for key in ("race_plies", "explore", "explore_greedy"):

@@ -219,7 +219,7 @@ class RelayServer:
                 for target in targets:
                     if target.transport.get_write_buffer_size() > limit:
                         self._drop_slow_reader(target)
-            elif isinstance(output, Append):
+            elif type(output) is Append:
                 assert self.backplane is not None
                 self.backplane.append(output)
             elif isinstance(output, Close):

@@ -89,6 +89,7 @@ class RedisLink(asyncio.Protocol):
         self._loop = asyncio.get_running_loop()
         self.heard = self._loop.time()  # when Redis last answered, or the link was quiet
         self._closed = False
+        self._subscribed: asyncio.Future[None] = self._loop.create_future()
 
     @classmethod
     async def open(
@@ -105,29 +106,28 @@ class RedisLink(asyncio.Protocol):
         loop = asyncio.get_running_loop()
         options: dict[str, Any] = parse_url(url)  # type: ignore[no-untyped-call]
         link = cls(on_push, on_lost, on_round_trip)
-        async with asyncio.timeout(timeout):
-            if "path" in options:
-                await loop.create_unix_connection(lambda: link, options["path"])
-            else:
-                tls = ssl.create_default_context() if url.startswith("rediss://") else None
-                host, port = options.get("host", "localhost"), options.get("port", 6379)
-                await loop.create_connection(lambda: link, host, port, ssl=tls)
-            hello: list[Command] = [("HELLO", 3)]
-            if "password" in options:
-                hello = [("HELLO", 3, "AUTH", options.get("username") or "default",
-                          options["password"])]  # fmt: skip
-            subscribed = loop.create_future()
-            link._subscribed = subscribed
-            answers = await link.ask(*hello, ("SELECT", options.get("db", 0)))
-            for answer in answers:
-                if isinstance(answer, ResponseError):
-                    link.close()
-                    raise answer
-            link.send(pack(("SUBSCRIBE", channel)), Waiting(0, 0.0))
-            await subscribed  # a push, not an answer, in RESP3
+        hello: Command = ("HELLO", 3)
+        if "password" in options:
+            hello = ("HELLO", 3, "AUTH", options.get("username") or "default", options["password"])
+        try:
+            async with asyncio.timeout(timeout):
+                if "path" in options:
+                    await loop.create_unix_connection(lambda: link, options["path"])
+                else:
+                    tls = ssl.create_default_context() if url.startswith("rediss://") else None
+                    host, port = options.get("host", "localhost"), options.get("port", 6379)
+                    await loop.create_connection(lambda: link, host, port, ssl=tls)
+                for answer in await link.ask(hello, ("SELECT", options.get("db", 0))):
+                    if isinstance(answer, ResponseError):
+                        raise answer
+                link.send(pack(("SUBSCRIBE", channel)), Waiting(0, 0.0))
+                await link._subscribed  # a push, not an answer, in RESP3
+                if link._closed:
+                    raise ConnectionError("Redis closed the connection")
+        except BaseException:
+            link.close()
+            raise
         return link
-
-    _subscribed: asyncio.Future[None] | None = None
 
     # --- writing -------------------------------------------------------------------------
 
@@ -195,7 +195,7 @@ class RedisLink(asyncio.Protocol):
     def _pushed(self, push: list[Any]) -> None:
         if push[0] == b"message":
             self._on_push(push)
-        elif push[0] == b"subscribe" and self._subscribed and not self._subscribed.done():
+        elif push[0] == b"subscribe" and not self._subscribed.done():
             self._subscribed.set_result(None)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -207,8 +207,8 @@ class RedisLink(asyncio.Protocol):
         self._closed = True
         if self._transport is not None:
             self._transport.abort()
-        if self._subscribed is not None and not self._subscribed.done():
-            self._subscribed.set_exception(error)
+        if not self._subscribed.done():
+            self._subscribed.set_result(None)  # open() sees the link closed
         self._fail(error)
         self._on_lost(error)
 

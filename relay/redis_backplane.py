@@ -202,12 +202,18 @@ class RedisBackplane:
     # --- what the core asks ----------------------------------------------------------------
 
     def append(self, request: Append) -> None:
-        """Queue a payload for numbering: every append of this turn of the event loop goes to
-        Redis in one write at its end (:meth:`_flush`)."""
-        if self.down is None:
-            if not self._appends:
-                asyncio.get_running_loop().call_soon(self._flush)
-            self._appends.append(request)
+        """Number a payload: at once when Redis has nothing of ours to answer (a message now
+        and then), else with every other append of this turn of the event loop, in one write
+        at its end (:meth:`_flush`): under load, one write for many."""
+        if self.down is not None:
+            return
+        link = self._link
+        if not self._appends and link is not None and not link.busy:
+            self._send(link, [request])
+            return
+        if not self._appends:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._appends.append(request)
 
     async def enter(self, request: Enter) -> EnterResult:
         async with self._changes:
@@ -494,8 +500,10 @@ class RedisBackplane:
         sent without waiting for the answers to the writes before (they come in order)."""
         batch, self._appends = self._appends, []
         link = self._link
-        if link is None or self.down is not None or not batch:
-            return
+        if link is not None and self.down is None and batch:
+            self._send(link, batch)
+
+    def _send(self, link: RedisLink, batch: list[Append]) -> None:
         config, process = self.config, self.process
         now, epoch = self._ms(), new_epoch()  # the epoch a room numbered anew would take
         commands = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import signal
 import sys
@@ -59,6 +60,7 @@ async def _serve(config: RelayConfig, words: Words, reason: Reason) -> int:
     except OSError as exc:
         return _fail(words, words(N_("cannot listen on {address}: {reason}")).format(
             address=f"{config.host}:{config.port}", reason=reason(exc)))  # fmt: skip
+    _spare_the_collector()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -70,6 +72,20 @@ async def _serve(config: RelayConfig, words: Words, reason: Reason) -> int:
     await relay.close()
     _log("stopped", json=config.log_json)
     return 0
+
+
+def _spare_the_collector() -> None:
+    """Leave what the relay process holds for its whole life (its modules, classes and
+    functions, some 40,000 objects) out of every later garbage collection.
+
+    A full collection walks every tracked object while nothing else runs: in a relay
+    holding 1,000 connections, 100,000 objects and a 180-340 ms pause on this project's
+    loaded 2-core machine, against 13-75 ms with these left out (docs/relay-benchmark.md).
+    Garbage is collected first, so none is frozen; what is frozen and dies later in a
+    reference cycle stays until the process ends (only the first connection to Redis, if
+    an outage replaces it: a few kilobytes)."""
+    gc.collect()
+    gc.freeze()
 
 
 def _fail(words: Words, sentence: str, *, status: int = 1) -> int:

@@ -40,7 +40,7 @@ class RelayConnection(ServerConnection):
 
     @classmethod
     def for_relay(cls, relay: RelayServer) -> type[RelayConnection]:
-        to = _Relay(relay._carry_out, relay.core.receive, asyncio.get_running_loop().time, {}, {})
+        to = _Relay(relay._carry_out, relay.received, {}, {})
         return type("Connection", (cls,), {"relay": relay, "_to": to})
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -80,7 +80,7 @@ class RelayConnection(ServerConnection):
             to = self._to
             conn = to.conns.get(self)
             if conn is not None:
-                to.carry_out(to.receive(conn, bytes(event.data), to.clock()))
+                to.received(conn, bytes(event.data))
                 return
         if not isinstance(event, Frame) or event.opcode not in DATA_OPCODES:
             super().process_event(event)  # the upgrade request, pings, pongs, close
@@ -93,7 +93,7 @@ class RelayConnection(ServerConnection):
         core, to = self.relay.core, self._to
         conn = to.conns[self]
         if frame.opcode is Opcode.BINARY and frame.fin:
-            to.carry_out(to.receive(conn, bytes(frame.data), to.clock()))
+            to.received(conn, bytes(frame.data))
         elif frame.opcode is Opcode.TEXT and frame.fin:
             to.carry_out(core.receive_text(conn))
         else:  # a fragment: an envelope is one frame, and nothing is assembled for it
@@ -105,7 +105,6 @@ class _Relay:
     """Where a relay's connections send their frames, bound once for all of them."""
 
     carry_out: Callable[[list[Output]], None]
-    receive: Callable[[int, bytes, float], list[Output]]
-    clock: Callable[[], float]
+    received: Callable[[int, bytes], None]  # a whole binary frame from a connection
     conns: dict[RelayConnection, int]  # the core's id of each connection it opened
     upgrading: dict[RelayConnection, str]  # admitted, not upgraded yet: its address

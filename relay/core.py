@@ -275,9 +275,10 @@ class RelayCore:
         its last message what number that message got.
 
         A sender learns its messages' numbers from the gaps in the next event it receives;
-        only when none came does it get a ``stamped``. Called every few milliseconds, so a
-        busy room costs nothing and the quiet senders are told a few at a time, as they fall
-        due, rather than in bursts.
+        only when none came does it get a ``stamped``. The shell asks as it handles other
+        frames and, when none come, once :meth:`confirm_due` has passed (a little after), so
+        a busy room costs nothing and the quiet senders are told a few at a time, as they
+        fall due, rather than in bursts.
         """
         unplaced, deadline = self._unplaced, now - CONFIRM_AFTER
         due = []
@@ -288,6 +289,12 @@ class RelayCore:
         for conn, _ in due:
             del unplaced[conn]
         return [Transmit((conn,), encode(Stamped(seq))) for conn, seq in due]
+
+    def confirm_due(self) -> float | None:
+        """When :meth:`confirm` will next have someone to tell; None while no sender waits."""
+        for _, at in self._unplaced.values():  # the longest waiting
+            return at + CONFIRM_AFTER
+        return None
 
     def shutdown(self) -> list[Output]:
         """Tell everyone the relay is going away, so clients reconnect later or elsewhere."""

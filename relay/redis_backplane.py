@@ -3,33 +3,35 @@
 Every room is a few keys under the hash tag ``{room id}``: ``meta`` (its next number, epoch,
 state version, who holds each seat), ``state`` (:class:`relay.rooms.RoomState` as bytes),
 ``log`` (its stream: one entry per event, the frame already numbered, trimmed like a
-backlog) and ``leases`` (each process that has members in it, until when); each process has
-an inbox, ``tablier:inbox:<process>``. The functions of :mod:`relay.redis_library` are the
-only writers.
+backlog) and ``leases`` (each process that has members in it, until when). The functions of
+:mod:`relay.redis_library` are the only writers.
 
 One process holds, for its connections, only their view of each room
 (:class:`relay.shared.LocalRoom`); this module carries the core's requests to Redis:
 
 - a payload is appended by one function call (check the seat's holder, number, ``XADD``),
-  pipelined with the others waiting, in the order they came;
+  written with every other append of the same turn of the event loop, without waiting for
+  the answers of those before (:mod:`relay.redis_link`);
 - a change of a room's state (a join, a departure, an expiry) loads the state, decides with
   :mod:`relay.rules`, and stores it back only if nobody changed it meanwhile (else again);
-- Redis copies each event it numbers to the inbox stream of every process with members in
-  the room (but the one that sent it, which has the answer); one reader per process
-  (``XREAD BLOCK`` on its inbox: one key, whatever the number of its rooms) hands them to
-  the core in order, with our own, and fetches from a room's stream any number missing;
+- Redis publishes each event it numbers to the channel of every process with members in
+  the room (but the one that sent it, which has the answer), ``tablier:process:<name>``.
+  Each process hears its channel on the same connection as its appends' answers, so both
+  come in the order Redis numbered them; the room's stream stays the record, and a number
+  that never came (to a process whose lease had lapsed) is fetched from it;
 - every few seconds the process renews its leases; a room where a process with members let
   its lease lapse (it died) is decided again, and those members are let go.
 
 When Redis cannot be reached, every member here is closed with 1012 (they reconnect with
 backoff), new rooms and joins are refused with ``unavailable``, ``/healthz`` says why, and
-the reader tries again every half second.
+the process tries again every half second.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -54,6 +56,7 @@ from relay.envelope import (
     presence_parts,
     stamp,
 )
+from relay.redis_link import RedisLink, Waiting, pack
 from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
 from relay.shared import (
     Append,
@@ -68,9 +71,9 @@ from relay.shared import (
     Leave,
 )
 
-TIMEOUT = 2.0  # seconds for any one Redis command (the reader's block aside)
-BLOCK_MS = 2000  # how long one XREAD waits for news
+TIMEOUT = 2.0  # seconds for any one Redis command
 RETRY_EVERY = 0.5  # seconds between attempts to reach Redis again
+WATCH_EVERY = 0.25  # seconds between looks at whether Redis stopped answering
 TRIES = 8  # a change of state decided again at most this often when others race it
 # Joins, departures and expiries being decided at once, at most: a crowd leaving together
 # (a restart) waits its turn rather than opening a connection to Redis each.
@@ -123,36 +126,6 @@ class _Loaded:
     live: frozenset[str]  # processes whose lease runs past now
 
 
-class _Channel:
-    """One connection of this process's own to Redis, for one task: the writer sends every
-    queued append at once and reads the answers, the reader blocks on its inbox. Cheaper
-    than a pooled client per call, and a failure is this channel's, seen at once."""
-
-    def __init__(self, client: Redis, timeout: float) -> None:
-        self._connection = client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
-        self._timeout = timeout
-
-    async def ask(self, *commands: tuple[Any, ...]) -> list[Any]:
-        """Send the commands in one write; each answer, or the error Redis answered."""
-        connection = self._connection
-        try:
-            await connection.connect()
-            await connection.send_packed_command(connection.pack_commands(commands))
-            answers: list[Any] = []
-            for _ in commands:
-                try:
-                    answers.append(await connection.read_response(timeout=self._timeout))
-                except ResponseError as error:
-                    answers.append(error)
-            return answers
-        except BaseException:
-            await connection.disconnect()  # whatever was on its way is of no use now
-            raise
-
-    async def close(self) -> None:
-        await self._connection.disconnect()
-
-
 class _Conflict(Exception):
     """Someone changed the room between our load and our store: decide again."""
 
@@ -176,18 +149,20 @@ class RedisBackplane:
             url, socket_timeout=TIMEOUT, max_connections=CONCURRENT_CHANGES + 4, **options
         )
         self._changes = asyncio.Semaphore(CONCURRENT_CHANGES)
-        self._writer = _Channel(self._redis, TIMEOUT)
-        self._reader = _Channel(self._redis, BLOCK_MS / 1000 + TIMEOUT)
-        self._inbox = f"tablier:inbox:{self.process}"  # every event of our rooms, in order
+        # Appends, their answers, every event of our rooms, lease renewals: one connection.
+        self._link: RedisLink | None = None
+        self._channel = redis_library.channel(self.process)
         # A process's hold on its members lasts this long unless renewed (a few times a lease).
         self._lease_ms = int(config.backplane_lease * 1000)
         self._ttl_ms = int(config.room_idle * 1000) + self._lease_ms
-        self._appends: list[Append] = []
-        self._appending = asyncio.Event()
-        self._cursors: dict[str, int] = {}  # room -> the last number its reader took
+        self._appends: list[Append] = []  # to write at the end of this turn of the loop
+        self._cursors: dict[str, int] = {}  # room -> the last number handed to the core
+        self._entering: dict[str, int] = {}  # rooms joined here, the commit not answered yet
         self._settling: dict[str, int] = {}  # rooms entered, their answers not taken in yet
-        self._held: dict[str, list[Event]] = {}  # what the reader brought for those meanwhile
+        self._held: dict[str, list[Event]] = {}  # what Redis told of those meanwhile
         self._early: dict[str, dict[int, Event]] = {}  # events that came before their turn
+        self._fetching: set[str] = set()  # rooms whose missing numbers are being fetched
+        self._extended: dict[str, float] = {}  # room -> when its life was last extended
         self._creators: dict[str, str] = {}  # room -> the address it counts against
         self._listener: Listener | None = None
         self._was_up = False
@@ -199,11 +174,11 @@ class RedisBackplane:
     # --- lifecycle -----------------------------------------------------------------------
 
     async def start(self, listener: Listener) -> None:
-        """Run the reader (which also connects, and reconnects), the writer and the leases,
-        and wait a moment for Redis. Redis being unreachable at start is no error: the relay
-        refuses rooms (``unavailable``) until it answers."""
+        """Run the watch (which also connects, and reconnects) and the leases, and wait a
+        moment for Redis. Redis being unreachable at start is no error: the relay refuses
+        rooms (``unavailable``) until it answers."""
         self._listener = listener
-        for work in (self._read_forever, self._write_forever, self._renew_forever):
+        for work in (self._watch_forever, self._renew_forever):
             self._tasks.append(asyncio.create_task(work()))
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(TIMEOUT):
@@ -215,10 +190,11 @@ class RedisBackplane:
         for task in tasks:
             task.cancel()
         await asyncio.wait(tasks, timeout=TIMEOUT)
-        for client in (self._redis, self._writer, self._reader):
-            with contextlib.suppress(RedisError, OSError, TimeoutError):
-                async with asyncio.timeout(TIMEOUT):
-                    await client.aclose() if isinstance(client, Redis) else await client.close()
+        if self._link is not None:
+            self._link.close()
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            async with asyncio.timeout(TIMEOUT):
+                await self._redis.aclose()
         for task in tasks:  # what a read cut short by the close raised is of no interest now
             if task.done() and not task.cancelled():
                 task.exception()
@@ -226,10 +202,18 @@ class RedisBackplane:
     # --- what the core asks ----------------------------------------------------------------
 
     def append(self, request: Append) -> None:
-        """Queue a payload for numbering; the writer sends everything queued in one pipeline."""
-        if self.down is None:
-            self._appends.append(request)
-            self._appending.set()
+        """Number a payload: at once when Redis has nothing of ours to answer (a message now
+        and then), else with every other append of this turn of the event loop, in one write
+        at its end (:meth:`_flush`): under load, one write for many."""
+        if self.down is not None:
+            return
+        link = self._link
+        if not self._appends and link is not None and not link.busy:
+            self._send(link, [request])
+            return
+        if not self._appends:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._appends.append(request)
 
     async def enter(self, request: Enter) -> EnterResult:
         async with self._changes:
@@ -342,7 +326,14 @@ class RedisBackplane:
             events.append(_presence(admitted.seat, admitted.event, request.holder))
         arrival = loaded.next_seq + len(before)
         start = message.resume_from if replayable and message.resume_from is not None else arrival
-        first, frames = await self._commit(message.room_id, loaded, state, events, start)
+        room_id = message.room_id
+        # What Redis tells of the room before the commit's answer is back is kept (see _offer).
+        self._entering[room_id] = self._entering.get(room_id, 0) + 1
+        try:
+            first, frames = await self._commit(room_id, loaded, state, events, start)
+        except BaseException:
+            self._entered(room_id)
+            raise
         next_seq = first + len(before)
         # The commit numbers from the room's newest state, which may be ahead of the load.
         numbered = [(seq, frame) for seq, frame in frames if seq >= min(start, next_seq)]
@@ -351,10 +342,11 @@ class RedisBackplane:
         )
         if resync:
             numbered = [(seq, frame) for seq, frame in numbered if seq >= next_seq]
-        self._creators[message.room_id] = state.creator
-        if message.room_id not in self._cursors:  # the reader takes it from there
-            self._cursors[message.room_id] = numbered[-1][0] if numbered else next_seq - 1
-        self._settling[message.room_id] = self._settling.get(message.room_id, 0) + 1
+        self._creators[room_id] = state.creator
+        self._settling[room_id] = self._settling.get(room_id, 0) + 1
+        if room_id not in self._cursors:  # later events come from Redis's messages
+            self._cursors[room_id] = numbered[-1][0] if numbered else next_seq - 1
+        self._entered(room_id)
         if resync and admitted.seat is None:
             # A spectator the room's stream cannot serve: the players are told, after his
             # welcome's next number (known only now, from the commit), so they send him the
@@ -376,6 +368,18 @@ class RedisBackplane:
             events=tuple(frame for _, frame in numbered),
             away=away,
         )
+
+    def _entered(self, room_id: str) -> None:
+        """A join's commit is answered (or failed): what Redis published of the room
+        meanwhile goes on from the cursor, or is dropped if the room is not ours."""
+        self._entering[room_id] -= 1
+        if self._entering[room_id]:
+            return
+        del self._entering[room_id]
+        if room_id in self._cursors:
+            self._fill(room_id, self._offer(room_id, []))
+        else:
+            self._early.pop(room_id, None)
 
     def _tidy(self, state: RoomState, live: frozenset[str], wall: float) -> list[_Presence]:
         """What is due before anything else: holders of dead processes let go, seats left
@@ -469,7 +473,6 @@ class RedisBackplane:
             self._ms() + self._lease_ms,
             room_id,
             self._ms(),
-            self._ttl_ms,
             state.capacity,
             *holders,
             len(events),
@@ -490,117 +493,159 @@ class RedisBackplane:
     def _per_minute(self) -> int:
         return self.config.join_failures_per_minute
 
-    # --- the three tasks -------------------------------------------------------------------
+    # --- the hot path: appends, their answers, the others' events ------------------------
 
-    async def _write_forever(self) -> None:
-        """Send every queued payload in one pipeline, wait for the answer, again."""
-        backlog, backlog_bytes = self.config.backlog, self.config.backlog_bytes
-        while not self._closing:
-            await self._appending.wait()
-            self._appending.clear()
-            batch, self._appends = self._appends, []
-            if not batch or self.down is not None:
-                continue
-            now = self._ms()
-            commands = []
-            for request in batch:
-                meta, _, log, leases = room_keys(request.room_id)
-                head, tail = message_parts(request.seat, request.packed_payload)
-                commands.append(("FCALL", "tablier_append", 3, meta, log, leases,
-                                 request.holder, request.seat, head, tail, new_epoch(),
-                                 backlog, backlog_bytes, request.room_id, now, self._ttl_ms,
-                                 self.process))  # fmt: skip
-            try:
-                replies = await self._timed(self._writer.ask(*commands))
-            except (RedisError, OSError) as error:
-                self._failure(error)
-                continue
-            self._deliver_own(batch, replies)
-            # A room Redis no longer has ("gone"): its members' reader sees nothing more; they
-            # are let go by the next lease renewal, which finds it gone too.
+    def _flush(self) -> None:
+        """Number every payload queued in this turn of the event loop: one write to Redis,
+        sent without waiting for the answers to the writes before (they come in order)."""
+        batch, self._appends = self._appends, []
+        link = self._link
+        if link is not None and self.down is None and batch:
+            self._send(link, batch)
 
-    def _deliver_own(self, batch: list[Append], replies: list[Any]) -> None:
-        """Our own members' messages, numbered: Redis does not put them in our inbox, so
-        they are handed to the core from here, in their place among the room's events."""
-        for request, reply in zip(batch, replies, strict=True):
-            if not isinstance(reply, list) or reply[0] != b"ok":
-                continue  # an error, or "gone"/"not_holder": nothing was numbered
-            seq = int(reply[1])
-            frame = stamp(seq, request.seat, request.packed_payload)
-            event = Event(seq, int(reply[2]), request.holder, request.seat, None, frame)
-            self._offer(request.room_id, [event])
+    def _send(self, link: RedisLink, batch: list[Append]) -> None:
+        config, process = self.config, self.process
+        now, epoch = self._ms(), new_epoch()  # the epoch a room numbered anew would take
+        commands = []
+        for request in batch:
+            head, tail = message_parts(request.seat, request.packed_payload)
+            commands.append(pack(("FCALL", "tablier_append", 3, *_append_keys(request.room_id),
+                                  request.holder, request.seat, head, tail, epoch,
+                                  config.backlog, config.backlog_bytes, request.room_id, now,
+                                  process)))  # fmt: skip
+        data = b"".join(commands)
+        link.send(data, _Appended(self, batch, asyncio.get_running_loop().time()))
+
+    def _own(self, request: Append, answer: Any) -> None:
+        """Redis's answer to one of our appends: our members' message, numbered, goes to the
+        core from here (Redis does not publish it back to us), in its place among the room's
+        events. A room Redis no longer has ("gone") is noticed by the next lease renewal."""
+        if type(answer) is not list or answer[0] != b"ok":
+            if isinstance(answer, ResponseError):
+                self._failure(answer)
+            return  # "gone" or "not_holder": nothing was numbered
+        seq = int(answer[1])
+        frame = stamp(seq, request.seat, request.packed_payload)
+        event = Event(seq, int(answer[2]), request.holder, request.seat, None, frame)
+        self._fill(request.room_id, self._offer(request.room_id, [event]))
+
+    def _pushed(self, push: list[Any]) -> None:
+        """An event another process's member made (or a join, departure or expiry from any
+        process), as Redis published it to our channel when it numbered it."""
+        try:
+            room, seq, epoch, holder, seat, presence, frame = push[2].split(b"\n", 6)
+            event = Event(
+                int(seq),
+                int(epoch),
+                holder.decode(),
+                int(seat),
+                PresenceEvent(int(presence)) if presence else None,
+                frame,
+            )
+            room_id = room.decode()
+        except (ValueError, TypeError, IndexError, AttributeError) as error:
+            self._failure(OSError(f"Redis published an event that cannot be read ({error})"))
+            return
+        self._fill(room_id, self._offer(room_id, [event]))
 
     def _offer(self, room_id: str, events: list[Event]) -> list[int]:
-        """Events of a room from the inbox or our own appends, in whatever order the two
-        arrive: each goes to the core once, in order; returns the numbers still missing
-        among those held back (empty when nothing is missing)."""
+        """Events of a room, from our appends' answers or from our channel, to the core,
+        each once and in order; returns the numbers missing before those held back.
+
+        Both come in the order Redis numbered them (one connection), so a number skipped is
+        one Redis did not send us: our lease on the room had lapsed, or our member's join was
+        being stored (kept here until the commit's answer says where it starts)."""
         taken = self._cursors.get(room_id)
         if taken is None:
+            if room_id in self._entering:
+                self._early.setdefault(room_id, {}).update((e.seq, e) for e in events)
             return []  # not a room of ours (any more)
-        early = self._early.setdefault(room_id, {})
-        for event in events:
-            if event.seq > taken:
-                early[event.seq] = event
+        early = self._early.get(room_id)
         ready = []
-        while taken + 1 in early:
-            taken += 1
-            ready.append(early.pop(taken))
-        if not early:
-            del self._early[room_id]
+        for event in events:
+            if event.seq == taken + 1 and early is None:  # the usual case
+                taken += 1
+                ready.append(event)
+            elif event.seq > taken:
+                if early is None:
+                    early = self._early[room_id] = {}
+                early[event.seq] = event
+        if early is not None:
+            for seq in [seq for seq in early if seq <= taken]:
+                del early[seq]
+            while taken + 1 in early:
+                taken += 1
+                ready.append(early.pop(taken))
+            if not early:
+                del self._early[room_id]
         if ready:
             self._cursors[room_id] = taken
             if room_id in self._settling:
                 self._held.setdefault(room_id, []).extend(ready)
             elif self._listener is not None:
                 self._listener.on_events(room_id, ready)
-        return [seq for seq in range(taken + 1, max(early)) if seq not in early] if early else []
+        if not early:
+            return []
+        return [seq for seq in range(taken + 1, max(early)) if seq not in early]
 
-    async def _read_forever(self) -> None:
-        """Read this process's inbox (every event of its rooms that others made, as Redis
-        numbered them) and offer each room's events to the core; fetch from a room's own
-        stream whatever neither the inbox nor our own appends brought."""
-        seen: Any = b"0-0"
-        while not self._closing:
-            try:
-                if self.down is not None:
-                    seen = await self._connect()
-                (reply,) = await self._reader.ask(
-                    ("XREAD", "COUNT", 1024, "BLOCK", BLOCK_MS, "STREAMS", self._inbox, seen)
-                )
-                if isinstance(reply, ResponseError):
-                    raise reply
-                if not reply:
-                    continue
-                entries = reply[0][1]
-                seen = entries[-1][0]
-                by_room: dict[str, list[Event]] = {}
-                for _, flat in entries:
-                    fields = dict(zip(flat[::2], flat[1::2], strict=True))
-                    room_id = fields[b"r"].decode()
-                    by_room.setdefault(room_id, []).append(_event(fields[b"q"], fields))
-                for room_id, events in by_room.items():
-                    missing = self._offer(room_id, events)
-                    if missing:  # skipped by the inbox (trimmed, or ours not back yet)
-                        await self._fetch(room_id, missing)
-            except (RedisError, OSError, ValueError, KeyError, IndexError) as error:
-                # Unreachable, or an answer not shaped as expected: either way, start over.
-                self._failure(error if isinstance(error, RedisError | OSError) else OSError(error))
-                await asyncio.sleep(RETRY_EVERY)
+    def _fill(self, room_id: str, missing: list[int]) -> None:
+        """Fetch the missing numbers of a room from its stream (once at a time per room)."""
+        if missing and room_id not in self._fetching and self._link is not None:
+            self._fetching.add(room_id)
+            task = asyncio.create_task(self._fetch(room_id, missing))
+            self._checks.add(task)
+            task.add_done_callback(self._checks.discard)
 
     async def _fetch(self, room_id: str, missing: list[int]) -> None:
         log = room_keys(room_id)[2]
-        (found,) = await self._reader.ask(("XRANGE", log, f"{missing[0]}-0", f"{missing[-1]}-1"))
-        if isinstance(found, ResponseError):
-            raise found
-        events = []
-        for entry_id, flat in found:
-            fields = dict(zip(flat[::2], flat[1::2], strict=True))
-            events.append(_event(entry_id.split(b"-", 1)[0], fields))
-        # Numbers past the fetched range may simply not be read yet (the inbox is behind
-        # our own appends): only a gap inside it is gone from the room's stream too.
-        lost = [seq for seq in self._offer(room_id, events) if seq <= missing[-1]]
-        if lost and self._listener is not None:
-            self._listener.on_lost_room(room_id)  # its members here resume, or resync
+        try:
+            while missing and self._link is not None:
+                ask = ("XRANGE", log, f"{missing[0]}-0", f"{missing[-1]}-1")
+                (found,) = await self._link.ask(ask)
+                if isinstance(found, ResponseError):
+                    self._failure(found)
+                    return
+                events = [
+                    _event(entry.split(b"-", 1)[0], dict(zip(flat[::2], flat[1::2], strict=True)))
+                    for entry, flat in found
+                ]
+                still = self._offer(room_id, events)
+                if any(seq <= missing[-1] for seq in still):
+                    # Gone from the room's stream too: its members here resume, or resync.
+                    if self._listener is not None:
+                        self._listener.on_lost_room(room_id)
+                    return
+                missing = still  # a gap after those, seen meanwhile
+        except OSError:
+            return  # the link is gone, and every member with it
+        except (ValueError, TypeError, KeyError, IndexError) as error:
+            self._failure(OSError(f"Redis answered a fetch that cannot be read ({error})"))
+        finally:
+            self._fetching.discard(room_id)
+
+    # --- the two tasks ---------------------------------------------------------------------
+
+    async def _watch_forever(self) -> None:
+        """Reach Redis, and again whenever it was lost; meanwhile, a Redis that stops
+        answering (a write's answers overdue) counts as lost, and a quiet link is pinged so
+        that a silent Redis is noticed as soon."""
+        loop = asyncio.get_running_loop()
+        while not self._closing:
+            if self.down is not None:
+                try:
+                    await self._connect()
+                except (RedisError, OSError, TimeoutError) as error:
+                    self._failure(error)
+                    await asyncio.sleep(RETRY_EVERY)
+                continue
+            await asyncio.sleep(WATCH_EVERY)
+            link, now = self._link, loop.time()
+            if link is None:
+                continue
+            if link.stalled(now, TIMEOUT):
+                self._failure(TimeoutError(f"Redis did not answer in {TIMEOUT:g} s"))
+            elif not link.busy and now - link.heard > TIMEOUT / 2:
+                link.send(pack(("PING",)), Waiting(1, now))
 
     async def _renew_forever(self) -> None:
         listener = self._listener
@@ -613,6 +658,8 @@ class RedisBackplane:
                 r for r in self._cursors if r not in served and r not in self._settling
             ]:
                 del self._cursors[room_id]  # its last member here left
+                self._extended.pop(room_id, None)
+                self._creators.pop(room_id, None)
             if self.down is not None or not rooms:
                 continue
             # A few rooms at a time: Redis serves nobody else while it runs a batch.
@@ -620,49 +667,60 @@ class RedisBackplane:
                 await self._renew(rooms[start : start + RENEWALS_AT_ONCE])
 
     async def _renew(self, rooms: list[str]) -> None:
-        listener = self._listener
+        """Renew our lease on each room, every quarter of a lease; and a quarter of the way
+        through the room's idle time, the room's life (its keys, and its place among the
+        rooms counted against the limits), which the lease renewals need not repeat."""
+        listener, link = self._listener, self._link
         assert listener is not None
-        now = self._ms()
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for room_id in rooms:
-                keys = room_keys(room_id)
-                pipe.fcall("tablier_lease", 4, *keys, self.process,
-                           now + self._lease_ms, now, self._ttl_ms)  # fmt: skip
+        if link is None:
+            return
+        now, clock = self._ms(), asyncio.get_running_loop().time()
+        due = clock - self.config.room_idle / 4
+        commands: list[tuple[Any, ...]] = []
+        extended = []
+        for room_id in rooms:
+            extend = self._extended.get(room_id, due) <= due
+            extended.append(extend)
+            commands.append(("FCALL", "tablier_lease", 4, *room_keys(room_id), self.process,
+                             now + self._lease_ms, now, self._ttl_ms if extend else 0))  # fmt: skip
+            if extend:
+                self._extended[room_id] = clock
                 creator = self._creators.get(room_id, "")
-                pipe.fcall("tablier_room_lives", 2, *_room_counts(creator), room_id,
-                           now + self._ttl_ms, self._ttl_ms)  # fmt: skip
-            try:
-                replies = await self._timed(pipe.execute(raise_on_error=False))
-            except (RedisError, OSError) as error:
-                self._failure(error)
-                return
-        for room_id, renewed in zip(rooms, replies[::2], strict=True):
+                commands.append(("FCALL", "tablier_room_lives", 2, *_room_counts(creator),
+                                 room_id, now + self._ttl_ms, self._ttl_ms))  # fmt: skip
+        try:
+            replies = iter(await link.ask(*commands))
+        except OSError:
+            return  # the link is gone: that is being dealt with
+        for room_id, extend in zip(rooms, extended, strict=True):
+            renewed = next(replies)
+            lives = next(replies) if extend else None
             if renewed == 1:  # a process with members there died: let them go
                 task = asyncio.create_task(self.check(Check(room_id)))
                 self._checks.add(task)
                 task.add_done_callback(self._checks.discard)
             elif renewed == -1:  # Redis lost the room: its members start it again
                 listener.on_lost_room(room_id)
+            for answer in (renewed, lives):
+                if isinstance(answer, ResponseError):
+                    self._failure(answer)
 
     # --- helpers -------------------------------------------------------------------------
 
-    async def _connect(self) -> bytes:
-        """Reach Redis, make sure it has this version of the library, and say so; return
-        where the inbox stands, the point from which the reader takes what comes."""
+    async def _connect(self) -> None:
+        """Reach Redis, make sure it has this version of the library, open the link (which
+        hears our channel from then on), and say so."""
         # Connections opened before Redis went away are dead: a command must not meet one.
         await self._redis.connection_pool.disconnect()
-        await self._writer.close()
         await self._timed(self._redis.ping())
         listed = await self._redis.function_list(library=redis_library.NAME, withcode=True)
         if not any(redis_library.SOURCE.encode() in entry for entry in listed):
             await self._redis.function_load(redis_library.SOURCE, replace=True)
-        # A concrete entry id, never "$": "$" means "after whatever is last when this XREAD
-        # arrives", so an entry added between two reads would be skipped. What is in the
-        # inbox already was for members who are gone (no room of ours is entered while down).
-        (last,) = await self._reader.ask(("XREVRANGE", self._inbox, "+", "-", "COUNT", 1))
-        if isinstance(last, ResponseError):
-            raise last
-        seen: bytes = last[0][0] if last else b"0-0"
+        # No room of ours is entered while down: whatever was published to us before this
+        # link was for members who are gone.
+        self._link = await RedisLink.open(
+            self.url, self._channel, TIMEOUT, self._pushed, self._link_lost, self._round_trip
+        )
         if self._was_up:
             self.stats.reconnects += 1
         self.down, self._was_up = None, True
@@ -670,7 +728,13 @@ class RedisBackplane:
         if logs.logger.isEnabledFor(logging.INFO):
             up = Log(None, "backplane_up", {"redis": _safe_url(self.url), "process": self.process})
             logs.logger.info(logs.render(up, self.config.log_json))
-        return seen
+
+    def _link_lost(self, error: BaseException) -> None:
+        self._failure(error)
+
+    def _round_trip(self, seconds: float) -> None:
+        self.stats.round_trips += 1
+        self.stats.round_trip_seconds += seconds
 
     def _failure(self, error: BaseException) -> None:
         """A command failed. Redis refusing one (an error reply) is that command's failure
@@ -683,8 +747,12 @@ class RedisBackplane:
             return
         if self.down is None and not self._closing:
             self.down = f"Redis at {_safe_url(self.url)} cannot be reached ({type(error).__name__})"
+            link, self._link = self._link, None
+            if link is not None:
+                link.close()
             self._appends.clear()
             self._cursors.clear()
+            self._early.clear()
             if self._listener is not None:
                 self._listener.on_lost(self.down)
 
@@ -727,8 +795,29 @@ def _holders(state: RoomState) -> list[Holder]:
     return seated + sorted(state.spectators, key=str)
 
 
+class _Appended(Waiting):
+    """The answers to one write of appends, each handed to the backplane with its request."""
+
+    __slots__ = ("backplane", "requests")
+
+    def __init__(self, backplane: RedisBackplane, batch: list[Append], sent: float) -> None:
+        super().__init__(len(batch), sent)
+        self.backplane = backplane
+        self.requests = iter(batch)
+
+    def answer(self, answer: Any) -> None:
+        self.backplane._own(next(self.requests), answer)
+
+
+@functools.lru_cache(maxsize=4096)
+def _append_keys(room_id: str) -> tuple[str, str, str]:
+    """The keys tablier_append takes (a room's keys, made once per room, not per message)."""
+    meta, _, log, leases = room_keys(room_id)
+    return meta, log, leases
+
+
 def _event(seq: bytes, fields: dict[bytes, bytes]) -> Event:
-    """An entry of a room's stream or of an inbox, as the library's append wrote it."""
+    """An entry of a room's stream, as the library's append wrote it."""
     presence = fields[b"p"]
     return Event(
         seq=int(seq),

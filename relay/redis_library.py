@@ -3,10 +3,10 @@
 Each function takes the keys of one room (they share the hash tag ``{room id}``) and does its
 whole job atomically: check, number, ``XADD``. A frame is built here around its number
 (``head + uint(seq) + tail``, see :func:`relay.envelope.message_parts`) and kept in the
-room's stream as entry ``<seq>-1``; a copy goes to the inbox stream of each process reading
-the room (``tablier:inbox:<process>``), so that a process reads one stream whatever the
-number of its rooms, and falls back on the room's own stream (by number) for anything its
-inbox did not bring.
+room's stream as entry ``<seq>-1``; it is also published to the channel of each process
+reading the room (:func:`channel`), which hears it on the connection its own appends go down
+(:mod:`relay.redis_link`): one message, no stream to read back. A process that was not
+sent a number (its lease on the room had lapsed) fetches it from the room's stream.
 
 Epochs: the library remembers, in a local of its own, a name for this Redis's life (the
 first ``TIME`` it saw); it is gone after a restart, and a replica that takes over never had
@@ -19,6 +19,12 @@ life starts a new epoch at the number it has (``base``). Loading the library aga
 from __future__ import annotations
 
 NAME = "tablier_relay_1"
+
+
+def channel(process: str) -> str:
+    """The Pub/Sub channel where Redis publishes to ``process`` the events of its rooms."""
+    return f"tablier:process:{process}"
+
 
 SOURCE = r"""#!lua name=tablier_relay_1
 
@@ -66,45 +72,45 @@ local function readers(leases, now, but)
   return found
 end
 
--- Keep one event as entry <seq>-1 of the room's log, trim the log to its count and bytes,
--- and put it at once in the inbox of every process reading the room (each process reads
--- its own inbox, one stream, whatever the number of its rooms). r: the room's keys and
--- numbering, as the caller has them.
+-- Keep one event as entry <seq>-1 of the room's log, trim the log to its count and bytes
+-- (r.size: the bytes it holds, which the caller stores with the next number), and publish
+-- it at once to every process reading the room ("room\nseq\nepoch\nholder\nseat\npresence\n
+-- frame": the frame last, as it may hold anything). r: the room's keys and numbering, as the
+-- caller has them.
 local function append(r, seq, holder, seat, presence, head, tail)
   local frame = head .. uint(seq) .. tail
   redis.call('XADD', r.log, seq .. '-1', 'f', frame, 'e', r.epoch, 'h', holder, 's', seat,
              'p', presence)
-  local size = redis.call('HINCRBY', r.meta, 'bytes', #frame)
+  r.size = r.size + #frame
   local kept = redis.call('XLEN', r.log)
-  while kept > r.count or (size > r.bytes and kept > 1) do
+  while kept > r.count or (r.size > r.bytes and kept > 1) do
     local oldest = redis.call('XRANGE', r.log, '-', '+', 'COUNT', 1)[1]
     redis.call('XDEL', r.log, oldest[1])
-    size = redis.call('HINCRBY', r.meta, 'bytes', -#oldest[2][2])
+    r.size = r.size - #oldest[2][2]
     kept = kept - 1
   end
-  for _, process in ipairs(r.readers) do
-    local inbox = 'tablier:inbox:' .. process
-    redis.call('XADD', inbox, 'MAXLEN', '~', 100000, '*', 'r', r.room, 'q', seq, 'f', frame,
-               'e', r.epoch, 'h', holder, 's', seat, 'p', presence)
-    redis.call('PEXPIRE', inbox, r.inbox_ttl)
+  if #r.readers > 0 then
+    local event = table.concat({r.room, seq, r.epoch, holder, seat, presence, frame}, '\n')
+    for _, process in ipairs(r.readers) do
+      redis.call('PUBLISH', 'tablier:process:' .. process, event)
+    end
   end
 end
 
 -- KEYS meta, log, leases. ARGV holder, seat, head, tail, new epoch, backlog count, backlog
--- bytes, room id, now (ms), inbox ttl (ms), the appending process (its own inbox is spared:
--- it has the answer).
+-- bytes, room id, now (ms), the appending process (not published to: it has the answer).
 redis.register_function('tablier_append', function(keys, args)
   -- The hot path: one read of the room's numbering and of the seat's holder.
-  local m = redis.call('HMGET', keys[1], 'seq', 'epoch', 'life', 'h' .. args[2])
+  local m = redis.call('HMGET', keys[1], 'seq', 'epoch', 'life', 'h' .. args[2], 'bytes')
   if not m[1] then return {'gone'} end
   if m[4] ~= args[1] then return {'not_holder'} end
   local seq, epoch = tonumber(m[1]), m[2]
   if m[3] ~= this_life() then seq, epoch = numbering(keys[1], args[5]) end
   local r = {meta = keys[1], log = keys[2], epoch = epoch, count = tonumber(args[6]),
-             bytes = tonumber(args[7]), room = args[8], inbox_ttl = args[10],
-             readers = readers(keys[3], args[9], args[11])}
+             bytes = tonumber(args[7]), room = args[8], size = tonumber(m[5]) or 0,
+             readers = readers(keys[3], args[9], args[10])}
   append(r, seq, args[1], args[2], '', args[3], args[4])
-  redis.call('HSET', keys[1], 'seq', seq + 1)
+  redis.call('HSET', keys[1], 'seq', seq + 1, 'bytes', r.size)
   return {'ok', tostring(seq), epoch}
 end)
 
@@ -122,8 +128,8 @@ end)
 -- KEYS meta, state, log, leases. ARGV version, epoch (as loaded), state, ttl (ms), new
 -- epoch, backlog count, backlog bytes, first number to return, the processes that hold
 -- something in the new state (comma-separated), the committing process and its lease end
--- (ms), room id, now (ms), inbox ttl (ms), holders (n, then seat and holder n times; ''
--- for none), events (n, then holder, seat, presence, head, tail).
+-- (ms), room id, now (ms), holders (n, then seat and holder n times; '' for none), events
+-- (n, then holder, seat, presence, head, tail).
 -- Stores the state if nobody changed it since it was loaded, numbers the events, and
 -- returns the first number, the next one, and {seq, frame, ...} from the one asked for.
 redis.register_function('tablier_commit', function(keys, args)
@@ -135,7 +141,7 @@ redis.register_function('tablier_commit', function(keys, args)
   redis.call('HINCRBY', meta, 'v', 1)
   redis.call('HSET', meta, 'procs', args[9])
   redis.call('ZADD', keys[4], args[11], args[10])  -- its own holders are alive, from now
-  local at = 15
+  local at = 14
   for _ = 1, tonumber(args[at]) do
     if args[at + 2] == '' then
       redis.call('HDEL', meta, 'h' .. args[at + 1])
@@ -146,7 +152,8 @@ redis.register_function('tablier_commit', function(keys, args)
   end
   at = at + 1
   local r = {meta = meta, log = log, epoch = epoch, count = tonumber(args[6]),
-             bytes = tonumber(args[7]), room = args[12], inbox_ttl = args[14],
+             bytes = tonumber(args[7]), room = args[12],
+             size = tonumber(redis.call('HGET', meta, 'bytes')) or 0,
              readers = readers(keys[4], args[13])}
   local first = seq
   for _ = 1, tonumber(args[at]) do
@@ -154,7 +161,7 @@ redis.register_function('tablier_commit', function(keys, args)
     seq = seq + 1
     at = at + 5
   end
-  redis.call('HSET', meta, 'seq', seq)
+  redis.call('HSET', meta, 'seq', seq, 'bytes', r.size)
   for _, key in ipairs(keys) do redis.call('PEXPIRE', key, args[4]) end
   local frames = {}
   for _, entry in ipairs(redis.call('XRANGE', log, args[8] .. '-0', '+')) do
@@ -175,14 +182,18 @@ redis.register_function('tablier_create', function(keys, args)
   return 1
 end)
 
--- KEYS meta, state, log, leases. ARGV process, lease end (ms), now (ms), ttl (ms).
--- Renews this process's lease on the room and the room's life; 1 if a process that holds
--- a seat or watches here has let its lease lapse (its holders must be let go), else 0.
+-- KEYS meta, state, log, leases. ARGV process, lease end (ms), now (ms), ttl (ms; 0: not
+-- this time). Renews this process's lease on the room, and the room's life if asked (far
+-- less often: its keys live for the idle room's time); -1 if the room is gone, 1 if a
+-- process that holds a seat or watches here has let its lease lapse (its holders must be
+-- let go), else 0.
 redis.register_function('tablier_lease', function(keys, args)
   if redis.call('EXISTS', keys[1]) == 0 then return -1 end
   redis.call('ZADD', keys[4], args[2], args[1])
-  redis.call('ZREMRANGEBYSCORE', keys[4], '-inf', args[3] - 3600000)
-  for _, key in ipairs(keys) do redis.call('PEXPIRE', key, args[4]) end
+  if args[4] ~= '0' then
+    redis.call('ZREMRANGEBYSCORE', keys[4], '-inf', args[3] - 3600000)
+    for _, key in ipairs(keys) do redis.call('PEXPIRE', key, args[4]) end
+  end
   local holders = redis.call('HGET', keys[1], 'procs') or ''
   for process in string.gmatch(holders, '[^,]+') do
     local until_ms = redis.call('ZSCORE', keys[4], process)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from relay.envelope import Create, Created, ErrorCode, Join, PresenceEvent
 from relay.rooms import ConnId, Holder
@@ -51,10 +52,10 @@ class Bring:
     created: Created
 
 
-@dataclass(frozen=True, slots=True)
-class Append:
+class Append(NamedTuple):
     """Number this member's payload in its room's stream (it arrives back through
-    :meth:`RelayCore.delivered`, like everyone's)."""
+    :meth:`RelayCore.delivered`, like everyone's). A named tuple, as
+    :class:`relay.core.Transmit`: one is made per message."""
 
     room_id: str
     holder: str
@@ -110,11 +111,10 @@ class Brought:
     again: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One entry of a room's stream, as the backplane's reader delivers it. ``holder`` is who
-    sent a message, or who holds ``seat`` after a presence event (the one who left, for a
-    departure); ``presence`` is None for a message."""
+class Event(NamedTuple):
+    """One entry of a room's stream, as the backplane delivers it. ``holder`` is who sent a
+    message, or who holds ``seat`` after a presence event (the one who left, for a
+    departure); ``presence`` is None for a message. A named tuple: one is made per message."""
 
     seq: int
     epoch: int

@@ -53,8 +53,15 @@ async def _serve(config: RelayConfig, words: Words, reason: Reason) -> int:
     except CertificateError as exc:
         files = {"certfile": config.certfile, "keyfile": config.keyfile}
         if exc.unreadable is None:
-            return _fail(words, words(N_("{certfile} and {keyfile} are not a PEM certificate "
-                                         "chain and its matching private key")).format(**files))
+            return _fail(
+                words,
+                words(
+                    N_(
+                        "{certfile} and {keyfile} are not a PEM certificate "
+                        "chain and its matching private key"
+                    )
+                ).format(**files),
+            )
         return _fail(words, words(N_("cannot read {certfile} or {keyfile}: {reason}")).format(
             reason=reason(exc.unreadable), **files))  # fmt: skip
     except OSError as exc:

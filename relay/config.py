@@ -220,7 +220,10 @@ def add_arguments(parser: argparse.ArgumentParser, words: Callable[[str], str] =
             help_text += " " + words(N_("(default {default})")).format(default=default)
         metavar = _METAVARS.get(field.name) or (N_("SECONDS") if type(default) is float else "N")
         parser.add_argument(
-            flag, type=_flag_parser(default, words), default=None, metavar=words(metavar),
+            flag,
+            type=_flag_parser(default, words),
+            default=None,
+            metavar=words(metavar),
             help=help_text,
         )
 
@@ -245,7 +248,8 @@ def _not_valid(field: str, raw: str) -> Phrase:
 
     def said(words: Words) -> str:
         return words(N_("{variable}={value} is not a valid {setting}")).format(
-            variable=env_name(field), value=repr(raw), setting=repr(help_of(field, words)))
+            variable=env_name(field), value=repr(raw), setting=repr(help_of(field, words))
+        )
 
     return said
 

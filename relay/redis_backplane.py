@@ -81,6 +81,19 @@ CONCURRENT_CHANGES = 32
 RENEWALS_AT_ONCE = 16  # rooms whose leases one pipeline renews
 
 
+SOURCE_BYTES = redis_library.SOURCE.encode()
+
+
+class LibraryConflict(Exception):
+    """Redis holds another version's function library: its relay processes may still run."""
+
+    def __init__(self, other: str) -> None:
+        super().__init__(
+            f"Redis holds the functions of another relay version ({other}): stop every relay "
+            f"process of that version, then run 'redis-cli FUNCTION DELETE {other}'"
+        )
+
+
 class Listener(Protocol):
     """The relay server, as the backplane's reader and supervisor see it."""
 
@@ -634,6 +647,13 @@ class RedisBackplane:
             if self.down is not None:
                 try:
                     await self._connect()
+                except LibraryConflict as conflict:
+                    if self.down != str(conflict):
+                        self.down = str(conflict)
+                        logs.logger.warning(logs.render(
+                            Log(None, "backplane_refused", {"reason": self.down}),
+                            self.config.log_json))  # fmt: skip
+                    await asyncio.sleep(RETRY_EVERY)
                 except (RedisError, OSError, TimeoutError) as error:
                     self._failure(error)
                     await asyncio.sleep(RETRY_EVERY)
@@ -713,9 +733,7 @@ class RedisBackplane:
         # Connections opened before Redis went away are dead: a command must not meet one.
         await self._redis.connection_pool.disconnect()
         await self._timed(self._redis.ping())
-        listed = await self._redis.function_list(library=redis_library.NAME, withcode=True)
-        if not any(redis_library.SOURCE.encode() in entry for entry in listed):
-            await self._redis.function_load(redis_library.SOURCE, replace=True)
+        await self._load_library()
         # No room of ours is entered while down: whatever was published to us before this
         # link was for members who are gone.
         self._link = await RedisLink.open(
@@ -728,6 +746,19 @@ class RedisBackplane:
         if logs.logger.isEnabledFor(logging.INFO):
             up = Log(None, "backplane_up", {"redis": _safe_url(self.url), "process": self.process})
             logs.logger.info(logs.render(up, self.config.log_json))
+
+    async def _load_library(self) -> None:
+        """Load this version's library unless Redis has it; refuse while another version's
+        is there: its processes would number the same rooms and deliver them another way."""
+        libraries = await self._redis.function_list(withcode=True)
+        for library in libraries:
+            fields = dict(zip(library[::2], library[1::2], strict=True))
+            name = fields[b"library_name"].decode("utf-8", "replace")
+            if name.startswith(redis_library.PREFIX) and name != redis_library.NAME:
+                raise LibraryConflict(name)
+            if name == redis_library.NAME and fields[b"library_code"] == SOURCE_BYTES:
+                return
+        await self._redis.function_load(redis_library.SOURCE, replace=True)
 
     def _link_lost(self, error: BaseException) -> None:
         self._failure(error)

@@ -18,7 +18,11 @@ life starts a new epoch at the number it has (``base``). Loading the library aga
 
 from __future__ import annotations
 
-NAME = "tablier_relay_1"
+NAME = "tablier_relay_2"
+"""The library's name, one per version of what it writes: version 2 publishes events to the
+reading processes (version 1 filled an inbox stream per process), so the two must never
+number one Redis's rooms together (``relay.redis_backplane`` refuses to)."""
+PREFIX = "tablier_relay_"
 
 
 def channel(process: str) -> str:
@@ -26,7 +30,7 @@ def channel(process: str) -> str:
     return f"tablier:process:{process}"
 
 
-SOURCE = r"""#!lua name=tablier_relay_1
+SOURCE = r"""#!lua name=tablier_relay_2
 
 local life
 local function this_life()

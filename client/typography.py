@@ -17,6 +17,7 @@ breaks at ASCII whitespace only.
 
 from __future__ import annotations
 
+import importlib
 import re
 
 NO_BREAK = "\u00a0\u2007\u202f"  # no-break, figure and narrow no-break spaces
@@ -25,13 +26,29 @@ SPACE = rf"[^\S{NO_BREAK}]"
 WORD = rf"(?:\S|[{NO_BREAK}])"
 """A character a line may not break at."""
 
+PATTERNS = {
+    # Textual's (8.2) wrapping of TextArea's lines: a word and the spaces after it, or spaces.
+    ("textual._wrap", "re_chunk"): (r"\S+\s*|\s+", rf"{WORD}+{SPACE}*|{SPACE}+"),
+    # Rich's (15.0), which Textual's Content (Label, Static…) wraps with too: spaces, a word,
+    # and the spaces after it.
+    ("rich._wrap", "re_word"): (r"\s*\S+\s*", rf"{SPACE}*{WORD}+{SPACE}*"),
+}
+"""Where each library keeps its word pattern: the pattern as written there, and ours."""
+
 
 def keep_no_break_spaces() -> None:
-    """Make Textual's and Rich's wrapping break lines at breakable spaces only (once, before
-    the app draws; their own patterns, kept in their private ``_wrap`` modules, are
-    otherwise the same: a word and the spaces after it, or spaces)."""
-    import rich._wrap
-    import textual._wrap
+    """Make Textual's and Rich's wrapping break lines at breakable spaces only (before the
+    app draws; calling again changes nothing).
 
-    textual._wrap.re_chunk = re.compile(rf"{WORD}+{SPACE}*|{SPACE}+")
-    rich._wrap.re_word = re.compile(rf"{SPACE}*{WORD}+{SPACE}*")
+    Their patterns live in private modules: one that is not exactly the pattern ours was
+    written from (a new version of the library) is left alone — their wrapping stays as it
+    is, rather than lose whatever the new one does. tests/client/test_typography.py fails
+    then, when the locked versions are upgraded.
+    """
+    for (module_name, name), (theirs, ours) in PATTERNS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:  # a version without the module
+            continue
+        if getattr(getattr(module, name, None), "pattern", None) == theirs:
+            setattr(module, name, re.compile(ours))

@@ -9,6 +9,7 @@ and the command palette's entries for the current screen's keys.
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Callable, Coroutine, Iterable
 from functools import partial
 from pathlib import Path
@@ -93,6 +94,9 @@ class TablierApp(App[None]):
         return LobbyScreen(self.settings)
 
     def on_mount(self) -> None:
+        # ``tablier`` keeps the garbage collector off until the first screen is painted
+        # (client/commands/play.py): on again from then on.
+        self.call_after_refresh(gc.enable)
         if self._start is not None:
             self.start_game(self._start)
 

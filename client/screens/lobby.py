@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -215,6 +215,7 @@ class LobbyScreen(Screen[None]):
     def __init__(self, settings: SessionSettings) -> None:
         super().__init__()
         self.settings = settings
+        self._resumed = False  # see on_screen_resume
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -342,8 +343,18 @@ class LobbyScreen(Screen[None]):
         else:
             self._start(tab)
 
-    def on_screen_resume(self) -> None:
-        """Back from a game: a match left or finished since changes the lists."""
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Back from a game: a match left or finished since changes the lists.
+
+        The first resume is not a return: it ends the lobby's composition, just before its
+        first paint. Textual then styles every widget of the screen again, though each was
+        styled as it was mounted and restyled by Textual at each change of its classes since:
+        a quarter of the lobby's CSS work before that paint, for the same styles
+        (tests/client/test_lobby.py checks them). The lists are read after the first paint."""
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
+            return
         self.query_one(SavedSeats).refresh_seats()
         for form in self.query(ReplayForm):  # (mounted after the first paint)
             form.refresh_logs()

@@ -43,7 +43,7 @@ from client.setup import (
 from client.widgets.deferred import AfterFirstPaint
 from client.widgets.footer import KeysFooter
 from client.widgets.saved_seats import SavedSeats
-from client.widgets.select import QuitSafeSelect
+from client.widgets.select import LightSelect
 from client.widgets.tick_box import TickBox
 from client.widgets.title_bar import TitleBar
 
@@ -141,7 +141,7 @@ class JacquetForm(Vertical):
                     _("Black is the computer"), value=True, id="jacquet-computer", compact=True
                 )
                 yield Label(_("Level"), classes="option-label", markup=False)
-                yield QuitSafeSelect(
+                yield LightSelect(
                     [(str(level), level) for level in JACQUET_LEVELS],
                     value=1,
                     allow_blank=False,
@@ -154,7 +154,7 @@ class JacquetForm(Vertical):
                     "1", type="integer", id="jacquet-match-to", classes="number", compact=True
                 )
                 yield Label(_("points   Bear-off"), classes="option-label", markup=False)
-                yield QuitSafeSelect(
+                yield LightSelect(
                     [(rule, rule) for rule in JACQUET_BEAROFF_RULES],
                     value="backgammon",
                     allow_blank=False,
@@ -233,7 +233,7 @@ class LobbyScreen(Screen[None]):
                 yield SavedSeats(self.settings.data_dir, id="saved-seats")
         with Horizontal(id="lobby-language"):
             yield Label(_("Language"), classes="option-label", markup=False)
-            yield QuitSafeSelect(
+            yield LightSelect(
                 LANGUAGE_CHOICES, value=i18n.current(), allow_blank=False, compact=True,
                 id="language",
             )
@@ -266,7 +266,7 @@ class LobbyScreen(Screen[None]):
         )
         with Horizontal(classes="options"):
             yield Label(_("Players"), classes="option-label", markup=False)
-            yield QuitSafeSelect(
+            yield LightSelect(
                 [(str(n), n) for n in range(GOOSE_MIN_PLAYERS, GOOSE_MAX_PLAYERS + 1)],
                 value=GOOSE_DEFAULT_PLAYERS,
                 allow_blank=False,
@@ -274,7 +274,7 @@ class LobbyScreen(Screen[None]):
                 id="goose-players",
             )
             yield Label(_("Rules"), classes="option-label", markup=False)
-            yield QuitSafeSelect(
+            yield LightSelect(
                 [(rules, rules) for rules in GOOSE_RULE_SETS],
                 value="daumont",
                 allow_blank=False,

@@ -110,7 +110,11 @@ class LightSelect(Select[T]):
     _overlay: SelectOverlay | None = None  # the list of choices, once it first opens
 
     def compose(self) -> Iterator[Widget]:
-        yield SelectLine(self.prompt)
+        line = SelectLine(self.prompt)
+        # With the class its value will give it (Select sets the value as it mounts): styled
+        # once as it mounts, not again then.
+        line.has_value = not (self._allow_blank and self._value == self.NULL)
+        yield line
 
     async def _open(self) -> None:
         """Make and mount the list of choices, once: Textual's handlers then open it."""

@@ -45,7 +45,9 @@ class Selects(App[None]):
             yield kind([("x", 1), ("y", 2)], value=1, allow_blank=False, compact=True,
                        disabled=True, id="disabled")  # fmt: skip
             yield kind([("x", 1), ("y", 2)], value=1, allow_blank=False, id="bordered")
-        yield Input("elsewhere", id="elsewhere")
+        elsewhere = Input("elsewhere", id="elsewhere")
+        elsewhere.cursor_blink = False  # (a blinking cursor would draw each screen by the clock)
+        yield elsewhere
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.changes.append((event.select.id, event.value))

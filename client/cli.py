@@ -16,7 +16,6 @@ from collections.abc import Sequence
 
 from client import i18n
 from client.commands import argparse_words
-from client.commands.scripting import OneLineErrorParser
 from client.i18n import N_, _
 
 # Order here is the order ``tablier --help`` lists the commands in.
@@ -50,6 +49,8 @@ def open_lobby(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command, in the language in use (:func:`client.i18n.use`)."""
+    from client.commands.scripting import OneLineErrorParser  # (json: not for bare tablier)
+
     argparse_words.speak()
     # Every command's parser is of this class too (argparse gives subparsers their parent's):
     # a bad argument is one line naming it, as everywhere in Tablier.

@@ -6,7 +6,7 @@ options before the app loads.
 
 from __future__ import annotations
 
-import secrets
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -231,7 +231,9 @@ class SessionSettings:
     log_path: Path | None = None
     data_dir: Path | None = None
     config_dir: Path | None = None
-    random_source: Callable[[int], bytes] = secrets.token_bytes
+    # The system's CSPRNG, as secrets.token_bytes draws it (whose module brings hashlib,
+    # which the lobby does not otherwise need before its first paint).
+    random_source: Callable[[int], bytes] = os.urandom
     computer_pause: float = 0.6
     clock: Callable[[], int] = wall_clock_ms
     tutor: int | None = None

@@ -232,11 +232,15 @@ def _run_app(command: str, setup: GameSetup | None, settings: SessionSettings) -
     refused = without_terminal(command)
     if refused is not None:
         return refused
+    # No collection until the first screen is on the terminal (the app enables it again
+    # then): what the imports and that screen make stays alive, so a collection would only
+    # walk it.
+    gc.disable()
     from client.app import TablierApp
 
     app = TablierApp(setup, settings)
     # What was imported lives as long as the program: out of the garbage collector's way,
-    # it is not walked again by every collection while the first screen is built and drawn.
+    # it is not walked again by every collection once the collector runs.
     gc.freeze()
     app.run()
     return app.return_code or 0

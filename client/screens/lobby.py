@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -43,7 +43,7 @@ from client.setup import (
 from client.widgets.deferred import AfterFirstPaint
 from client.widgets.footer import KeysFooter
 from client.widgets.saved_seats import SavedSeats
-from client.widgets.select import QuitSafeSelect
+from client.widgets.select import LightSelect
 from client.widgets.tick_box import TickBox
 from client.widgets.title_bar import TitleBar
 
@@ -141,7 +141,7 @@ class JacquetForm(Vertical):
                     _("Black is the computer"), value=True, id="jacquet-computer", compact=True
                 )
                 yield Label(_("Level"), classes="option-label", markup=False)
-                yield QuitSafeSelect(
+                yield LightSelect(
                     [(str(level), level) for level in JACQUET_LEVELS],
                     value=1,
                     allow_blank=False,
@@ -154,7 +154,7 @@ class JacquetForm(Vertical):
                     "1", type="integer", id="jacquet-match-to", classes="number", compact=True
                 )
                 yield Label(_("points   Bear-off"), classes="option-label", markup=False)
-                yield QuitSafeSelect(
+                yield LightSelect(
                     [(rule, rule) for rule in JACQUET_BEAROFF_RULES],
                     value="backgammon",
                     allow_blank=False,
@@ -215,6 +215,7 @@ class LobbyScreen(Screen[None]):
     def __init__(self, settings: SessionSettings) -> None:
         super().__init__()
         self.settings = settings
+        self._resumed = False  # see on_screen_resume
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -232,7 +233,7 @@ class LobbyScreen(Screen[None]):
                 yield SavedSeats(self.settings.data_dir, id="saved-seats")
         with Horizontal(id="lobby-language"):
             yield Label(_("Language"), classes="option-label", markup=False)
-            yield QuitSafeSelect(
+            yield LightSelect(
                 LANGUAGE_CHOICES, value=i18n.current(), allow_blank=False, compact=True,
                 id="language",
             )
@@ -265,7 +266,7 @@ class LobbyScreen(Screen[None]):
         )
         with Horizontal(classes="options"):
             yield Label(_("Players"), classes="option-label", markup=False)
-            yield QuitSafeSelect(
+            yield LightSelect(
                 [(str(n), n) for n in range(GOOSE_MIN_PLAYERS, GOOSE_MAX_PLAYERS + 1)],
                 value=GOOSE_DEFAULT_PLAYERS,
                 allow_blank=False,
@@ -273,7 +274,7 @@ class LobbyScreen(Screen[None]):
                 id="goose-players",
             )
             yield Label(_("Rules"), classes="option-label", markup=False)
-            yield QuitSafeSelect(
+            yield LightSelect(
                 [(rules, rules) for rules in GOOSE_RULE_SETS],
                 value="daumont",
                 allow_blank=False,
@@ -342,8 +343,18 @@ class LobbyScreen(Screen[None]):
         else:
             self._start(tab)
 
-    def on_screen_resume(self) -> None:
-        """Back from a game: a match left or finished since changes the lists."""
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Back from a game: a match left or finished since changes the lists.
+
+        The first resume is not a return: it ends the lobby's composition, just before its
+        first paint. Textual then styles every widget of the screen again, though each was
+        styled as it was mounted and restyled by Textual at each change of its classes since:
+        122 of the 352 style computations before that paint, for the same styles
+        (tests/client/test_lobby.py checks them). The lists are read after the first paint."""
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
+            return
         self.query_one(SavedSeats).refresh_seats()
         for form in self.query(ReplayForm):  # (mounted after the first paint)
             form.refresh_logs()

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input, OptionList, Select, Static
 
 from client.app import TablierApp
@@ -325,3 +326,32 @@ async def test_an_app_started_on_a_game_builds_the_lobbys_other_tabs_once_it_sho
         await pilot.press("f5")
         assert isinstance(app.screen, JacquetScreen)
         assert app.screen.game.setup.names[0] == "Hélène"
+
+
+def _styles_in_force(screen: Screen[None]) -> list[tuple[str, object, object]]:
+    """Every widget of *screen* with the styles its CSS gave it, its parts' included."""
+    styles: list[tuple[str, object, object]] = []
+    for node in screen.walk_children(with_self=True):
+        parts = sorted(node._get_component_classes())
+        styles.append((
+            repr(node),
+            node.styles.get_render_rules(),
+            {part: node.get_component_styles(part).get_render_rules() for part in parts},
+        ))  # fmt: skip
+    return styles
+
+
+async def test_the_lobby_is_painted_with_the_styles_a_whole_restyle_gives(
+    settings: SessionSettings,
+) -> None:
+    """The lobby's first resume skips Textual's restyling of the whole screen (see
+    ``LobbyScreen.on_screen_resume``): no widget may be left with other styles than that
+    restyling gives."""
+    app = TablierApp(settings=settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        painted = _styles_in_force(lobby)
+        app.stylesheet.update(lobby)
+        assert _styles_in_force(lobby) == painted

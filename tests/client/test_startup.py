@@ -8,9 +8,13 @@ lobby's path is caught here, by what the interpreter loaded — not by a clock.
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
+
+from client.app import TablierApp
+from client.setup import SessionSettings
 
 GAME_STACK = (
     "engine",
@@ -61,3 +65,21 @@ def test_opening_a_game_loads_its_screen() -> None:
     )
     loaded = set(json.loads(result.stdout))
     assert {"engine.jacquet", "protocol.identity", "cryptography", "client.screens.end"} <= loaded
+
+
+async def test_the_garbage_collector_is_back_on_once_the_first_screen_is_painted(
+    settings: SessionSettings,
+) -> None:
+    """``tablier`` starts the app with the collector off (client/commands/play.py); left
+    off, a long session would never free a cycle."""
+    gc.disable()
+    try:
+        app = TablierApp(settings=settings)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(100):
+                if gc.isenabled():
+                    break
+                await pilot.pause(0.02)
+            assert gc.isenabled()
+    finally:
+        gc.enable()

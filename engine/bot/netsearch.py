@@ -18,7 +18,7 @@ with it (:mod:`engine.bot.analysis`).
 >>> mine = apply_moves(initial_side(), [(1, 21)])  # my postillon is home: all may move
 >>> his = apply_moves(initial_side(), [(1, 9)])
 >>> children = successors(mine, his, (6, 1))
->>> ranked = rank(his, children)
+>>> ranked = rank(his, children, limits=NetLimits(margin=ONE))  # every candidate in reach
 >>> sorted(c.index for c in ranked) == list(range(len(children))), len(children) > 2
 (True, True)
 >>> ranked[0].ply, ranked[0].equity >= ranked[1].equity

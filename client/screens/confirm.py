@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-from client.i18n import N_, _
+from client.i18n import N_, _, pgettext
 from client.widgets.footer import KeysFooter
 
 
@@ -21,7 +21,10 @@ class ConfirmScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translated when the module is imported: the app's modules load after the language
         # is chosen (client/cli.py imports them only to run a command).
-        Binding("y", "answer(True)", N_("Yes")),
+        # Yes is "y" in English and "o" (oui) in French; the one the language does not use is
+        # hidden from the footer and does nothing, so one key is shown and one key answers.
+        Binding("y", "yes('y')", N_("Yes")),
+        Binding("o", "yes('o')", N_("Yes")),
         Binding("n,escape", "answer(False)", N_("No")),
     ]
 
@@ -45,15 +48,28 @@ class ConfirmScreen(ModalScreen[bool]):
             if self.detail:
                 yield Label(self.detail, id="detail", markup=False)
             with Horizontal(id="buttons"):
-                yield Button(f"{self.confirm_label} (y)", variant="error", id="yes")
+                yield Button(f"{self.confirm_label} ({yes_key()})", variant="error", id="yes")
                 yield Button(f"{self.cancel_label} (n)", variant="primary", id="no")
         yield KeysFooter()  # the dialog's own keys, not those of the screen below
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "yes":
+            return parameters == (yes_key(),)
+        return True
+
+    def action_yes(self, key: str) -> None:
+        self.dismiss(True)
+
     def action_answer(self, confirmed: bool) -> None:
         self.dismiss(confirmed)
+
+
+def yes_key() -> str:
+    """The key that answers yes in the language in use."""
+    return pgettext("the key that answers yes to a question", "y")
 
 
 def forget_question(question: str, title: str) -> ConfirmScreen:

@@ -413,7 +413,7 @@ ALLOWED: dict[tuple[str, str], str] = {
 }  # fmt: skip
 """The sentence-like literals of converted modules that are rightly not translated."""
 
-TRANSLATORS = {"_", "N_", "ngettext"}
+TRANSLATORS = {"_", "N_", "ngettext", "pgettext"}
 SHOWN = {"Button", "update", "notify"}
 """Calls whose first argument a person reads, even a single word."""
 SHOWN_KEYWORDS = {"placeholder", "title", "tooltip", "label"}

@@ -12,8 +12,12 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual.widgets import Button
+from textual.widgets._footer import FooterKey
 
+from client import i18n
 from client.app import TablierApp
+from client.screens.confirm import ConfirmScreen
 from client.screens.game import GameScreen
 from client.setup import GameSetup, GooseSetup, JacquetSetup
 from tests.client.conftest import seeded_settings
@@ -54,6 +58,34 @@ async def test_quitting_with_q_while_the_computer_moves_asks_then_closes(tmp_pat
         await pilot.press("y")
         await pilot.pause()
     assert app.return_code == 0
+
+
+@pytest.mark.parametrize(("language", "yes", "other"), [("en", "y", "o"), ("fr", "o", "y")])
+async def test_the_question_is_answered_with_the_language_s_yes_key(
+    tmp_path: Path, language: str, yes: str, other: str
+) -> None:
+    """A French player answers "oui" with o: the button and the footer show the key the
+    language uses, and the other language's key does nothing."""
+    i18n.use(language)
+    try:
+        people = GooseSetup(("Alice", "Bruno"), frozenset())  # waits for Alice: in progress
+        app = TablierApp(people, seeded_settings(tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("q")
+            await pilot.pause()
+            question = app.screen
+            assert isinstance(question, ConfirmScreen)
+            assert str(question.query_one("#yes", Button).label).endswith(f"({yes})")
+            shown = [key.key for key in question.query(FooterKey)]
+            assert yes in shown and other not in shown
+            await pilot.press(other)
+            await pilot.pause()
+            assert app.screen is question
+            await pilot.press(yes)
+            await pilot.pause()
+        assert app.return_code == 0
+    finally:
+        i18n.use("en")
 
 
 @pytest.mark.parametrize("game", sorted(COMPUTERS_ONLY))

@@ -19,6 +19,8 @@ player share one match and identical logs.
 '3 points'
 >>> format_number(12345)
 '12\\u202f345'
+>>> _("joined the rematch as {name}, who did not play the match before").format(name="Ada")
+"a rejoint la revanche en tant qu'Ada, qui n'a pas joué la partie d'avant"
 >>> use("en")
 >>> _("the match log (.tablier file)")
 'the match log (.tablier file)'
@@ -152,6 +154,21 @@ def current() -> str:
     return _language
 
 
+class _French(str):
+    """A French sentence to fill in: filled, its "de" and "que" elide before a value that
+    starts with a vowel (:func:`client.elision.elide`: "d'Anne", not "de Anne")."""
+
+    def format(self, /, *args: object, **kwargs: object) -> str:
+        from client.elision import elide
+
+        return elide(str.format(self, *args, **kwargs), (*args, *kwargs.values()))
+
+
+def _to_fill(sentence: str) -> str:
+    """*sentence*, translated, ready to be filled in the language in use."""
+    return _French(sentence) if _language == "fr" else sentence
+
+
 class _Words:
     """The language in use as the engine's and the protocol's clauses are said in it: its
     catalogue, and its way of writing numbers (:func:`format_number`)."""
@@ -164,6 +181,13 @@ class _Words:
 
     def number(self, value: int) -> str:
         return format_number(value)
+
+    def tidy(self, text: str, values: Sequence[object]) -> str:
+        if _language != "fr":
+            return text
+        from client.elision import elide
+
+        return elide(text, values)
 
 
 _WORDS = _Words()
@@ -223,18 +247,18 @@ def os_reason_of(error: OSError) -> str:
 
 def _(message: str) -> str:
     """*message* in the language in use."""
-    return _translations.gettext(message)
+    return _to_fill(_translations.gettext(message))
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a sentence that *count* asks for, in the language in use."""
-    return _translations.ngettext(singular, plural, count)
+    return _to_fill(_translations.ngettext(singular, plural, count))
 
 
 def pgettext(context: str, message: str) -> str:
     """*message* in the language in use, as *context* uses it (a key's name, "end", is
     not the end of a replay)."""
-    return _translations.pgettext(context, message)
+    return _to_fill(_translations.pgettext(context, message))
 
 
 def N_(message: str) -> str:

@@ -10,7 +10,8 @@ outputs carry: errors, the JSON interfaces.
 
 A reader's language may also write numbers its own way (``words.number``, optional: the
 client's French groups thousands, "12 345"); a field given a format (``{year:04d}``) is
-written as its format says, never regrouped.
+written as its format says, never regrouped. And it may change the words where a value meets
+them (``words.tidy(text, values)``, optional: French writes "d'Anne", not "de Anne").
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ Value: TypeAlias = "str | int | Clause"
 
 class Words(Protocol):
     """A reader's language: what :class:`gettext.NullTranslations` and its kin offer (and,
-    optionally, ``number(value) -> str``: how it writes a whole number)."""
+    optionally, ``number(value) -> str``: how it writes a whole number; ``tidy(text,
+    values) -> str``: the filled sentence as the language writes it where values meet it)."""
 
     def gettext(self, message: str, /) -> str: ...
 
@@ -109,8 +111,11 @@ class Clause:
         }
         number = getattr(words, "number", None)
         if number is None:
-            return pattern.format(**values)
-        return _Numbers(number).format(pattern, **values)
+            text = pattern.format(**values)
+        else:
+            text = _Numbers(number).format(pattern, **values)
+        tidy = getattr(words, "tidy", None)
+        return text if tidy is None else str(tidy(text, tuple(values.values())))
 
     def __str__(self) -> str:
         return self.say()

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tomllib
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -27,7 +28,8 @@ from babel.messages.pofile import read_po
 from client import i18n, typography
 from client.commands import paths
 from client.commands.argparse_words import WORDS
-from client.i18n import ngettext
+from client.i18n import _, ngettext
+from engine.clause import N_, Clause
 from tests.client.terminal import CTRL_Q, ROOT, TABLIER, environment, run_in_terminal
 
 LOCALE = ROOT / "client" / "locale"
@@ -176,7 +178,6 @@ async def test_the_palette_and_the_keys_speak_french(tmp_path: Path) -> None:
 @pytest.mark.parametrize("module", [i18n, paths, typography], ids=lambda module: module.__name__)
 def test_docstring_examples(module: ModuleType) -> None:
     assert doctest.testmod(module).failed == 0
-
 
 
 @pytest.mark.parametrize(
@@ -410,6 +411,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("client/widgets/connection.py", "bold yellow"): "a Rich style",
     ("client/widgets/connection.py", "bold red"): "a Rich style",
     ("client/widgets/connection.py", "bold magenta"): "a Rich style",
+    ("client/elision.py", r"\b([Dd]|[Qq]u)e (?={})"): "a regular expression",
 }  # fmt: skip
 """The sentence-like literals of converted modules that are rightly not translated."""
 
@@ -504,3 +506,30 @@ def test_the_scan_finds_a_sentence_left_in_english() -> None:
                              'Input(placeholder="tablier://host")\n'))  # fmt: skip
     assert found == ["Open", "Quit", "Thinking…", "cannot read {}", "tablier://host",
                      "the log file"]  # fmt: skip
+
+
+def test_french_elides_de_and_que_before_a_name_that_starts_with_a_vowel() -> None:
+    """ "la part de dés d'Anne", in the protocol's clauses as in the client's own sentences;
+    "de Bruno" and "de Hugo" (an h may be aspirated) stay whole, and English is untouched."""
+    share = Clause.of(
+        N_(
+            "{name}'s dice share for throw {throw} does not follow from their committed chain"
+            " (a forged or replayed share)"
+        ),
+        name="Anne",
+        throw=3,
+    )
+    rematch = "joined the rematch as {name}, who did not play the match before"
+    i18n.use("fr")
+    try:
+        assert i18n.say(share).startswith("la part de dés d'Anne pour le jet 3 ")
+        assert "de Bruno pour" in i18n.say(replace(share, fields=(("name", "Bruno"), ("throw", 3))))
+        assert "de Hugo pour" in i18n.say(replace(share, fields=(("name", "Hugo"), ("throw", 3))))
+        assert "en tant qu'Émile," in _(rematch).format(name="Émile")
+    finally:
+        i18n.use("en")
+    assert i18n.say(share).startswith("Anne's dice share for throw 3 ")
+    assert (
+        _(rematch).format(name="Ada")
+        == "joined the rematch as Ada, who did not play the match before"
+    )

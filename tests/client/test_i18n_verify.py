@@ -30,6 +30,11 @@ def verify(*logs: Path, home: Path) -> subprocess.CompletedProcess[str]:
     return tablier("verify", *map(str, logs), home=home)
 
 
+def of(name: str) -> str:
+    """ "de" and a name, as French writes them: elided before a vowel ("d'Anne")."""
+    return f"d'{name}" if name[0] in "AEIOUÉ" else f"de {name}"
+
+
 def test_verify_says_a_claimed_abandonment_and_its_proof_in_french(tmp_path: Path) -> None:
     match, keys = played_out("forged-abandonment")
     winner, loser = NAMES[match.ended.winner], NAMES[1 - match.ended.winner]
@@ -41,9 +46,12 @@ def test_verify_says_a_claimed_abandonment_and_its_proof_in_french(tmp_path: Pat
     assert lines[0] == f"jeu{NBSP}:      Jacquet (match_to=1)"
     assert lines[1] == f"joueurs{NBSP}:  {', '.join(NAMES)}"
     assert lines[2] == f"résultat{NBSP}: {winner} a quitté la partie (réclamée après le délai)"
-    assert lines[3].startswith(f"preuve{NBSP}:   la seule parole de {loser}{NBSP}: {loser} a "
+    assert lines[3].startswith(f"preuve{NBSP}:   la seule parole {of(loser)}{NBSP}: {loser} a "
                                "signé, à l'enregistrement ")  # fmt: skip
-    assert "un journal de " in lines[3] and "(tablier verify CE_JOURNAL LEUR_JOURNAL)" in lines[3]
+    assert (
+        f"un journal {of(winner)}, ou de tout autre joueur" in lines[3]
+        and "(tablier verify CE_JOURNAL LEUR_JOURNAL)" in lines[3]
+    )
     assert lines[4].startswith(f"tours{NBSP}:    ") and " jetés, " in lines[4]
     assert "enregistrements signés)" in lines[4]
     assert "résultat NON prouvé" in lines[-1]
@@ -59,7 +67,7 @@ def test_verify_says_where_two_logs_part_and_who_signed_both_in_french(tmp_path:
     honest.write_bytes(match.log_bytes())
     done = verify(forged, honest, home=tmp_path)
     assert done.returncode == 1, done.stderr
-    claim = f"la réclamation de {loser} selon laquelle {winner} a quitté la partie"
+    claim = f"la réclamation {of(loser)} selon laquelle {winner} a quitté la partie"
     assert f"\n{forged} comparé à {honest}{NBSP}:\n" in done.stdout
     assert "les journaux divergent à l'enregistrement " in done.stdout
     assert f"\n  premier{NBSP}: {claim}, en date du " in done.stdout
@@ -72,7 +80,7 @@ def test_verify_says_where_two_logs_part_and_who_signed_both_in_french(tmp_path:
     done = verify(forged, honest, home=tmp_path)
     assert done.returncode == 1, done.stderr
     assert "aucun joueur n'a signé des deux côtés" in done.stdout
-    assert (f"l'enregistrement de {winner} à cet endroit est daté 4{NBSP}min 59{NBSP}s avant le "
+    assert (f"l'enregistrement {of(winner)} à cet endroit est daté 4{NBSP}min 59{NBSP}s avant le "
             f"moment où, selon {loser}, son temps était écoulé") in done.stdout  # fmt: skip
 
 

@@ -4,18 +4,24 @@ every message correctly signed, so only the game's own checks can catch it."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable
 from dataclasses import replace
 
 from client.net import wire
+from client.net.game import NetworkGame
 from client.net.invite import Invite
 from client.net.match import NetMatch
+from client.net.room import Room
 from client.setup import SessionSettings
 from engine.awaiting import ChoosePlay, ThrowDice
+from engine.canonical import state_hash
+from engine.jacquet import JacquetState, legal_plays
 from protocol.messages import GameMessage, Play, Share, decode_message, seal
 from relay.client import RoomConnection
 from relay.envelope import Message, Presence
+from tests.network.players import autoplay
 
 Rewrite = Callable[[GameMessage], GameMessage | None]
 
@@ -95,3 +101,36 @@ class Hostile:
             return replace(message, link=os.urandom(32))
         return message
 
+
+async def attack_host(
+    host: Room, mallory: Hostile, attack: str, settings: SessionSettings
+) -> NetworkGame:
+    """*mallory*, invited to *host*'s two-seat Jacquet room, commits *attack* ("illegal play",
+    "forged share" or "wrong state hash") while the host's game plays itself to its end,
+    which is returned."""
+    await mallory.enter()
+    if attack == "forged share":
+        mallory.rewrite = Hostile.forge_shares
+    await mallory.follow(lambda: mallory.match.started)
+    await host.wait_started()
+    game = host.game(settings)
+    player = asyncio.create_task(autoplay(game))
+    if attack == "forged share":  # revealed as the honest host throws the opening
+        follower = asyncio.create_task(mallory.follow(player.done))
+        try:
+            await player
+        finally:
+            follower.cancel()
+        return game
+    await mallory.follow(mallory.my_play_awaited)
+    session = mallory.match.session
+    assert session is not None and isinstance(session.state, JacquetState)
+    assert isinstance(session.awaiting, ChoosePlay)
+    if attack == "illegal play":
+        message = mallory.play_message("24/1", b"\0" * 32)
+    else:  # a legal play, but the hash of the state before it
+        legal = legal_plays(session.state.position, session.awaiting.dice)[0]
+        message = mallory.play_message(session.game.format_play(legal), state_hash(session.state))
+    await mallory.send_game(message)
+    await player
+    return game

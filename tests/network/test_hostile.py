@@ -11,13 +11,11 @@ import pytest
 
 from client.net.room import host_room
 from client.setup import SessionSettings
-from engine.canonical import state_hash
-from engine.jacquet import JacquetState, legal_plays
 from protocol.verify import verify_log
 from relay.server import RelayServer
 from tests.network.conftest import QUICK
-from tests.network.hostile import Hostile
-from tests.network.players import TIMEOUT, autoplay
+from tests.network.hostile import Hostile, attack_host
+from tests.network.players import TIMEOUT
 
 
 @pytest.mark.parametrize(
@@ -36,32 +34,7 @@ async def test_the_honest_client_names_the_offender_and_survives(
     mallory = Hostile(honest.invite, settings("Mallory"))
     try:
         async with asyncio.timeout(TIMEOUT):
-            await mallory.enter()
-            if attack == "forged share":
-                mallory.rewrite = Hostile.forge_shares
-            await mallory.follow(lambda: mallory.match.started)
-            await honest.wait_started()
-            game = honest.game(settings("Ada"))
-            player = asyncio.create_task(autoplay(game))
-            if attack == "forged share":  # revealed as the honest host throws the opening
-                follower = asyncio.create_task(mallory.follow(player.done))
-            else:
-                await mallory.follow(mallory.my_play_awaited)
-                session = mallory.match.session
-                assert session is not None
-                dice = session.awaiting.dice  # type: ignore[union-attr]
-                state = session.state
-                assert isinstance(state, JacquetState)
-                legal = legal_plays(state.position, dice)[0]
-                if attack == "illegal play":
-                    message = mallory.play_message("24/1", b"\0" * 32)
-                else:
-                    notation = session.game.format_play(legal)
-                    message = mallory.play_message(notation, state_hash(session.state))
-                await mallory.send_game(message)
-            await player  # the honest client's game ends: stopped, not crashed
-            if attack == "forged share":
-                follower.cancel()
+            game = await attack_host(honest, mallory, attack, settings("Ada"))
         assert game.ended is not None and game.ended.reason == "stopped"
         assert game.ended.seat == 1
         offences = honest.match.offences

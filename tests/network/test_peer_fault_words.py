@@ -16,14 +16,12 @@ from client import i18n
 from client.net.room import host_room
 from client.screens.end import ending_summary
 from client.setup import SessionSettings
-from engine.canonical import state_hash
-from engine.jacquet import JacquetState, legal_plays
 from protocol.verify import verify_log
 from relay.server import RelayServer
 from tests.client.terminal import ROOT, TABLIER, environment
 from tests.network.conftest import QUICK
-from tests.network.hostile import Hostile
-from tests.network.players import TIMEOUT, autoplay
+from tests.network.hostile import Hostile, attack_host
+from tests.network.players import TIMEOUT
 
 NBSP = "\u00a0"
 
@@ -62,27 +60,7 @@ async def test_a_peer_s_fault_is_told_in_french_to_a_french_player(
     mallory = Hostile(honest.invite, settings("Mallory"))
     try:
         async with asyncio.timeout(TIMEOUT):
-            await mallory.enter()
-            if attack == "forged share":
-                mallory.rewrite = Hostile.forge_shares
-            await mallory.follow(lambda: mallory.match.started)
-            await honest.wait_started()
-            game = honest.game(settings("Ada"))
-            player = asyncio.create_task(autoplay(game))
-            if attack == "forged share":  # revealed as the honest host throws the opening
-                follower = asyncio.create_task(mallory.follow(player.done))
-            else:
-                await mallory.follow(mallory.my_play_awaited)
-                session = mallory.match.session
-                assert session is not None and isinstance(session.state, JacquetState)
-                dice = session.awaiting.dice  # type: ignore[union-attr]
-                legal = legal_plays(session.state.position, dice)[0]
-                message = mallory.play_message(session.game.format_play(legal),
-                                               state_hash(session.state))  # fmt: skip
-                await mallory.send_game(message)
-            await player
-            if attack == "forged share":
-                follower.cancel()
+            game = await attack_host(honest, mallory, attack, settings("Ada"))
         offence = honest.match.offences[0]
         assert (offence.who, offence.fatal) == ("Mallory", True)
         assert french in offence.text, offence.text  # the notification's words

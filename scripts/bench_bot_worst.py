@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Level 3's worst moves: find the slowest positions of real games, then time any code on them.
+"""A level's worst moves: find the slowest positions of real games, then time any code on them.
 
-``collect`` plays ``--games`` games of level 3 against level 2 (paired seeds as in
-``bench_bot.py``) and writes the ``--keep`` positions level 3 took longest on (JSON lines:
-position and dice). ``time`` plays level 3 on every position of such a file and prints the
-median and the maximum time a move. Run ``time`` from two checkouts back to back (the
+``collect`` plays ``--games`` games of ``--level`` (3 by default) against the level below
+(paired seeds as in ``bench_bot.py``) and writes the ``--keep`` positions it took longest on
+(JSON lines: position and dice). ``time`` plays ``--level`` on every position of such a file
+and prints the median and the maximum time a move. Run ``time`` from two checkouts back to back (the
 ``PYTHONPATH`` picks the code) to compare them on the same positions, on the same machine,
 in the same minute — the worst case depends on which positions occur, and this holds them
 fixed::
@@ -31,36 +31,36 @@ from engine.bot import choose_play
 from engine.jacquet import Play, Position, position_from_json, position_to_json
 
 
-def collect(games: int, keep: int, out: Path) -> None:
+def collect(level: int, games: int, keep: int, out: Path) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench_bot import make_player, play_game
 
     timed: list[tuple[float, Position, tuple[int, int]]] = []
 
-    def level_three(position: Position, dice: tuple[int, int]) -> Play:
+    def timed_level(position: Position, dice: tuple[int, int]) -> Play:
         started = time.perf_counter()
-        play = choose_play(position, dice, level=3)
+        play = choose_play(position, dice, level=level)
         timed.append((time.perf_counter() - started, position, dice))
         return play
 
-    level_two = make_player("2", 0)
+    below = make_player(str(level - 1), 0)
     for game in range(games):
-        pair = (level_three, level_two) if game % 2 else (level_two, level_three)
-        play_game(*pair, 1000 + game)
+        white, black = (timed_level, below) if game % 2 else (below, timed_level)
+        play_game(white, black, 1000 + game)
     timed.sort(key=lambda entry: -entry[0])
     with out.open("w") as file:
         for _seconds, position, dice in timed[:keep]:
             file.write(json.dumps({"position": position_to_json(position), "dice": dice}) + "\n")
-    print(f"{out}: the {keep} slowest of {len(timed)} level-3 moves")
+    print(f"{out}: the {keep} slowest of {len(timed)} level-{level} moves")
 
 
-def time_file(path: Path) -> dict[str, float]:
+def time_file(path: Path, level: int) -> dict[str, float]:
     times = []
     for line in path.read_text().splitlines():
         request = json.loads(line)
         position, dice = position_from_json(request["position"]), tuple(request["dice"])
         started = time.perf_counter()
-        choose_play(position, (dice[0], dice[1]), level=3)
+        choose_play(position, (dice[0], dice[1]), level=level)
         times.append(time.perf_counter() - started)
     return {
         "positions": len(times),
@@ -73,16 +73,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     find = commands.add_parser("collect", help="write the slowest positions of real games")
+    find.add_argument("--level", type=int, choices=(2, 3, 4), default=3)
     find.add_argument("--games", type=int, default=20)
     find.add_argument("--keep", type=int, default=40)
     find.add_argument("--out", type=Path, required=True)
-    clock = commands.add_parser("time", help="time level 3 on a file of positions")
+    clock = commands.add_parser("time", help="time a level on a file of positions")
+    clock.add_argument("--level", type=int, choices=(2, 3, 4), default=3)
     clock.add_argument("positions", type=Path)
     args = parser.parse_args(argv)
     if args.command == "collect":
-        collect(args.games, args.keep, args.out)
+        collect(args.level, args.games, args.keep, args.out)
     else:
-        print(json.dumps(time_file(args.positions)))
+        print(json.dumps(time_file(args.positions, args.level)))
     return 0
 
 

@@ -37,3 +37,20 @@ def test_a_gap_in_the_record_ends_what_counts(tmp_path: Path) -> None:
     assert [p.a_points for p in bench_bot.recorded(record, "greedy", "random", 3)] == [
         json.loads(lines[0])["a_points"]
     ]
+
+
+def test_the_worst_moves_file_holds_real_positions_and_times_them(tmp_path: Path) -> None:
+    import bench_bot_worst
+
+    from engine.jacquet import legal_plays, position_from_json
+
+    slow = tmp_path / "slow.jsonl"
+    bench_bot_worst.collect(2, 2, 5, slow)  # level 2 against level 1, two games
+    requests = [json.loads(line) for line in slow.read_text().splitlines()]
+    assert len(requests) == 5
+    for request in requests:
+        dice = tuple(request["dice"])
+        assert all(1 <= die <= 6 for die in dice) and len(dice) == 2
+        assert legal_plays(position_from_json(request["position"]), (dice[0], dice[1]))
+    timed = bench_bot_worst.time_file(slow, 2)
+    assert timed["positions"] == 5 and 0 < timed["median_ms"] <= timed["max_ms"]

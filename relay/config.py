@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import reduce
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 Words = Callable[[str], str]
 """A reader's language: a marked sentence in, the sentence in that language out."""
@@ -128,7 +129,21 @@ def _checks(c: RelayConfig) -> list[tuple[bool, Phrase]]:
             said(N_("backplane must be a Redis URL (redis://HOST:PORT/DB), not {url}"),
                  url=repr(c.backplane)),
         ),
+        (
+            c.backplane is None or c.backplane.startswith("rediss://")
+            or not _tls_options(c.backplane),
+            said(N_("backplane TLS options ({options}) need a rediss:// URL: this one would "
+                    "speak to Redis in clear"), options=", ".join(_tls_options(c.backplane))),
+        ),
     ]  # fmt: skip
+
+
+def _tls_options(url: str | None) -> list[str]:
+    """The TLS options (``ssl_…``, as redis-py reads them) in a backplane URL's query: given
+    with ``redis://`` or ``unix://``, redis-py would take them and speak in clear all the
+    same, so they are refused rather than silently ignored."""
+    query = urlsplit(url or "").query
+    return sorted({name for name, _ in parse_qsl(query) if name.startswith("ssl_")})
 
 
 _BACKPLANE_SCHEMES = ("redis://", "rediss://", "unix://")

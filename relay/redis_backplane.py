@@ -741,18 +741,15 @@ class RedisBackplane:
                 try:
                     await self._connect()
                 except LibraryConflict as conflict:
-                    if self.down != str(conflict):
-                        self.down = str(conflict)
-                        self._log("backplane_refused", {"reason": self.down})
+                    self._still_down(str(conflict), "backplane_refused")
                     await asyncio.sleep(RETRY_EVERY)
                 except ResponseError as error:  # reached, but it refuses what connecting needs
                     self.stats.errors += 1
-                    if self.down != (refusing := self._refusing(error)):
-                        self.down = refusing
-                        self._log("backplane_refused", {"reason": self.down})
+                    self._still_down(self._refusing(error), "backplane_refused")
                     await asyncio.sleep(RETRY_EVERY)
                 except (RedisError, OSError, TimeoutError) as error:
-                    self._failure(error)
+                    self.stats.errors += 1
+                    self._still_down(self._unreachable(error), "backplane_down")
                     await asyncio.sleep(RETRY_EVERY)
                 continue
             await asyncio.sleep(WATCH_EVERY)
@@ -934,7 +931,7 @@ class RedisBackplane:
         at all means every member here must go."""
         self.stats.errors += 1
         if not isinstance(error, ResponseError):
-            self._lose(f"Redis at {_safe_url(self.url)} cannot be reached ({type(error).__name__})")
+            self._lose(self._unreachable(error))
             return
         said = str(error)
         if said.startswith(VERSION_ERROR):
@@ -944,6 +941,19 @@ class RedisBackplane:
         if self.refused is None:
             self.refused = self._refusing(error)
             self._log("backplane_refused", {"reason": self.refused})
+
+    def _unreachable(self, error: BaseException) -> str:
+        # The exception's words say which: refused, timed out, a certificate not trusted…
+        text = str(error)[:200]
+        detail = f"{type(error).__name__}: {text}" if text else type(error).__name__
+        return f"Redis at {_safe_url(self.url)} cannot be reached ({detail})"
+
+    def _still_down(self, reason: str, event: str) -> None:
+        """Reaching Redis again failed: /healthz says why now (from the first try on, not
+        only once Redis had been reached), and the log says it when the reason changes."""
+        if self.down != reason:
+            self.down = reason
+            self._log(event, {"reason": reason})
 
     def _refusing(self, error: ResponseError) -> str:
         return f"Redis at {_safe_url(self.url)} refuses the relay's writes ({str(error)[:200]})"
@@ -1044,10 +1054,11 @@ def _event(seq: bytes, fields: dict[bytes, bytes]) -> Event:
 
 
 def _safe_url(url: str) -> str:
-    """The URL to show in logs and /healthz: never its password."""
-    parts = urlsplit(url)
+    """The URL to show in logs and /healthz: never its password (nor its query, which may
+    hold one, and the paths of TLS keys)."""
+    parts = urlsplit(url)._replace(query="", fragment="")
     if parts.password is None:
-        return url
+        return urlunsplit(parts)
     netloc = parts.netloc.rsplit("@", 1)[1]
     user = f"{parts.username}:***@" if parts.username else ":***@"
     return urlunsplit(parts._replace(netloc=user + netloc))

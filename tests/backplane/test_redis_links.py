@@ -239,3 +239,39 @@ async def test_the_relay_reaches_redis_over_tls_with_the_urls_certificates(
                 await member.close()
     finally:
         server.stop()
+
+
+async def test_rediss_verifies_the_redis_certificate_unless_the_url_says_otherwise(
+    tmp_path: Path,
+) -> None:
+    """``rediss://`` without the CA that signed Redis's certificate: the relay does not
+    speak to a Redis it cannot verify (never falls back to trusting it, nor to plain text),
+    says why on /healthz and refuses rooms; the URL's own ``ssl_cert_reqs=none`` is
+    honoured as the explicit choice it is."""
+    server = TlsRedisServer(tmp_path, files=_certificates(tmp_path))
+    server.start()
+    try:
+        client = server.files
+        unverified = (
+            f"rediss://127.0.0.1:{server.port}/1?ssl_certfile={client['client']}"
+            f"&ssl_keyfile={client['client_key']}"
+        )
+        async with shared_relays(unverified, 1) as (relay,):
+            async with asyncio.timeout(10):  # until its first try has failed
+                while "not connected to Redis yet" in (
+                    body := (await http_get(relay.port, "/healthz"))[2]
+                ):
+                    await asyncio.sleep(0.05)
+            status, _, body = await http_get(relay.port, "/healthz")
+            assert status == 503
+            assert body.startswith(f"unavailable: Redis at rediss://127.0.0.1:{server.port}/1 ")
+            assert "certificate verify failed" in body
+            assert "ssl_keyfile" not in body  # the URL's query is never shown
+            with pytest.raises(RelayError) as refused:
+                await create_room(relay.url, seats=2)
+            assert refused.value.code == ErrorCode.UNAVAILABLE
+        async with shared_relays(f"{unverified}&ssl_cert_reqs=none", 1) as (relay,):
+            assert (await http_get(relay.port, "/healthz"))[:1] == (200,)
+            assert (await create_room(relay.url, seats=2)).room_id
+    finally:
+        server.stop()

@@ -23,7 +23,9 @@ Phrase = Callable[[Words], str]
 
 
 def N_(text: str) -> str:
-    """Mark *text* for the client's catalogue (``babel.cfg`` reads this module)."""
+    """Mark *text* for the client's catalogue (``babel.cfg`` reads this module). The same
+    as ``engine.clause.N_``, which the client uses too: the relay may not import the engine
+    (tests/test_layering.py), so this is the one other."""
     return text
 
 

@@ -583,6 +583,9 @@ class RedisBackplane:
         link = self._link
         if link is not None and self.down is None and batch:
             self._send(link, batch)
+            return
+        for request in batch:  # the link went meanwhile: never dropped without a word
+            self._unnumbered(request, None)
 
     def _send(self, link: RedisLink, batch: list[Append]) -> None:
         config, process = self.config, self.process

@@ -52,6 +52,13 @@ class SettingsError(ValueError):
         return words(N_("invalid relay settings: {problems}")).format(problems=said)
 
 
+class BackplaneURLError(ValueError):
+    """A backplane URL whose options Redis's client cannot use: an option it does not know,
+    a value it refuses, a certificate file it cannot read. Found when the relay starts
+    (``relay.redis_backplane``), not left for every try to reach Redis to meet; ``str()`` is
+    the client's own reason, in English."""
+
+
 ENV_PREFIX = "TABLIER_RELAY_"
 DESCRIPTION = N_(
     "Run a Tablier relay: it forwards the messages of each game room between its players "

@@ -54,7 +54,7 @@ from redis.exceptions import RedisError, ResponseError
 from redis.retry import Retry
 
 from relay import logs, redis_library, rules
-from relay.config import RelayConfig
+from relay.config import BackplaneURLError, RelayConfig
 from relay.core import Log
 from relay.envelope import (
     WATCHING_SEAT,
@@ -65,7 +65,7 @@ from relay.envelope import (
     stamp,
 )
 from relay.redis_library import VERSION_ERROR, VERSION_KEY
-from relay.redis_link import RedisLink, Waiting, pack
+from relay.redis_link import RedisLink, Waiting, pack, tls_context
 from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
 from relay.shared import (
     Append,
@@ -175,9 +175,18 @@ class RedisBackplane:
             "decode_responses": False,
             "protocol": 2,  # RESP2: the same plain arrays from every Redis version
         }
-        self._redis = Redis.from_url(
-            url, socket_timeout=TIMEOUT, max_connections=CONCURRENT_CHANGES + 4, **options
-        )
+        try:  # a URL redis-py cannot use is a setting to fix, not a Redis to wait for
+            self._redis = Redis.from_url(
+                url, socket_timeout=TIMEOUT, max_connections=CONCURRENT_CHANGES + 4, **options
+            )
+            pool = self._redis.connection_pool
+            pool.connection_class(**pool.connection_kwargs)  # built, connected to nothing
+            tls_context(url)  # the link's, from the same options (its files read now)
+        except OSError as error:  # ssl.SSLError too
+            said = error.strerror or str(error)
+            raise BackplaneURLError(f"its TLS files cannot be read or used ({said})") from error
+        except (TypeError, ValueError, RedisError) as error:
+            raise BackplaneURLError(str(error)) from error
         self._changes = asyncio.Semaphore(CONCURRENT_CHANGES)
         # Appends, their answers, every event of our rooms, lease renewals: one connection.
         self._link: RedisLink | None = None

@@ -8,6 +8,8 @@ import asyncio
 import datetime
 import ipaddress
 import ssl
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,11 +30,13 @@ from tests.backplane.conftest import (
     RedisServer,
     RelayProcess,
     back,
+    free_port,
     shared_relays,
     stopped,
 )
 from tests.backplane.test_redis_faults import dropped
 from tests.backplane.test_shared import receive
+from tests.relay.conftest import ROOT
 from tests.relay.test_live import http_get
 
 # --- a join whose link went while it was stored --------------------------------------------
@@ -275,3 +279,27 @@ async def test_rediss_verifies_the_redis_certificate_unless_the_url_says_otherwi
             assert (await create_room(relay.url, seats=2)).room_id
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("ssl_cert_reqs=bogus", "Invalid SSL Certificate Requirements Flag: bogus"),
+        ("ssl_ca_certs=/nonexistent/ca.pem", "its TLS files cannot be read or used"),
+        ("ssl_cert_reqz=none", "unexpected keyword argument 'ssl_cert_reqz'"),  # misspelt
+    ],
+)
+def test_a_rediss_url_whose_options_cannot_be_used_stops_the_relay_with_a_sentence(
+    query: str, says: str
+) -> None:
+    """A TLS option redis-py refuses, or a file it cannot read, is a setting to fix: the
+    relay says so and exits 2 at start, rather than run on without its Redis (or without
+    the option)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "relay", "--port", "0", "--backplane",
+         f"rediss://127.0.0.1:{free_port()}/0?{query}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.startswith("tablier relay: the backplane URL cannot be used: ")
+    assert says in result.stderr

@@ -31,12 +31,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-# Marks a sentence for the catalogue without translating it yet (a constant defined at
-# import time, before the language is chosen): translate it with _() where it is shown.
-# One definition for the engine, the protocol and the client (the relay, which may not
-# import the engine, keeps its own in relay/config.py).
-from engine.clause import N_ as N_
-
 if TYPE_CHECKING:
     from engine.clause import Clause
     from engine.errors import EngineError
@@ -241,6 +235,16 @@ def pgettext(context: str, message: str) -> str:
     """*message* in the language in use, as *context* uses it (a key's name, "end", is
     not the end of a replay)."""
     return _translations.pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark *message* for the catalogue without translating it yet (a constant defined at
+    import time, before the language is chosen): translate it with :func:`_` where it is
+    shown.
+
+    The same identity as ``engine.clause.N_``, kept apart on purpose: the lobby starts
+    without loading the engine (tests/client/test_startup.py)."""
+    return message
 
 
 def decimal_symbol() -> str:

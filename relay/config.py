@@ -23,9 +23,10 @@ Phrase = Callable[[Words], str]
 
 
 def N_(text: str) -> str:
-    """Mark *text* for the client's catalogue (``babel.cfg`` reads this module). The same
-    as ``engine.clause.N_``, which the client uses too: the relay may not import the engine
-    (tests/test_layering.py), so this is the one other."""
+    """Mark *text* for the client's catalogue (``babel.cfg`` reads this module).
+
+    The same identity as ``engine.clause.N_`` and ``client.i18n.N_``, kept apart on purpose:
+    the relay may not import the engine (tests/test_layering.py)."""
     return text
 
 

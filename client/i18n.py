@@ -264,7 +264,10 @@ def pgettext(context: str, message: str) -> str:
 def N_(message: str) -> str:
     """Mark *message* for the catalogue without translating it yet (a constant defined at
     import time, before the language is chosen): translate it with :func:`_` where it is
-    shown."""
+    shown.
+
+    The same identity as ``engine.clause.N_``, kept apart on purpose: the lobby starts
+    without loading the engine (tests/client/test_startup.py)."""
     return message
 
 

@@ -60,7 +60,11 @@ class _Numbers(string.Formatter):
 
 
 def N_(pattern: str) -> str:
-    """Mark *pattern* for the client's catalogue (``scripts/catalogue`` extracts it)."""
+    """Mark *pattern* for the client's catalogue (``scripts/catalogue`` extracts it).
+
+    The engine's and the protocol's; the relay and the client each have the same identity
+    of their own, as neither may load the engine for it (tests/test_layering.py,
+    tests/client/test_startup.py)."""
     return pattern
 
 

@@ -11,7 +11,14 @@ import sys
 from collections.abc import Callable
 
 from relay import logs
-from relay.config import N_, RelayConfig, SettingsError, Words, config_from
+from relay.config import (
+    N_,
+    BackplaneURLError,
+    RelayConfig,
+    SettingsError,
+    Words,
+    config_from,
+)
 from relay.core import Log
 from relay.server import CertificateError, RelayServer
 
@@ -47,7 +54,11 @@ def fastest_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 async def _serve(config: RelayConfig, words: Words, reason: Reason) -> int:
-    relay = RelayServer(config)
+    try:
+        relay = RelayServer(config)
+    except BackplaneURLError as exc:
+        return _fail(words, words(N_("the backplane URL cannot be used: {reason}")).format(
+            reason=exc), status=2)  # fmt: skip
     try:
         await relay.start()
     except CertificateError as exc:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import reduce
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 Words = Callable[[str], str]
 """A reader's language: a marked sentence in, the sentence in that language out."""
@@ -22,7 +23,10 @@ Phrase = Callable[[Words], str]
 
 
 def N_(text: str) -> str:
-    """Mark *text* for the client's catalogue (``babel.cfg`` reads this module)."""
+    """Mark *text* for the client's catalogue (``babel.cfg`` reads this module).
+
+    The same identity as ``engine.clause.N_`` and ``client.i18n.N_``, kept apart on purpose:
+    the relay may not import the engine (tests/test_layering.py)."""
     return text
 
 
@@ -47,6 +51,13 @@ class SettingsError(ValueError):
         said = reduce(lambda first, then: words(N_("{clause}; {then}")).format(
             clause=first, then=then), (problem(words) for problem in self.problems))  # fmt: skip
         return words(N_("invalid relay settings: {problems}")).format(problems=said)
+
+
+class BackplaneURLError(ValueError):
+    """A backplane URL whose options Redis's client cannot use: an option it does not know,
+    a value it refuses, a certificate file it cannot read. Found when the relay starts
+    (``relay.redis_backplane``), not left for every try to reach Redis to meet; ``str()`` is
+    the client's own reason, in English."""
 
 
 ENV_PREFIX = "TABLIER_RELAY_"
@@ -128,7 +139,21 @@ def _checks(c: RelayConfig) -> list[tuple[bool, Phrase]]:
             said(N_("backplane must be a Redis URL (redis://HOST:PORT/DB), not {url}"),
                  url=repr(c.backplane)),
         ),
+        (
+            c.backplane is None or c.backplane.startswith("rediss://")
+            or not _tls_options(c.backplane),
+            said(N_("backplane TLS options ({options}) need a rediss:// URL: this one would "
+                    "speak to Redis in clear"), options=", ".join(_tls_options(c.backplane))),
+        ),
     ]  # fmt: skip
+
+
+def _tls_options(url: str | None) -> list[str]:
+    """The TLS options (``ssl_…``, as redis-py reads them) in a backplane URL's query: given
+    with ``redis://`` or ``unix://``, redis-py would take them and speak in clear all the
+    same, so they are refused rather than silently ignored."""
+    query = urlsplit(url or "").query
+    return sorted({name for name, _ in parse_qsl(query) if name.startswith("ssl_")})
 
 
 _BACKPLANE_SCHEMES = ("redis://", "rediss://", "unix://")

@@ -413,6 +413,18 @@ class RelayCore:
             out += self.resync(room_id)
         return out
 
+    def let_go(self, room_id: str, holder: str, reason: str) -> list[Output]:
+        """The backplane did not number this member's message (``reason``: his seat was let
+        go while this process could not hear it, or Redis refused or cannot be reached): he
+        reconnects (1012) and resumes, and his app sends again what was not numbered. The
+        backplane hears that he left, so that a seat he no longer comes back to expires."""
+        local = self.shared.get(room_id)
+        conn = self.local_conn(holder)
+        if local is None or conn is None or conn not in local.expects:
+            return []  # gone already
+        log = Log(conn, "let_go", {"room": room_id[:8], "reason": reason})
+        return [log, *self._let_go(local, conn, reason), Leave(room_id, holder)]
+
     def resync(self, room_id: str) -> list[Output]:
         """Every member here of this room reconnects (close 1012) and resumes, because the
         backplane may have lost events they saw; the room is forgotten here until then."""

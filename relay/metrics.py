@@ -62,8 +62,9 @@ def _backplane(core: RelayCore, backplane: RedisBackplane) -> list[str]:
         _metric(
             "tablier_relay_backplane_up",
             "gauge",
-            "1 while Redis answers, 0 while it cannot be reached.",
-            [("", int(backplane.down is None))],
+            "1 while the process serves rooms through Redis, 0 while it cannot (Redis "
+            "unreachable, refusing writes, or holding another relay version's functions).",
+            [("", int(backplane.unavailable is None))],
         ),
         _metric(
             "tablier_relay_backplane_rooms",

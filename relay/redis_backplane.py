@@ -19,12 +19,20 @@ One process holds, for its connections, only their view of each room
   Each process hears its channel on the same connection as its appends' answers, so both
   come in the order Redis numbered them; the room's stream stays the record, and a number
   that never came (to a process whose lease had lapsed) is fetched from it;
-- every few seconds the process renews its leases; a room where a process with members let
-  its lease lapse (it died) is decided again, and those members are let go.
+- every quarter of a lease the process renews its leases; a room where a process with
+  members let its lease lapse (it died) is decided again, and those members are let go. The
+  renewal also answers each room's next number: one past what the process has heard is a
+  number it was not sent (its own lease had lapsed), fetched from the stream even in a room
+  where nothing else happens. The same beat looks for another version's functions.
 
-When Redis cannot be reached, every member here is closed with 1012 (they reconnect with
-backoff), new rooms and joins are refused with ``unavailable``, ``/healthz`` says why, and
-the process tries again every half second.
+Nothing is dropped without a word. When Redis cannot be reached (or holds another version's
+functions), every member here is closed with 1012 (they reconnect with backoff), new rooms
+and joins are refused with ``unavailable``, ``/healthz`` says why, and the process tries again
+every half second; a join stored meanwhile is refused and undone. When Redis refuses writes
+(out of memory, a read-only replica), each member whose message it did not number is closed
+with 1012 (he resumes, and sends it again), new rooms and joins are refused and ``/healthz``
+says why until Redis takes a write again. A message Redis would not number for its sender
+(his seat was let go while this process could not hear it) closes him with 1012 likewise.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
@@ -46,7 +54,7 @@ from redis.exceptions import RedisError, ResponseError
 from redis.retry import Retry
 
 from relay import logs, redis_library, rules
-from relay.config import RelayConfig
+from relay.config import BackplaneURLError, RelayConfig
 from relay.core import Log
 from relay.envelope import (
     WATCHING_SEAT,
@@ -56,7 +64,8 @@ from relay.envelope import (
     presence_parts,
     stamp,
 )
-from relay.redis_link import RedisLink, Waiting, pack
+from relay.redis_library import VERSION_ERROR, VERSION_KEY
+from relay.redis_link import RedisLink, Waiting, pack, tls_context
 from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
 from relay.shared import (
     Append,
@@ -82,6 +91,8 @@ RENEWALS_AT_ONCE = 16  # rooms whose leases one pipeline renews
 
 
 SOURCE_BYTES = redis_library.SOURCE.encode()
+NAME_BYTES = redis_library.NAME.encode()
+Decide = Callable[[RoomState, float], list["_Presence"]]
 
 
 class LibraryConflict(Exception):
@@ -105,6 +116,10 @@ class Listener(Protocol):
 
     def on_lost_room(self, room_id: str) -> None:
         """Redis no longer has this room: its members here must start it again."""
+        ...
+
+    def on_let_go(self, room_id: str, holder: str, reason: str) -> None:
+        """Redis did not number this member's message: he must reconnect and resume."""
         ...
 
     def served(self) -> Collection[str]:
@@ -137,6 +152,7 @@ class _Loaded:
     base: int
     state: RoomState
     live: frozenset[str]  # processes whose lease runs past now
+    now: float  # Redis's clock, in seconds: the rules decide on it, never on this host's
 
 
 class _Conflict(Exception):
@@ -151,6 +167,7 @@ class RedisBackplane:
         self.config = config
         self.process = secrets.token_hex(4)  # this process's name in holders and leases
         self.down: str | None = "not connected to Redis yet"
+        self.refused: str | None = None  # why Redis refuses our writes, while it does
         self.stats = BackplaneStats()
         options: dict[str, Any] = {
             "retry": Retry(NoBackoff(), 0),  # a lost reply must not run a change twice
@@ -158,9 +175,18 @@ class RedisBackplane:
             "decode_responses": False,
             "protocol": 2,  # RESP2: the same plain arrays from every Redis version
         }
-        self._redis = Redis.from_url(
-            url, socket_timeout=TIMEOUT, max_connections=CONCURRENT_CHANGES + 4, **options
-        )
+        try:  # a URL redis-py cannot use is a setting to fix, not a Redis to wait for
+            self._redis = Redis.from_url(
+                url, socket_timeout=TIMEOUT, max_connections=CONCURRENT_CHANGES + 4, **options
+            )
+            pool = self._redis.connection_pool
+            pool.connection_class(**pool.connection_kwargs)  # built, connected to nothing
+            tls_context(url)  # the link's, from the same options (its files read now)
+        except OSError as error:  # ssl.SSLError too
+            said = error.strerror or str(error)
+            raise BackplaneURLError(f"its TLS files cannot be read or used ({said})") from error
+        except (TypeError, ValueError, RedisError) as error:
+            raise BackplaneURLError(str(error)) from error
         self._changes = asyncio.Semaphore(CONCURRENT_CHANGES)
         # Appends, their answers, every event of our rooms, lease renewals: one connection.
         self._link: RedisLink | None = None
@@ -168,6 +194,11 @@ class RedisBackplane:
         # A process's hold on its members lasts this long unless renewed (a few times a lease).
         self._lease_ms = int(config.backplane_lease * 1000)
         self._ttl_ms = int(config.room_idle * 1000) + self._lease_ms
+        # Links opened so far: a join whose answer comes on another link than the one it
+        # started on may have missed what Redis told the first one of its room.
+        self._links = 0
+        # Joins stored but refused (see _admit): room, holder, whether his seat was new.
+        self._undone: list[tuple[str, str, bool]] = []
         self._appends: list[Append] = []  # to write at the end of this turn of the loop
         self._cursors: dict[str, int] = {}  # room -> the last number handed to the core
         self._entering: dict[str, int] = {}  # rooms joined here, the commit not answered yet
@@ -182,7 +213,7 @@ class RedisBackplane:
         self._up = asyncio.Event()
         self._closing = False
         self._tasks: list[asyncio.Task[None]] = []
-        self._checks: set[asyncio.Task[None]] = set()  # rooms decided again after a death
+        self._checks: set[asyncio.Task[None]] = set()  # checks, fetches, undos under way
 
     # --- lifecycle -----------------------------------------------------------------------
 
@@ -191,7 +222,7 @@ class RedisBackplane:
         moment for Redis. Redis being unreachable at start is no error: the relay refuses
         rooms (``unavailable``) until it answers."""
         self._listener = listener
-        for work in (self._watch_forever, self._renew_forever):
+        for work in (self._watch_forever, self._upkeep_forever):
             self._tasks.append(asyncio.create_task(work()))
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(TIMEOUT):
@@ -212,6 +243,11 @@ class RedisBackplane:
             if task.done() and not task.cancelled():
                 task.exception()
 
+    @property
+    def unavailable(self) -> str | None:
+        """Why this process cannot serve rooms now (None: it can)."""
+        return self.down if self.down is not None else self.refused
+
     # --- what the core asks ----------------------------------------------------------------
 
     def append(self, request: Append) -> None:
@@ -219,6 +255,7 @@ class RedisBackplane:
         and then), else with every other append of this turn of the event loop, in one write
         at its end (:meth:`_flush`): under load, one write for many."""
         if self.down is not None:
+            self._unnumbered(request, None)
             return
         link = self._link
         if not self._appends and link is not None and not link.busy:
@@ -234,11 +271,12 @@ class RedisBackplane:
 
     async def _enter(self, request: Enter) -> EnterResult:
         message = request.message
-        if self.down is not None:
+        if self.unavailable is not None:
             return ErrorCode.UNAVAILABLE
+        links = self._links  # the link the room is heard on, unless it goes meanwhile
         failures = f"tablier:failures:{request.ip}"
         try:
-            if await self._call("tablier_failures", [failures], self._ms(), self._per_minute, 0):
+            if await self._call("tablier_failures", [failures], self._per_minute, 0):
                 return ErrorCode.TOO_MANY_FAILURES
             if not is_room_id(message.room_id):  # no such id is ever made: never a key either
                 return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
@@ -247,7 +285,7 @@ class RedisBackplane:
                 if loaded is None:
                     return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
                 try:
-                    return await self._admit(request, loaded, failures)
+                    return await self._admit(request, loaded, failures, links)
                 except _Conflict:
                     continue
         except (RedisError, OSError) as error:
@@ -261,19 +299,17 @@ class RedisBackplane:
     async def _bring(self, request: Bring) -> BringResult:
         created, seats = request.created, request.message.seats
         again = request.message.again is not None
-        if self.down is not None:
+        if self.unavailable is not None:
             return ErrorCode.UNAVAILABLE
         keys = room_keys(created.room_id)
         try:
             if again and await self._redis.exists(keys[0]):
                 return Brought(created, seats, again=True)
-            now = self._ms()
             counted = await self._call(
                 "tablier_count_room",
                 _room_counts(request.ip),
                 created.room_id,
-                now,
-                now + self._ttl_ms,
+                self._ttl_ms,
                 self.config.max_rooms,
                 self.config.max_rooms_per_ip,
             )
@@ -315,8 +351,10 @@ class RedisBackplane:
 
     # --- deciding on a room's state ---------------------------------------------------------
 
-    async def _admit(self, request: Enter, loaded: _Loaded, failures: str) -> EnterResult:
-        message, state, wall = request.message, loaded.state, time.time()
+    async def _admit(
+        self, request: Enter, loaded: _Loaded, failures: str, links: int
+    ) -> EnterResult:
+        message, state, wall = request.message, loaded.state, loaded.now
         before = self._tidy(state, loaded.live, wall)
         replayable = message.resume_from is not None and rules.can_replay(
             message.resume_from, message.epoch, loaded.epoch, loaded.base, loaded.next_seq
@@ -340,35 +378,44 @@ class RedisBackplane:
         arrival = loaded.next_seq + len(before)
         start = message.resume_from if replayable and message.resume_from is not None else arrival
         room_id = message.room_id
+        new_seat = admitted.event == PresenceEvent.JOINED
         # What Redis tells of the room before the commit's answer is back is kept (see _offer).
         self._entering[room_id] = self._entering.get(room_id, 0) + 1
         try:
-            first, frames = await self._commit(room_id, loaded, state, events, start)
-        except BaseException:
+            try:
+                first, frames = await self._commit(room_id, loaded, state, events, start)
+            except (RedisError, OSError):
+                self._give_back(room_id, request.holder, new_seat)  # it may have been stored
+                raise
+            next_seq = first + len(before)
+            # The commit numbers from the room's newest state, which may be ahead of the load.
+            numbered = [(seq, frame) for seq, frame in frames if seq >= min(start, next_seq)]
+            resync = message.resume_from is not None and (
+                not replayable or not numbered or numbered[0][0] != start
+            )
+            if resync:
+                numbered = [(seq, frame) for seq, frame in numbered if seq >= next_seq]
+            if resync and admitted.seat is None:
+                # A spectator the room's stream cannot serve: the players are told, after his
+                # welcome's next number (known only now, from the commit), so they send him
+                # the match so far. Rare, so one more round of load and commit is cheap enough.
+                watching = _Presence(
+                    request.holder, WATCHING_SEAT, int(PresenceEvent.WATCHING),
+                    *presence_parts(WATCHING_SEAT, PresenceEvent.WATCHING, request.name),
+                )  # fmt: skip
+                await self._change_now(message.room_id, lambda state, wall: [watching])
+            if self.down is not None or self._links != links:
+                # The link went while the join was stored: what Redis told it of the room
+                # meanwhile went with it, so he cannot be served from here. He is refused
+                # (his app asks again) and his seat given back, never let in to a hole.
+                self._give_back(room_id, request.holder, new_seat)
+                return ErrorCode.UNAVAILABLE
+            self._creators[room_id] = state.creator
+            self._settling[room_id] = self._settling.get(room_id, 0) + 1
+            if room_id not in self._cursors:  # later events come from Redis's messages
+                self._cursors[room_id] = numbered[-1][0] if numbered else next_seq - 1
+        finally:
             self._entered(room_id)
-            raise
-        next_seq = first + len(before)
-        # The commit numbers from the room's newest state, which may be ahead of the load.
-        numbered = [(seq, frame) for seq, frame in frames if seq >= min(start, next_seq)]
-        resync = message.resume_from is not None and (
-            not replayable or not numbered or numbered[0][0] != start
-        )
-        if resync:
-            numbered = [(seq, frame) for seq, frame in numbered if seq >= next_seq]
-        self._creators[room_id] = state.creator
-        self._settling[room_id] = self._settling.get(room_id, 0) + 1
-        if room_id not in self._cursors:  # later events come from Redis's messages
-            self._cursors[room_id] = numbered[-1][0] if numbered else next_seq - 1
-        self._entered(room_id)
-        if resync and admitted.seat is None:
-            # A spectator the room's stream cannot serve: the players are told, after his
-            # welcome's next number (known only now, from the commit), so they send him the
-            # match so far. Rare, so one more round of load and commit is cheap enough.
-            watching = _Presence(
-                request.holder, WATCHING_SEAT, int(PresenceEvent.WATCHING),
-                *presence_parts(WATCHING_SEAT, PresenceEvent.WATCHING, request.name),
-            )  # fmt: skip
-            await self._change_now(message.room_id, lambda state, wall: [watching])
         away = tuple((s.index, wall - s.left_at) for s in state.disconnected_seats())
         return Entered(
             room_id=message.room_id,
@@ -414,35 +461,65 @@ class RedisBackplane:
         async with self._changes:
             await self._change_now(room_id, decide)
 
-    async def _change_now(
-        self, room_id: str, decide: Callable[[RoomState, float], list[_Presence]]
-    ) -> None:
+    async def _change_now(self, room_id: str, decide: Decide) -> None:
         if self.down is not None:
             return
         try:
-            for _ in range(TRIES):
-                loaded = await self._load(room_id)
-                if loaded is None:
-                    return
-                wall = time.time()
-                events = self._tidy(loaded.state, loaded.live, wall)
-                events += decide(loaded.state, wall)
-                if not events:
-                    return
-                try:
-                    await self._commit(room_id, loaded, loaded.state, events, loaded.next_seq)
-                    return
-                except _Conflict:
-                    continue
+            await self._decide(room_id, decide)
         except (RedisError, OSError) as error:
             self._failure(error)
 
+    async def _decide(self, room_id: str, decide: Decide) -> None:
+        """Tidy the room and apply ``decide``; store it only if anything changed (a
+        spectator's departure changes the state without an event)."""
+        for _ in range(TRIES):
+            loaded = await self._load(room_id)
+            if loaded is None:
+                return
+            before = loaded.state.to_bytes()
+            events = self._tidy(loaded.state, loaded.live, loaded.now)
+            events += decide(loaded.state, loaded.now)
+            if not events and loaded.state.to_bytes() == before:
+                return
+            try:
+                await self._commit(room_id, loaded, loaded.state, events, loaded.next_seq)
+                return
+            except _Conflict:
+                continue
+
+    def _give_back(self, room_id: str, holder: str, new_seat: bool) -> None:
+        """Undo a join that was (or may have been) stored, but whose member was refused:
+        now if Redis can be reached, else before this process takes any other join."""
+        self._undone.append((room_id, holder, new_seat))
+        if self.down is None:
+            self._spawn(self._give_back_now())
+
+    async def _give_back_now(self) -> None:
+        async with self._changes:
+            if self.down is not None:
+                return  # reaching Redis again will
+            try:
+                await self._give_back_all()
+            except (RedisError, OSError) as error:
+                self._failure(error)
+
+    async def _give_back_all(self) -> None:
+        """Every undo still due (:func:`relay.rules.withdraw`), or raise."""
+        while self._undone:
+            undo = self._undone.pop(0)
+            room_id, holder, new_seat = undo
+            try:
+                await self._decide(room_id, functools.partial(_withdraw, holder, new_seat))
+            except BaseException:
+                self._undone.insert(0, undo)
+                raise
+
     async def _load(self, room_id: str) -> _Loaded | None:
         meta, state, _, leases = room_keys(room_id)
-        reply = await self._call("tablier_load", [meta, state, leases], self._ms(), new_epoch())
+        reply = await self._call("tablier_load", [meta, state, leases], new_epoch())
         if reply is None:
             return None
-        version, next_seq, epoch, base, blob, live = reply
+        version, next_seq, epoch, base, blob, live, now = reply
         return _Loaded(
             version,
             int(next_seq),
@@ -450,6 +527,7 @@ class RedisBackplane:
             int(base),
             RoomState.from_bytes(room_id, blob),
             frozenset(p.decode() for p in live),
+            int(now) / 1000,
         )
 
     async def _commit(
@@ -483,9 +561,8 @@ class RedisBackplane:
             start,
             ",".join(sorted(processes)),
             self.process,
-            self._ms() + self._lease_ms,
+            self._lease_ms,
             room_id,
-            self._ms(),
             state.capacity,
             *holders,
             len(events),
@@ -499,7 +576,7 @@ class RedisBackplane:
 
     async def _failed(self, failures: str, code: ErrorCode) -> ErrorCode:
         """A failed join counts against its address on every process."""
-        await self._call("tablier_failures", [failures], self._ms(), self._per_minute, 1)
+        await self._call("tablier_failures", [failures], self._per_minute, 1)
         return code
 
     @property
@@ -515,16 +592,19 @@ class RedisBackplane:
         link = self._link
         if link is not None and self.down is None and batch:
             self._send(link, batch)
+            return
+        for request in batch:  # the link went meanwhile: never dropped without a word
+            self._unnumbered(request, None)
 
     def _send(self, link: RedisLink, batch: list[Append]) -> None:
         config, process = self.config, self.process
-        now, epoch = self._ms(), new_epoch()  # the epoch a room numbered anew would take
+        epoch = new_epoch()  # the epoch a room numbered anew would take
         commands = []
         for request in batch:
             head, tail = message_parts(request.seat, request.packed_payload)
             commands.append(pack(("FCALL", "tablier_append", 3, *_append_keys(request.room_id),
                                   request.holder, request.seat, head, tail, epoch,
-                                  config.backlog, config.backlog_bytes, request.room_id, now,
+                                  config.backlog, config.backlog_bytes, request.room_id,
                                   process)))  # fmt: skip
         data = b"".join(commands)
         link.send(data, _Appended(self, batch, asyncio.get_running_loop().time()))
@@ -532,15 +612,30 @@ class RedisBackplane:
     def _own(self, request: Append, answer: Any) -> None:
         """Redis's answer to one of our appends: our members' message, numbered, goes to the
         core from here (Redis does not publish it back to us), in its place among the room's
-        events. A room Redis no longer has ("gone") is noticed by the next lease renewal."""
+        events."""
         if type(answer) is not list or answer[0] != b"ok":
-            if isinstance(answer, ResponseError):
-                self._failure(answer)
-            return  # "gone" or "not_holder": nothing was numbered
+            self._unnumbered(request, answer)
+            return
         seq = int(answer[1])
         frame = stamp(seq, request.seat, request.packed_payload)
         event = Event(seq, int(answer[2]), request.holder, request.seat, None, frame)
         self._fill(request.room_id, self._offer(request.room_id, [event]))
+
+    def _unnumbered(self, request: Append, answer: Any) -> None:
+        """Redis did not number a member's message (``answer``; None: it cannot be reached).
+        Nothing is dropped without a word: a room Redis no longer has is started again by
+        its members here; otherwise the sender reconnects and resumes (his app sends again
+        what was not numbered), whether Redis let his seat go while this process could not
+        hear it (a stall past its lease), refused the write, or cannot be reached."""
+        listener = self._listener
+        assert listener is not None
+        if isinstance(answer, ResponseError):
+            self._failure(answer)
+        if type(answer) is list and answer[:1] == [b"gone"]:
+            listener.on_lost_room(request.room_id)
+            return
+        reason = "seat_lost" if type(answer) is list and answer[:1] == [b"not_holder"] else "resume"
+        listener.on_let_go(request.room_id, request.holder, reason)
 
     def _pushed(self, push: list[Any]) -> None:
         """An event another process's member made (or a join, departure or expiry from any
@@ -601,13 +696,21 @@ class RedisBackplane:
             return []
         return [seq for seq in range(taken + 1, max(early)) if seq not in early]
 
+    def _catch_up(self, room_id: str, next_seq: int) -> None:
+        """The room's next number is ``next_seq`` (a lease renewal's answer, which comes after
+        every event numbered before it): a number below it that this process has neither had
+        nor holds back was not sent to it, and is fetched from the room's stream."""
+        taken = self._cursors.get(room_id)
+        if taken is None or room_id in self._entering or next_seq <= taken + 1:
+            return
+        early = self._early.get(room_id, {})
+        self._fill(room_id, [seq for seq in range(taken + 1, next_seq) if seq not in early])
+
     def _fill(self, room_id: str, missing: list[int]) -> None:
         """Fetch the missing numbers of a room from its stream (once at a time per room)."""
         if missing and room_id not in self._fetching and self._link is not None:
             self._fetching.add(room_id)
-            task = asyncio.create_task(self._fetch(room_id, missing))
-            self._checks.add(task)
-            task.add_done_callback(self._checks.discard)
+            self._spawn(self._fetch(room_id, missing))
 
     async def _fetch(self, room_id: str, missing: list[int]) -> None:
         log = room_keys(room_id)[2]
@@ -617,6 +720,8 @@ class RedisBackplane:
                 (found,) = await self._link.ask(ask)
                 if isinstance(found, ResponseError):
                     self._failure(found)
+                    if self._listener is not None:  # what it missed cannot be had
+                        self._listener.on_lost_room(room_id)
                     return
                 events = [
                     _event(entry.split(b"-", 1)[0], dict(zip(flat[::2], flat[1::2], strict=True)))
@@ -648,14 +753,15 @@ class RedisBackplane:
                 try:
                     await self._connect()
                 except LibraryConflict as conflict:
-                    if self.down != str(conflict):
-                        self.down = str(conflict)
-                        logs.logger.warning(logs.render(
-                            Log(None, "backplane_refused", {"reason": self.down}),
-                            self.config.log_json))  # fmt: skip
+                    self._still_down(str(conflict), "backplane_refused")
+                    await asyncio.sleep(RETRY_EVERY)
+                except ResponseError as error:  # reached, but it refuses what connecting needs
+                    self.stats.errors += 1
+                    self._still_down(self._refusing(error), "backplane_refused")
                     await asyncio.sleep(RETRY_EVERY)
                 except (RedisError, OSError, TimeoutError) as error:
-                    self._failure(error)
+                    self.stats.errors += 1
+                    self._still_down(self._unreachable(error), "backplane_down")
                     await asyncio.sleep(RETRY_EVERY)
                 continue
             await asyncio.sleep(WATCH_EVERY)
@@ -667,7 +773,10 @@ class RedisBackplane:
             elif not link.busy and now - link.heard > TIMEOUT / 2:
                 link.send(pack(("PING",)), Waiting(1, now))
 
-    async def _renew_forever(self) -> None:
+    async def _upkeep_forever(self) -> None:
+        """Every quarter of a lease: forget the rooms this process no longer serves, look for
+        another version's functions, ask a Redis that refused writes whether it takes them
+        again, and renew the leases (which also shows what this process was not sent)."""
         listener = self._listener
         assert listener is not None
         while not self._closing:
@@ -680,11 +789,54 @@ class RedisBackplane:
                 del self._cursors[room_id]  # its last member here left
                 self._extended.pop(room_id, None)
                 self._creators.pop(room_id, None)
-            if self.down is not None or not rooms:
+            link = self._link
+            if self.down is not None or link is None:
                 continue
+            try:
+                if not await self._same_library(link):
+                    continue
+                if self.refused is not None and not await self._writes_taken(link):
+                    continue
+            except OSError:
+                continue  # the link is gone: that is being dealt with
             # A few rooms at a time: Redis serves nobody else while it runs a batch.
             for start in range(0, len(rooms), RENEWALS_AT_ONCE):
                 await self._renew(rooms[start : start + RENEWALS_AT_ONCE])
+
+    async def _same_library(self, link: RedisLink) -> bool:
+        """Whether Redis still holds this version's functions and no other version's (an
+        old process started later loads its own beside ours); if not, this process goes
+        down until it does (:meth:`_load_library` says what to do)."""
+        ask = ("FUNCTION", "LIST", "LIBRARYNAME", f"{redis_library.PREFIX}*")
+        (listed,) = await link.ask(ask)
+        try:
+            names = {_library_name(library) for library in listed}
+        except (TypeError, ValueError, KeyError, AttributeError) as error:
+            self._failure(OSError(f"Redis answered FUNCTION LIST in a way that cannot be read "
+                                  f"({error})"))  # fmt: skip
+            return False
+        others = sorted(names - {redis_library.NAME})
+        if others:
+            self._lose(str(LibraryConflict(others[0])))
+        elif not names:
+            self._lose("Redis no longer holds the relay's functions")
+        return self.down is None
+
+    async def _writes_taken(self, link: RedisLink) -> bool:
+        """Whether Redis, which refused a write, takes one again (then the joins it may
+        have left half done are undone first, and the process serves again)."""
+        (answer,) = await link.ask(("FCALL", "tablier_probe", 0))
+        if isinstance(answer, ResponseError):
+            self._failure(answer)
+            return False
+        try:
+            await self._give_back_all()
+        except (RedisError, OSError) as error:
+            self._failure(error)
+            return False
+        self.refused = None
+        self._log("backplane_writable", {"redis": _safe_url(self.url)})
+        return True
 
     async def _renew(self, rooms: list[str]) -> None:
         """Renew our lease on each room, every quarter of a lease; and a quarter of the way
@@ -694,7 +846,7 @@ class RedisBackplane:
         assert listener is not None
         if link is None:
             return
-        now, clock = self._ms(), asyncio.get_running_loop().time()
+        clock = asyncio.get_running_loop().time()
         due = clock - self.config.room_idle / 4
         commands: list[tuple[Any, ...]] = []
         extended = []
@@ -702,12 +854,12 @@ class RedisBackplane:
             extend = self._extended.get(room_id, due) <= due
             extended.append(extend)
             commands.append(("FCALL", "tablier_lease", 4, *room_keys(room_id), self.process,
-                             now + self._lease_ms, now, self._ttl_ms if extend else 0))  # fmt: skip
+                             self._lease_ms, self._ttl_ms if extend else 0))  # fmt: skip
             if extend:
                 self._extended[room_id] = clock
                 creator = self._creators.get(room_id, "")
                 commands.append(("FCALL", "tablier_room_lives", 2, *_room_counts(creator),
-                                 room_id, now + self._ttl_ms, self._ttl_ms))  # fmt: skip
+                                 room_id, self._ttl_ms))  # fmt: skip
         try:
             replies = iter(await link.ask(*commands))
         except OSError:
@@ -715,50 +867,67 @@ class RedisBackplane:
         for room_id, extend in zip(rooms, extended, strict=True):
             renewed = next(replies)
             lives = next(replies) if extend else None
-            if renewed == 1:  # a process with members there died: let them go
-                task = asyncio.create_task(self.check(Check(room_id)))
-                self._checks.add(task)
-                task.add_done_callback(self._checks.discard)
-            elif renewed == -1:  # Redis lost the room: its members start it again
-                listener.on_lost_room(room_id)
             for answer in (renewed, lives):
                 if isinstance(answer, ResponseError):
                     self._failure(answer)
+            if isinstance(renewed, ResponseError):
+                continue
+            if renewed == [-1]:  # Redis lost the room: its members start it again
+                listener.on_lost_room(room_id)
+                continue
+            try:
+                lapsed, next_seq = renewed[0], int(renewed[1])
+            except (TypeError, ValueError, IndexError, KeyError) as error:
+                self._failure(OSError(f"Redis answered a renewal that cannot be read ({error})"))
+                return
+            if lapsed == 1:  # a process with members there died: let them go
+                self._spawn(self.check(Check(room_id)))
+            self._catch_up(room_id, next_seq)
 
     # --- helpers -------------------------------------------------------------------------
 
     async def _connect(self) -> None:
-        """Reach Redis, make sure it has this version of the library, open the link (which
-        hears our channel from then on), and say so."""
-        # Connections opened before Redis went away are dead: a command must not meet one.
-        await self._redis.connection_pool.disconnect()
+        """Reach Redis, make sure it has this version of the library and no other, undo the
+        joins refused while it could not be reached, open the link (which hears our channel
+        from then on), and say so."""
+        # Idle connections opened before Redis went away are dead: a command must not meet
+        # one. Those in use are left to their command, which fails by itself if Redis went
+        # away, and else learns whether its change was stored (a join is then refused and
+        # undone by _admit, rather than left unknown).
+        await self._redis.connection_pool.disconnect(inuse_connections=False)
         await self._timed(self._redis.ping())
         await self._load_library()
+        await self._give_back_all()
         # No room of ours is entered while down: whatever was published to us before this
         # link was for members who are gone.
         self._link = await RedisLink.open(
             self.url, self._channel, TIMEOUT, self._pushed, self._link_lost, self._round_trip
         )
+        self._links += 1
         if self._was_up:
             self.stats.reconnects += 1
         self.down, self._was_up = None, True
         self._up.set()
-        if logs.logger.isEnabledFor(logging.INFO):
-            up = Log(None, "backplane_up", {"redis": _safe_url(self.url), "process": self.process})
-            logs.logger.info(logs.render(up, self.config.log_json))
+        self._log("backplane_up", {"redis": _safe_url(self.url), "process": self.process})
 
     async def _load_library(self) -> None:
-        """Load this version's library unless Redis has it; refuse while another version's
-        is there: its processes would number the same rooms and deliver them another way."""
+        """Load this version's library unless Redis has it, and name this version in
+        :data:`~relay.redis_library.VERSION_KEY`; refuse while another version's library is
+        there: its processes would number the same rooms and deliver them another way."""
         libraries = await self._redis.function_list(withcode=True)
+        loaded = False
         for library in libraries:
             fields = dict(zip(library[::2], library[1::2], strict=True))
             name = fields[b"library_name"].decode("utf-8", "replace")
             if name.startswith(redis_library.PREFIX) and name != redis_library.NAME:
                 raise LibraryConflict(name)
-            if name == redis_library.NAME and fields[b"library_code"] == SOURCE_BYTES:
-                return
-        await self._redis.function_load(redis_library.SOURCE, replace=True)
+            loaded = loaded or (
+                name == redis_library.NAME and fields[b"library_code"] == SOURCE_BYTES
+            )
+        if not loaded:
+            await self._redis.function_load(redis_library.SOURCE, replace=True)
+        if await self._redis.get(VERSION_KEY) != NAME_BYTES:  # no write when it is ours
+            await self._redis.set(VERSION_KEY, redis_library.NAME)
 
     def _link_lost(self, error: BaseException) -> None:
         self._failure(error)
@@ -768,16 +937,44 @@ class RedisBackplane:
         self.stats.round_trip_seconds += seconds
 
     def _failure(self, error: BaseException) -> None:
-        """A command failed. Redis refusing one (an error reply) is that command's failure
-        alone; not reaching Redis at all means every member here must go."""
+        """A command failed. Redis refusing one (an error reply) means it refuses writes
+        (out of memory, a read-only replica…) until one is taken again, or, if the refusal
+        says another version serves it, that this process must go down; not reaching Redis
+        at all means every member here must go."""
         self.stats.errors += 1
-        if isinstance(error, ResponseError):
-            if logs.logger.isEnabledFor(logging.INFO):
-                refused = Log(None, "backplane_error", {"error": str(error)[:200]})
-                logs.logger.info(logs.render(refused, self.config.log_json))
+        if not isinstance(error, ResponseError):
+            self._lose(self._unreachable(error))
             return
+        said = str(error)
+        if said.startswith(VERSION_ERROR):
+            other = said.removeprefix(VERSION_ERROR).strip()
+            self._lose(f"Redis serves the relay version {other!r}, not {redis_library.NAME}")
+            return
+        if self.refused is None:
+            self.refused = self._refusing(error)
+            self._log("backplane_refused", {"reason": self.refused})
+
+    def _unreachable(self, error: BaseException) -> str:
+        # The exception's words say which: refused, timed out, a certificate not trusted…
+        text = str(error)[:200]
+        detail = f"{type(error).__name__}: {text}" if text else type(error).__name__
+        return f"Redis at {_safe_url(self.url)} cannot be reached ({detail})"
+
+    def _still_down(self, reason: str, event: str) -> None:
+        """Reaching Redis again failed: /healthz says why now (from the first try on, not
+        only once Redis had been reached), and the log says it when the reason changes."""
+        if self.down != reason:
+            self.down = reason
+            self._log(event, {"reason": reason})
+
+    def _refusing(self, error: ResponseError) -> str:
+        return f"Redis at {_safe_url(self.url)} refuses the relay's writes ({str(error)[:200]})"
+
+    def _lose(self, reason: str) -> None:
+        """Redis cannot serve this process: every member here goes, and the watch tries to
+        reach it again."""
         if self.down is None and not self._closing:
-            self.down = f"Redis at {_safe_url(self.url)} cannot be reached ({type(error).__name__})"
+            self.down = reason
             link, self._link = self._link, None
             if link is not None:
                 link.close()
@@ -794,15 +991,18 @@ class RedisBackplane:
         started = time.perf_counter()
         try:
             return await pending
-        except ResponseError:
-            raise
         finally:
             self.stats.round_trips += 1
             self.stats.round_trip_seconds += time.perf_counter() - started
 
-    @staticmethod
-    def _ms() -> int:
-        return int(time.time() * 1000)
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._checks.add(task)
+        task.add_done_callback(self._checks.discard)
+
+    def _log(self, event: str, details: dict[str, str | int]) -> None:
+        if logs.logger.isEnabledFor(logging.INFO):
+            logs.logger.info(logs.render(Log(None, event, details), self.config.log_json))
 
 
 @dataclass(frozen=True, slots=True)
@@ -819,6 +1019,11 @@ class _Presence:
 def _presence(seat: Seat, event: PresenceEvent, holder: Holder | None) -> _Presence:
     head, tail = presence_parts(seat.index, event, seat.name)
     return _Presence("" if holder is None else str(holder), seat.index, int(event), head, tail)
+
+
+def _withdraw(holder: str, new_seat: bool, state: RoomState, wall: float) -> list[_Presence]:
+    gone = rules.withdraw(state, holder, wall, new_seat=new_seat)
+    return [_presence(seat, event, None) for seat, event in gone]
 
 
 def _holders(state: RoomState) -> list[Holder]:
@@ -861,10 +1066,19 @@ def _event(seq: bytes, fields: dict[bytes, bytes]) -> Event:
 
 
 def _safe_url(url: str) -> str:
-    """The URL to show in logs and /healthz: never its password."""
-    parts = urlsplit(url)
+    """The URL to show in logs and /healthz: never its password (nor its query, which may
+    hold one, and the paths of TLS keys)."""
+    parts = urlsplit(url)._replace(query="", fragment="")
     if parts.password is None:
-        return url
+        return urlunsplit(parts)
     netloc = parts.netloc.rsplit("@", 1)[1]
     user = f"{parts.username}:***@" if parts.username else ":***@"
     return urlunsplit(parts._replace(netloc=user + netloc))
+
+
+def _library_name(library: Any) -> str:
+    """The name of one library in FUNCTION LIST's answer (in RESP3, a map for each)."""
+    name = library[b"library_name"]
+    if not isinstance(name, bytes):
+        raise TypeError(f"a library's name is {type(name).__name__}")
+    return name.decode()

@@ -14,15 +14,31 @@ it. A room last numbered in another life may have lost its newest events (``appe
 everysec`` loses up to a second on a crash; a replica may lag), so its first touch in a new
 life starts a new epoch at the number it has (``base``). Loading the library again
 (``FUNCTION LOAD REPLACE``, only ever done for a new version) does the same, which is safe.
+
+Clocks: whether a process's lease on a room still runs (whom an event is published to, whose
+members are let go) and every other time kept here are decided on Redis's clock (``TIME``),
+never on a relay host's: hosts whose clocks disagree would otherwise take each other for dead.
+
+Versions: every function first checks :data:`VERSION_KEY` (see there).
 """
 
 from __future__ import annotations
 
-NAME = "tablier_relay_2"
-"""The library's name, one per version of what it writes: version 2 publishes events to the
-reading processes (version 1 filled an inbox stream per process), so the two must never
-number one Redis's rooms together (``relay.redis_backplane`` refuses to)."""
+NAME = "tablier_relay_3"
+"""The library's name, one per version of what it writes: version 2 published events to the
+reading processes (version 1 filled an inbox stream per process); version 3 decides leases on
+Redis's clock and checks :data:`VERSION_KEY`. Two versions must never number one Redis's
+rooms together (``relay.redis_backplane`` refuses to)."""
 PREFIX = "tablier_relay_"
+VERSION_KEY = "tablier:relay:library"
+"""Names the version whose processes serve this Redis: set by a process that loaded its
+library and found no other version's, and checked by every function of the library before
+anything else. A process of another version that loads its library beside ours (a late start
+of an old one, two started at once) takes the key, and from then on every call of ours is
+refused with :data:`VERSION_ERROR`; it is refused likewise by its own calls once we take it
+back, or sees our library when it looks. Versions from 3 on keep this key and this check."""
+VERSION_ERROR = "TABLIER_VERSION"
+"""How a function's refusal starts when the key names another version (or none)."""
 
 
 def channel(process: str) -> str:
@@ -30,7 +46,7 @@ def channel(process: str) -> str:
     return f"tablier:process:{process}"
 
 
-SOURCE = r"""#!lua name=tablier_relay_2
+_SOURCE = r"""#!lua name=@NAME@
 
 local life
 local function this_life()
@@ -39,6 +55,26 @@ local function this_life()
     life = t[1] .. '.' .. t[2]
   end
   return life
+end
+
+-- Redis's clock, in ms: who is alive is decided on this one clock, never on the relay
+-- hosts', which may disagree by seconds.
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- Every function first checks that this Redis serves this version's relays (see
+-- relay.redis_library.VERSION_KEY): another version's processes never number our rooms
+-- beside us, nor we theirs.
+local function register(name, body)
+  redis.register_function(name, function(keys, args)
+    local serving = redis.call('GET', '@VERSION_KEY@')
+    if serving ~= '@NAME@' then
+      return redis.error_reply('@VERSION_ERROR@ ' .. (serving or 'none'))
+    end
+    return body(keys, args)
+  end)
 end
 
 local function b4(x)
@@ -102,8 +138,8 @@ local function append(r, seq, holder, seat, presence, head, tail)
 end
 
 -- KEYS meta, log, leases. ARGV holder, seat, head, tail, new epoch, backlog count, backlog
--- bytes, room id, now (ms), the appending process (not published to: it has the answer).
-redis.register_function('tablier_append', function(keys, args)
+-- bytes, room id, the appending process (not published to: it has the answer).
+register('tablier_append', function(keys, args)
   -- The hot path: one read of the room's numbering and of the seat's holder.
   local m = redis.call('HMGET', keys[1], 'seq', 'epoch', 'life', 'h' .. args[2], 'bytes')
   if not m[1] then return {'gone'} end
@@ -112,40 +148,42 @@ redis.register_function('tablier_append', function(keys, args)
   if m[3] ~= this_life() then seq, epoch = numbering(keys[1], args[5]) end
   local r = {meta = keys[1], log = keys[2], epoch = epoch, count = tonumber(args[6]),
              bytes = tonumber(args[7]), room = args[8], size = tonumber(m[5]) or 0,
-             readers = readers(keys[3], args[9], args[10])}
+             readers = readers(keys[3], now_ms(), args[9])}
   append(r, seq, args[1], args[2], '', args[3], args[4])
   redis.call('HSET', keys[1], 'seq', seq + 1, 'bytes', r.size)
   return {'ok', tostring(seq), epoch}
 end)
 
--- KEYS meta, state, leases. ARGV now (ms), new epoch.
+-- KEYS meta, state, leases. ARGV new epoch.
 -- The state to decide on: version, next number, epoch, base, state bytes, the live
--- processes (whose lease runs past now).
-redis.register_function('tablier_load', function(keys, args)
-  local seq, epoch, base = numbering(keys[1], args[2])
+-- processes (whose lease runs past now), and now (ms, Redis's clock: the rules decide on it).
+register('tablier_load', function(keys, args)
+  local seq, epoch, base = numbering(keys[1], args[1])
   if not seq then return false end
-  local live = redis.call('ZRANGEBYSCORE', keys[3], args[1], '+inf')
+  local now = now_ms()
+  local live = redis.call('ZRANGEBYSCORE', keys[3], now, '+inf')
   return {redis.call('HGET', keys[1], 'v'), tostring(seq), epoch, base,
-          redis.call('GET', keys[2]), live}
+          redis.call('GET', keys[2]), live, tostring(now)}
 end)
 
 -- KEYS meta, state, log, leases. ARGV version, epoch (as loaded), state, ttl (ms), new
 -- epoch, backlog count, backlog bytes, first number to return, the processes that hold
--- something in the new state (comma-separated), the committing process and its lease end
--- (ms), room id, now (ms), holders (n, then seat and holder n times; '' for none), events
--- (n, then holder, seat, presence, head, tail).
+-- something in the new state (comma-separated), the committing process and its lease (ms),
+-- room id, holders (n, then seat and holder n times; '' for none), events (n, then holder,
+-- seat, presence, head, tail).
 -- Stores the state if nobody changed it since it was loaded, numbers the events, and
 -- returns the first number, the next one, and {seq, frame, ...} from the one asked for.
-redis.register_function('tablier_commit', function(keys, args)
+register('tablier_commit', function(keys, args)
   local meta, log = keys[1], keys[3]
   if redis.call('HGET', meta, 'v') ~= args[1] then return {'conflict'} end
   local seq, epoch = numbering(meta, args[5])
   if epoch ~= args[2] then return {'conflict'} end
+  local now = now_ms()
   redis.call('SET', keys[2], args[3])
   redis.call('HINCRBY', meta, 'v', 1)
   redis.call('HSET', meta, 'procs', args[9])
-  redis.call('ZADD', keys[4], args[11], args[10])  -- its own holders are alive, from now
-  local at = 14
+  redis.call('ZADD', keys[4], now + tonumber(args[11]), args[10])  -- its holders are alive
+  local at = 13
   for _ = 1, tonumber(args[at]) do
     if args[at + 2] == '' then
       redis.call('HDEL', meta, 'h' .. args[at + 1])
@@ -158,7 +196,7 @@ redis.register_function('tablier_commit', function(keys, args)
   local r = {meta = meta, log = log, epoch = epoch, count = tonumber(args[6]),
              bytes = tonumber(args[7]), room = args[12],
              size = tonumber(redis.call('HGET', meta, 'bytes')) or 0,
-             readers = readers(keys[4], args[13])}
+             readers = readers(keys[4], now)}
   local first = seq
   for _ = 1, tonumber(args[at]) do
     append(r, seq, args[at + 1], args[at + 2], args[at + 3], args[at + 4], args[at + 5])
@@ -177,7 +215,7 @@ end)
 
 -- KEYS meta, state, log, leases. ARGV state, ttl (ms), new epoch. 1: created; 0: it was
 -- there already (another member brought it back first).
-redis.register_function('tablier_create', function(keys, args)
+register('tablier_create', function(keys, args)
   if redis.call('EXISTS', keys[1]) == 1 then return 0 end
   redis.call('HSET', keys[1], 'v', 1, 'seq', 0, 'epoch', args[3], 'base', 0,
              'life', this_life(), 'bytes', 0)
@@ -186,67 +224,77 @@ redis.register_function('tablier_create', function(keys, args)
   return 1
 end)
 
--- KEYS meta, state, log, leases. ARGV process, lease end (ms), now (ms), ttl (ms; 0: not
--- this time). Renews this process's lease on the room, and the room's life if asked (far
--- less often: its keys live for the idle room's time); -1 if the room is gone, 1 if a
--- process that holds a seat or watches here has let its lease lapse (its holders must be
--- let go), else 0.
-redis.register_function('tablier_lease', function(keys, args)
-  if redis.call('EXISTS', keys[1]) == 0 then return -1 end
-  redis.call('ZADD', keys[4], args[2], args[1])
-  if args[4] ~= '0' then
-    redis.call('ZREMRANGEBYSCORE', keys[4], '-inf', args[3] - 3600000)
-    for _, key in ipairs(keys) do redis.call('PEXPIRE', key, args[4]) end
+-- KEYS meta, state, log, leases. ARGV process, lease (ms), ttl (ms; 0: not this time).
+-- Renews this process's lease on the room, and the room's life if asked (far less often:
+-- its keys live for the idle room's time). {-1} if the room is gone; else {lapsed, next
+-- number}: lapsed is 1 if a process that holds a seat or watches here has let its lease
+-- lapse (its holders must be let go), and the next number tells the caller whether it
+-- missed events that were not published to it.
+register('tablier_lease', function(keys, args)
+  local m = redis.call('HMGET', keys[1], 'seq', 'procs')
+  if not m[1] then return {-1} end
+  local now = now_ms()
+  redis.call('ZADD', keys[4], now + tonumber(args[2]), args[1])
+  if args[3] ~= '0' then
+    redis.call('ZREMRANGEBYSCORE', keys[4], '-inf', now - 3600000)
+    for _, key in ipairs(keys) do redis.call('PEXPIRE', key, args[3]) end
   end
-  local holders = redis.call('HGET', keys[1], 'procs') or ''
-  for process in string.gmatch(holders, '[^,]+') do
+  local lapsed = 0
+  for process in string.gmatch(m[2] or '', '[^,]+') do
     local until_ms = redis.call('ZSCORE', keys[4], process)
-    if not until_ms or tonumber(until_ms) < tonumber(args[3]) then return 1 end
+    if not until_ms or tonumber(until_ms) < now then lapsed = 1 end
   end
-  return 0
+  return {lapsed, m[1]}
 end)
 
--- KEYS meta. ARGV new epoch. The next number and the epoch (nil: no such room).
-redis.register_function('tablier_touch', function(keys, args)
-  local seq, epoch = numbering(keys[1], args[1])
-  if not seq then return false end
-  return {tostring(seq), epoch}
-end)
-
--- KEYS a failure bucket. ARGV now (ms), failures allowed a minute, 1 to count one.
+-- KEYS a failure bucket. ARGV failures allowed a minute, 1 to count one.
 -- 1 if the address is throttled (no failure left to spend), else 0.
-redis.register_function('tablier_failures', function(keys, args)
-  local now, burst = tonumber(args[1]), tonumber(args[2])
+register('tablier_failures', function(keys, args)
+  local now, burst = now_ms(), tonumber(args[1])
   local b = redis.call('HMGET', keys[1], 'tokens', 'at')
   local tokens, at = tonumber(b[1]) or burst, tonumber(b[2]) or now
   tokens = math.min(burst, tokens + math.max(0, now - at) * burst / 60000)
   local throttled = tokens < 1 and 1 or 0
-  if args[3] == '1' then tokens = math.max(0, tokens - 1) end
+  if args[2] == '1' then tokens = math.max(0, tokens - 1) end
   redis.call('HSET', keys[1], 'tokens', tokens, 'at', now)
   redis.call('PEXPIRE', keys[1], 60000)
   return throttled
 end)
 
--- KEYS every room, this address's rooms. ARGV room, now (ms), its end (ms), most rooms,
--- most rooms per address. 'ok' (counted), 'full' or 'address_full'.
-redis.register_function('tablier_count_room', function(keys, args)
-  for _, key in ipairs(keys) do redis.call('ZREMRANGEBYSCORE', key, '-inf', args[2]) end
+-- KEYS every room, this address's rooms. ARGV room, its life (ms), most rooms, most rooms
+-- per address. 'ok' (counted), 'full' or 'address_full'.
+register('tablier_count_room', function(keys, args)
+  local now = now_ms()
+  for _, key in ipairs(keys) do redis.call('ZREMRANGEBYSCORE', key, '-inf', now) end
   if redis.call('ZSCORE', keys[1], args[1]) == false then
-    if redis.call('ZCARD', keys[1]) >= tonumber(args[4]) then return 'full' end
-    if redis.call('ZCARD', keys[2]) >= tonumber(args[5]) then return 'address_full' end
+    if redis.call('ZCARD', keys[1]) >= tonumber(args[3]) then return 'full' end
+    if redis.call('ZCARD', keys[2]) >= tonumber(args[4]) then return 'address_full' end
   end
-  redis.call('ZADD', keys[1], args[3], args[1])
-  redis.call('ZADD', keys[2], args[3], args[1])
-  redis.call('PEXPIRE', keys[2], args[3] - args[2])
+  redis.call('ZADD', keys[1], now + tonumber(args[2]), args[1])
+  redis.call('ZADD', keys[2], now + tonumber(args[2]), args[1])
+  redis.call('PEXPIRE', keys[2], args[2])
   return 'ok'
 end)
 
--- KEYS every room, its creator's rooms. ARGV room, its end (ms), ttl (ms). Still there:
--- count it on.
-redis.register_function('tablier_room_lives', function(keys, args)
-  redis.call('ZADD', keys[1], 'XX', args[2], args[1])
-  redis.call('ZADD', keys[2], 'XX', args[2], args[1])
-  redis.call('PEXPIRE', keys[2], args[3])
+-- KEYS every room, its creator's rooms. ARGV room, its life (ms). Still there: count it on.
+register('tablier_room_lives', function(keys, args)
+  local ends = now_ms() + tonumber(args[2])
+  redis.call('ZADD', keys[1], 'XX', ends, args[1])
+  redis.call('ZADD', keys[2], 'XX', ends, args[1])
+  redis.call('PEXPIRE', keys[2], args[2])
   return 0
 end)
+
+-- No keys. Does nothing, but Redis takes it for a write (as every function here): it is
+-- refused exactly when Redis refuses writes (out of memory, a read-only replica, too few
+-- replicas), so a process that saw writes refused asks it until they are taken again.
+register('tablier_probe', function(keys, args)
+  return 1
+end)
 """
+SOURCE = (
+    _SOURCE.replace("@NAME@", NAME)
+    .replace("@VERSION_KEY@", VERSION_KEY)
+    .replace("@VERSION_ERROR@", VERSION_ERROR)
+)
+"""The library's code, as loaded into Redis."""

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 import hiredis
-from redis.connection import parse_url
+from redis.asyncio.connection import SSLConnection, parse_url
 from redis.exceptions import ResponseError
 
 Command = tuple[str | bytes | int | float, ...]
@@ -70,6 +70,18 @@ class _Answers(Waiting):
             self.future.set_exception(error)
 
 
+def tls_context(url: str) -> ssl.SSLContext | None:
+    """The TLS context redis-py would use for ``url`` (None: not ``rediss://``), from the
+    same options (``ssl_ca_certs``, ``ssl_cert_reqs``, ``ssl_certfile``, ``ssl_keyfile``,
+    ``ssl_check_hostname``…) with the same defaults, built by redis-py itself: the link and
+    the backplane's other connections trust, and show, the same certificates."""
+    options = parse_url(url)
+    if options.get("connection_class") is not SSLConnection:
+        return None
+    tls: dict[str, Any] = {name: value for name, value in options.items() if name[:4] == "ssl_"}
+    return SSLConnection(**tls).ssl_context.get()
+
+
 class RedisLink(asyncio.Protocol):
     """A RESP3 connection whose answers go to the :class:`Waiting` of each write, and whose
     Pub/Sub messages go to ``on_push``; ``on_lost`` hears of its end (not of :meth:`close`)."""
@@ -104,7 +116,7 @@ class RedisLink(asyncio.Protocol):
         """Connect to the Redis of ``url`` (``redis://``, ``rediss://`` or ``unix://``), speak
         RESP3, select its database, and subscribe to ``channel``."""
         loop = asyncio.get_running_loop()
-        options: dict[str, Any] = parse_url(url)  # type: ignore[no-untyped-call]
+        options: dict[str, Any] = dict(parse_url(url))
         link = cls(on_push, on_lost, on_round_trip)
         hello: Command = ("HELLO", 3)
         if "password" in options:
@@ -114,9 +126,8 @@ class RedisLink(asyncio.Protocol):
                 if "path" in options:
                     await loop.create_unix_connection(lambda: link, options["path"])
                 else:
-                    tls = ssl.create_default_context() if url.startswith("rediss://") else None
                     host, port = options.get("host", "localhost"), options.get("port", 6379)
-                    await loop.create_connection(lambda: link, host, port, ssl=tls)
+                    await loop.create_connection(lambda: link, host, port, ssl=tls_context(url))
                 for answer in await link.ask(hello, ("SELECT", options.get("db", 0))):
                     if isinstance(answer, ResponseError):
                         raise answer

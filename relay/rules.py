@@ -77,6 +77,21 @@ def leave(state: RoomState, holder: Holder, now: float) -> Seat | None:
     return None
 
 
+def withdraw(
+    state: RoomState, holder: Holder, now: float, *, new_seat: bool
+) -> list[tuple[Seat, PresenceEvent]]:
+    """Undo a join that was stored but never answered (its relay lost Redis meanwhile):
+    ``holder`` leaves, and a seat he took anew is freed at once, as nobody was ever told its
+    token; a seat he took back waits for its token, as after any departure."""
+    seat = leave(state, holder, now)
+    if seat is None:
+        return []
+    if not new_seat:
+        return [(seat, PresenceEvent.LEFT)]
+    state.expire_seat(seat)
+    return [(seat, PresenceEvent.LEFT), (seat, PresenceEvent.SEAT_EXPIRED)]
+
+
 def expire_seats(state: RoomState, now: float, grace: float) -> list[Seat]:
     """Free the seats left for longer than ``grace``; their tokens are refused from now on."""
     expired = [s for s in state.disconnected_seats() if s.left_at + grace <= now]

@@ -273,6 +273,9 @@ class RelayServer:
     def on_lost_room(self, room_id: str) -> None:
         self._carry_out(self.core.resync(room_id))
 
+    def on_let_go(self, room_id: str, holder: str, reason: str) -> None:
+        self._carry_out(self.core.let_go(room_id, holder, reason))
+
     def served(self) -> Collection[str]:
         return self.core.shared.keys()
 
@@ -338,9 +341,9 @@ class RelayServer:
         if path == "/":
             return None  # the websocket handshake proceeds
         if path == "/healthz":
-            if self.backplane is not None and self.backplane.down is not None:
-                unavailable = HTTPStatus.SERVICE_UNAVAILABLE
-                return websocket.respond(unavailable, f"unavailable: {self.backplane.down}\n")
+            why = None if self.backplane is None else self.backplane.unavailable
+            if why is not None:
+                return websocket.respond(HTTPStatus.SERVICE_UNAVAILABLE, f"unavailable: {why}\n")
             return websocket.respond(HTTPStatus.OK, "ok\n")
         if path == "/metrics":
             text = metrics.render(self.core, None if self.backplane is None else self.backplane)

@@ -4,18 +4,24 @@ each test takes a database of its own from it."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
+import redis.asyncio
 
+from relay.client import RelayError, RoomConnection
+from relay.envelope import ErrorCode
+from relay.redis_backplane import room_keys
 from relay.server import RelayServer
 from tests.network.conftest import clock, settings  # noqa: F401  (the players' fixtures)
 from tests.relay.conftest import (  # noqa: F401  (fixtures)
@@ -43,7 +49,8 @@ async def shared_relays(
 ) -> AsyncIterator[list[RelayServer]]:
     """``count`` in-process relays (each its own RelayServer, as in its own process) sharing
     the rooms of the Redis database at ``url``."""
-    config = replace(FAST, backplane=url, backplane_lease=1.0, **overrides)  # type: ignore[arg-type]
+    chosen: dict[str, object] = {"backplane": url, "backplane_lease": 1.0, **overrides}
+    config = replace(FAST, **chosen)  # type: ignore[arg-type]
     relays = [RelayServer(config) for _ in range(count)]
     try:
         for relay in relays:
@@ -54,9 +61,61 @@ async def shared_relays(
             await relay.close()
 
 
-def spawn_shared(url: str, *flags: str) -> RelayProcess:
+def spawn_shared(url: str, *flags: str, env: dict[str, str] | None = None) -> RelayProcess:
     """A real relay process on a free port, its rooms in the Redis database at ``url``."""
-    return spawn_relay("--backplane", url, "--backplane-lease", "1", *FAST_PLAY, *flags)
+    return spawn_relay("--backplane", url, "--backplane-lease", "1", *FAST_PLAY, *flags, env=env)
+
+
+@contextmanager
+def stopped(relay: RelayProcess) -> Iterator[None]:
+    """The relay process stalls (SIGSTOP) until the block ends (SIGCONT): a long pause of
+    its host or its garbage collector, as Redis and its members see it."""
+    relay.process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        relay.process.send_signal(signal.SIGCONT)
+
+
+@pytest.fixture
+def relays() -> Iterator[Callable[..., RelayProcess]]:
+    """Start relay processes with :func:`spawn_shared`; each is killed at the end."""
+    spawned: list[RelayProcess] = []
+
+    def spawn(url: str, *flags: str, env: dict[str, str] | None = None) -> RelayProcess:
+        spawned.append(spawn_shared(url, *flags, env=env))
+        return spawned[-1]
+
+    yield spawn
+    for relay in spawned:
+        relay.process.send_signal(signal.SIGCONT)  # a test that failed while it was stopped
+        relay.process.kill()
+        relay.process.communicate()
+
+
+async def back(member: RoomConnection) -> RoomConnection:
+    """``member`` reconnected and resumed, as his app does: again while the relay answers
+    that it cannot serve rooms yet (it is reaching Redis again)."""
+    async with asyncio.timeout(10):
+        while True:
+            try:
+                return await member.reconnect()
+            except RelayError as refused:
+                if refused.code != ErrorCode.UNAVAILABLE:
+                    raise
+            await asyncio.sleep(0.05)
+
+
+async def until_lapsed(url: str, room_id: str, process: str) -> None:
+    """Wait until ``process``'s lease on the room has lapsed, on Redis's clock."""
+    leases = room_keys(room_id)[3]
+    async with redis.asyncio.Redis.from_url(url) as direct, asyncio.timeout(10):
+        while True:
+            until = await direct.zscore(leases, process)
+            seconds, micros = await direct.time()
+            if until is None or until < seconds * 1000 + micros // 1000:
+                return
+            await asyncio.sleep(0.02)
 
 
 DEPLOYED = Path(__file__).resolve().parents[2] / "deploy" / "nginx-tablier-relays.conf"

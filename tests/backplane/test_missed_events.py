@@ -1,22 +1,29 @@
 """What a relay hears of a room from Redis, at the moments it could miss something: an event
-numbered while one of its members' join is being stored, and events numbered while its lease
-on the room had lapsed (a stalled process). Nothing is skipped, nothing comes twice."""
+numbered while one of its members' join is being stored, events numbered while its lease on
+the room had lapsed (a stalled process, a room where nothing happens after), and relays whose
+hosts' clocks disagree. Nothing is skipped, nothing comes twice, nobody waits unanswered."""
 
 from __future__ import annotations
 
 import asyncio
-import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 import redis.asyncio
-from websockets.exceptions import ConnectionClosedError
 
 from relay.client import RoomConnection, create_room
 from relay.envelope import Message, Presence, PresenceEvent
 from relay.redis_backplane import room_keys
-from relay.server import RelayServer
-from tests.backplane.conftest import shared_relays
+from tests.backplane.conftest import (
+    RelayProcess,
+    back,
+    shared_relays,
+    stopped,
+    until_lapsed,
+)
+from tests.backplane.test_redis_faults import dropped
 from tests.backplane.test_shared import receive
 
 
@@ -33,12 +40,12 @@ async def test_an_event_numbered_while_a_join_is_stored_reaches_the_newcomer(
         backplane_two = two.backplane
         assert backplane_two is not None
         commit = backplane_two._commit
-        stored = asyncio.Event()
+        stored, release = asyncio.Event(), asyncio.Event()
 
         async def late(*args: Any) -> Any:
             answer = await commit(*args)
             stored.set()
-            await asyncio.sleep(0.5)
+            await release.wait()
             return answer
 
         monkeypatch.setattr(backplane_two, "_commit", late)
@@ -47,6 +54,10 @@ async def test_an_event_numbered_while_a_join_is_stored_reaches_the_newcomer(
         )
         await asyncio.wait_for(stored.wait(), 3)
         await ada.send(b"while Bob joins")  # nothing after it would reveal a gap
+        async with asyncio.timeout(5):  # relay two heard it, and holds it back for Bob
+            while 2 not in backplane_two._early.get(room.room_id, {}):
+                await asyncio.sleep(0.005)
+        release.set()
         bob = await joining
         assert await receive(bob, 2) == [
             Presence(1, 1, PresenceEvent.JOINED, "Bob"),
@@ -56,51 +67,113 @@ async def test_an_event_numbered_while_a_join_is_stored_reaches_the_newcomer(
             await member.close()
 
 
-async def _lease_renewed(relay: RelayServer, room_id: str, url: str) -> None:
-    """Wait until Redis counts ``relay`` among the readers of the room again."""
-    assert relay.backplane is not None
-    leases = room_keys(room_id)[3]
+async def _numbered(url: str, room_id: str, seq: int) -> None:
+    """Wait until Redis has numbered event ``seq`` of the room."""
+    log = room_keys(room_id)[2]
     async with redis.asyncio.Redis.from_url(url) as direct, asyncio.timeout(5):
-        while True:
-            until = await direct.zscore(leases, relay.backplane.process)
-            if until is not None and until > time.time() * 1000:
-                return
-            await asyncio.sleep(0.05)
+        while not await direct.xrange(log, f"{seq}-1", f"{seq}-1"):
+            await asyncio.sleep(0.01)
 
 
-async def test_a_relay_whose_lease_lapsed_learns_what_it_missed_from_the_stream(
-    backplane: str, monkeypatch: pytest.MonkeyPatch
+async def test_a_member_let_go_while_his_relay_stalled_is_told_at_once(
+    backplane: str, relays: Callable[..., RelayProcess]
 ) -> None:
-    """A relay process that stalls past its lease (1 s here) is taken for dead: its member's
-    departure is numbered, and not published to it. When it wakes, the next event shows it
-    a gap, which it fills from the room's stream: its member, whose seat was let go
-    meanwhile, is told to reconnect (1012) rather than carry on beside the stream."""
-    async with shared_relays(backplane, 2) as (one, two):
+    """Bob's relay stalls past its lease (1 s here): Redis lets his seat go and does not
+    publish that to it. When it wakes, Bob is closed with 1012 (by the renewal that shows
+    his relay the number it missed, or by Redis not numbering his next move for him: never
+    a silent drop, nor a match hanging for the seat's grace); he resumes, sees what he
+    missed, and sends his move again."""
+    stalling = relays(backplane)
+    async with shared_relays(backplane, 1, seat_grace=30.0) as (one,):  # Bob comes back
         room = await create_room(one.url, seats=2)
         ada = await RoomConnection.join(one.url, room.room_id, room.player_token, "Ada")
-        bob = await RoomConnection.join(two.url, room.room_id, room.player_token, "Bob")
+        bob = await RoomConnection.join(stalling.url, room.room_id, room.player_token, "Bob")
         await receive(ada, 2)
         await receive(bob, 1)
-        backplane_two = two.backplane
-        assert backplane_two is not None
-        renew = backplane_two._renew
-
-        async def stalled(rooms: list[str]) -> None:
-            return None
-
-        monkeypatch.setattr(backplane_two, "_renew", stalled)
-        assert await receive(ada) == [Presence(2, 1, PresenceEvent.LEFT, "Bob")]
-        monkeypatch.setattr(backplane_two, "_renew", renew)
-        await _lease_renewed(two, room.room_id, backplane)
-        await ada.send(b"after the stall")  # 3: published to relay two, which lacks 2
-        with pytest.raises(ConnectionClosedError) as closed:
-            await receive(bob)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
-        bob = await bob.reconnect()  # and he resumes where he was, missing nothing
-        assert await receive(bob, 3) == [
+        with stopped(stalling):
+            assert await receive(ada) == [Presence(2, 1, PresenceEvent.LEFT, "Bob")]
+            await bob.send(b"Bob's move")  # his relay reads it as it wakes
+        assert await dropped(bob) == 1012
+        bob = await back(bob)
+        assert await receive(bob, 2) == [
             Presence(2, 1, PresenceEvent.LEFT, "Bob"),
-            Message(3, 0, b"after the stall"),
-            Presence(4, 1, PresenceEvent.RECONNECTED, "Bob"),
+            Presence(3, 1, PresenceEvent.RECONNECTED, "Bob"),
+        ]
+        await bob.send(b"Bob's move")
+        assert await receive(ada, 2) == [  # numbered once, after he came back
+            Presence(3, 1, PresenceEvent.RECONNECTED, "Bob"),
+            Message(4, 1, b"Bob's move"),
         ]
         for member in (ada, bob):
+            await member.close()
+
+
+async def test_a_relay_that_stalled_fetches_what_it_was_not_sent_in_a_quiet_room(
+    backplane: str, relays: Callable[..., RelayProcess]
+) -> None:
+    """Eve watches through a relay that stalls past its lease: Ada's message, numbered
+    meanwhile, is not published to it, and nothing after it would show the gap (nor does a
+    relay holding only spectators ever append). The lease renewal that follows the stall
+    answers the room's next number, and her relay fetches the message from the stream."""
+    stalling = relays(backplane)
+    async with shared_relays(backplane, 1) as (one,):
+        room = await create_room(one.url, seats=2)
+        ada = await RoomConnection.join(one.url, room.room_id, room.player_token, "Ada")
+        assert await receive(ada) == [Presence(0, 0, PresenceEvent.JOINED, "Ada")]
+        eve = await RoomConnection.join(stalling.url, room.room_id, room.spectator_token, "Eve")
+        with stopped(stalling):
+            await until_lapsed(backplane, room.room_id, stalling.name)
+            await ada.send(b"while Eve's relay stalled")
+            await _numbered(backplane, room.room_id, 1)
+        assert await receive(eve) == [Message(1, 0, b"while Eve's relay stalled")]
+        for member in (ada, eve):
+            await member.close()
+
+
+def skewed(offset: str) -> dict[str, str]:
+    """The environment of a process whose wall clock is ``offset`` off (libfaketime)."""
+    found = sorted(Path("/usr/lib").glob("*/faketime/libfaketime.so.1"))
+    assert found, "libfaketime is not installed (.ci/run installs Debian's package)"
+    return {"LD_PRELOAD": str(found[0]), "FAKETIME": offset, "FAKETIME_DONT_FAKE_MONOTONIC": "1"}
+
+
+async def _renewed(url: str, room_id: str, processes: list[str], times: int) -> None:
+    """Wait until each process has renewed its lease on the room ``times`` times more."""
+    leases = room_keys(room_id)[3]
+    async with redis.asyncio.Redis.from_url(url) as direct, asyncio.timeout(10):
+        seen = [await direct.zscore(leases, process) for process in processes]
+        renewals = [0] * len(processes)
+        while min(renewals) < times:
+            await asyncio.sleep(0.02)
+            for index, process in enumerate(processes):
+                score = await direct.zscore(leases, process)
+                if score != seen[index]:
+                    seen[index], renewals[index] = score, renewals[index] + 1
+
+
+async def test_relays_whose_clocks_disagree_keep_hearing_each_other(
+    backplane: str, relays: Callable[..., RelayProcess]
+) -> None:
+    """Whether a relay's lease still runs is decided on Redis's clock: relays on hosts 30 s
+    behind and 30 s ahead neither take each other for dead nor stop publishing to each
+    other."""
+    behind = relays(backplane, env=skewed("-30s"))
+    ahead = relays(backplane, env=skewed("+30s"))
+    async with shared_relays(backplane, 1) as (one,):
+        assert one.backplane is not None
+        room = await create_room(one.url, seats=2)
+        ada = await RoomConnection.join(one.url, room.room_id, room.player_token, "Ada")
+        bob = await RoomConnection.join(behind.url, room.room_id, room.player_token, "Bob")
+        eve = await RoomConnection.join(ahead.url, room.room_id, room.spectator_token, "Eve")
+        await receive(ada, 2)
+        await receive(bob, 1)
+        # Long enough for every relay to judge the others' leases, twice.
+        processes = [one.backplane.process, behind.name, ahead.name]
+        await _renewed(backplane, room.room_id, processes, 2)
+        await ada.send(b"from the true clock")
+        assert await receive(bob) == [Message(2, 0, b"from the true clock")]
+        await bob.send(b"from 30 s behind")
+        expected = [Message(2, 0, b"from the true clock"), Message(3, 1, b"from 30 s behind")]
+        assert await receive(ada, 2) == await receive(eve, 2) == expected
+        for member in (ada, bob, eve):
             await member.close()

@@ -120,38 +120,3 @@ async def test_events_redis_lost_are_never_silently_replaced(tmp_path: Path) -> 
                 await member.close()
     finally:
         server.stop()
-
-
-async def test_a_redis_holding_another_versions_functions_is_refused_until_they_go(
-    tmp_path: Path,
-) -> None:
-    # Version 1's processes numbered rooms and filled inbox streams; version 2 publishes. Two
-    # versions sharing one Redis would each miss the other's events: refused, and said.
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        operator = redis.Redis(port=server.port)
-        operator.function_load(
-            "#!lua name=tablier_relay_1\n"
-            "redis.register_function('tablier_v1_probe', function() return 1 end)"
-        )
-        async with shared_relays(server.fresh_url(), 1) as (relay,):
-            async with asyncio.timeout(10):
-                while "another relay version" not in (
-                    body := (await http_get(relay.port, "/healthz"))[2]
-                ):
-                    await asyncio.sleep(0.05)
-            status, _, body = await http_get(relay.port, "/healthz")
-            assert status == 503
-            assert "stop every relay process of that version" in body
-            assert "redis-cli FUNCTION DELETE tablier_relay_1" in body
-            with pytest.raises(RelayError) as refused:
-                await create_room(relay.url, seats=2)
-            assert refused.value.code == ErrorCode.UNAVAILABLE
-            assert operator.function_list(library="tablier_relay_2") == []  # left alone
-            operator.function_delete("tablier_relay_1")
-            await until_healthy(relay)
-            created = await create_room(relay.url, seats=2)
-            assert created.room_id
-    finally:
-        server.stop()

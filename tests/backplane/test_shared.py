@@ -6,9 +6,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import redis.asyncio
 
 from relay.client import RelayError, RoomConnection, create_room
 from relay.envelope import ErrorCode, Message, Presence, PresenceEvent
+from relay.redis_backplane import room_keys
+from relay.rooms import RoomState
 from relay.stream import Event
 from tests.backplane.conftest import shared_relays, spawn_shared
 
@@ -163,3 +166,19 @@ async def test_the_members_of_a_relay_process_that_died_are_let_go(backplane: st
             await RoomConnection.join(survivor.url, ada.room_id, ada.token, "Ada")
         assert refused.value.code == ErrorCode.SEAT_EXPIRED
         await bob.close()
+
+
+async def test_a_spectator_who_leaves_gives_his_place_back(backplane: str) -> None:
+    """Spectators count in the room's state in Redis: one who leaves is taken out of it (a
+    change with no event, stored all the same), so his place is free for the next."""
+    async with shared_relays(backplane, 1, max_spectators=1) as (relay,):
+        room = await create_room(relay.url, seats=2)
+        eve = await RoomConnection.join(relay.url, room.room_id, room.spectator_token, "Eve")
+        await eve.close()
+        state = room_keys(room.room_id)[1]
+        async with redis.asyncio.Redis.from_url(backplane) as direct, asyncio.timeout(5):
+            while RoomState.from_bytes(room.room_id, await direct.get(state)).spectators:
+                await asyncio.sleep(0.02)
+        zoe = await RoomConnection.join(relay.url, room.room_id, room.spectator_token, "Zoe")
+        assert zoe.seat is None
+        await zoe.close()

@@ -48,6 +48,16 @@ async def relay() -> AsyncIterator[RelayServer]:
 class RelayProcess:
     process: subprocess.Popen[str]
     url: str
+    started: list[str] = field(default_factory=list)  # what it logged before its url
+
+    @property
+    def name(self) -> str:
+        """Its name in a backplane's leases and holders (from its ``backplane_up`` line)."""
+        for line in self.started:
+            if '"backplane_up"' in line:
+                name: str = json.loads(line)["process"]
+                return name
+        raise AssertionError("this relay logged no backplane_up before its url")
 
     @property
     def http(self) -> str:
@@ -80,12 +90,14 @@ def spawn_relay(
         env={**os.environ, **(env or {})},
     )
     assert process.stderr is not None
+    started = []
     while " url=" not in (line := process.stderr.readline()) and '"url"' not in line:
         if not line:  # ("backplane_up" may come first)
             raise RuntimeError(f"relay did not start: exit {process.wait()}")
+        started.append(line)
     if json_logs:
-        return RelayProcess(process, json.loads(line)["url"])
-    return RelayProcess(process, line.split(" url=", 1)[1].split()[0])
+        return RelayProcess(process, json.loads(line)["url"], started)
+    return RelayProcess(process, line.split(" url=", 1)[1].split()[0], started)
 
 
 def free_port() -> int:
@@ -110,17 +122,21 @@ class RedisServer:
         binary = shutil.which("redis-server")
         assert binary, "redis-server is not installed (.ci/run installs Debian's package)"
         self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir",
-             str(self.directory), "--appendonly", "yes", "--save", "", "--databases", "4096",
-             "--daemonize", "no"],
+            [binary, *self.options()],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+        )
         deadline = time.monotonic() + 10
         while not self.answers():
             assert self.process.poll() is None, "redis-server exited at start"
             assert time.monotonic() < deadline, "redis-server did not answer in 10 s"
             time.sleep(0.02)
+
+    def options(self) -> list[str]:
+        return [
+            "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory),
+            "--appendonly", "yes", "--save", "", "--databases", "4096", "--daemonize", "no",
+        ]  # fmt: skip
 
     def answers(self) -> bool:
         try:

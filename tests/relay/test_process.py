@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import pathlib
+import re
 import signal
 import socket
 import subprocess
@@ -45,10 +46,15 @@ def test_flags_win_over_environment_which_wins_over_defaults() -> None:
         ((), {"TABLIER_RELAY_PORT": "eighty"}, "TABLIER_RELAY_PORT='eighty'"),
         (("--max-seats", "16"), {}, "max seats must be 1..15"),
         (("--certfile", "cert.pem"), {}, "--certfile and --keyfile go together"),
+        (
+            ("--backplane", "redis://127.0.0.1:6379/0?ssl_ca_certs=ca.pem&ssl_cert_reqs=required"),
+            {},
+            "backplane TLS options (ssl_ca_certs, ssl_cert_reqs) need a rediss:// URL",
+        ),
     ],
 )
 def test_bad_settings_are_explained(argv: tuple[str, ...], env: dict[str, str], says: str) -> None:
-    with pytest.raises(ValueError, match=says.replace(".", r"\.")):
+    with pytest.raises(ValueError, match=re.escape(says)):
         config_from(parse(*argv), env)
 
 

@@ -19,6 +19,7 @@ from relay import redis_library
 from relay.client import RelayError, RoomConnection, create_room
 from relay.envelope import ErrorCode, Message, Presence, PresenceEvent
 from relay.redis_backplane import room_keys
+from relay.server import RelayServer
 from tests.backplane.conftest import RedisServer, back, free_port, shared_relays
 from tests.backplane.test_redis_faults import dropped, until_healthy
 from tests.backplane.test_shared import receive, two_seated
@@ -86,6 +87,17 @@ async def test_a_redis_refusing_writes_is_said_and_every_move_it_refused_is_sent
         server.stop()
 
 
+async def refuses_beside_version_1(relay: RelayServer, says: str) -> None:
+    """While version 1's library is loaded, *relay* is unhealthy, saying *says* and how to
+    remove the other library, and refuses new rooms."""
+    status, _, body = await http_get(relay.port, "/healthz")
+    assert status == 503 and says in body
+    assert "redis-cli FUNCTION DELETE tablier_relay_1" in body
+    with pytest.raises(RelayError) as refused:
+        await create_room(relay.url, seats=2)
+    assert refused.value.code == ErrorCode.UNAVAILABLE
+
+
 async def test_another_version_loaded_after_the_relay_started_is_refused_until_it_goes(
     tmp_path: Path,
 ) -> None:
@@ -100,13 +112,7 @@ async def test_another_version_loaded_after_the_relay_started_is_refused_until_i
             operator = redis.Redis(port=server.port)
             operator.function_load(V1_PROBE)
             assert [await dropped(ada), await dropped(bob)] == [1012, 1012]
-            status, _, body = await http_get(relay.port, "/healthz")
-            assert status == 503
-            assert "another relay version (tablier_relay_1)" in body
-            assert "redis-cli FUNCTION DELETE tablier_relay_1" in body
-            with pytest.raises(RelayError) as refused:
-                await create_room(relay.url, seats=2)
-            assert refused.value.code == ErrorCode.UNAVAILABLE
+            await refuses_beside_version_1(relay, "another relay version (tablier_relay_1)")
             operator.function_delete("tablier_relay_1")
             await until_healthy(relay)
             ada = await back(ada)
@@ -164,17 +170,9 @@ async def test_a_redis_holding_another_versions_functions_is_refused_until_they_
         operator.function_load(V1_PROBE)
         async with shared_relays(server.fresh_url(), 1) as (relay,):
             async with asyncio.timeout(10):
-                while "another relay version" not in (
-                    body := (await http_get(relay.port, "/healthz"))[2]
-                ):
+                while "another relay version" not in (await http_get(relay.port, "/healthz"))[2]:
                     await asyncio.sleep(0.05)
-            status, _, body = await http_get(relay.port, "/healthz")
-            assert status == 503
-            assert "stop every relay process of that version" in body
-            assert "redis-cli FUNCTION DELETE tablier_relay_1" in body
-            with pytest.raises(RelayError) as refused:
-                await create_room(relay.url, seats=2)
-            assert refused.value.code == ErrorCode.UNAVAILABLE
+            await refuses_beside_version_1(relay, "stop every relay process of that version")
             assert operator.function_list(library=redis_library.NAME) == []  # left alone
             operator.function_delete("tablier_relay_1")
             await until_healthy(relay)

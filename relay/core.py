@@ -310,7 +310,11 @@ class RelayCore:
         """The backplane decided an :class:`~relay.shared.Enter`."""
         session = self.sessions.get(conn)
         if session is None or session.closing:
-            return []  # it left meanwhile; its Leave, already sent, frees what it took
+            # It went while the backplane let it in: its closing found no room to leave, so
+            # what the room gave it (a seat, a spectator's place) is given back now.
+            if isinstance(result, ErrorCode):
+                return []
+            return [Leave(result.room_id, self.holder(conn))]
         session.waiting = False
         if isinstance(result, ErrorCode):
             return self._refuse(session, result)

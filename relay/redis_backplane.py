@@ -664,6 +664,18 @@ class RedisBackplane:
         one Redis did not send us: our lease on the room had lapsed, or our member's join was
         being stored (kept here until the commit's answer says where it starts)."""
         taken = self._cursors.get(room_id)
+        listener = self._listener
+        if (
+            taken is not None
+            and listener is not None
+            and room_id not in self._settling
+            and room_id not in listener.served()
+        ):
+            # Its last member here left since the upkeep last looked: a member coming back
+            # here now must start from his join's own commit, as a first one does, not
+            # from where the one who left stood (what came between went to nobody).
+            self._forget(room_id)
+            taken = None
         if taken is None:
             if room_id in self._entering:
                 self._early.setdefault(room_id, {}).update((e.seq, e) for e in events)
@@ -695,6 +707,12 @@ class RedisBackplane:
         if not early:
             return []
         return [seq for seq in range(taken + 1, max(early)) if seq not in early]
+
+    def _forget(self, room_id: str) -> None:
+        """This process no longer serves the room: its next member here starts anew."""
+        del self._cursors[room_id]
+        self._extended.pop(room_id, None)
+        self._creators.pop(room_id, None)
 
     def _catch_up(self, room_id: str, next_seq: int) -> None:
         """The room's next number is ``next_seq`` (a lease renewal's answer, which comes after
@@ -786,9 +804,7 @@ class RedisBackplane:
             for room_id in [
                 r for r in self._cursors if r not in served and r not in self._settling
             ]:
-                del self._cursors[room_id]  # its last member here left
-                self._extended.pop(room_id, None)
-                self._creators.pop(room_id, None)
+                self._forget(room_id)  # its last member here left
             link = self._link
             if self.down is not None or link is None:
                 continue
@@ -980,6 +996,8 @@ class RedisBackplane:
                 link.close()
             self._appends.clear()
             self._cursors.clear()
+            self._extended.clear()
+            self._creators.clear()
             self._early.clear()
             if self._listener is not None:
                 self._listener.on_lost(self.down)

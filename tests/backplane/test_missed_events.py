@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 import redis.asyncio
+import websockets.asyncio.client
 
-from relay.client import RoomConnection, create_room
-from relay.envelope import Message, Presence, PresenceEvent
+from relay.client import RelayError, RoomConnection, create_room
+from relay.envelope import ErrorCode, Join, Message, Presence, PresenceEvent, encode
 from relay.redis_backplane import room_keys
 from tests.backplane.conftest import (
     RelayProcess,
@@ -176,4 +177,104 @@ async def test_relays_whose_clocks_disagree_keep_hearing_each_other(
         expected = [Message(2, 0, b"from the true clock"), Message(3, 1, b"from 30 s behind")]
         assert await receive(ada, 2) == await receive(eve, 2) == expected
         for member in (ada, bob, eve):
+            await member.close()
+
+
+async def test_a_member_back_on_the_relay_he_just_left_misses_nothing(
+    backplane: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ada leaves relay one (its last member of the room) and comes straight back to it,
+    before relay one's upkeep has forgotten where the room stood; Bob, on relay two, moves
+    while her join is being stored. The move reaches her: she starts from her join, not
+    from where she stood when she left."""
+    async with shared_relays(backplane, 2, backplane_lease=10.0, seat_grace=30.0) as (one, two):
+        room = await create_room(one.url, seats=2)
+        ada = await RoomConnection.join(one.url, room.room_id, room.player_token, "Ada")
+        bob = await RoomConnection.join(two.url, room.room_id, room.player_token, "Bob")
+        await receive(ada, 2)
+        backplane_one = one.backplane
+        assert backplane_one is not None
+        await ada.close()
+        async with asyncio.timeout(5):  # her departure (2) numbered and heard on relay one
+            while backplane_one._cursors.get(room.room_id) == 1:
+                await asyncio.sleep(0.005)
+        commit = backplane_one._commit
+        stored, release = asyncio.Event(), asyncio.Event()
+
+        async def late(*args: Any) -> Any:  # the commit's answer read after Redis's news
+            answer = await commit(*args)
+            stored.set()
+            await release.wait()
+            return answer
+
+        monkeypatch.setattr(backplane_one, "_commit", late)
+        joining = asyncio.create_task(
+            RoomConnection.join(
+                one.url, room.room_id, ada.token, "Ada",
+                resume_from=ada.next_seq, epoch=ada.welcome.epoch,
+            )
+        )  # fmt: skip
+        await asyncio.wait_for(stored.wait(), 3)
+        await bob.send(b"your move")
+        await _numbered(backplane, room.room_id, 4)
+        async with asyncio.timeout(5):  # relay one heard it, and holds it back for Ada
+            while 4 not in backplane_one._early.get(room.room_id, {}):
+                await asyncio.sleep(0.005)
+        release.set()
+        ada = await joining
+        assert await receive(ada, 3) == [
+            Presence(2, 0, PresenceEvent.LEFT, "Ada"),
+            Presence(3, 0, PresenceEvent.RECONNECTED, "Ada"),
+            Message(4, 1, b"your move"),
+        ]
+        for member in (ada, bob):
+            await member.close()
+
+
+async def test_a_client_gone_while_its_join_is_stored_gives_its_seat_back(
+    backplane: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client that drops its connection while the relay stores its join in Redis: the
+    seat Redis gave it goes back (Ada hears it leave), and after the grace Bob takes it —
+    nobody can fill a room with seats held by connections long gone."""
+    async with shared_relays(backplane, 1, seat_grace=0.5) as (relay,):
+        room = await create_room(relay.url, seats=2)
+        ada = await RoomConnection.join(relay.url, room.room_id, room.player_token, "Ada")
+        await receive(ada)
+        backplane_one = relay.backplane
+        assert backplane_one is not None
+        commit = backplane_one._commit
+        stored, release = asyncio.Event(), asyncio.Event()
+
+        async def late(*args: Any) -> Any:
+            answer = await commit(*args)
+            stored.set()
+            await release.wait()
+            return answer
+
+        monkeypatch.setattr(backplane_one, "_commit", late)
+        ghost = await websockets.asyncio.client.connect(relay.url, compression=None)
+        await ghost.send(encode(Join(room.room_id, room.player_token, "Ghost")))
+        await asyncio.wait_for(stored.wait(), 3)
+        ghost.transport.abort()  # gone before the relay has its answer
+        async with asyncio.timeout(5):  # the relay has handled the ghost's close
+            while len(relay.core.sessions) > 1:
+                await asyncio.sleep(0.005)
+        release.set()
+        assert await receive(ada, 2) == [
+            Presence(1, 1, PresenceEvent.JOINED, "Ghost"),
+            Presence(2, 1, PresenceEvent.LEFT, "Ghost"),
+        ]
+        async with asyncio.timeout(5):  # the seat is Bob's once its grace has passed
+            while True:
+                try:
+                    bob = await RoomConnection.join(
+                        relay.url, room.room_id, room.player_token, "Bob"
+                    )
+                    break
+                except RelayError as refused:
+                    assert refused.code == ErrorCode.ROOM_FULL
+                    await asyncio.sleep(0.1)
+        assert bob.seat == 1
+        for member in (ada, bob):
             await member.close()

@@ -16,7 +16,7 @@ import websockets.asyncio.client
 
 from relay.client import RelayError, RoomConnection, create_room
 from relay.envelope import ErrorCode, Join, Message, Presence, PresenceEvent, encode
-from relay.redis_backplane import room_keys
+from relay.redis_backplane import RedisBackplane, room_keys
 from tests.backplane.conftest import (
     RelayProcess,
     back,
@@ -26,6 +26,25 @@ from tests.backplane.conftest import (
 )
 from tests.backplane.test_redis_faults import dropped
 from tests.backplane.test_shared import receive
+
+
+def answer_late(
+    backplane: RedisBackplane, monkeypatch: pytest.MonkeyPatch
+) -> tuple[asyncio.Event, asyncio.Event]:
+    """Make *backplane* take in the answer to its next join's commit late: Redis has stored
+    the join (``stored`` is set) and publishes the room's next events to this process, which
+    does not know from which number the newcomer's stream starts until ``release`` is set."""
+    commit = backplane._commit
+    stored, release = asyncio.Event(), asyncio.Event()
+
+    async def late(*args: Any) -> Any:
+        answer = await commit(*args)
+        stored.set()
+        await release.wait()
+        return answer
+
+    monkeypatch.setattr(backplane, "_commit", late)
+    return stored, release
 
 
 async def test_an_event_numbered_while_a_join_is_stored_reaches_the_newcomer(
@@ -40,16 +59,7 @@ async def test_an_event_numbered_while_a_join_is_stored_reaches_the_newcomer(
         # from which number Bob's stream starts.
         backplane_two = two.backplane
         assert backplane_two is not None
-        commit = backplane_two._commit
-        stored, release = asyncio.Event(), asyncio.Event()
-
-        async def late(*args: Any) -> Any:
-            answer = await commit(*args)
-            stored.set()
-            await release.wait()
-            return answer
-
-        monkeypatch.setattr(backplane_two, "_commit", late)
+        stored, release = answer_late(backplane_two, monkeypatch)
         joining = asyncio.create_task(
             RoomConnection.join(two.url, room.room_id, room.player_token, "Bob")
         )
@@ -198,16 +208,7 @@ async def test_a_member_back_on_the_relay_he_just_left_misses_nothing(
         async with asyncio.timeout(5):  # her departure (2) numbered and heard on relay one
             while backplane_one._cursors.get(room.room_id) == 1:
                 await asyncio.sleep(0.005)
-        commit = backplane_one._commit
-        stored, release = asyncio.Event(), asyncio.Event()
-
-        async def late(*args: Any) -> Any:  # the commit's answer read after Redis's news
-            answer = await commit(*args)
-            stored.set()
-            await release.wait()
-            return answer
-
-        monkeypatch.setattr(backplane_one, "_commit", late)
+        stored, release = answer_late(backplane_one, monkeypatch)
         joining = asyncio.create_task(
             RoomConnection.join(
                 one.url, room.room_id, ada.token, "Ada",
@@ -243,16 +244,7 @@ async def test_a_client_gone_while_its_join_is_stored_gives_its_seat_back(
         await receive(ada)
         backplane_one = relay.backplane
         assert backplane_one is not None
-        commit = backplane_one._commit
-        stored, release = asyncio.Event(), asyncio.Event()
-
-        async def late(*args: Any) -> Any:
-            answer = await commit(*args)
-            stored.set()
-            await release.wait()
-            return answer
-
-        monkeypatch.setattr(backplane_one, "_commit", late)
+        stored, release = answer_late(backplane_one, monkeypatch)
         ghost = await websockets.asyncio.client.connect(relay.url, compression=None)
         await ghost.send(encode(Join(room.room_id, room.player_token, "Ghost")))
         await asyncio.wait_for(stored.wait(), 3)

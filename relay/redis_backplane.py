@@ -932,14 +932,18 @@ class RedisBackplane:
         there: its processes would number the same rooms and deliver them another way."""
         libraries = await self._redis.function_list(withcode=True)
         loaded = False
-        for library in libraries:
-            fields = dict(zip(library[::2], library[1::2], strict=True))
-            name = fields[b"library_name"].decode("utf-8", "replace")
+        try:
+            listed = [dict(zip(each[::2], each[1::2], strict=True)) for each in libraries]
+            named = [(_library_name(fields), fields[b"library_code"]) for fields in listed]
+        except (TypeError, ValueError, KeyError, AttributeError) as error:
+            # Not Redis as this relay knows it: said, and tried again like an unreachable one.
+            raise OSError(
+                f"Redis answered FUNCTION LIST in a way that cannot be read ({error})"
+            ) from error
+        for name, code in named:
             if name.startswith(redis_library.PREFIX) and name != redis_library.NAME:
                 raise LibraryConflict(name)
-            loaded = loaded or (
-                name == redis_library.NAME and fields[b"library_code"] == SOURCE_BYTES
-            )
+            loaded = loaded or (name == redis_library.NAME and code == SOURCE_BYTES)
         if not loaded:
             await self._redis.function_load(redis_library.SOURCE, replace=True)
         if await self._redis.get(VERSION_KEY) != NAME_BYTES:  # no write when it is ours

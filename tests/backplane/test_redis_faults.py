@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -117,6 +118,41 @@ async def test_events_redis_lost_are_never_silently_replaced(tmp_path: Path) -> 
             assert seen[1] == Message(4, 1, b"new")  # numbers 3 and 4 again, but Eve never
             # had the lost ones, and Bob, who had, was told to resync
             for member in (bob, eve):
+                await member.close()
+    finally:
+        server.stop()
+
+
+async def test_a_function_list_it_cannot_read_is_said_and_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Something at the Redis address answers FUNCTION LIST in a form this relay does not
+    read (another server speaking RESP, a Redis of another kind): the relay says so in
+    /healthz, keeps trying, and serves once the answer is one it reads — its task that
+    reaches Redis does not die on it."""
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        async with shared_relays(server.fresh_url(), 1) as (relay,):
+            backplane = relay.backplane
+            assert backplane is not None
+            answer = backplane._redis.function_list
+            odd = [True]
+
+            async def function_list(**options: Any) -> Any:
+                return [[b"library_name"]] if odd[0] else await answer(**options)
+
+            monkeypatch.setattr(backplane._redis, "function_list", function_list)
+            server.stop()
+            server.start()
+            async with asyncio.timeout(10):
+                while "cannot be read" not in (body := (await http_get(relay.port, "/healthz"))[2]):
+                    await asyncio.sleep(0.05)
+            assert body.startswith("unavailable: ")
+            odd[0] = False
+            await until_healthy(relay)
+            ada, bob, _ = await two_seated(relay.url)
+            for member in (ada, bob):
                 await member.close()
     finally:
         server.stop()

@@ -47,6 +47,14 @@ def answer_late(
     return stored, release
 
 
+async def held_back(backplane: RedisBackplane, room_id: str, seq: int) -> None:
+    """Wait until *backplane* has heard event *seq* of the room and holds it back, as it
+    must while a join's answer is awaited."""
+    async with asyncio.timeout(5):
+        while seq not in backplane._early.get(room_id, {}):
+            await asyncio.sleep(0.005)
+
+
 async def test_an_event_numbered_while_a_join_is_stored_reaches_the_newcomer(
     backplane: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -65,9 +73,7 @@ async def test_an_event_numbered_while_a_join_is_stored_reaches_the_newcomer(
         )
         await asyncio.wait_for(stored.wait(), 3)
         await ada.send(b"while Bob joins")  # nothing after it would reveal a gap
-        async with asyncio.timeout(5):  # relay two heard it, and holds it back for Bob
-            while 2 not in backplane_two._early.get(room.room_id, {}):
-                await asyncio.sleep(0.005)
+        await held_back(backplane_two, room.room_id, 2)  # relay two heard it, kept for Bob
         release.set()
         bob = await joining
         assert await receive(bob, 2) == [
@@ -218,9 +224,7 @@ async def test_a_member_back_on_the_relay_he_just_left_misses_nothing(
         await asyncio.wait_for(stored.wait(), 3)
         await bob.send(b"your move")
         await _numbered(backplane, room.room_id, 4)
-        async with asyncio.timeout(5):  # relay one heard it, and holds it back for Ada
-            while 4 not in backplane_one._early.get(room.room_id, {}):
-                await asyncio.sleep(0.005)
+        await held_back(backplane_one, room.room_id, 4)  # relay one heard it, kept for Ada
         release.set()
         ada = await joining
         assert await receive(ada, 3) == [

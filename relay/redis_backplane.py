@@ -652,7 +652,7 @@ class RedisBackplane:
             )
             room_id = room.decode()
         except (ValueError, TypeError, IndexError, AttributeError) as error:
-            self._failure(OSError(f"Redis published an event that cannot be read ({error})"))
+            self._failure(_unreadable("published an event", error))
             return
         self._fill(room_id, self._offer(room_id, [event]))
 
@@ -755,7 +755,7 @@ class RedisBackplane:
         except OSError:
             return  # the link is gone, and every member with it
         except (ValueError, TypeError, KeyError, IndexError) as error:
-            self._failure(OSError(f"Redis answered a fetch that cannot be read ({error})"))
+            self._failure(_unreadable("answered a fetch", error))
         finally:
             self._fetching.discard(room_id)
 
@@ -828,8 +828,7 @@ class RedisBackplane:
         try:
             names = {_library_name(library) for library in listed}
         except (TypeError, ValueError, KeyError, AttributeError) as error:
-            self._failure(OSError(f"Redis answered FUNCTION LIST in a way that cannot be read "
-                                  f"({error})"))  # fmt: skip
+            self._failure(_unreadable("sent a FUNCTION LIST answer", error))
             return False
         others = sorted(names - {redis_library.NAME})
         if others:
@@ -894,7 +893,7 @@ class RedisBackplane:
             try:
                 lapsed, next_seq = renewed[0], int(renewed[1])
             except (TypeError, ValueError, IndexError, KeyError) as error:
-                self._failure(OSError(f"Redis answered a renewal that cannot be read ({error})"))
+                self._failure(_unreadable("answered a renewal", error))
                 return
             if lapsed == 1:  # a process with members there died: let them go
                 self._spawn(self.check(Check(room_id)))
@@ -937,9 +936,7 @@ class RedisBackplane:
             named = [(_library_name(fields), fields[b"library_code"]) for fields in listed]
         except (TypeError, ValueError, KeyError, AttributeError) as error:
             # Not Redis as this relay knows it: said, and tried again like an unreachable one.
-            raise OSError(
-                f"Redis answered FUNCTION LIST in a way that cannot be read ({error})"
-            ) from error
+            raise _unreadable("sent a FUNCTION LIST answer", error) from error
         for name, code in named:
             if name.startswith(redis_library.PREFIX) and name != redis_library.NAME:
                 raise LibraryConflict(name)
@@ -1096,6 +1093,11 @@ def _safe_url(url: str) -> str:
     netloc = parts.netloc.rsplit("@", 1)[1]
     user = f"{parts.username}:***@" if parts.username else ":***@"
     return urlunsplit(parts._replace(netloc=user + netloc))
+
+
+def _unreadable(what: str, error: Exception) -> OSError:
+    """Redis said something this relay cannot read: taken as a lost link (never a crash)."""
+    return OSError(f"Redis {what} that cannot be read ({error})")
 
 
 def _library_name(library: Any) -> str:

@@ -33,6 +33,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from client.elision import elide
+
 if TYPE_CHECKING:
     from engine.clause import Clause
     from engine.errors import EngineError
@@ -159,8 +161,6 @@ class _French(str):
     starts with a vowel (:func:`client.elision.elide`: "d'Anne", not "de Anne")."""
 
     def format(self, /, *args: object, **kwargs: object) -> str:
-        from client.elision import elide
-
         return elide(str.format(self, *args, **kwargs), (*args, *kwargs.values()))
 
 
@@ -183,11 +183,7 @@ class _Words:
         return format_number(value)
 
     def tidy(self, text: str, values: Sequence[object]) -> str:
-        if _language != "fr":
-            return text
-        from client.elision import elide
-
-        return elide(text, values)
+        return elide(text, values) if _language == "fr" else text
 
 
 _WORDS = _Words()

@@ -347,31 +347,30 @@ def _fast_message(data: bytes) -> Message | None:
 
     It takes only ``[1, 6, uint, uint, bin]`` filling the frame exactly, which the codec
     reads as the same :class:`Message`; anything else, valid or not, goes the long way.
+    Written out rather than looped (a third of the time): a frame cut short ends in an
+    ``IndexError`` or a length that does not add up, an unknown marker in a ``KeyError``.
     """
-    if not data.startswith(_MESSAGE_HEAD):
+    if data[:3] != _MESSAGE_HEAD:
         return None
-    at = 3
-    numbers = []
-    for _ in range(2):  # seq, then seat
-        if len(data) <= at:
-            return None
+    try:
+        marker = data[3]
+        if marker < 0x80:
+            seq, at = marker, 4
+        else:
+            at = 4 + _UINT_WIDTHS[marker]
+            seq = int.from_bytes(data[4:at], "big")
         marker = data[at]
         if marker < 0x80:
-            numbers.append(marker)
-            at += 1
-            continue
-        width = _UINT_WIDTHS.get(marker)
-        if width is None:
-            return None
-        numbers.append(int.from_bytes(data[at + 1 : at + 1 + width], "big"))
-        at += 1 + width
-    width = _BIN_HEADERS.get(data[at]) if len(data) > at else None
-    if width is None:
+            seat, at = marker, at + 1
+        else:
+            end = at + 1 + _UINT_WIDTHS[marker]
+            seat, at = int.from_bytes(data[at + 1 : end], "big"), end
+        start = at + 1 + _BIN_HEADERS[data[at]]
+    except (IndexError, KeyError):
         return None
-    start = at + 1 + width
-    if len(data) < start or int.from_bytes(data[at + 1 : start], "big") != len(data) - start:
+    if int.from_bytes(data[at + 1 : start], "big") != len(data) - start:
         return None
-    return Message(numbers[0], numbers[1], data[start:])
+    return Message(seq, seat, data[start:])
 
 
 def pack_payload(payload: bytes) -> bytes:

@@ -171,7 +171,8 @@ def _to_fill(sentence: str) -> str:
 
 class _Words:
     """The language in use as the engine's and the protocol's clauses are said in it: its
-    catalogue, and its way of writing numbers (:func:`format_number`)."""
+    catalogue, its way of writing numbers (:func:`format_number`), and French elision where
+    a value meets its sentence (:func:`client.elision.elide`)."""
 
     def gettext(self, message: str, /) -> str:
         return _translations.gettext(message)

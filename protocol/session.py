@@ -61,6 +61,7 @@ from protocol.messages import (
     Resign,
     Seen,
     Share,
+    decode_message,
     seal,
 )
 from protocol.progress import Refusal
@@ -139,6 +140,30 @@ class MatchSession(Referee):
     def flush_log(self) -> None:
         """Log whatever still waits for an echo (the match is being left: lose nothing)."""
         self._flight.flush()
+
+    @staticmethod
+    def answered_at_once(raw: bytes) -> bool:
+        """Networked: whether the other seats answer this record of ours by themselves, so
+        that their answer shows where the relay placed it: a thrower's dice share, which
+        their clients answer with their own shares as soon as it comes. After any other
+        record the room may wait on a person (to throw, to play, to read a chat line), and
+        this seat asks the relay for the record's place rather than have its log, its
+        resignation or its claim wait for him (:attr:`relay.envelope.Send.tell`).
+
+        >>> from protocol.identity import seeded_source
+        >>> from protocol.local import LocalMatch
+        >>> match = LocalMatch.create("goose", {}, names=("Ann", "Bob"), now=0,
+        ...                           random_source=seeded_source("answered-doc"))
+        >>> thrower = match.awaiting.seat
+        >>> _ = match.sessions[thrower].throw(now=1_000)
+        >>> [share] = match.sessions[thrower].data_to_send()
+        >>> _ = match.sessions[thrower].chat("Bonne chance", now=1_001)
+        >>> [line] = match.sessions[thrower].data_to_send()
+        >>> MatchSession.answered_at_once(share), MatchSession.answered_at_once(line)
+        (True, False)
+        """
+        message = decode_message(raw)
+        return isinstance(message, Share) and message.state is not None
 
     def data_to_send(self) -> list[bytes]:
         """Drain the outbox: this seat's messages, each to be sent to every peer."""

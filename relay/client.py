@@ -4,9 +4,10 @@
 
     room = await create_room(url, seats=2)
     async with await RoomConnection.join(url, room.room_id, room.player_token, "Ada") as ada:
-        await ada.send(b"hello")
+        await ada.send(b"hello", tell=True)
         event = await ada.receive()  # Message(seq=1, seat=0, payload=b"hello"), after presence
-        # (our own sends come back as events too, placed where the relay numbered them)
+        # (our own sends come back as events too, placed where the relay numbered them: at
+        # once with tell, else when the next event of another member shows where)
         ...
         ada = await ada.reconnect()  # same seat, missed events replayed from ada.next_seq
 """
@@ -140,9 +141,11 @@ class RoomConnection:
             joined.next_seq = joined._stream.next_seq = resume_from
         return joined
 
-    async def send(self, payload: bytes) -> None:
+    async def send(self, payload: bytes, *, tell: bool = False) -> None:
+        """Send ``payload`` to the room. It comes back from :meth:`receive` in its place once
+        another event shows where that is, or at once with ``tell`` (the relay says)."""
         self._stream.sent(payload)
-        await self.websocket.send(encode(Send(payload)))
+        await self.websocket.send(encode(Send(payload, tell)))
 
     async def receive(self) -> Event:
         """The next event: a stamped payload (ours too), a presence change, or a notice.

@@ -20,6 +20,7 @@ from relay.envelope import (
     Error,
     ErrorCode,
     Join,
+    Kind,
     Notice,
     NoticeCode,
     Presence,
@@ -59,10 +60,6 @@ class Transmit(NamedTuple):
 
     to: tuple[ConnId, ...]
     data: bytes
-
-
-# How long a sender whose message nothing followed waits to be told its number (stamped).
-CONFIRM_AFTER = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +129,6 @@ class RelayCore:
         self._upgrading_per_ip: Counter[str] = Counter()  # connections not upgraded yet
         self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
         self._failures: dict[str, TokenBucket] = {}
-        # Senders whose latest message no later event has reached yet: conn -> its number
-        # and when it came, the longest waiting first (see confirm()).
-        self._unplaced: dict[ConnId, tuple[int, float]] = {}
         # The rate a welcome announces: rounded down, so a client keeping to it keeps to ours.
         self._rate_per_minute = max(1, int(config.rate * 60))
 
@@ -195,13 +189,13 @@ class RelayCore:
             return self._refuse(session, ErrorCode.RATE_LIMITED)
         packed = packed_send_payload(data) if len(data) <= self.config.max_frame else None
         if packed is not None:
-            return self._forward(session, packed, now)
+            return self._forward(session, packed, tell=data[2] == Kind.SEND_TELL)
         try:
             message = decode_client_frame(data, self.config.max_frame)
         except EnvelopeError as exc:
             return self._refuse(session, exc.code, exc.text)
         if isinstance(message, Send):
-            return self._forward(session, pack_payload(message.payload), now)
+            return self._forward(session, pack_payload(message.payload), tell=message.tell)
         if session.room is not None or session.waiting:
             return self._refuse(session, ErrorCode.ALREADY_JOINED)
         if isinstance(message, Join):
@@ -236,7 +230,6 @@ class RelayCore:
         self._per_ip[session.ip] -= 1
         if self._per_ip[session.ip] <= 0:
             del self._per_ip[session.ip]
-        self._unplaced.pop(conn, None)
         out: list[Output] = [Log(conn, "close", {})]
         room = session.room
         if isinstance(room, LocalRoom):
@@ -269,32 +262,6 @@ class RelayCore:
             if due:
                 out.append(Check(local.id))
         return out
-
-    def confirm(self, now: float) -> list[Output]:
-        """Tell each sender that has heard nothing for :data:`CONFIRM_AFTER` seconds since
-        its last message what number that message got.
-
-        A sender learns its messages' numbers from the gaps in the next event it receives;
-        only when none came does it get a ``stamped``. The shell asks as it handles other
-        frames and, when none come, once :meth:`confirm_due` has passed (a little after), so
-        a busy room costs nothing and the quiet senders are told a few at a time, as they
-        fall due, rather than in bursts.
-        """
-        unplaced, deadline = self._unplaced, now - CONFIRM_AFTER
-        due = []
-        for conn, (seq, at) in unplaced.items():  # the longest waiting first
-            if at > deadline:
-                break
-            due.append((conn, seq))
-        for conn, _ in due:
-            del unplaced[conn]
-        return [Transmit((conn,), encode(Stamped(seq))) for conn, seq in due]
-
-    def confirm_due(self) -> float | None:
-        """When :meth:`confirm` will next have someone to tell; None while no sender waits."""
-        for _, at in self._unplaced.values():  # the longest waiting
-            return at + CONFIRM_AFTER
-        return None
 
     def shutdown(self) -> list[Output]:
         """Tell everyone the relay is going away, so clients reconnect later or elsewhere."""
@@ -368,7 +335,7 @@ class RelayCore:
         if local is None:
             return []
         out: list[Output] = []
-        expects, unplaced = local.expects, self._unplaced
+        expects = local.expects
         for event in events:
             if event.epoch != local.epoch:
                 # Its stream was lost and numbered anew (the backplane restarted): what each
@@ -389,7 +356,6 @@ class RelayCore:
             for conn, seq in expects.items():
                 if seq == event.seq and conn != sender:
                     to.append(conn)
-                    unplaced.pop(conn, None)
                 elif seq < event.seq:
                     behind.append(conn)
             for conn in to:
@@ -400,8 +366,9 @@ class RelayCore:
                     return out
             if sender is not None and expects.get(sender) == event.seq:
                 expects[sender] = event.seq + 1
-                unplaced.pop(sender, None)
-                unplaced[sender] = (event.seq, now)
+                asked = local.tells.get(sender)
+                if asked and asked.popleft():  # its appends come back in the order it made them
+                    out.append(Transmit((sender,), encode(Stamped(event.seq))))
             if to:
                 out.append(Transmit(tuple(to), event.frame))
                 if event.presence is None:
@@ -446,33 +413,34 @@ class RelayCore:
 
     # --- what clients ask ----------------------------------------------------------------
 
-    def _forward(self, session: Session, packed_payload: bytes, now: float) -> list[Output]:
+    def _forward(self, session: Session, packed_payload: bytes, *, tell: bool) -> list[Output]:
+        """Number a member's payload and hand it to every other member; ``tell``: the sender
+        asked to be told the number at once (:attr:`relay.envelope.Send.tell`)."""
         room, seat = session.room, session.seat
         if room is None:
             return self._refuse(session, ErrorCode.NOT_JOINED)
         if seat is None:
             return self._refuse(session, ErrorCode.SPECTATOR_CANNOT_SEND)
         if type(room) is LocalRoom:  # numbered by the backplane, delivered by its reader
+            room.tells[session.conn].append(tell)
             return [Append(room.id, self.holder(session.conn), seat.index, packed_payload)]
         assert type(room) is Room
         # The hot path: one frame, built once around the payload bytes as they came and kept
         # for resumers (Room.record rather than Room.stamp, to spare a closure per message),
         # handed as the same bytes to every other member. The sender gets no copy: the gap
-        # it leaves in the numbers the sender sees next is its place (see confirm()).
+        # it leaves in the numbers the sender sees next is its place, or a stamped if asked.
         seq = room.next_seq
         frame = room.record(stamp(seq, seat.index, packed_payload))
         others = room.audience_but(session.conn)
-        unplaced = self._unplaced
-        unplaced.pop(session.conn, None)  # (re)inserted last: the dict is oldest first
-        unplaced[session.conn] = (seq, now)
-        for conn in others:
-            unplaced.pop(conn, None)  # this frame places whatever it sent before
-        if not others:
-            return []
-        stats = self.stats
-        stats.messages_forwarded += len(others)
-        stats.bytes_forwarded += len(frame) * len(others)
-        return [Transmit(others, frame)]
+        out: list[Output] = []
+        if others:
+            stats = self.stats
+            stats.messages_forwarded += len(others)
+            stats.bytes_forwarded += len(frame) * len(others)
+            out.append(Transmit(others, frame))
+        if tell:
+            out.append(Transmit((session.conn,), encode(Stamped(seq))))
+        return out
 
     def _create(self, session: Session, message: Create, now: float) -> list[Output]:
         if not 1 <= message.seats <= self.config.max_seats:
@@ -608,12 +576,12 @@ class RelayCore:
         if isinstance(old.room, LocalRoom):
             self._forget_member(old.room, old_conn)
         old.room = old.seat = None
-        self._unplaced.pop(old_conn, None)
         return out
 
     def _forget_member(self, local: LocalRoom, conn: ConnId) -> None:
         local.expects.pop(conn, None)
         local.seat_of.pop(conn, None)
+        local.tells.pop(conn, None)
         if not local.expects:  # nobody here is in it any more: the reader lets it go
             del self.shared[local.id]
 
@@ -671,8 +639,6 @@ class RelayCore:
         self, room: Room, index: int, event: PresenceEvent, name: str
     ) -> list[Output]:
         frame = room.stamp(lambda seq: encode(Presence(seq, index, event, name)))
-        for conn in room.audience:
-            self._unplaced.pop(conn, None)
         return [Transmit(room.audience, frame)] if room.audience else []
 
     def _refuse(

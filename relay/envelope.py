@@ -27,7 +27,13 @@ import msgpack  # type: ignore[import-untyped]
 #    is announced to the room by a presence event, ``watching``, numbered like the others,
 #    so that the players send him the match so far (spectators may not send, so they cannot
 #    ask). A version 3 client would refuse that event as malformed: hence the new version.
-VERSION = 4
+# 5: a sender that needs its message's number asks with the message (``send_tell``) and is
+#    told at once, in the relay's answer to that frame, instead of the relay telling every
+#    quiet sender after a pause (a frame of its own, a wake of both processes, 50 ms late):
+#    the sender knows whether another member answers its message by itself (a thrower's
+#    dice share) or the room may wait on a person. A version 4 client would wait for stamps
+#    that never come: hence the new version.
+VERSION = 5
 MAX_NAME_CHARS = 32
 MAX_ID_CHARS = 64  # room ids and tokens are 22 and 43 characters; leave room, refuse junk
 # An envelope is a short flat array; its only nested array is a room's roster (≤ 15 entries).
@@ -46,7 +52,8 @@ class Kind(IntEnum):
     PRESENCE = 7  # relay → every member: a seat's arrival or departure, also sequenced
     ERROR = 8  # relay → client: a refusal
     NOTICE = 9  # relay → client: news that is not a refusal ("relay restarting")
-    STAMPED = 10  # relay → a sender: its sends are numbered up to here (when nothing else said)
+    STAMPED = 10  # relay → a sender: its sends are numbered up to here (it asked: send_tell)
+    SEND_TELL = 11  # client → relay: a send, and a stamped back to the sender once numbered
 
 
 class PresenceEvent(IntEnum):
@@ -141,7 +148,15 @@ class Join:
 
 @dataclass(frozen=True, slots=True)
 class Send:
+    """A payload for the room's other members.
+
+    The sender learns the number the relay gave it from the gap it leaves in the next event
+    the sender receives; ``tell`` asks for a :class:`Stamped` as soon as it is numbered, for a
+    sender that cannot wait for whatever comes next (nothing may).
+    """
+
     payload: bytes
+    tell: bool = False
 
 
 # --- messages the relay sends ------------------------------------------------------------
@@ -204,8 +219,8 @@ class Presence:
 class Stamped:
     """To a sender: every message it sent so far is in the stream, the last one numbered
     ``seq``. The relay does not send a member its own messages back: the numbers missing from
-    what it receives are its own sends, in the order it sent them. This closes the count when
-    no later event arrived to do so within a moment."""
+    what it receives are its own sends, in the order it sent them. This closes the count for a
+    send that asked (:attr:`Send.tell`), whatever comes after it or not."""
 
     seq: int
 
@@ -236,7 +251,8 @@ def _pack(fields: list[Any]) -> bytes:
 
 def encode(message: ClientMessage | RelayMessage) -> bytes:
     if type(message) is Send:  # what a client sends most: spliced, not packed (see below)
-        return _SEND_HEAD + _bin_header(len(message.payload)) + message.payload
+        head = _SEND_TELL_HEAD if message.tell else _SEND_HEAD
+        return head + _bin_header(len(message.payload)) + message.payload
     if type(message) is Stamped:  # what a relay sends most after messages: likewise
         return _STAMPED_HEAD + _pack_uint(message.seq)
     match message:
@@ -246,8 +262,6 @@ def encode(message: ClientMessage | RelayMessage) -> bytes:
             return _pack([VERSION, Kind.CREATE, seats, room_id, player_token, spectator_token])
         case Join(room_id, token, name, resume_from, epoch):
             return _pack([VERSION, Kind.JOIN, room_id, token, name, resume_from, epoch])
-        case Send(payload):
-            return _pack([VERSION, Kind.SEND, payload])
         case Created(room_id, player_token, spectator_token):
             return _pack([VERSION, Kind.CREATED, room_id, player_token, spectator_token])
         case Welcome(seat, seat_token, seats, next_seq, resync, members, epoch, rate, burst):
@@ -270,6 +284,7 @@ def encode(message: ClientMessage | RelayMessage) -> bytes:
 # The relay's hot path: a send envelope comes in, a message envelope goes out around the
 # very same msgpack bin object, which is sliced out and stamped without being unpacked.
 _SEND_HEAD = bytes((0x93, VERSION, Kind.SEND))  # fixarray of 3, version, kind
+_SEND_TELL_HEAD = bytes((0x93, VERSION, Kind.SEND_TELL))
 _MESSAGE_HEAD = bytes((0x95, VERSION, Kind.MESSAGE))  # fixarray of 5, version, kind
 _STAMPED_HEAD = bytes((0x93, VERSION, Kind.STAMPED))  # fixarray of 3, version, kind
 _BIN_HEADERS = {0xC4: 1, 0xC5: 2, 0xC6: 4}  # bin 8/16/32: bytes of length after the marker
@@ -277,8 +292,14 @@ _BIN_HEADERS = {0xC4: 1, 0xC5: 2, 0xC6: 4}  # bin 8/16/32: bytes of length after
 
 def packed_send_payload(data: bytes) -> bytes | None:
     """The packed payload (bin header and bytes) of a frame that is exactly a send envelope
-    in its canonical form, or None: then decode it with :func:`decode_client_frame`."""
-    width = _BIN_HEADERS.get(data[3]) if len(data) > 4 and data.startswith(_SEND_HEAD) else None
+    (either kind: ``data[2]`` says which) in its canonical form, or None: then decode it with
+    :func:`decode_client_frame`.
+
+    >>> packed_send_payload(encode(Send(b"hi", tell=True))) == pack_payload(b"hi")
+    True
+    """
+    canonical = len(data) > 4 and (data.startswith(_SEND_HEAD) or data.startswith(_SEND_TELL_HEAD))
+    width = _BIN_HEADERS.get(data[3]) if canonical else None
     if width is None or len(data) < 4 + width:
         return None
     size = int.from_bytes(data[4 : 4 + width], "big")
@@ -450,9 +471,9 @@ def decode_client_frame(data: bytes, max_frame: int = 1024 * 1024) -> ClientMess
     """What the relay reads. Raises :class:`EnvelopeError` for anything but a valid message."""
     fields = _unpack(data, max_frame)
     kind = fields[1]
-    if kind == Kind.SEND:
+    if kind in (Kind.SEND, Kind.SEND_TELL):
         _check(fields, "send", bytes)
-        return Send(fields[2])
+        return Send(fields[2], tell=kind == Kind.SEND_TELL)
     if kind == Kind.JOIN:
         _check(fields, "join", str, str, str, (int, _NONE), (int, _NONE))
         room_id, token, name, resume_from, epoch = fields[2:]

@@ -24,11 +24,13 @@ Versions: every function first checks :data:`VERSION_KEY` (see there).
 
 from __future__ import annotations
 
-NAME = "tablier_relay_3"
+NAME = "tablier_relay_4"
 """The library's name, one per version of what it writes: version 2 published events to the
 reading processes (version 1 filled an inbox stream per process); version 3 decides leases on
-Redis's clock and checks :data:`VERSION_KEY`. Two versions must never number one Redis's
-rooms together (``relay.redis_backplane`` refuses to)."""
+Redis's clock and checks :data:`VERSION_KEY`; version 4 numbers frames of envelope version 5
+(a sender asks for its number), which the clients of version 3's processes cannot read. Two
+versions must never number one Redis's rooms together (``relay.redis_backplane`` refuses
+to)."""
 PREFIX = "tablier_relay_"
 VERSION_KEY = "tablier:relay:library"
 """Names the version whose processes serve this Redis: set by a process that loaded its

@@ -39,13 +39,6 @@ if TYPE_CHECKING:
 RESTART_REASON = "relay restarting"
 # A member with this many full-size frames queued for it in the relay is not reading.
 SLOW_READER_FRAMES = 64
-# Quiet senders are told their messages' numbers (RelayCore.confirm, after CONFIRM_AFTER of
-# silence) as the relay handles other frames, so a few at a time as they fall due, never in a
-# burst that would hold up everyone's round trip; when no frame comes, a timer tells them at
-# most CONFIRM_LATE after. A timer only then, not a look every 10 ms: each wake of an idle
-# process costs some 130 µs here (1.3 % of a core at 100 a second, for nothing).
-CONFIRM_LATE = 0.01
-CONFIRM_BATCH = 16
 _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
 
@@ -76,7 +69,6 @@ class RelayServer:
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
-        self._confirm_timer: asyncio.TimerHandle | None = None
         self._max_queued_bytes = SLOW_READER_FRAMES * self.config.max_frame
         self._clock: Callable[[], float] = time.monotonic  # the loop's, once started
 
@@ -125,9 +117,8 @@ class RelayServer:
         if server is None:
             return
         self._server = None
-        for timer in (self._ticker, self._confirm_timer):
-            if timer is not None:
-                timer.cancel()
+        if self._ticker is not None:
+            self._ticker.cancel()
         self._carry_out(self.core.shutdown())
         server.close(code=CloseCode.SERVICE_RESTART, reason=RESTART_REASON)
         try:
@@ -265,7 +256,6 @@ class RelayServer:
     def on_events(self, room_id: str, events: list[Event]) -> None:
         now = asyncio.get_running_loop().time()
         self._carry_out(self.core.delivered(room_id, events, now))
-        self.confirm(now)
 
     def on_lost(self, reason: str) -> None:
         self._carry_out(self.core.lost_backplane(reason))
@@ -306,33 +296,7 @@ class RelayServer:
 
     def received(self, conn: int, data: bytes) -> None:
         """A whole binary frame from ``conn`` (the busiest path: relay.connection)."""
-        now = self._clock()
-        self._carry_out(self.core.receive(conn, data, now))
-        self.confirm(now)
-
-    def confirm(self, now: float) -> None:
-        """Tell the quiet senders due by ``now`` (a few: this runs for every frame), and make
-        sure a timer tells the next ones if no frame comes by then."""
-        core = self.core
-        due_at = core.confirm_due()
-        if due_at is not None and due_at <= now:
-            due = core.confirm(now)
-            self._carry_out(due[:CONFIRM_BATCH])
-            if len(due) > CONFIRM_BATCH:  # the rest after whatever else is waiting
-                asyncio.get_running_loop().call_soon(self._tell, due[CONFIRM_BATCH:])
-            due_at = core.confirm_due()
-        if due_at is not None and self._confirm_timer is None and self._server is not None:
-            loop = asyncio.get_running_loop()
-            self._confirm_timer = loop.call_at(due_at + CONFIRM_LATE, self._confirm_late)
-
-    def _confirm_late(self) -> None:
-        self._confirm_timer = None
-        self.confirm(asyncio.get_running_loop().time())
-
-    def _tell(self, due: list[Output]) -> None:
-        self._carry_out(due[:CONFIRM_BATCH])
-        if len(due) > CONFIRM_BATCH:
-            asyncio.get_running_loop().call_soon(self._tell, due[CONFIRM_BATCH:])
+        self._carry_out(self.core.receive(conn, data, self._clock()))
 
     # --- plain HTTP on the same port -----------------------------------------------------
 

@@ -14,7 +14,7 @@ brought` and :meth:`~relay.core.RelayCore.delivered`. Decisions about a room's s
 
 from __future__ import annotations
 
-from collections import deque
+from collections import defaultdict, deque
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -134,7 +134,7 @@ BringResult = Brought | ErrorCode
 class LocalRoom:
     """The members of one shared room that are connections of this process."""
 
-    __slots__ = ("away", "epoch", "expects", "id", "recent", "seat_of")
+    __slots__ = ("away", "epoch", "expects", "id", "recent", "seat_of", "tells")
 
     def __init__(self, room_id: str, epoch: int) -> None:
         self.id = room_id
@@ -143,6 +143,9 @@ class LocalRoom:
         self.seat_of: dict[ConnId, int] = {}  # players among them -> their seat
         self.recent: deque[tuple[int, bytes]] = deque(maxlen=RECENT_EVENTS)
         self.away: dict[int, float] = {}  # absent seat -> when to ask whether it expired
+        # Players here -> for each of their appends not read back yet, in order, whether
+        # the sender asked to be told its number (Send.tell).
+        self.tells: defaultdict[ConnId, deque[bool]] = defaultdict(deque)
 
     def catch_up(self, seq: int) -> list[bytes] | None:
         """Frames this process already delivered to the others from ``seq`` on, for a member

@@ -2,8 +2,8 @@
 
 The relay does not send a member its own messages back (envelope version 2): the numbers
 missing from what it receives are its own sends, in the order it sent them, and a
-``stamped`` closes the count when nothing else followed. :class:`MemberStream` turns what
-the relay sends into the room's whole stream, as every other member sees it::
+``stamped`` closes the count when the sender asked (``Send.tell``). :class:`MemberStream`
+turns what the relay sends into the room's whole stream, as every other member sees it::
 
     >>> stream = MemberStream(seat=0, next_seq=5)
     >>> stream.sent(b"mine")

@@ -306,8 +306,9 @@ class Peer:
         self.websocket = websocket
         self.seat = seat  # None on the baseline, which has no envelope
 
-    def send(self, payload: bytes) -> None:
-        self.websocket.send_now(payload if self.seat is None else encode(Send(payload)))
+    def send(self, payload: bytes, *, tell: bool = False) -> None:
+        """``tell``: ask the relay for the payload's number (the baseline has none)."""
+        self.websocket.send_now(payload if self.seat is None else encode(Send(payload, tell)))
 
     def listen(self, heard: Callable[[bytes], None]) -> None:
         """From now on, ``heard(payload)`` for each payload the other side sends."""
@@ -323,9 +324,10 @@ class Peer:
 
         self.websocket.on_frame = frame
 
-    def answer(self) -> None:
-        """Send back each payload at once (the other side's pong)."""
-        self.listen(self.send)
+    def answer(self, *, tell: bool = False) -> None:
+        """Send back each payload at once (the other side's pong); ``tell``: asking for its
+        number, as a game's client does when the room may wait on a person after it."""
+        self.listen(lambda data: self.send(data, tell=tell))
 
 
 async def _connect(url: str) -> DriverConnection:
@@ -497,7 +499,7 @@ async def paced(
         await asyncio.sleep(settle)
         result.kib_per_idle_connection = (target.rss_kib() - before) / (2 * rooms)
     for _, b in pairs:
-        b.answer()
+        b.answer(tell=True)  # the next ping is a while away: nothing else would place it
     loop = asyncio.get_running_loop()
     with driver_uninterrupted():
         cpu_before, redis_before = target.cpu_seconds(), target.redis_cpu_seconds()

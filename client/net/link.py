@@ -38,7 +38,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.i18n import N_, _, format_number, ngettext
 from client.net.failures import describe_connect, garbled, news, refusal
-from client.net.match import NetMatch
+from client.net.match import NetMatch, Outgoing
 from client.net.roster import PresenceChange
 from client.net.tasks import stop
 from client.net.untrusted import (
@@ -149,8 +149,8 @@ class RelayLink:
         self._replaying = False  # the relay is still replaying what we missed
         self._complete = True  # and it kept all of it (no resync, not a re-created room)
         self._resync = False  # it kept too little: it announced a spectator to the players
-        self._unconfirmed: list[bytes] = []
-        self._queue: asyncio.Queue[bytes] = asyncio.Queue()
+        self._unconfirmed: list[Outgoing] = []
+        self._queue: asyncio.Queue[Outgoing] = asyncio.Queue()
         self._closing = False
         self._refused: str | None = None  # mid-stream, for good ("replaced", a bad frame)
         self.connect_timeout = connect_timeout
@@ -170,10 +170,10 @@ class RelayLink:
     def flush(self) -> None:
         """Send what the match queued (call after every change to the match)."""
         outbox, self.match.outbox = self.match.outbox, []
-        for data in outbox:
-            self._unconfirmed.append(data)
+        for outgoing in outbox:
+            self._unconfirmed.append(outgoing)
             if self.connection is not None and not self._replaying:
-                self._queue.put_nowait(data)  # else: sent with the rest once caught up
+                self._queue.put_nowait(outgoing)  # else: sent with the rest once caught up
 
     async def run(self) -> None:
         """Stay in the room until :meth:`close`; raise :class:`LinkFailed` on a final refusal."""
@@ -375,8 +375,8 @@ class RelayLink:
 
     def _caught_up(self) -> None:
         """Replay done: resend what never came back, then say where we are."""
-        for data in self._unconfirmed:
-            self._queue.put_nowait(data)
+        for outgoing in self._unconfirmed:
+            self._queue.put_nowait(outgoing)
         self.match.caught_up(self.clock(), complete=self._complete, announced=self._resync)
         self.flush()
 
@@ -390,10 +390,10 @@ class RelayLink:
         rate = welcome.rate_per_minute / 60 * PACE_MARGIN
         pace = TokenBucket(rate, max(1, welcome.burst - 2), loop.time())
         while True:
-            data = await self._queue.get()
+            data, tell = await self._queue.get()
             while not pace.take(loop.time()):
                 await asyncio.sleep(1 / rate)
-            await connection.send(data)
+            await connection.send(data, tell=tell)
 
     def _deliver(self, event: Message | Presence | Notice, connection: RoomConnection) -> None:
         now = self.clock()
@@ -403,7 +403,7 @@ class RelayLink:
             if (
                 event.seat == connection.seat
                 and self._unconfirmed
-                and self._unconfirmed[0] == event.payload
+                and self._unconfirmed[0].data == event.payload
             ):
                 self._unconfirmed.pop(0)
             self.match.receive(event.seat, event.payload, now)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from client.game.score import RunningScore
 from client.i18n import _, said
@@ -58,7 +58,15 @@ Role = Literal["host", "player", "spectator"]
 Listener = Callable[[], None]
 """Told that the match changed (and nothing more: read what you show from the match)."""
 
-__all__ = ["HOST_SEAT", "Listener", "Member", "NetMatch", "Role"]
+__all__ = ["HOST_SEAT", "Listener", "Member", "NetMatch", "Outgoing", "Role"]
+
+
+class Outgoing(NamedTuple):
+    """A payload for the room, and whether to ask the relay for its number at once
+    (:attr:`relay.envelope.Send.tell`) rather than learn it from the next event."""
+
+    data: bytes
+    tell: bool = True
 
 
 class NetMatch(MatchView):
@@ -82,7 +90,7 @@ class NetMatch(MatchView):
         self.identity = identity or Identity.generate(random_source)
         self.roster = Roster(name)
         self.meetings = Meetings(role, self.roster, random_source)
-        self.outbox: list[bytes] = []
+        self.outbox: list[Outgoing] = []
         self.play = Playing(self.roster, self._send)
         # The play's, cleared in place when a rematch begins (the chat goes on).
         play = self.play
@@ -246,7 +254,7 @@ class NetMatch(MatchView):
 
     def _offer(self) -> None:
         assert self.session is not None
-        self.outbox.extend(self.offers.offer(self.session))
+        self.outbox.extend(map(Outgoing, self.offers.offer(self.session)))
 
     def receive(self, relay_seat: int, data: bytes, now: int) -> None:
         """One payload from ``relay_seat`` in the room's order (possibly our own, placed)."""
@@ -359,7 +367,9 @@ class NetMatch(MatchView):
     def _send(self, payload: wire.Payload) -> None:
         if self.role == "spectator":
             return  # the relay refuses whatever a spectator sends: catch-ups are the players'
-        self.outbox.append(wire.encode(payload))
+        # Only a record the other seats answer by themselves need not ask for its place.
+        tell = not (isinstance(payload, wire.Game) and MatchSession.answered_at_once(payload.data))
+        self.outbox.append(Outgoing(wire.encode(payload), tell))
 
     def notify(self) -> None:
         """Tell the listeners something changed (the link's status or failure, say)."""

@@ -29,8 +29,9 @@ async def test_members_on_three_relays_see_one_stream(backplane: str) -> None:
         eve = await RoomConnection.join(three.url, room.room_id, room.spectator_token, "Eve")
         assert (ada.seat, bob.seat, eve.seat) == (0, 1, None)
         await asyncio.gather(
-            *(ada.send(f"ada {i}".encode()) for i in range(20)),
-            *(bob.send(f"bob {i}".encode()) for i in range(20)),
+            # Each one's last asks for its number: nothing may come after it to place it.
+            *(ada.send(f"ada {i}".encode(), tell=i == 19) for i in range(20)),
+            *(bob.send(f"bob {i}".encode(), tell=i == 19) for i in range(20)),
         )
         ada_events = await receive(ada, 42)
         bob_events = await receive(bob, 41)
@@ -58,8 +59,8 @@ async def test_a_member_resumes_through_another_relay(backplane: str) -> None:
         await bob.close()
         assert await receive(ada) == [Presence(2, 1, PresenceEvent.LEFT, "Bob")]
         for i in range(5):
-            await ada.send(bytes([i]))
-        assert await receive(ada, 5) == [  # all numbered (her own, placed by a stamped)
+            await ada.send(bytes([i]), tell=i == 4)
+        assert await receive(ada, 5) == [  # all numbered (her own, placed by the stamped)
             Message(3 + i, 0, bytes([i])) for i in range(5)
         ]
         bob.url = two.url  # as if a load balancer sent him to the other relay
@@ -83,7 +84,7 @@ async def test_a_spectator_the_backlog_cannot_serve_is_announced_on_every_relay(
         room = await create_room(one.url, seats=2)
         ada = await RoomConnection.join(one.url, room.room_id, room.player_token, "Ada")
         for i in range(10):  # 0: Ada's arrival, 1..10 her messages: 7..10 are kept
-            await ada.send(bytes([i]))
+            await ada.send(bytes([i]), tell=i == 9)
         await receive(ada, 11)
         join = RoomConnection.join
         eve = await join(two.url, room.room_id, room.spectator_token, "Eve", resume_from=7)

@@ -68,7 +68,7 @@ class Hostile:
     async def _send_outbox(self) -> None:
         assert self.connection is not None
         outbox, self.match.outbox = self.match.outbox, []
-        for data in outbox:
+        for data, tell in outbox:
             payload = wire.decode(data)
             if self.rewrite is not None and isinstance(payload, wire.Game):
                 forged = self.rewrite(decode_message(payload.data))
@@ -77,7 +77,7 @@ class Hostile:
                 assert self.match.session is not None
                 signed = seal(forged, self.match.identity, self.match.session.match_id)
                 data = wire.encode(wire.Game(signed.encode()))
-            await self.connection.send(data)
+            await self.connection.send(data, tell=tell)
 
     # -- the attacks -------------------------------------------------------------------
 

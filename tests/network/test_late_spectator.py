@@ -14,7 +14,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from client.net import wire
-from client.net.match import NetMatch
+from client.net.match import NetMatch, Outgoing
 from client.net.room import Room, join_room
 from client.setup import SessionSettings
 from tests.network.conftest import QUICK, RelayProcess
@@ -76,14 +76,14 @@ async def test_a_spectator_after_the_backlog_was_trimmed_ends_with_the_players_l
 def forged_offer(match: NetMatch) -> None:
     """Ada's catch-up with one record's bytes changed (its signature no longer holds)."""
     NetMatch._offer(match)
-    header = next(i for i, data in enumerate(match.outbox)
-                  if isinstance(wire.decode(data), wire.Spectate))  # fmt: skip
-    part = wire.decode(match.outbox[header + 1])
+    header = next(i for i, sent in enumerate(match.outbox)
+                  if isinstance(wire.decode(sent.data), wire.Spectate))  # fmt: skip
+    part = wire.decode(match.outbox[header + 1].data)
     assert isinstance(part, wire.Transcript)
     records = msgpack.unpackb(part.data)
     records[3] = records[3][:-1] + bytes([records[3][-1] ^ 1])
     forged = wire.Transcript(part.start, msgpack.packb(records, use_bin_type=True))
-    match.outbox[header + 1] = wire.encode(forged)
+    match.outbox[header + 1] = Outgoing(wire.encode(forged))
 
 
 async def test_a_player_who_sends_a_forged_catch_up_is_named_by_the_spectator(

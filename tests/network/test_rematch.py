@@ -15,6 +15,7 @@ from client.app import NetworkApp
 from client.game.turn import NotYourTurnError
 from client.net import wire
 from client.net.game import NetworkGame
+from client.net.match import Outgoing
 from client.net.plan import HostPlan, JoinPlan
 from client.net.room import Room, join_room
 from client.net.seatfile import load_seat, seat_path
@@ -151,7 +152,7 @@ async def test_no_rematch_while_the_match_is_still_being_played(
         with pytest.raises(NotYourTurnError, match="still being played"):
             games[1].ask_rematch()
         # A client that asks anyway (sent by hand, as a broken one would) is named and ignored.
-        rooms[1].match.outbox.append(wire.encode(wire.Rematch(match_id(games[1]))))
+        rooms[1].match.outbox.append(Outgoing(wire.encode(wire.Rematch(match_id(games[1])))))
         rooms[1].link.flush()
         async with asyncio.timeout(TIMEOUT):
             while not games[0].match.offences:

@@ -9,7 +9,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from relay.config import RelayConfig
-from relay.core import CONFIRM_AFTER, Close, Output, RelayCore, Transmit
+from relay.core import Close, Output, RelayCore, Transmit
 from relay.envelope import (
     VERSION,
     Create,
@@ -62,11 +62,6 @@ class Harness:
 
     def drop(self, conn: int) -> None:
         self.apply(self.core.closed(conn, self.now))
-
-    def confirm(self) -> None:
-        """More than half the quiet time after which a sender is told its number goes by."""
-        self.now += CONFIRM_AFTER * 0.6
-        self.apply(self.core.confirm(self.now))
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
@@ -156,38 +151,42 @@ def test_who_receives_a_message_follows_arrivals_and_departures() -> None:
     assert [o.to for o in transmit if isinstance(o, Transmit)] == [(eve,)]
 
 
-def test_a_sender_nothing_followed_is_told_its_number_after_a_quiet_period() -> None:
+def test_a_sender_that_asks_is_told_its_number_at_once_and_only_then() -> None:
     h = Harness()
     ada, bob = h.two_players()
     h.send(ada, Send(b"one"))
-    h.send(ada, Send(b"two"))  # numbers 2 and 3
-    h.confirm()
-    assert h.take(ada) == []  # not yet: an answer may be on its way and would say it
-    h.confirm()
+    h.send(ada, Send(b"two", tell=True))  # numbers 2 and 3
     assert h.take(ada) == [Stamped(3)] and h.take(bob) == [
         Message(2, 0, b"one"),
         Message(3, 0, b"two"),
     ]
-    h.confirm(), h.confirm()
-    assert h.take(ada) == []  # told once
+    h.send(ada, Send(b"three"))  # not asked: the next event of another member says it
+    h.advance(5.0)
+    assert h.take(ada) == []
+    h.send(bob, Send(b"reply"))
+    assert h.take(ada) == [Message(5, 1, b"reply")]  # 4, the gap, was Ada's "three"
 
 
-def test_a_sender_an_event_reached_is_not_told_again() -> None:
+def test_the_told_number_is_the_senders_own_even_when_others_sent_between() -> None:
     h = Harness()
     ada, bob = h.two_players()
-    h.send(ada, Send(b"ping"))
-    h.confirm()
-    h.send(bob, Send(b"pong"))  # places Ada's ping; Bob's pong now waits for its answer
-    h.confirm()
-    assert h.take(ada) == [Message(3, 1, b"pong")]
-    h.send(ada, Send(b"again"))
-    h.confirm()
-    h.drop(ada)  # a departure is an event too: Bob hears it after his pong
-    h.confirm(), h.confirm()
+    h.send(bob, Send(b"first"))
+    h.send(ada, Send(b"resign", tell=True))
+    h.send(bob, Send(b"after"))
+    assert h.take(ada) == [Message(2, 1, b"first"), Stamped(3), Message(4, 1, b"after")]
+
+
+def test_a_sender_is_never_told_what_it_did_not_ask() -> None:
+    h = Harness()
+    ada, bob = h.two_players()
+    for word in (b"ping", b"again"):
+        h.send(ada, Send(word))
+        h.advance(1.0)
+    h.drop(ada)  # a departure is an event too: Bob hears it after Ada's messages
     assert h.take(bob) == [
         Message(2, 0, b"ping"),
-        Message(4, 0, b"again"),
-        Presence(5, 0, PresenceEvent.LEFT, "Ada"),
+        Message(3, 0, b"again"),
+        Presence(4, 0, PresenceEvent.LEFT, "Ada"),
     ]
 
 
@@ -196,9 +195,8 @@ def test_a_lone_sender_is_numbered_and_told() -> None:
     room = h.room()
     ada, _ = h.seat(room, "Ada")
     h.take(ada)
-    h.send(ada, Send(b"alone"))
+    h.send(ada, Send(b"alone", tell=True))
     assert h.core.stats.messages_forwarded == 0
-    h.confirm(), h.confirm()
     assert h.take(ada) == [Stamped(1)]
     bob = h.join(room, room.player_token, "Bob", resume_from=0)
     assert Message(1, 0, b"alone") in h.take(bob)  # kept for resumers all the same
@@ -302,8 +300,7 @@ def test_a_newer_connection_with_the_seat_token_replaces_the_old_one() -> None:
     assert h.error_code(ada) == ErrorCode.REPLACED and h.closed[ada] == 1008
     assert h.take(again)[1:] == [Presence(1, 0, PresenceEvent.RECONNECTED, "Ada")]
     h.drop(ada)  # the old socket finally closing does not free the seat
-    h.send(again, Send(b"still here"))
-    h.confirm(), h.confirm()
+    h.send(again, Send(b"still here", tell=True))
     assert h.take(again) == [Stamped(2)]  # numbered: the seat is still its own
 
 

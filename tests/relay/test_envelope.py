@@ -42,6 +42,8 @@ CLIENT_MESSAGES = [
     Join("r" * 22, "t" * 43, "Zoé", 1023, 2**48 - 1),
     Send(b""),
     Send(bytes(range(256))),
+    Send(b"", tell=True),
+    Send(b"resign", tell=True),
 ]
 RELAY_MESSAGES = [
     Created("r" * 22, "p" * 43, "s" * 43),
@@ -163,17 +165,21 @@ def test_the_stamping_fast_path_agrees_with_the_codec(size: int) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.sampled_from([(0xC4, 1), (0xC5, 2), (0xC6, 4)]), st.integers(0, 40), st.binary(max_size=40)
+    st.sampled_from([(0xC4, 1), (0xC5, 2), (0xC6, 4)]),
+    st.integers(0, 40),
+    st.binary(max_size=40),
+    st.sampled_from([Kind.SEND, Kind.SEND_TELL]),
 )
 def test_the_fast_path_takes_exactly_what_the_codec_reads_as_a_send(
-    marker: tuple[int, int], declared: int, body: bytes
+    marker: tuple[int, int], declared: int, body: bytes, kind: Kind
 ) -> None:
     code, width = marker
-    data = bytes((0x93, VERSION, Kind.SEND, code)) + declared.to_bytes(width, "big") + body
+    data = bytes((0x93, VERSION, kind, code)) + declared.to_bytes(width, "big") + body
     packed = packed_send_payload(data)
     if len(body) == declared:
         assert packed is not None
-        assert decode_client_frame(data) == Send(msgpack.unpackb(packed)) == Send(body)
+        tell = kind == Kind.SEND_TELL
+        assert decode_client_frame(data) == Send(msgpack.unpackb(packed), tell) == Send(body, tell)
     else:
         assert packed is None
         with pytest.raises(EnvelopeError):
@@ -184,6 +190,7 @@ def test_the_fast_path_takes_exactly_what_the_codec_reads_as_a_send(
 def test_a_send_is_encoded_as_msgpack_would(size: int) -> None:
     payload = bytes(range(256)) * (size // 256) + bytes(size % 256)
     assert encode(Send(payload)) == msgpack.packb([VERSION, Kind.SEND, payload])
+    assert encode(Send(payload, tell=True)) == msgpack.packb([VERSION, Kind.SEND_TELL, payload])
 
 
 _UINTS = st.sampled_from([b"\x05", b"\xcc\x05", b"\xcd\x01\x00", b"\xce\x00\x01\x00\x00"])

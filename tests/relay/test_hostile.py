@@ -53,7 +53,7 @@ async def next_message(member: RoomConnection) -> Message:
 
 async def assert_game_goes_on(game: tuple[RoomConnection, ...]) -> None:
     ada, bob = game
-    await ada.send(b"still playing")
+    await ada.send(b"still playing", tell=True)
     seen = await asyncio.wait_for(asyncio.gather(next_message(ada), next_message(bob)), 2)
     assert seen[0] == seen[1] == Message(seen[0].seq, 0, b"still playing")
 

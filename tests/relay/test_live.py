@@ -95,7 +95,7 @@ async def test_a_disconnected_player_resumes_with_exactly_what_it_missed(
     relay: RelayServer,
 ) -> None:
     ada, bob, _ = await two_players(relay.url)
-    await bob.send(b"before")
+    await bob.send(b"before", tell=True)
     assert (await bob.receive()).seq == 2  # type: ignore[union-attr]
     await bob.close()
     assert await ada.receive() == Message(2, 1, b"before")
@@ -221,7 +221,7 @@ async def test_with_a_certificate_the_relay_serves_wss(tmp_path: Path) -> None:
             relay.url, room.room_id, room.player_token, "Ada", tls=trust
         ) as ada:
             await ada.receive()
-            await ada.send(b"secret")
+            await ada.send(b"secret", tell=True)
             assert await ada.receive() == Message(1, 0, b"secret")
 
 

@@ -2,7 +2,8 @@
 
 The core sends a message to the other members only; each player's :class:`MemberStream`
 must put its own sends back where the relay numbered them. Random interleavings of sends,
-departures, returns and quiet periods, through the real core's bytes, must leave every
+departures and returns, some sends asking for their number, through the real core's bytes,
+must leave every
 member with exactly the stream a spectator saw.
 """
 
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 import relay.stream
 from relay.config import RelayConfig
-from relay.core import CONFIRM_AFTER, RelayCore, Transmit
+from relay.core import RelayCore, Transmit
 from relay.envelope import (
     Create,
     Created,
@@ -34,12 +35,12 @@ from relay.stream import Event, MemberStream, StreamError
 CONFIG = RelayConfig(rate=1e9, burst=10**9)
 SPECTATOR = 99  # the connection id of the watcher
 
-# One step of a room's life: a player sends, the relay's confirm period passes, or a
+# One step of a room's life: a player sends (asking to be told its number, or not), or a
 # player's connection drops and it comes back (resuming from what it has seen).
 actions = st.lists(
     st.one_of(
         st.tuples(st.just("send"), st.integers(0, 2)),
-        st.tuples(st.just("confirm"), st.just(0)),
+        st.tuples(st.just("tell"), st.integers(0, 2)),
         st.tuples(st.just("bounce"), st.integers(0, 2)),
     ),
     max_size=60,
@@ -103,16 +104,12 @@ class Room:
                 if seat is not None:
                     self.seen[seat] += self.streams[seat].received(message)
 
-    def send(self, seat: int) -> None:
+    def send(self, seat: int, *, tell: bool = False) -> None:
         payload = f"{seat}:{self.counter}".encode()
         self.counter += 1
         self.streams[seat].sent(payload)
-        self._deliver(self.core.receive(self.conns[seat], encode(Send(payload)), self.now))
-
-    def confirm(self) -> None:
-        """More than half the quiet time after which a sender is told its number goes by."""
-        self.now += CONFIRM_AFTER * 0.6
-        self._deliver(self.core.confirm(self.now))
+        frame = encode(Send(payload, tell))
+        self._deliver(self.core.receive(self.conns[seat], frame, self.now))
 
     def bounce(self, seat: int) -> None:
         """The connection drops; the player comes back with its seat token, resuming."""
@@ -126,21 +123,19 @@ class Room:
 def test_every_member_rebuilds_the_spectators_stream(steps: list[tuple[str, int]]) -> None:
     room = Room()
     for action, seat in steps:
-        if action == "send":
-            room.send(seat)
-        elif action == "confirm":
-            room.confirm()
-        else:
+        if action == "bounce":
             room.bounce(seat)
-    room.confirm()
-    room.confirm()  # the last senders hear their numbers
+        else:
+            room.send(seat, tell=action == "tell")
+    for seat in (0, 1, 2):  # the last word of each asks: every send is placed
+        room.send(seat, tell=True)
     reference = room.seen[SPECTATOR]
     for seat in (0, 1, 2):
         since_spectator = [e for e in room.seen[seat] if e.seq >= room.spectator_from]  # type: ignore[union-attr]
         assert since_spectator == reference
         assert room.streams[seat].unplaced == 0
     sent = [e for e in reference if isinstance(e, Message)]
-    assert len(sent) == sum(1 for action, _ in steps if action == "send")
+    assert len(sent) == sum(1 for action, _ in steps if action != "bounce") + 3
     assert len({e.payload for e in sent}) == len(sent)  # each send exactly once
 
 

@@ -64,7 +64,7 @@ class LoopRoom:
         while True:
             for seat, match in enumerate(self.matches):
                 if self.here[seat]:
-                    queue.extend((seat, data) for data in match.outbox)
+                    queue.extend((seat, sent.data) for sent in match.outbox)
                 match.outbox.clear()
             if not queue:
                 return

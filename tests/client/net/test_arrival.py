@@ -63,9 +63,9 @@ def chat(room: LoopRoom, seat: int, text: str) -> bytes:
     match = room.matches[seat]
     start = len(match.outbox)
     match.act(lambda session: session.chat(text, room.now))
-    [data] = match.outbox[start:]
+    [sent] = match.outbox[start:]
     del match.outbox[start:]
-    return data
+    return sent.data
 
 
 def test_what_comes_before_the_catch_up_is_held_and_the_arrival_is_over_once_it_came_whole(

@@ -11,7 +11,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from client.net import wire
-from client.net.match import NetMatch
+from client.net.match import NetMatch, Outgoing
 from client.net.spectators import CATCH_UP_SPACING_MS
 from tests.client.net.loop import LoopRoom
 
@@ -111,18 +111,20 @@ def test_a_spectator_announced_again_and_again_gets_one_catch_up_per_spacing(
     assert trio.said(wire.Spectate, since=start) == [0, 0]  # and none owed
 
 
-def tampered(offer: list[bytes], change: Callable[[list[bytes]], list[bytes]]) -> list[bytes]:
+def tampered(
+    offer: list[Outgoing], change: Callable[[list[bytes]], list[bytes]]
+) -> list[Outgoing]:
     """Ada's catch-up with the records of its transcripts changed by *change*."""
-    header = wire.decode(offer[0])
+    header = wire.decode(offer[0].data)
     assert isinstance(header, wire.Spectate)
     records: list[bytes] = []
-    for data in offer[1:]:
-        part = wire.decode(data)
+    for sent in offer[1:]:
+        part = wire.decode(sent.data)
         assert isinstance(part, wire.Transcript)
         records += msgpack.unpackb(part.data)
     records = change(records)
     packed = msgpack.packb(records, use_bin_type=True)
-    return [wire.encode(header), wire.encode(wire.Transcript(0, packed))]
+    return [Outgoing(wire.encode(header)), Outgoing(wire.encode(wire.Transcript(0, packed)))]
 
 
 def flip_a_signature(records: list[bytes]) -> list[bytes]:
@@ -169,7 +171,7 @@ def test_a_catch_up_whose_setup_is_forged_is_named_and_a_true_one_is_still_taken
     throw(trio)
     eve = trio.watch_late("Eve", tmp_path, pump=False)
     ada = trio.matches[0]
-    header = wire.decode(ada.outbox[0])
+    header = wire.decode(ada.outbox[0].data)
     assert isinstance(header, wire.Spectate)
     forged = header.setup[:-1] + bytes([header.setup[-1] ^ 1])  # the last join's signature
     for watcher_or_player in (eve, trio.matches[1]):  # the relay's order: both hear it

@@ -13,6 +13,7 @@ from client.net import wire
 from client.net.catchup import CatchUp, transcript
 from client.net.game import NetworkGame
 from client.net.link import LinkStatus, RelayLink
+from client.net.match import Outgoing
 from client.net.rematch import REMATCH_TIMEOUT_MS
 from client.setup import SessionSettings
 from protocol.errors import LocalProtocolError
@@ -110,7 +111,7 @@ def test_a_withdrawal_from_anyone_but_the_host_is_his_fault_and_changes_nothing(
     bob = trio.matches[1]
     assert bob.setup is not None
     match_id = bob.setup.match_id
-    bob.outbox.append(wire.encode(wire.RematchWithdrawn(match_id)))  # Bob forges it
+    bob.outbox.append(Outgoing(wire.encode(wire.RematchWithdrawn(match_id))))  # Bob forges it
     trio.pump()
     assert trio.matches[0].rematching
     assert [(o.who, o.text) for o in trio.matches[0].offences] == [

@@ -138,7 +138,7 @@ def test_a_player_after_a_gap_says_how_far_he_is_once_and_not_while_a_rematch_is
     assert len(bob.outbox) == start
     for _ in range(2):
         bob.play.transcript(0, past, duo.now, rematching=False)
-    assert [wire.decode(data) for data in bob.outbox[start:]] == [wire.Hello(1, have)]
+    assert [wire.decode(sent.data) for sent in bob.outbox[start:]] == [wire.Hello(1, have)]
 
 
 def test_no_action_while_the_rematch_is_met_and_an_action_sends_what_it_says(
@@ -152,7 +152,7 @@ def test_no_action_while_the_rematch_is_met_and_an_action_sends_what_it_says(
         ada.play.act(lambda session: session.chat("hi", duo.now), rematching=True)
     start = len(ada.outbox)
     assert ada.play.act(lambda session: session.chat("hi", duo.now), rematching=False)
-    [said] = [wire.decode(data) for data in ada.outbox[start:]]
+    [said] = [wire.decode(sent.data) for sent in ada.outbox[start:]]
     assert isinstance(said, wire.Game)
 
 
@@ -172,3 +172,21 @@ def test_a_resumed_seat_skips_earlier_matches_traffic_keeping_who_sits_where(
     assert eve.roster.seat_of_member == {7: 1, 3: 0}
     assert eve.play.replayed(0, wire.Game(b"an earlier match's"))
     assert not eve.play.replayed(0, wire.SetupMsg(setup.encode()))  # this match begins
+
+
+def test_only_a_throwers_share_leaves_its_place_to_the_answer_it_gets(duo: LoopRoom) -> None:
+    """The relay tells a sender where it placed a message only when asked (Send.tell): the
+    thrower's share need not ask, the other seat's share answers it at once and places it;
+    after that answer, or a chat line, the room may wait on a person, so they ask."""
+    session = duo.matches[0].session
+    assert session is not None
+    seat = session.awaiting.seat  # type: ignore[union-attr]
+    thrower, other = duo.matches[seat], duo.matches[1 - seat]
+    thrower.act(lambda s: s.throw(duo.now))
+    [share] = thrower.outbox
+    assert not share.tell
+    other.receive(seat, share.data, duo.now)
+    [answer] = other.outbox
+    assert answer.tell and isinstance(wire.decode(answer.data), wire.Game)
+    other.act(lambda s: s.chat("à toi", duo.now))
+    assert [sent.tell for sent in other.outbox] == [True, True]

@@ -11,7 +11,8 @@ Three kinds of process: the relay (``python -m relay``), a baseline forwarder (t
 sequencing) and this driver, all three on the same event loop (uvloop
 when it is installed, else asyncio's). Rooms have two clients playing
 ping-pong with 100-byte payloads. Scenarios, each run on both targets, alternating which
-goes first:
+goes first, the rounds shared among four fresh processes of each target (two with
+``--quick``):
 
 * 1 room, one exchange at a time: round-trip p50/p99.
 * 100 rooms, each sending 5 pings a second (10 messages/s/room): round-trip p50/p99 under
@@ -561,6 +562,7 @@ async def alternate(
 @dataclass(frozen=True)
 class Sizes:
     rounds: int  # alternating A/B rounds of each shared-process scenario
+    processes: int  # fresh server processes per target the rounds are shared among
     exchanges_1: int
     rooms: int  # "100 rooms"
     seconds: float
@@ -572,9 +574,9 @@ class Sizes:
 
 
 SIZES = {
-    "full": Sizes(8, 500, 100, 2.0, 1000, 2, 10),
-    "quick": Sizes(4, 250, 100, 1.0, 1000, 1, 5),
-    "smoke": Sizes(1, 20, 5, 0.3, 10, 1, 1, drain=0.5, settle=0.1),  # does it still run?
+    "full": Sizes(8, 4, 500, 100, 2.0, 1000, 2, 10),
+    "quick": Sizes(4, 2, 250, 100, 1.0, 1000, 1, 5),
+    "smoke": Sizes(1, 1, 20, 5, 0.3, 10, 1, 1, drain=0.5, settle=0.1),  # does it still run?
 }
 
 
@@ -583,22 +585,34 @@ Starter = Callable[[], Target]
 
 async def measure(size: str, starters: dict[str, Starter]) -> dict[str, dict[str, Any]]:
     """Every scenario on every target, alternating the order; the figures per target."""
-    # Many short alternating rounds, so other work on the machine hits every target alike.
+    # Many short alternating rounds, so other work on the machine hits every target alike,
+    # shared among a few fresh processes per target: one process's round trips can sit 10 %
+    # above or below the next one's for its whole life (measured: the 1-room p50 ratio of
+    # eight fresh pairs went from 0.87 to 1.05), and one pair would give a run that one's.
     z = SIZES[size]
-    targets = [start() for start in starters.values()]
-    try:
-        one = await alternate(targets, z.rounds, lambda t: closed_loop_count(t, z.exchanges_1))
-        # 100 rooms at 10 messages a second each: latency with company, not at saturation
-        # (where round trips only measure the queue: rooms in flight ÷ throughput).
-        hundred = await alternate(
-            targets, z.rounds, lambda t: paced(t, z.rooms, 2 * z.seconds, 0.2, z.drain)
-        )
-        saturated = await alternate(targets, z.rounds, lambda t: closed_loop(t, z.rooms, z.seconds))
-    finally:
-        for target in targets:
-            target.stop()
-    thousand = {name: Result() for name in starters}
     names = list(starters)
+    one, hundred, saturated = ({name: Result() for name in names} for _ in range(3))
+    for batch in range(z.processes):
+        rounds = z.rounds // z.processes + (batch < z.rounds % z.processes)
+        targets: list[Target] = []
+        try:
+            for name in names if batch % 2 == 0 else names[::-1]:
+                targets.append(starters[name]())
+            scenarios = (
+                (one, lambda t: closed_loop_count(t, z.exchanges_1)),
+                # 100 rooms at 10 messages a second each: latency with company, not at
+                # saturation (where round trips only measure the queue: rooms in flight ÷
+                # throughput).
+                (hundred, lambda t: paced(t, z.rooms, 2 * z.seconds, 0.2, z.drain)),
+                (saturated, lambda t: closed_loop(t, z.rooms, z.seconds)),
+            )
+            for pooled, scenario in scenarios:
+                for name, result in (await alternate(targets, rounds, scenario)).items():
+                    pooled[name].pool(result)
+        finally:
+            for target in targets:
+                target.stop()
+    thousand = {name: Result() for name in names}
     for round_number in range(z.rounds_1000):  # fresh processes: honest memory figures
         for name in names if round_number % 2 == 0 else names[::-1]:
             target = starters[name]()

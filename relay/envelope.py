@@ -217,10 +217,12 @@ class Presence:
 
 @dataclass(frozen=True, slots=True)
 class Stamped:
-    """To a sender: every message it sent so far is in the stream, the last one numbered
-    ``seq``. The relay does not send a member its own messages back: the numbers missing from
-    what it receives are its own sends, in the order it sent them. This closes the count for a
-    send that asked (:attr:`Send.tell`), whatever comes after it or not."""
+    """To a sender that asked (:attr:`Send.tell`): that send is numbered ``seq``, and so is
+    every send of its before it (a send made after it may still be on its way). The relay
+    does not send a member its own messages back: the numbers missing from what it receives
+    are its own sends, in the order it sent them. This closes the count up to the send that
+    asked, whatever comes after it or not; it may come after another event already did (a
+    shared room's stamp waits for Redis to number the send), and then says nothing new."""
 
     seq: int
 

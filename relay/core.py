@@ -293,9 +293,10 @@ class RelayCore:
         if local is None:
             local = self.shared[result.room_id] = LocalRoom(result.room_id, result.epoch)
         admitted = result.admitted
+        # The connection his seat replaces (one of ours, still open) goes once he is counted
+        # among the room's members here: were it the last, the room would go with it, and
+        # with it the events this process keeps for arrivals.
         replaced = self.local_conn(admitted.replaced)
-        if replaced is not None and replaced in self.sessions:
-            out += self._replace(replaced)
         session.room, session.seat = local, admitted.seat
         welcome = self._welcome(admitted, result.capacity, result.next_seq, result.epoch)
         out.append(Log(conn, "joined", _joined(result.room_id, admitted)))
@@ -304,14 +305,14 @@ class RelayCore:
         start = result.start + len(result.events)
         caught = local.catch_up(start)
         if caught is None:  # the stream moved on further than this process kept: resume
-            return [*out, Close(conn, CLOSE_SERVICE_RESTART, "resume")]
+            return [*out, Close(conn, CLOSE_SERVICE_RESTART, "resume"), *self._replace(replaced)]
         out.extend(Transmit((conn,), frame) for frame in caught)
         local.expects[conn] = start + len(caught)
         if admitted.seat is not None:
             local.seat_of[conn] = admitted.seat.index
         for seat, seconds_ago in result.away:
             local.away[seat] = now + max(0.0, self.config.seat_grace - seconds_ago)
-        return out
+        return [*out, *self._replace(replaced)]
 
     def brought(self, conn: ConnId, result: BringResult) -> list[Output]:
         """The backplane decided a :class:`~relay.shared.Bring`."""
@@ -569,12 +570,15 @@ class RelayCore:
         bucket.take(now)
         return self._refuse(session, code, room=room_id)
 
-    def _replace(self, old_conn: ConnId) -> list[Output]:
-        """A player reconnected while its old connection still looked alive: drop the old one."""
-        old = self.sessions[old_conn]
+    def _replace(self, old_conn: ConnId | None) -> list[Output]:
+        """A player reconnected while its old connection still looked alive: drop the old one
+        (if it is one of ours, still open)."""
+        old = None if old_conn is None else self.sessions.get(old_conn)
+        if old is None:
+            return []
         out = [] if old.closing else self._refuse(old, ErrorCode.REPLACED)
         if isinstance(old.room, LocalRoom):
-            self._forget_member(old.room, old_conn)
+            self._forget_member(old.room, old.conn)
         old.room = old.seat = None
         return out
 

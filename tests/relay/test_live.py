@@ -49,9 +49,10 @@ async def test_players_and_a_spectator_share_one_ordered_stream(relay: RelayServ
     ada, bob, spectator_token = await two_players(relay.url)
     eve = await RoomConnection.join(relay.url, ada.room_id, spectator_token, "Eve")
     # Both players send at once; the relay picks one order and everyone sees that order.
+    # Each one's last asks for its number: nothing may come after it to place it.
     await asyncio.gather(
-        *(ada.send(f"ada {i}".encode()) for i in range(20)),
-        *(bob.send(f"bob {i}".encode()) for i in range(20)),
+        *(ada.send(f"ada {i}".encode(), tell=i == 19) for i in range(20)),
+        *(bob.send(f"bob {i}".encode(), tell=i == 19) for i in range(20)),
     )
     streams = [[await member.receive() for _ in range(40)] for member in (ada, bob, eve)]
     assert streams[0] == streams[1] == streams[2]

@@ -519,3 +519,28 @@ def test_the_seat_stamped_on_a_message_is_its_senders() -> None:
         (1, b"slow path"),
         (1, b"after a reconnect"),
     ]
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        bytes((0x93, VERSION, Kind.SEND, 0xC5, 0, 2)) + b"hi",  # bin 16 for two bytes
+        bytes((0x93, VERSION, Kind.SEND, 0xC6, 0, 0, 0, 2)) + b"hi",  # bin 32
+        bytes((0x93, 0xCC, VERSION, 0xCD, 0, Kind.SEND, 0xC4, 2)) + b"hi",  # long ints
+        b"\xdc\x00\x03" + bytes((VERSION, Kind.SEND)) + bytes((0xC5, 0, 2)) + b"hi",
+    ],
+    ids=["bin16", "bin32", "uint8 and uint16", "array16 and bin16"],
+)
+def test_a_long_encoding_is_forwarded_in_canonical_form(frame: bytes) -> None:
+    """The relay forwards a payload under its shortest header, whatever the sender wrote:
+    every member gets the very frame the relay would have made of a canonical send."""
+    h = Harness()
+    room = h.room()
+    ada, _ = h.seat(room, "Ada")
+    bob, _ = h.seat(room, "Bob")
+    h.take(ada)
+    frames: list[bytes] = []
+    for output in h.core.receive(bob, frame, h.now):
+        assert isinstance(output, Transmit) and output.to == (ada,)
+        frames.append(output.data)
+    assert frames == [msgpack.packb([VERSION, Kind.MESSAGE, 2, 1, b"hi"], use_bin_type=True)]

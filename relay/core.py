@@ -46,6 +46,7 @@ from relay.shared import (
     Enter,
     EnterResult,
     Event,
+    Full,
     Leave,
     LocalRoom,
     Request,
@@ -320,9 +321,11 @@ class RelayCore:
         if session is None or session.closing:
             return []
         session.waiting = False
+        if isinstance(result, Full):
+            text = self.rooms_per_ip_text() if result.why == "address" else None
+            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, text, why=result.why)
         if isinstance(result, ErrorCode):
-            text = self.rooms_per_ip_text() if result == ErrorCode.TOO_MANY_ROOMS else None
-            return self._refuse(session, result, text)
+            return self._refuse(session, result)
         created = result.created
         event = "recreated" if result.again else "created"
         return [
@@ -466,9 +469,10 @@ class RelayCore:
             log = Log(session.conn, "recreated", {"room": room.id[:8], "seats": room.capacity})
             return [log, Transmit((session.conn,), encode(created))]
         if len(self.rooms) >= self.config.max_rooms:
-            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS)
+            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, why="rooms")
         if self._rooms_per_ip[session.ip] >= self.config.max_rooms_per_ip:
-            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, self.rooms_per_ip_text())
+            text = self.rooms_per_ip_text()
+            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, text, why="address")
         room_id = created.room_id
         self.rooms[room_id] = Room(
             room_id,
@@ -646,15 +650,24 @@ class RelayCore:
         return [Transmit(room.audience, frame)] if room.audience else []
 
     def _refuse(
-        self, session: Session, code: ErrorCode, text: str | None = None, *, room: str = ""
+        self,
+        session: Session,
+        code: ErrorCode,
+        text: str | None = None,
+        *,
+        room: str = "",
+        why: str = "",
     ) -> list[Output]:
         """Refuse with ``code``; ``room`` is the room id the client named, if any (cut to 8
-        characters in the log, like every room id there: enough to find a room, not to join)."""
+        characters in the log, like every room id there: enough to find a room, not to join);
+        ``why``, for the operator, which limit it met where a code covers several."""
         close_code, default_text = REFUSALS[code]
         self.stats.refusals[code] += 1
         details: dict[str, str | int] = {"code": code, "ip": session.ip}
         if room:
             details["room"] = room[:8]
+        if why:
+            details["why"] = why
         out: list[Output] = [
             Log(session.conn, "refused", details),
             Transmit((session.conn,), encode(Error(code, text or default_text))),

@@ -470,15 +470,54 @@ def test_a_failed_proof_says_nothing_about_the_room() -> None:
 
 
 def test_half_open_connections_are_counted_per_address() -> None:
-    h = Harness(replace(CONFIG, max_connections_per_ip=2))
+    h = Harness(replace(CONFIG, max_connections_per_ip=1))
     core = h.core
-    assert core.admit("10.0.0.1") is None and core.admit("10.0.0.1") is None
+    assert core.admit("10.0.0.1") is None and core.admit("10.0.0.1") is None  # 1, and 1 over
     refusal = core.admit("10.0.0.1")
     assert refusal is not None and refusal.details["code"] == ErrorCode.TOO_MANY_CONNECTIONS
+    assert refusal.details["ip"] == "10.0.0.1"
     assert core.admit("10.0.0.2") is None  # another address is not affected
     core.upgraded_or_gone("10.0.0.1")
     assert core.admit("10.0.0.1") is None
     assert core.stats.refusals[ErrorCode.TOO_MANY_CONNECTIONS] == 1
+
+
+def test_half_open_and_upgraded_connections_of_an_address_count_together() -> None:
+    """An address holds at most --max-connections-per-ip connections, whether they finished
+    their HTTP upgrade or not (not that many of each), and one more, which is refused in
+    words if it upgrades."""
+    h = Harness(replace(CONFIG, max_connections_per_ip=3))
+    core = h.core
+    for _ in range(2):  # two connections upgrade, as the shell tells it: admit, then open
+        assert core.admit("10.0.0.1") is None
+        core.upgraded_or_gone("10.0.0.1")
+        h.connect("10.0.0.1")
+    assert core.admit("10.0.0.1") is None  # the third, still in its upgrade
+    assert core.admit("10.0.0.1") is None  # one over: held, to be told why
+    refusal = core.admit("10.0.0.1")
+    assert refusal is not None and refusal.details["code"] == ErrorCode.TOO_MANY_CONNECTIONS
+    assert refusal.details["ip"] == "10.0.0.1"
+    core.upgraded_or_gone("10.0.0.1")  # the third upgrades: three open, none refused
+    third = h.connect("10.0.0.1")
+    assert third not in h.closed
+    core.upgraded_or_gone("10.0.0.1")  # the one over upgrades: refused, in words
+    over = h.connect("10.0.0.1")
+    assert h.error_code(over) == ErrorCode.TOO_MANY_CONNECTIONS and h.closed[over] == 1013
+
+
+def test_half_open_connections_are_capped_in_all() -> None:
+    """--max-half-open counts every connection still in its upgrade, from every address,
+    and behind a trusted proxy (whose connections all come from one address) too."""
+    h = Harness(replace(CONFIG, max_half_open=3, max_connections_per_ip=2))
+    core = h.core
+    assert core.admit("10.0.0.1") is None and core.admit("10.0.0.2") is None
+    assert core.admit("127.0.0.1", per_address=False) is None
+    for ip, per_address in (("10.0.0.3", True), ("127.0.0.1", False)):
+        refusal = core.admit(ip, per_address=per_address)
+        assert refusal is not None and refusal.details["ip"] == ip
+        assert refusal.details["code"] == ErrorCode.TOO_MANY_CONNECTIONS
+    core.upgraded_or_gone("127.0.0.1", per_address=False)
+    assert core.admit("10.0.0.3") is None
 
 
 @pytest.mark.parametrize(

@@ -241,7 +241,8 @@ class RelayCore:
         """The shell refused without the core: the websocket layer closed on an oversized
         frame, or a member stopped reading and was cut off."""
         self.stats.refusals[code] += 1
-        return [Log(conn, "refused", {"code": code})]
+        session = self.sessions.get(conn)
+        return [Log(conn, "refused", {"code": code, "ip": "" if session is None else session.ip})]
 
     def closed(self, conn: ConnId, now: float) -> list[Output]:
         """The connection is gone, whoever closed it."""
@@ -251,7 +252,7 @@ class RelayCore:
         self._per_ip[session.ip] -= 1
         if self._per_ip[session.ip] <= 0:
             del self._per_ip[session.ip]
-        out: list[Output] = [Log(conn, "close", {})]
+        out: list[Output] = [Log(conn, "close", {"ip": session.ip})]
         room = session.room
         if isinstance(room, LocalRoom):
             self._forget_member(room, conn)

@@ -9,7 +9,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from relay.config import RelayConfig
-from relay.core import Close, Output, RelayCore, Transmit
+from relay.core import Close, Log, Output, RelayCore, Transmit
 from relay.envelope import (
     VERSION,
     Create,
@@ -583,3 +583,13 @@ def test_a_long_encoding_is_forwarded_in_canonical_form(frame: bytes) -> None:
         assert isinstance(output, Transmit) and output.to == (ada,)
         frames.append(output.data)
     assert frames == [msgpack.packb([VERSION, Kind.MESSAGE, 2, 1, b"hi"], use_bin_type=True)]
+
+
+@pytest.mark.parametrize("code", [ErrorCode.TOO_SLOW, ErrorCode.FRAME_TOO_LARGE])
+def test_a_refusal_by_the_transport_names_the_address(code: ErrorCode) -> None:
+    h = Harness()
+    conn = h.connect("203.0.113.9")
+    (line,) = h.core.refused_by_transport(conn, code)
+    assert isinstance(line, Log) and line.details == {"code": code, "ip": "203.0.113.9"}
+    closing = [out for out in h.core.closed(conn, h.now) if isinstance(out, Log)]
+    assert closing[0].event == "close" and closing[0].details["ip"] == "203.0.113.9"

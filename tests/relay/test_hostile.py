@@ -32,6 +32,7 @@ from relay.envelope import (
     decode_relay_frame,
     encode,
 )
+from relay.logs import LINES_PER_ADDRESS
 from relay.rooms import new_room
 from tests.relay.conftest import RelayProcess, spawn_relay, two_players
 
@@ -330,3 +331,23 @@ async def test_hostile_room_ids_cannot_forge_log_lines() -> None:
     lines = text.splitlines()
     assert lines and all(line[:4].isdigit() and line[23:30] == " relay " for line in lines)
     assert sum('room="\\x1b[2J\\nX r"' in line for line in lines) == 2  # both, escaped
+
+
+async def test_one_address_cannot_grow_the_log_without_bound() -> None:
+    """Two hundred refusals from one address (each connection opened, refused, closed):
+    the log holds at most relay.logs.LINES_PER_ADDRESS lines naming it, then one line
+    counting the rest; every refusal line names the address, too_slow and 1009 included."""
+    relay = spawn_relay("--max-connections-per-ip", "1000")
+    try:
+        for _ in range(200):
+            async with connect(relay.url) as websocket:
+                await websocket.send('{"join": "please"}')
+                assert await refusal_and_close(websocket) == (ErrorCode.TEXT_FRAME, 1003)
+    finally:
+        logged = await asyncio.to_thread(relay.log_lines)
+    named = [line for line in logged if line.get("ip") == "127.0.0.1"]
+    (summary,) = [line for line in named if line["event"] == "suppressed"]
+    assert len(named) == LINES_PER_ADDRESS + 1
+    assert summary["lines"] == 3 * 200 - LINES_PER_ADDRESS
+    assert summary["codes"] == f"close:{200 - 10},open:{200 - 10},text_frame:{200 - 10}"
+    assert all("ip" in line for line in logged if line["event"] in ("open", "close", "refused"))

@@ -59,7 +59,7 @@ SCALARS = (
     | ODD_TEXT
     | st.text(max_size=20)
     | st.binary(max_size=40)
-    | st.binary(min_size=15_000, max_size=17_000)  # about --max-frame
+    | st.integers(15_000, 17_000).map(bytes)  # about --max-frame (one draw, not 16 KB)
 )
 VALUES = st.recursive(
     SCALARS,

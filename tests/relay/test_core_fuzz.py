@@ -14,7 +14,8 @@ pass. Invariants, after every step:
 - Ada and Bob, in another room, receive nothing and are closed by nothing; afterwards their
   game goes on, numbered on from where it stood.
 
-``TABLIER_FUZZ_EXAMPLES`` runs more examples (the default keeps this file to a few seconds).
+``TABLIER_FUZZ_EXAMPLES=4000`` runs more examples (with ``--timeout=0``: the suite stops a test at
+120 s); the default keeps this file to a few seconds.
 """
 
 from __future__ import annotations

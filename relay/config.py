@@ -81,6 +81,7 @@ class RelayConfig:
     rate: float = 20.0
     burst: int = 40
     max_connections_per_ip: int = 32
+    max_half_open: int = 1024
     max_rooms: int = 1000
     max_rooms_per_ip: int = 16
     max_seats: int = MAX_SEATS_PER_ROOM
@@ -118,6 +119,7 @@ def _checks(c: RelayConfig) -> list[tuple[bool, Phrase]]:
         (256 <= c.max_frame <= 1024 * 1024, said(N_("max frame must be 256 B..1 MiB"))),
         (c.rate > 0 and c.burst >= 1, said(N_("rate must be positive and burst at least 1"))),
         (c.max_connections_per_ip >= 1, said(N_("max connections per IP must be at least 1"))),
+        (c.max_half_open >= 1, said(N_("max half-open connections must be at least 1"))),
         (c.max_rooms >= 1 and c.max_rooms_per_ip >= 1, said(N_("max rooms must be at least 1"))),
         (1 <= c.max_seats <= MAX_SEATS_PER_ROOM,
          said(N_("max seats must be 1..{most}"), most=MAX_SEATS_PER_ROOM)),
@@ -168,7 +170,9 @@ HELP: dict[str, str] = {
     "max_frame": N_("largest frame accepted, in bytes; bigger ones close with 1009"),
     "rate": N_("messages per second each connection may send, on average"),
     "burst": N_("messages a connection may send at once before the rate applies"),
-    "max_connections_per_ip": N_("open connections allowed from one address"),
+    "max_connections_per_ip": N_("connections allowed from one address, open or still in "
+                                 "their HTTP upgrade"),
+    "max_half_open": N_("connections still in their HTTP upgrade, from every address together"),
     "max_rooms": N_("rooms the relay holds at once"),
     "max_rooms_per_ip": N_("rooms created from one address that the relay holds at once"),
     "max_seats": N_("most player seats a room may ask for (at most {most})"),

@@ -46,11 +46,11 @@ class RelayConnection(ServerConnection):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         relay = self.relay
-        if relay.config.trust_proxy:
-            return  # every TCP connection is the proxy's: core.open counts its clients
         peer = transport.get_extra_info("peername")
         ip = str(peer[0]) if peer else "local"
-        refusal = relay.core.admit(ip)
+        # Behind a trusted proxy every TCP connection is the proxy's: only the global count
+        # of half-open connections applies, and core.open counts the proxy's clients.
+        refusal = relay.core.admit(ip, per_address=not relay.config.trust_proxy)
         if refusal is None:
             self._to.upgrading[self] = ip
         else:
@@ -65,7 +65,8 @@ class RelayConnection(ServerConnection):
     def upgraded(self) -> None:
         ip = self._to.upgrading.pop(self, None)
         if ip is not None:
-            self.relay.core.upgraded_or_gone(ip)
+            relay = self.relay
+            relay.core.upgraded_or_gone(ip, per_address=not relay.config.trust_proxy)
 
     def start(self, conn: int) -> None:
         """The core knows it as ``conn`` now: hand it every frame from here on."""

@@ -46,6 +46,7 @@ from relay.shared import (
     Enter,
     EnterResult,
     Event,
+    Full,
     Leave,
     LocalRoom,
     Request,
@@ -127,6 +128,7 @@ class RelayCore:
         self.stats = Stats()
         self._per_ip: Counter[str] = Counter()
         self._upgrading_per_ip: Counter[str] = Counter()  # connections not upgraded yet
+        self._upgrading = 0  # all of them, from every address
         self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
         self._failures: dict[str, TokenBucket] = {}
         # The rate a welcome announces: rounded down, so a client keeping to it keeps to ours.
@@ -146,28 +148,45 @@ class RelayCore:
 
     # --- events from the shell -----------------------------------------------------------
 
-    def admit(self, ip: str) -> Log | None:
+    def admit(self, ip: str, *, per_address: bool = True) -> Log | None:
         """A TCP connection arrived from ``ip``: None lets it go on to its HTTP upgrade, a
         :class:`Log` says it is refused (the shell closes the socket: without a websocket yet,
         there is nothing to carry an error). Each admitted one is counted until
-        :meth:`upgraded_or_gone`, so one address cannot hold many half-open connections (each
-        costs memory until the handshake timeout) any more than many joined ones.
+        :meth:`upgraded_or_gone`: against ``--max-half-open`` in all, so that a crowd of
+        addresses cannot hold the relay's memory with connections that never upgrade, and,
+        ``per_address``, against its address's ``--max-connections-per-ip`` together with the
+        address's open websockets, so one address holds at most that many of both kinds, and
+        one more: that one, if it upgrades, is refused by :meth:`open` with a sentence (the
+        limit's, which an honest client can show) rather than cut off without a word.
 
-        The shell asks only where the peer's address is the client's own: behind a proxy every
-        connection comes from the proxy, which holds the slow clients itself.
+        Behind a trusted proxy (``per_address`` False) every connection comes from the proxy,
+        which holds the slow clients itself: only the global count applies, and
+        :meth:`open` counts each client's address once its upgrade names it.
         """
-        if self._upgrading_per_ip[ip] >= self.config.max_connections_per_ip:
-            self.stats.refusals[ErrorCode.TOO_MANY_CONNECTIONS] += 1
-            return Log(None, "refused", {"code": ErrorCode.TOO_MANY_CONNECTIONS, "ip": ip})
-        self._upgrading_per_ip[ip] += 1
+        config = self.config
+        if self._upgrading >= config.max_half_open:
+            return self._refused_at_accept(ip, "half_open")
+        if per_address:
+            if self._upgrading_per_ip[ip] + self._per_ip[ip] > config.max_connections_per_ip:
+                return self._refused_at_accept(ip, "address")
+            self._upgrading_per_ip[ip] += 1
+        self._upgrading += 1
         return None
 
-    def upgraded_or_gone(self, ip: str) -> None:
+    def _refused_at_accept(self, ip: str, why: str) -> Log:
+        self.stats.refusals[ErrorCode.TOO_MANY_CONNECTIONS] += 1
+        details: dict[str, str | int] = {"code": ErrorCode.TOO_MANY_CONNECTIONS, "ip": ip}
+        details["why"] = why
+        return Log(None, "refused", details)
+
+    def upgraded_or_gone(self, ip: str, *, per_address: bool = True) -> None:
         """An admitted connection finished its upgrade (it is counted by :meth:`open` from now
         on) or closed before it."""
-        self._upgrading_per_ip[ip] -= 1
-        if self._upgrading_per_ip[ip] <= 0:
-            del self._upgrading_per_ip[ip]
+        self._upgrading -= 1
+        if per_address:
+            self._upgrading_per_ip[ip] -= 1
+            if self._upgrading_per_ip[ip] <= 0:
+                del self._upgrading_per_ip[ip]
 
     def open(self, conn: ConnId, ip: str, now: float) -> list[Output]:
         """A websocket connection completed its HTTP handshake."""
@@ -176,8 +195,10 @@ class RelayCore:
         self._per_ip[ip] += 1
         self.stats.connections_total += 1
         out: list[Output] = [Log(conn, "open", {"ip": ip})]
+        # The one over the cap that admit lets through to be told why (behind a proxy, each
+        # one over: the proxy's connections are not counted per address at admission).
         if self._per_ip[ip] > self.config.max_connections_per_ip:
-            out += self._refuse(session, ErrorCode.TOO_MANY_CONNECTIONS)
+            out += self._refuse(session, ErrorCode.TOO_MANY_CONNECTIONS, why="address")
         return out
 
     def receive(self, conn: ConnId, data: bytes, now: float) -> list[Output]:
@@ -220,7 +241,8 @@ class RelayCore:
         """The shell refused without the core: the websocket layer closed on an oversized
         frame, or a member stopped reading and was cut off."""
         self.stats.refusals[code] += 1
-        return [Log(conn, "refused", {"code": code})]
+        session = self.sessions.get(conn)
+        return [Log(conn, "refused", {"code": code, "ip": "" if session is None else session.ip})]
 
     def closed(self, conn: ConnId, now: float) -> list[Output]:
         """The connection is gone, whoever closed it."""
@@ -230,7 +252,7 @@ class RelayCore:
         self._per_ip[session.ip] -= 1
         if self._per_ip[session.ip] <= 0:
             del self._per_ip[session.ip]
-        out: list[Output] = [Log(conn, "close", {})]
+        out: list[Output] = [Log(conn, "close", {"ip": session.ip})]
         room = session.room
         if isinstance(room, LocalRoom):
             self._forget_member(room, conn)
@@ -320,9 +342,11 @@ class RelayCore:
         if session is None or session.closing:
             return []
         session.waiting = False
+        if isinstance(result, Full):
+            text = self.rooms_per_ip_text() if result.why == "address" else None
+            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, text, why=result.why)
         if isinstance(result, ErrorCode):
-            text = self.rooms_per_ip_text() if result == ErrorCode.TOO_MANY_ROOMS else None
-            return self._refuse(session, result, text)
+            return self._refuse(session, result)
         created = result.created
         event = "recreated" if result.again else "created"
         return [
@@ -466,9 +490,10 @@ class RelayCore:
             log = Log(session.conn, "recreated", {"room": room.id[:8], "seats": room.capacity})
             return [log, Transmit((session.conn,), encode(created))]
         if len(self.rooms) >= self.config.max_rooms:
-            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS)
+            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, why="rooms")
         if self._rooms_per_ip[session.ip] >= self.config.max_rooms_per_ip:
-            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, self.rooms_per_ip_text())
+            text = self.rooms_per_ip_text()
+            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, text, why="address")
         room_id = created.room_id
         self.rooms[room_id] = Room(
             room_id,
@@ -646,15 +671,24 @@ class RelayCore:
         return [Transmit(room.audience, frame)] if room.audience else []
 
     def _refuse(
-        self, session: Session, code: ErrorCode, text: str | None = None, *, room: str = ""
+        self,
+        session: Session,
+        code: ErrorCode,
+        text: str | None = None,
+        *,
+        room: str = "",
+        why: str = "",
     ) -> list[Output]:
         """Refuse with ``code``; ``room`` is the room id the client named, if any (cut to 8
-        characters in the log, like every room id there: enough to find a room, not to join)."""
+        characters in the log, like every room id there: enough to find a room, not to join);
+        ``why``, for the operator, which limit it met where a code covers several."""
         close_code, default_text = REFUSALS[code]
         self.stats.refusals[code] += 1
         details: dict[str, str | int] = {"code": code, "ip": session.ip}
         if room:
             details["room"] = room[:8]
+        if why:
+            details["why"] = why
         out: list[Output] = [
             Log(session.conn, "refused", details),
             Transmit((session.conn,), encode(Error(code, text or default_text))),

@@ -290,6 +290,9 @@ _SEND_TELL_HEAD = bytes((0x93, VERSION, Kind.SEND_TELL))
 _MESSAGE_HEAD = bytes((0x95, VERSION, Kind.MESSAGE))  # fixarray of 5, version, kind
 _STAMPED_HEAD = bytes((0x93, VERSION, Kind.STAMPED))  # fixarray of 3, version, kind
 _BIN_HEADERS = {0xC4: 1, 0xC5: 2, 0xC6: 4}  # bin 8/16/32: bytes of length after the marker
+# The same, with the fewest bytes each header is msgpack's smallest encoding for: a bin 16
+# header before 255 bytes or fewer is a bin 8's length written long.
+_SMALLEST_BIN = {0xC4: (1, 0), 0xC5: (2, 0x100), 0xC6: (4, 0x10000)}
 
 
 def packed_send_payload(data: bytes) -> bytes | None:
@@ -297,15 +300,24 @@ def packed_send_payload(data: bytes) -> bytes | None:
     (either kind: ``data[2]`` says which) in its canonical form, or None: then decode it with
     :func:`decode_client_frame`.
 
+    Only the canonical form is forwarded as it came: its bytes are the frame the relay would
+    build itself. A payload under a longer header than its size needs (a bin 16 or bin 32
+    header for a few bytes) goes the long way, where the relay packs it anew, so every member
+    receives one canonical frame whatever the sender's encoder did (docs/relay-protocol.md).
+
     >>> packed_send_payload(encode(Send(b"hi", tell=True))) == pack_payload(b"hi")
+    True
+    >>> packed_send_payload(bytes((0x93, VERSION, Kind.SEND, 0xC5, 0, 2)) + b"hi") is None
     True
     """
     canonical = len(data) > 4 and (data.startswith(_SEND_HEAD) or data.startswith(_SEND_TELL_HEAD))
-    width = _BIN_HEADERS.get(data[3]) if canonical else None
-    if width is None or len(data) < 4 + width:
+    header = _SMALLEST_BIN.get(data[3]) if canonical else None
+    if header is None:
         return None
+    width, least = header
     size = int.from_bytes(data[4 : 4 + width], "big")
-    return data[3:] if 4 + width + size == len(data) else None
+    # A frame cut inside its header reads a size that cannot add up (at most 4 bytes short).
+    return data[3:] if 4 + width + size == len(data) and size >= least else None
 
 
 def stamp(seq: int, seat: int, packed_payload: bytes) -> bytes:

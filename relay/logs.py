@@ -18,10 +18,22 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import Counter
 
 from relay.core import Log
 
 logger = logging.getLogger("tablier.relay")
+
+# How much of the log one address can fill: at most LINES_PER_ADDRESS lines naming it (its
+# connections opened and closed, its refusals) in each WINDOW seconds, then one line saying
+# how many more there were, by code. An address's lines can grow the log by at most
+# LINES_PER_ADDRESS + 1 lines a minute, however fast it connects or is refused.
+WINDOW = 60.0
+LINES_PER_ADDRESS = 30
+# Addresses followed at once in a window; lines from any further one share one budget (so a
+# crowd of addresses cannot make the pacer itself grow without bound either).
+ADDRESSES = 10_000
+OTHERS = "other addresses"
 
 _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"'}
 _QUOTED_IF = frozenset(' "=')
@@ -74,3 +86,69 @@ def configure(as_json: bool) -> None:
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
+
+
+class LogPacer:
+    """Which lines reach the log: those that name no address, and up to
+    :data:`LINES_PER_ADDRESS` naming one address in each :data:`WINDOW`; when the window
+    ends, one ``suppressed`` line per address that had more, naming it and counting them by
+    code (or event). Time is passed in, as to the core.
+
+    >>> pacer = LogPacer(window=60.0, lines=2)
+    >>> flood = [Log(n, "refused", {"code": "text_frame", "ip": "192.0.2.1"}) for n in range(5)]
+    >>> [len(pacer.pace(entry, now=1.0)) for entry in flood]
+    [1, 1, 0, 0, 0]
+    >>> pacer.pace(Log(None, "room_expired", {"room": "Vm8DKOOO"}), now=2.0)[0].event
+    'room_expired'
+    >>> [render(entry, False) for entry in pacer.due(now=61.0)]
+    ['suppressed ip=192.0.2.1 lines=3 codes=text_frame:3']
+    """
+
+    __slots__ = ("_addresses", "_lines", "_shown", "_started", "_suppressed", "_window")
+
+    def __init__(
+        self, window: float = WINDOW, lines: int = LINES_PER_ADDRESS, addresses: int = ADDRESSES
+    ) -> None:
+        self._window = window
+        self._lines = lines
+        self._addresses = addresses
+        self._started: float | None = None
+        self._shown: Counter[str] = Counter()  # lines written this window, by address
+        self._suppressed: dict[str, Counter[str]] = {}  # lines held back, by address and code
+
+    def pace(self, entry: Log, now: float) -> list[Log]:
+        """What to write for ``entry``: the summaries of a window that ended, then the entry
+        unless its address has had its lines for this window."""
+        out = self.due(now)
+        ip = entry.details.get("ip")
+        if not isinstance(ip, str):
+            return [*out, entry]
+        if ip not in self._shown and len(self._shown) >= self._addresses:
+            ip = OTHERS
+        if self._shown[ip] < self._lines:
+            self._shown[ip] += 1
+            return [*out, entry]
+        kind = entry.details.get("code", entry.event)
+        self._suppressed.setdefault(ip, Counter())[str(kind)] += 1
+        return out
+
+    def due(self, now: float) -> list[Log]:
+        """The summaries of the window, if it has ended (the shell asks every tick)."""
+        if self._started is None:
+            self._started = now
+        if now - self._started < self._window:
+            return []
+        self._started = now
+        return self.summaries()
+
+    def summaries(self) -> list[Log]:
+        """A ``suppressed`` line for each address that had lines held back, and a new window
+        (the shell asks at shutdown too, so that no count is lost)."""
+        out = []
+        for ip, codes in self._suppressed.items():
+            counts = ",".join(f"{code}:{count}" for code, count in sorted(codes.items()))
+            details: dict[str, str | int] = {"ip": ip, "lines": codes.total(), "codes": counts}
+            out.append(Log(None, "suppressed", details))
+        self._shown.clear()
+        self._suppressed.clear()
+        return out

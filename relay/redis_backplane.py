@@ -77,6 +77,7 @@ from relay.shared import (
     Entered,
     EnterResult,
     Event,
+    Full,
     Leave,
 )
 
@@ -88,6 +89,43 @@ TRIES = 8  # a change of state decided again at most this often when others race
 # (a restart) waits its turn rather than opening a connection to Redis each.
 CONCURRENT_CHANGES = 32
 RENEWALS_AT_ONCE = 16  # rooms whose leases one pipeline renews
+# Redis's memory figures (INFO memory) are read when a room is to be created, at most once
+# in this many seconds: a crowd of creations costs Redis one INFO a second, not one each.
+MEMORY_EVERY = 1.0
+# Of Redis's maxmemory, the share never promised to rooms: Redis's own needs (the relay
+# processes' Pub/Sub output buffers, up to client-output-buffer-limit each, the AOF rewrite
+# buffer, what its allocator cannot give back) and the growth of rooms during MEMORY_EVERY.
+REDIS_SHARE = 8  # one eighth
+# What a stream entry costs Redis beyond its frame's bytes (its id, the epoch, holder, seat
+# and presence fields, its share of the listpack and radix tree), and what the allocator
+# may add to a frame that needs a block of its own (jemalloc's size classes are a quarter
+# apart): measured with redis-server 7.0 (jemalloc 5.3) for frames of 11 bytes to 16 KiB,
+# at most some 100 bytes an entry, and a room of 256 KiB of frames at most 335 KiB in all.
+ENTRY_BYTES = 96
+ROOM_KEYS_BYTES = 8 * 1024  # meta, state (15 seats, 16 spectators), leases, the counts
+
+
+def room_bytes(config: RelayConfig) -> int:
+    """The most memory one room can take in Redis at the relay's limits: its backlog full of
+    whichever frames cost most (many small ones, each with its entry's cost, or big ones,
+    each rounded up by the allocator), one frame over while an append is trimmed and one
+    more in a half-trimmed listpack node, and its other keys. At the defaults (1024 events,
+    256 KiB, 16 KiB frames), 392 KiB; measured at most 335 KiB.
+
+    >>> room_bytes(RelayConfig()) // 1024
+    392
+    """
+    frames = max(config.backlog_bytes * 5 // 4, config.backlog_bytes + config.backlog * ENTRY_BYTES)
+    return frames + 2 * config.max_frame + ROOM_KEYS_BYTES
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """Redis's memory as last read (INFO memory), in bytes; ``most`` 0: no maxmemory."""
+
+    used: int
+    most: int
+    read_at: float
 
 
 SOURCE_BYTES = redis_library.SOURCE.encode()
@@ -208,6 +246,8 @@ class RedisBackplane:
         self._fetching: set[str] = set()  # rooms whose missing numbers are being fetched
         self._extended: dict[str, float] = {}  # room -> when its life was last extended
         self._creators: dict[str, str] = {}  # room -> the address it counts against
+        self._memory_read: Memory | None = None  # Redis's memory figures, as last read
+        self._room_bytes = room_bytes(config)
         self._listener: Listener | None = None
         self._was_up = False
         self._up = asyncio.Event()
@@ -305,6 +345,7 @@ class RedisBackplane:
         try:
             if again and await self._redis.exists(keys[0]):
                 return Brought(created, seats, again=True)
+            memory = await self._memory()
             counted = await self._call(
                 "tablier_count_room",
                 _room_counts(request.ip),
@@ -312,9 +353,14 @@ class RedisBackplane:
                 self._ttl_ms,
                 self.config.max_rooms,
                 self.config.max_rooms_per_ip,
+                memory.used,
+                memory.most,
+                self._room_bytes,
+                memory.most // REDIS_SHARE,
             )
             if counted != b"ok":
-                return ErrorCode.TOO_MANY_ROOMS
+                why = {b"address_full": "address", b"memory": "memory"}.get(counted, "rooms")
+                return Full(why)
             state = RoomState(
                 created.room_id,
                 token_hash(created.player_token),
@@ -327,6 +373,24 @@ class RedisBackplane:
             self._failure(error)
             return ErrorCode.UNAVAILABLE
         return Brought(created, seats, again=again)
+
+    async def _memory(self) -> Memory:
+        """Redis's memory figures, read again if the last reading is older than
+        :data:`MEMORY_EVERY`. Said once in the log if Redis has no maxmemory: then nothing
+        stops rooms but ``--max-rooms``, and Redis may take the machine's memory."""
+        now = asyncio.get_running_loop().time()
+        memory = self._memory_read
+        if memory is not None and now - memory.read_at < MEMORY_EVERY:
+            return memory
+        info = await self._timed(self._redis.info("memory"))
+        try:
+            memory = Memory(int(info["used_memory"]), int(info["maxmemory"]), now)
+        except (KeyError, TypeError, ValueError) as error:
+            raise _unreadable("answered INFO memory", error) from error
+        if memory.most == 0 and (self._memory_read is None or self._memory_read.most != 0):
+            self._log("backplane_no_maxmemory", {"redis": _safe_url(self.url)})
+        self._memory_read = memory
+        return memory
 
     def settled(self, room_id: str) -> None:
         """The core has taken in an :meth:`enter`'s answer: what the reader brought for the

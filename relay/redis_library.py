@@ -24,11 +24,13 @@ Versions: every function first checks :data:`VERSION_KEY` (see there).
 
 from __future__ import annotations
 
-NAME = "tablier_relay_4"
+NAME = "tablier_relay_5"
 """The library's name, one per version of what it writes: version 2 published events to the
 reading processes (version 1 filled an inbox stream per process); version 3 decides leases on
 Redis's clock and checks :data:`VERSION_KEY`; version 4 numbers frames of envelope version 5
-(a sender asks for its number), which the clients of version 3's processes cannot read. Two
+(a sender asks for its number), which the clients of version 3's processes cannot read;
+version 5 refuses a new room that Redis's memory could not hold full (``tablier_count_room``
+takes Redis's memory figures), which version 4's processes would not pass. Two
 versions must never number one Redis's rooms together (``relay.redis_backplane`` refuses
 to)."""
 PREFIX = "tablier_relay_"
@@ -264,13 +266,33 @@ register('tablier_failures', function(keys, args)
 end)
 
 -- KEYS every room, this address's rooms. ARGV room, its life (ms), most rooms, most rooms
--- per address. 'ok' (counted), 'full' or 'address_full'.
+-- per address, and Redis's memory as the caller last read it (INFO memory): used_memory,
+-- maxmemory (0: no limit), the most a room can take (relay.redis_backplane.room_bytes) and
+-- the share kept for Redis's own needs. 'ok' (counted), 'full', 'address_full' or 'memory'.
+--
+-- 'memory': once every room counted and the new one have taken all they may, Redis would
+-- need more than its maxmemory. What they may still take is each room's most less what it
+-- holds now, of which only its frames are known (its meta's 'bytes'): counting the rest of a
+-- room's present memory twice errs on the safe side. The rooms are summed only when the
+-- rough sum (nothing subtracted) does not fit already: near the limit, once per creation.
 register('tablier_count_room', function(keys, args)
   local now = now_ms()
   for _, key in ipairs(keys) do redis.call('ZREMRANGEBYSCORE', key, '-inf', now) end
   if redis.call('ZSCORE', keys[1], args[1]) == false then
-    if redis.call('ZCARD', keys[1]) >= tonumber(args[3]) then return 'full' end
+    local rooms = redis.call('ZCARD', keys[1])
+    if rooms >= tonumber(args[3]) then return 'full' end
     if redis.call('ZCARD', keys[2]) >= tonumber(args[4]) then return 'address_full' end
+    local most = tonumber(args[6])
+    if most > 0 then
+      local need = tonumber(args[5]) + (rooms + 1) * tonumber(args[7]) + tonumber(args[8])
+      if need > most then
+        for _, room in ipairs(redis.call('ZRANGE', keys[1], 0, -1)) do
+          local held = redis.call('HGET', 'tablier:{' .. room .. '}:meta', 'bytes')
+          need = need - (tonumber(held) or 0)
+        end
+        if need > most then return 'memory' end
+      end
+    end
   end
   redis.call('ZADD', keys[1], now + tonumber(args[2]), args[1])
   redis.call('ZADD', keys[2], now + tonumber(args[2]), args[1])

@@ -71,6 +71,8 @@ class RelayServer:
         self._ticker: asyncio.Task[None] | None = None
         self._max_queued_bytes = SLOW_READER_FRAMES * self.config.max_frame
         self._clock: Callable[[], float] = time.monotonic  # the loop's, once started
+        # One address's lines fill the log at a bounded pace (relay.logs.LINES_PER_ADDRESS).
+        self._pacer = logs.LogPacer()
 
     # --- lifecycle -----------------------------------------------------------------------
 
@@ -131,6 +133,7 @@ class RelayServer:
             for task in server.handler_tasks:
                 task.cancel()
             await server.wait_closed()
+        self._write(self._pacer.summaries())  # what was held back is counted, not lost
         if self.backplane is not None:
             # The departures just made still go to Redis (bounded), then the link closes.
             with contextlib.suppress(TimeoutError):
@@ -228,11 +231,15 @@ class RelayServer:
                 if websocket is not None:
                     self._spawn(websocket.close(output.code, output.reason))
             elif isinstance(output, Log):
-                if logs.logger.isEnabledFor(logging.INFO):
-                    # Rendered only for a logger that keeps it (an embedding app may not).
-                    logs.logger.info(logs.render(output, self.config.log_json))
+                self._write(self._pacer.pace(output, self._clock()))
             elif isinstance(output, Enter | Bring | Leave | Check):
                 self._spawn(self._ask(output))
+
+    def _write(self, entries: list[Log]) -> None:
+        if entries and logs.logger.isEnabledFor(logging.INFO):
+            # Rendered only for a logger that keeps it (an embedding app may not).
+            for entry in entries:
+                logs.logger.info(logs.render(entry, self.config.log_json))
 
     async def _ask(self, request: Enter | Bring | Leave | Check) -> None:
         """Carry a request to the backplane, and its answer back to the core."""
@@ -292,7 +299,9 @@ class RelayServer:
         loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(interval)
-            self._carry_out(self.core.tick(loop.time()))
+            now = loop.time()
+            self._carry_out(self.core.tick(now))
+            self._write(self._pacer.due(now))
 
     def received(self, conn: int, data: bytes) -> None:
         """A whole binary frame from ``conn`` (the busiest path: relay.connection)."""

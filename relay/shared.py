@@ -111,6 +111,15 @@ class Brought:
     again: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Full:
+    """The room of a :class:`Bring` was not created: ``why`` the relay holds as many rooms as
+    it may: ``rooms`` (``--max-rooms``), ``address`` (``--max-rooms-per-ip``, from its
+    creator's address) or ``memory`` (Redis could not hold one more room full)."""
+
+    why: str
+
+
 class Event(NamedTuple):
     """One entry of a room's stream, as the backplane delivers it. ``holder`` is who sent a
     message, or who holds ``seat`` after a presence event (the one who left, for a
@@ -125,7 +134,7 @@ class Event(NamedTuple):
 
 
 EnterResult = Entered | ErrorCode
-BringResult = Brought | ErrorCode
+BringResult = Brought | Full | ErrorCode
 
 
 # --- one process's view of a shared room ---------------------------------------------------

@@ -9,7 +9,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from relay.config import RelayConfig
-from relay.core import Close, Output, RelayCore, Transmit
+from relay.core import Close, Log, Output, RelayCore, Transmit
 from relay.envelope import (
     VERSION,
     Create,
@@ -470,15 +470,54 @@ def test_a_failed_proof_says_nothing_about_the_room() -> None:
 
 
 def test_half_open_connections_are_counted_per_address() -> None:
-    h = Harness(replace(CONFIG, max_connections_per_ip=2))
+    h = Harness(replace(CONFIG, max_connections_per_ip=1))
     core = h.core
-    assert core.admit("10.0.0.1") is None and core.admit("10.0.0.1") is None
+    assert core.admit("10.0.0.1") is None and core.admit("10.0.0.1") is None  # 1, and 1 over
     refusal = core.admit("10.0.0.1")
     assert refusal is not None and refusal.details["code"] == ErrorCode.TOO_MANY_CONNECTIONS
+    assert refusal.details["ip"] == "10.0.0.1"
     assert core.admit("10.0.0.2") is None  # another address is not affected
     core.upgraded_or_gone("10.0.0.1")
     assert core.admit("10.0.0.1") is None
     assert core.stats.refusals[ErrorCode.TOO_MANY_CONNECTIONS] == 1
+
+
+def test_half_open_and_upgraded_connections_of_an_address_count_together() -> None:
+    """An address holds at most --max-connections-per-ip connections, whether they finished
+    their HTTP upgrade or not (not that many of each), and one more, which is refused in
+    words if it upgrades."""
+    h = Harness(replace(CONFIG, max_connections_per_ip=3))
+    core = h.core
+    for _ in range(2):  # two connections upgrade, as the shell tells it: admit, then open
+        assert core.admit("10.0.0.1") is None
+        core.upgraded_or_gone("10.0.0.1")
+        h.connect("10.0.0.1")
+    assert core.admit("10.0.0.1") is None  # the third, still in its upgrade
+    assert core.admit("10.0.0.1") is None  # one over: held, to be told why
+    refusal = core.admit("10.0.0.1")
+    assert refusal is not None and refusal.details["code"] == ErrorCode.TOO_MANY_CONNECTIONS
+    assert refusal.details["ip"] == "10.0.0.1"
+    core.upgraded_or_gone("10.0.0.1")  # the third upgrades: three open, none refused
+    third = h.connect("10.0.0.1")
+    assert third not in h.closed
+    core.upgraded_or_gone("10.0.0.1")  # the one over upgrades: refused, in words
+    over = h.connect("10.0.0.1")
+    assert h.error_code(over) == ErrorCode.TOO_MANY_CONNECTIONS and h.closed[over] == 1013
+
+
+def test_half_open_connections_are_capped_in_all() -> None:
+    """--max-half-open counts every connection still in its upgrade, from every address,
+    and behind a trusted proxy (whose connections all come from one address) too."""
+    h = Harness(replace(CONFIG, max_half_open=3, max_connections_per_ip=2))
+    core = h.core
+    assert core.admit("10.0.0.1") is None and core.admit("10.0.0.2") is None
+    assert core.admit("127.0.0.1", per_address=False) is None
+    for ip, per_address in (("10.0.0.3", True), ("127.0.0.1", False)):
+        refusal = core.admit(ip, per_address=per_address)
+        assert refusal is not None and refusal.details["ip"] == ip
+        assert refusal.details["code"] == ErrorCode.TOO_MANY_CONNECTIONS
+    core.upgraded_or_gone("127.0.0.1", per_address=False)
+    assert core.admit("10.0.0.3") is None
 
 
 @pytest.mark.parametrize(
@@ -519,3 +558,38 @@ def test_the_seat_stamped_on_a_message_is_its_senders() -> None:
         (1, b"slow path"),
         (1, b"after a reconnect"),
     ]
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        bytes((0x93, VERSION, Kind.SEND, 0xC5, 0, 2)) + b"hi",  # bin 16 for two bytes
+        bytes((0x93, VERSION, Kind.SEND, 0xC6, 0, 0, 0, 2)) + b"hi",  # bin 32
+        bytes((0x93, 0xCC, VERSION, 0xCD, 0, Kind.SEND, 0xC4, 2)) + b"hi",  # long ints
+        b"\xdc\x00\x03" + bytes((VERSION, Kind.SEND)) + bytes((0xC5, 0, 2)) + b"hi",
+    ],
+    ids=["bin16", "bin32", "uint8 and uint16", "array16 and bin16"],
+)
+def test_a_long_encoding_is_forwarded_in_canonical_form(frame: bytes) -> None:
+    """The relay forwards a payload under its shortest header, whatever the sender wrote:
+    every member gets the very frame the relay would have made of a canonical send."""
+    h = Harness()
+    room = h.room()
+    ada, _ = h.seat(room, "Ada")
+    bob, _ = h.seat(room, "Bob")
+    h.take(ada)
+    frames: list[bytes] = []
+    for output in h.core.receive(bob, frame, h.now):
+        assert isinstance(output, Transmit) and output.to == (ada,)
+        frames.append(output.data)
+    assert frames == [msgpack.packb([VERSION, Kind.MESSAGE, 2, 1, b"hi"], use_bin_type=True)]
+
+
+@pytest.mark.parametrize("code", [ErrorCode.TOO_SLOW, ErrorCode.FRAME_TOO_LARGE])
+def test_a_refusal_by_the_transport_names_the_address(code: ErrorCode) -> None:
+    h = Harness()
+    conn = h.connect("203.0.113.9")
+    (line,) = h.core.refused_by_transport(conn, code)
+    assert isinstance(line, Log) and line.details == {"code": code, "ip": "203.0.113.9"}
+    closing = [out for out in h.core.closed(conn, h.now) if isinstance(out, Log)]
+    assert closing[0].event == "close" and closing[0].details["ip"] == "203.0.113.9"

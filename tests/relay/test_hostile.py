@@ -32,6 +32,7 @@ from relay.envelope import (
     decode_relay_frame,
     encode,
 )
+from relay.logs import LINES_PER_ADDRESS
 from relay.rooms import new_room
 from tests.relay.conftest import RelayProcess, spawn_relay, two_players
 
@@ -223,20 +224,42 @@ async def test_the_seat_on_each_message_is_its_senders(
     )  # nothing of Bob's reached Ada but his departure
 
 
-async def test_half_open_connections_are_capped_per_address() -> None:
+def _address(url: str) -> tuple[str, int]:
+    host, port = url.removeprefix("ws://").rstrip("/").rsplit(":", 1)
+    return host, int(port)
+
+
+async def _refused_at_once(url: str) -> None:
+    """A TCP connection the relay closes the moment it connects (not in 10 s)."""
+    reader, writer = await asyncio.open_connection(*_address(url))
+    assert await asyncio.wait_for(reader.read(), 2) == b""
+    writer.close()
+
+
+async def _upgrade(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bytes:
+    """Finish a half-open connection's upgrade: the status line the relay answers."""
+    writer.write(
+        b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    )
+    return await asyncio.wait_for(reader.readline(), 2)
+
+
+async def test_half_open_and_upgraded_connections_count_together_per_address() -> None:
     """Connections that never finish their HTTP upgrade cost memory until the handshake
-    timeout: one address may hold only as many as it may hold joined connections."""
+    timeout: one address holds at most --max-connections-per-ip connections, upgraded or
+    not, and one more (which is told why if it upgrades); the ones it holds still upgrade."""
     relay = spawn_relay("--max-connections-per-ip", "8", "--handshake-timeout", "10")
     try:
-        host, port = relay.url.removeprefix("ws://").rstrip("/").rsplit(":", 1)
-        game = await two_players(relay.url)
-        half_open = [await asyncio.open_connection(host, int(port)) for _ in range(8)]
+        game = await two_players(relay.url)  # two upgraded connections of 127.0.0.1
+        half_open = [await asyncio.open_connection(*_address(relay.url)) for _ in range(7)]
         for _, writer in half_open:
-            writer.write(b"GET / HTTP/1.1\r\nHost: relay\r\n")  # and never the blank line
-        reader, writer = await asyncio.open_connection(host, int(port))
-        assert await asyncio.wait_for(reader.read(), 2) == b""  # at once, not in 10 s
-        writer.close()
+            writer.write(b"GET / HTTP/1.1\r\nHost: relay\r\n")  # and no blank line yet
+        await _refused_at_once(relay.url)  # the tenth: 2 upgraded + 6 half-open + 1 over
         await assert_game_goes_on(game[:2])
+        for reader, writer in half_open:  # each one the relay held finishes its upgrade
+            assert await _upgrade(reader, writer) == b"HTTP/1.1 101 Switching Protocols\r\n"
+        await _refused_at_once(relay.url)  # eight upgraded, one going: still no ninth
         for _, writer in half_open:
             writer.close()
         async with asyncio.timeout(5):  # once the relay has seen them go, room again
@@ -247,12 +270,45 @@ async def test_half_open_connections_are_capped_per_address() -> None:
                 except (OSError, InvalidHandshake):
                     await asyncio.sleep(0.05)
         for member in game[:2]:
-            await member.close()  # type: ignore[union-attr]
+            await member.close()
     finally:
         logged = await asyncio.to_thread(relay.log_lines)
-    assert any(
-        line["event"] == "refused" and line.get("code") == "too_many_connections" for line in logged
+    refused = [line for line in logged if line.get("code") == "too_many_connections"]
+    assert len(refused) >= 2 and all(line["ip"] == "127.0.0.1" for line in refused)
+    # The one over the cap was told why once it upgraded (an error, then 1013): a websocket.
+    assert len([line for line in refused if "conn" in line]) == 1
+
+
+async def test_half_open_connections_are_capped_in_all() -> None:
+    """--max-half-open bounds the connections still in their upgrade from every address
+    together (here all from one address, whose own cap is far above): the next is closed
+    at once, and a websocket client gets in again once one of them upgrades."""
+    relay = spawn_relay(
+        "--max-connections-per-ip", "100", "--max-half-open", "4", "--handshake-timeout", "10"
     )
+    try:
+        half_open = [await asyncio.open_connection(*_address(relay.url)) for _ in range(4)]
+        for _, writer in half_open:
+            writer.write(b"GET / HTTP/1.1\r\nHost: relay\r\n")
+        await _refused_at_once(relay.url)
+        with pytest.raises((OSError, InvalidHandshake)):
+            await create_room(relay.url, seats=1)
+        reader, writer = half_open[0]
+        assert await _upgrade(reader, writer) == b"HTTP/1.1 101 Switching Protocols\r\n"
+        async with asyncio.timeout(5):  # its place among the half-open ones is free
+            while True:
+                try:
+                    await create_room(relay.url, seats=1)
+                    break
+                except (OSError, InvalidHandshake):
+                    await asyncio.sleep(0.05)
+        for _, writer in half_open:
+            writer.close()
+    finally:
+        logged = await asyncio.to_thread(relay.log_lines)
+    refused = [line for line in logged if line.get("code") == "too_many_connections"]
+    assert refused and all(line["why"] == "half_open" for line in refused)
+    assert all(line["ip"] == "127.0.0.1" for line in refused)
 
 
 async def test_hostile_room_ids_cannot_forge_log_lines() -> None:
@@ -275,3 +331,23 @@ async def test_hostile_room_ids_cannot_forge_log_lines() -> None:
     lines = text.splitlines()
     assert lines and all(line[:4].isdigit() and line[23:30] == " relay " for line in lines)
     assert sum('room="\\x1b[2J\\nX r"' in line for line in lines) == 2  # both, escaped
+
+
+async def test_one_address_cannot_grow_the_log_without_bound() -> None:
+    """Two hundred refusals from one address (each connection opened, refused, closed):
+    the log holds at most relay.logs.LINES_PER_ADDRESS lines naming it, then one line
+    counting the rest; every refusal line names the address, too_slow and 1009 included."""
+    relay = spawn_relay("--max-connections-per-ip", "1000")
+    try:
+        for _ in range(200):
+            async with connect(relay.url) as websocket:
+                await websocket.send('{"join": "please"}')
+                assert await refusal_and_close(websocket) == (ErrorCode.TEXT_FRAME, 1003)
+    finally:
+        logged = await asyncio.to_thread(relay.log_lines)
+    named = [line for line in logged if line.get("ip") == "127.0.0.1"]
+    (summary,) = [line for line in named if line["event"] == "suppressed"]
+    assert len(named) == LINES_PER_ADDRESS + 1
+    assert summary["lines"] == 3 * 200 - LINES_PER_ADDRESS
+    assert summary["codes"] == f"close:{200 - 10},open:{200 - 10},text_frame:{200 - 10}"
+    assert all("ip" in line for line in logged if line["event"] in ("open", "close", "refused"))

@@ -11,7 +11,7 @@ import pytest
 import relay.logs
 import relay.rooms
 from relay.core import Log
-from relay.logs import escaped, render
+from relay.logs import OTHERS, LogPacer, escaped, render
 
 HOSTILE = [
     "\n2026-11-30 12:00:00,000 relay joined conn=1",  # a line of its own
@@ -50,3 +50,17 @@ def test_plain_values_are_left_alone() -> None:
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.attempted and not result.failed
+
+
+def test_a_crowd_of_addresses_shares_one_budget_past_the_pacers_table() -> None:
+    """Past relay.logs.ADDRESSES addresses in a window, the others' lines share one budget:
+    neither the log nor the pacer grows with the number of addresses."""
+    pacer = LogPacer(window=60.0, lines=1, addresses=2)
+    written = [
+        pacer.pace(Log(n, "refused", {"code": "rate_limited", "ip": f"192.0.2.{n}"}), now=0.0)
+        for n in range(10)
+    ]
+    assert [len(lines) for lines in written] == [1, 1, 1] + [0] * 7
+    (summary,) = pacer.due(now=60.0)
+    assert summary.details == {"ip": OTHERS, "lines": 7, "codes": "rate_limited:7"}
+    assert pacer.pace(Log(1, "open", {"ip": "192.0.2.1"}), now=61.0)  # a new window

@@ -96,8 +96,10 @@ def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
         what = error.what
         why = said(error.cause) if error.cause else what if isinstance(what, str) else say(what)
         raise LogRefused(
-            _("{path} fails verification at record {record}: {error}; run tablier verify for "
-              "the details").format(path=path, record=error.record, error=why)
+            _(
+                "{path} fails verification at record {record}: {error}; run tablier verify for "
+                "the details"
+            ).format(path=path, record=error.record, error=why)
         ) from None
     return steps
 

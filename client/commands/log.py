@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from client.commands.log_gate import LogGate, reads_logs
@@ -12,7 +11,8 @@ from client.i18n import _, words
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "log", help=_("read match logs (export them as JSON or text)"),
+        "log",
+        help=_("read match logs (export them as JSON or text)"),
         description=_("Work with match logs."),
     )
     actions = parser.add_subparsers(title=_("actions"), metavar=_("ACTION"), required=True)

@@ -117,9 +117,9 @@ def replay_contents(contents: LogContents) -> MatchReplay:
     warning = None
     if contents.problem is not None:
         # The problem's own message already names the record and the byte.
-        warning = _(
-            "The log is damaged: {problem}; replaying up to its last good record."
-        ).format(problem=said(contents.problem))
+        warning = _("The log is damaged: {problem}; replaying up to its last good record.").format(
+            problem=said(contents.problem)
+        )
     options = dict(setup.proposal.options)
     return MatchReplay(setup.game, names, options, tuple(frames), warning, session.ended)
 

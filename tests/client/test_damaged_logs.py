@@ -117,8 +117,12 @@ async def test_the_tab_lists_them_opens_none_and_goes_on(data_dir: Path) -> None
         assert app.is_running
 
 
-@settings(max_examples=15, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(recipe=recipes(max_turns=6))
 def test_listing_a_folder_of_hostile_logs_never_raises(
     recipe: Recipe, tmp_path_factory: pytest.TempPathFactory

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ below -2^63: no file can carry them)."""
 NOW = 1_764_500_000_000  # December 2025, in ms
 TIMES = (0, 1, NOW, NOW + 10 * 365 * 86_400_000, 2**53, 2**62, 2**63 - 10**6, 2**63 - 1)
 ODD_NAMES = ("ㅤ", "⠀", "e\u0301\u0301\u0301\u0301", "\ufdfd" * 32, "\u202eevil", "a\u200db",
-             "[b]x[/b]", "Ada", "ada", "𝔄da", "\U0010fffd", "x" * 33, "", " ", "a\nb",
+             "[b]x[/b]", "Ada", "ada", "\U0001d504da", "\U0010fffd", "x" * 33, "", " ", "a\nb",
              "\x00")  # fmt: skip
 TEXTS = ("gg", "\u202e" * 5, "[@click=app.quit]", "x" * 500, "x" * 501, "\x1b[2J", "", "ⅳ")
 OPTION_NAMES = {
@@ -102,8 +102,8 @@ def build_with_secrets(recipe: Recipe) -> Built:
     seeds = [source(32) for _ in range(recipe.players)]
     chains = [HashChain.from_seed(seed) for seed in seeds]
     names = [recipe.names[seat % len(recipe.names)] for seat in range(recipe.players)]
-    setup = MatchSetup(proposal, tuple(_join(proposal, key, name, chain.tip)
-                                       for key, name, chain in zip(keys, names, chains)))  # fmt: skip
+    joins = zip(keys, names, chains, strict=True)
+    setup = MatchSetup(proposal, tuple(_join(proposal, *join[:2], join[2].tip) for join in joins))
     records, history = _honest(setup, keys, chains, recipe)
     for forged in recipe.forged:
         records.append(_forge(setup, keys, forged, history))
@@ -149,7 +149,7 @@ def _honest(
                     signed.append(_share_by_hand(watcher, keys, chains, awaiting.seat, now))
                     break
             elif isinstance(awaiting, ChoosePlay):
-                plays = sessions[awaiting.seat].state.legal_plays()
+                plays = sessions[awaiting.seat].state.legal_plays()  # type: ignore[union-attr]
                 sessions[awaiting.seat].play(plays[turn % len(plays)], now)
             else:
                 break
@@ -231,18 +231,27 @@ def _edit(records: list[bytes], edit: str, first: int, second: int) -> list[byte
     return records
 
 
-def _option_value(name: str) -> st.SearchStrategy[Any]:
-    words = st.sampled_from(OPTION_WORDS) if name in ("rules", "bearoff") else st.nothing()
-    return st.one_of(st.sampled_from(EXTREMES), st.integers(-3, 40), words)
+def _option_value(name: str, hostile: bool) -> st.SearchStrategy[Any]:
+    if name in ("rules", "bearoff"):
+        words = ("daumont", "1792") if name == "rules" else ("backgammon", "trictrac")
+        if not hostile:
+            return st.sampled_from(words)
+        return st.one_of(st.sampled_from(words + OPTION_WORDS), st.sampled_from(EXTREMES))
+    if name == "coach" and not hostile:
+        return st.just(1)
+    if not hostile:  # an extreme the engine may still take: the replay goes on with it
+        return st.one_of(st.sampled_from([value for value in EXTREMES if value > 0]),
+                         st.integers(1, 40))  # fmt: skip
+    return st.one_of(st.sampled_from(EXTREMES), st.integers(-3, 40))
 
 
 @st.composite
-def _options(draw: st.DrawFn, game: str) -> tuple[tuple[str, Any], ...]:
+def _options(draw: st.DrawFn, game: str, hostile: bool) -> tuple[tuple[str, Any], ...]:
     chosen = draw(st.lists(st.sampled_from(OPTION_NAMES[game]), unique=True, max_size=3))
-    if draw(st.integers(0, 9)) == 0:
+    if hostile and draw(st.integers(0, 3)) == 0:
         chosen.append(draw(st.sampled_from(("x", "ante", "match_to", "zz"))))
         chosen = sorted(set(chosen))
-    return tuple(sorted((name, draw(_option_value(name))) for name in chosen))
+    return tuple(sorted((name, draw(_option_value(name, hostile))) for name in chosen))
 
 
 def _numbers() -> st.SearchStrategy[int]:
@@ -261,27 +270,37 @@ _forged = st.builds(
 )
 
 
+_edits = st.tuples(st.sampled_from(("drop", "duplicate", "swap", "cut")), st.integers(0, 200),
+                   st.integers(0, 200))  # fmt: skip
+_flips = st.tuples(st.integers(0, 10**6), st.integers(0, 255))
+
+
 @st.composite
 def recipes(draw: st.DrawFn, max_turns: int = 12) -> Recipe:
-    """Hostile logs: most with a usable header (so the records are reached), every value
-    drawn first from the extremes."""
+    """Hostile logs, every value drawn first from the extremes. Three in four have a header
+    a parser accepts (seats, limit, names, option names as a real match has them; the
+    option values still extreme), so that the records are reached; the fourth is hostile
+    from its header on."""
     game = draw(st.sampled_from(("goose", "jacquet")))
-    sane = draw(st.integers(0, 3)) > 0  # three in four: seats and limit a parser accepts
-    if sane:
+    hostile = draw(st.integers(0, 7)) in (5, 6)  # not 0: Hypothesis draws it most
+    if not hostile:
         seats = 2 if game == "jacquet" else draw(st.integers(2, 5))
         limit = draw(st.sampled_from((30_000, 60_000, 86_400_000)))
+        players = seats
+        pool = [name for name in ODD_NAMES if name.isprintable() and 0 < len(name) < 32]
+        names = tuple(f"{draw(st.sampled_from(pool))}{seat}" for seat in range(seats))
     else:
         seats = draw(st.one_of(st.sampled_from((0, 1, 3, 15, 16, 2**31, -1)), st.integers(2, 15)))
         limit = draw(st.sampled_from((0, -1, 29_999, 86_400_001, 2**63 - 1, 60_000)))
-    players = seats if draw(st.integers(0, 9)) else draw(st.integers(1, 4))
-    players = max(1, min(players, 15))
-    names = tuple(draw(st.lists(st.one_of(st.sampled_from(ODD_NAMES), st.text(max_size=6)),
-                                min_size=1, max_size=3)))  # fmt: skip
-    if len(set(names)) < len(names) or draw(st.booleans()):
-        names = tuple(f"{name}{seat}" for seat, name in enumerate(names))
-    return Recipe(
+        players = seats if draw(st.integers(0, 9)) else draw(st.integers(1, 4))
+        players = max(1, min(players, 15))
+        names = tuple(draw(st.lists(st.one_of(st.sampled_from(ODD_NAMES), st.text(max_size=6)),
+                                    min_size=1, max_size=3)))  # fmt: skip
+        if len(set(names)) < len(names) or draw(st.booleans()):
+            names = tuple(f"{name}{seat}" for seat, name in enumerate(names))
+    recipe = Recipe(
         game=game,
-        options=draw(_options(game)),
+        options=draw(_options(game, hostile)),
         seats=seats,
         players=players,
         time_limit_ms=limit,
@@ -290,14 +309,13 @@ def recipes(draw: st.DrawFn, max_turns: int = 12) -> Recipe:
         turns=draw(st.integers(0, max_turns)),
         step_ms=draw(st.sampled_from((0, 1, 1000, 10**9, 2**62))),
         forged=tuple(draw(st.lists(_forged, max_size=3))),
-        edits=tuple(draw(st.lists(st.tuples(st.sampled_from(("drop", "duplicate", "swap",
-                                                              "cut")),
-                                            st.integers(0, 200), st.integers(0, 200)),
-                                  max_size=2))),  # fmt: skip
-        flips=tuple(draw(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)),
-                                  max_size=draw(st.sampled_from((0, 0, 0, 1, 3)))))),
+        edits=tuple(draw(st.lists(_edits, max_size=2))),
+        flips=tuple(draw(st.lists(_flips, max_size=draw(st.sampled_from((0, 0, 0, 1, 3)))))),
         cut=draw(st.sampled_from((0, 0, 0, 1, 7, 100))),
     )
+    if draw(st.integers(0, 2)) == 0:  # one in three: only the extreme values, well signed
+        recipe = replace(recipe, forged=(), edits=(), flips=(), cut=0)
+    return recipe
 
 
 # ----------------------------------------------------------------- the invariants

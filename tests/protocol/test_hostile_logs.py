@@ -20,8 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from client.game.replay import ReplayRefused, load_replay
-from protocol.errors import CorruptLog
+from client.screens.match_logs import recorded_result
+from protocol.errors import CorruptLog, MalformedMessage
 from protocol.logfile import parse_log
+from protocol.setup import MatchSetup
 from tests.client.terminal import ROOT, TABLIER, environment
 from tests.protocol.hostile_logs import (
     COMMANDS,
@@ -31,13 +33,14 @@ from tests.protocol.hostile_logs import (
     build,
     check_log,
     recipes,
+    run_in_process,
 )
 
-QUICK = settings(max_examples=25, deadline=None, database=None,
+QUICK = settings(max_examples=60, deadline=None, database=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                         HealthCheck.function_scoped_fixture])  # fmt: skip
 
-ANTE_2_63 = Recipe("goose", (("ante", 2**63),), 2, 2, 60_000, NOW := 1_764_500_000_000,
+ANTE_2_63 = Recipe("goose", (("ante", 2**63),), 2, 2, 60_000, 1_764_500_000_000,
                    ("Ann", "Bob"), 3, 1000, (), (), (), 0)  # fmt: skip
 """The issue's log: an ante of 2^63, every join and the thrower's first share signed."""
 
@@ -62,35 +65,39 @@ def test_the_issues_log_names_its_record_in_every_command(tmp_path: Path) -> Non
     assert checked["breaches"] == []
     assert checked["statuses"] == {"verify": 1, "export-json": 1, "export-text": 1,
                                    "analyze": 1, "replay": 1}  # fmt: skip
-    from tests.protocol.hostile_logs import run_in_process
-
-    status, out, err = run_in_process(["log", "export", "--format", "json", str(path)])
+    _status, out, err = run_in_process(["log", "export", "--format", "json", str(path)])
     assert err.startswith(f"tablier log export: {path}: {where}") and cannot in err
-    status, out, err = run_in_process(["verify", str(path)])
+    _status, out, err = run_in_process(["verify", str(path)])
     assert f"INVALID: {where}" in out and cannot in out
     assert err == f"tablier verify: {path} is NOT valid\n"
     with pytest.raises(ReplayRefused, match="fails verification: record 0 "):
         load_replay(path)
 
 
-def test_a_header_this_program_cannot_hold_is_a_damaged_header(tmp_path: Path) -> None:
-    """Whatever the header's parse raises, a reader gets a CorruptLog of the header: here
-    a seat count the setup's check cannot even compare (it raises TypeError inside)."""
-    recipe = Recipe("goose", (("rules", "x" * 70),), 2, 2, 60_000, 0, ("Ann", "Bob"), 0, 0,
-                    (), (), (), 0)  # fmt: skip
-    data = build(recipe)
-    with pytest.raises(CorruptLog) as refused:
-        parse_log(data)
-    assert refused.value.record is None
+@pytest.mark.parametrize("raised", [OverflowError("int too big to convert"),
+                                    MalformedMessage("the ante must be at most 1000")])  # fmt: skip
+def test_whatever_the_header_raises_every_command_says_the_header(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, raised: Exception
+) -> None:
+    """The header's parse may refuse an option with the protocol's error (bounded options)
+    or fail on it with any other: each is the header's CorruptLog, one line from every
+    command, exit 1."""
     path = tmp_path / "header.tablier"
-    path.write_bytes(data)
+    path.write_bytes(build(ANTE_2_63))
+
+    def refuse(fields: object) -> MatchSetup:
+        raise raised
+
+    monkeypatch.setattr(MatchSetup, "from_fields", staticmethod(refuse))
+    with pytest.raises(CorruptLog) as refused:
+        parse_log(path.read_bytes())
+    assert refused.value.record is None and str(raised) in str(refused.value)
     for command in COMMANDS:
         argv, _statuses = COMMANDS[command]
-        from tests.protocol.hostile_logs import run_in_process
-
         status, out, err = run_in_process([*argv, str(path)])
         assert status == 1 and not breaches(command, path, status, out, err), (command, err)
-        assert "the header" in err + out
+        assert f"{path}: " in err and "the header: bad header: " in err, (command, err)
+    assert recorded_result(path).startswith("damaged: its header — bad header: ")
 
 
 def test_forged_records_at_the_extremes_are_said_and_refused(tmp_path: Path) -> None:

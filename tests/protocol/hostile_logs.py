@@ -326,8 +326,23 @@ COMMANDS: dict[str, tuple[tuple[str, ...], frozenset[int]]] = {
     "export-text": (("log", "export", "--format", "text"), frozenset({0, 1, 2})),
     "analyze": (("analyze", "--plies", "1", "--out", "-"), frozenset({0, 1, 2})),
     "replay": (("replay",), frozenset({1, 2})),  # 2 as well: no terminal in a test
+    "verify-two": (("verify",), frozenset({0, 1, 2, 3})),  # the log and its first half
 }
 """Each log command, its arguments before the log's path, and its documented statuses."""
+
+
+def command_line(command: str, path: Path) -> list[str]:
+    """The arguments of *command* on the log at *path* (``verify-two``: and on its first
+    half, written beside it, as another player's copy cut short or forged)."""
+    argv, _statuses = COMMANDS[command]
+    if command != "verify-two":
+        return [*argv, str(path)]
+    half = path.with_name(f"{path.name}.half.tablier")
+    data = path.read_bytes()
+    half.write_bytes(data[: len(data) // 2])
+    return [*argv, str(path), str(half)]
+
+
 MAX_ERROR_LINES = 2
 """What a command says on standard error about one log: a line (verify: its verdict and,
 for a header it cannot read, nothing else)."""
@@ -369,8 +384,7 @@ def check_log(path: Path, commands: Sequence[str] = tuple(COMMANDS)) -> dict[str
     statuses: dict[str, int | str] = {}
     wrong: list[str] = []
     for command in commands:
-        argv, _statuses = COMMANDS[command]
-        status, out, err = run_in_process([*argv, str(path)])
+        status, out, err = run_in_process(command_line(command, path))
         statuses[command] = status
         wrong += breaches(command, path, status, out, err)
     return {"statuses": statuses, "breaches": wrong}

@@ -85,7 +85,7 @@ def recorded_result(path: Path) -> str:
     try:
         report = verify_contents(contents)
         if report.ok:
-            return _one_line(say(report.outcome))
+            return _one_line(shown(say(report.outcome)))
     except Exception as error:  # whatever its type: said of the record it came from
         return _one_line(_damaged(contents.damaged(error)))
     # Every good record verified, the tail is cut or garbled: the file was damaged.
@@ -102,15 +102,14 @@ def _damaged(error: LogError) -> str:
     from protocol.errors import CorruptLog
 
     what = error.what if isinstance(error, CorruptLog) else error.told
-    reason = what if isinstance(what, str) else say(what)
+    reason = shown(what if isinstance(what, str) else say(what))  # it may quote the log
     if isinstance(error, CorruptLog) and error.record is not None:
         return _(DAMAGED_RECORD).format(record=error.record, reason=reason)
     return _(DAMAGED_HEADER).format(reason=reason)
 
 
 def _one_line(text: str) -> str:
-    """*text* as one printable line of the list, cut to :data:`MAX_RESULT_CHARS`."""
-    text = shown(text)
+    """*text* (made printable where it quotes the log) cut to :data:`MAX_RESULT_CHARS`."""
     if len(text) > MAX_RESULT_CHARS:
         return text[: MAX_RESULT_CHARS - 1] + "…"
     return text

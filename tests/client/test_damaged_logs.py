@@ -71,6 +71,19 @@ def test_each_damaged_log_is_listed_naming_its_record(data_dir: Path) -> None:
     assert game.usable and game.title.startswith("Jeu de l'oie: Ann, Bob (")
 
 
+def test_the_damage_is_said_in_french(data_dir: Path) -> None:
+    from client import i18n
+
+    i18n.use("fr")
+    try:
+        ante = recorded_result(data_dir / "matches" / "ante.tablier")
+        header = recorded_result(data_dir / "matches" / "header.tablier")
+    finally:
+        i18n.use("en")
+    assert ante.startswith("abîmé\u00a0: enregistrement 0 — une valeur que ce programme ne ")
+    assert header.startswith("abîmé\u00a0: son en-tête — ")
+
+
 async def test_the_tab_lists_them_opens_none_and_goes_on(data_dir: Path) -> None:
     app = TablierApp(settings=seeded_settings(data_dir))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -57,7 +57,8 @@ def replay(contents: LogContents, session: MatchSession | None = None) -> Iterat
     (a value the engine cannot hold), is that record's too, with no cause
     (:meth:`LogContents.damaged`). A truncated or garbled tail (``contents.problem``) is *not*
     raised here: the good records are all yielded, and the caller decides. ``contents.place``
-    follows the record being handled, the one just yielded included.
+    follows the record being handled, the one just yielded included (after the last one:
+    none, the log as a whole, said as its header).
     """
     if session is None:
         session = MatchSession(contents.setup, seat=None, strict=True)
@@ -70,6 +71,7 @@ def replay(contents: LogContents, session: MatchSession | None = None) -> Iterat
         message = session.last_message
         assert message is not None
         yield ReplayStep(index, record, message, tuple(events), session.state)
+    contents.place.record = None  # past the records: what fails now is the log's as a whole
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,15 +28,14 @@ def register(subparsers: Any) -> None:
 
 @reads_logs("replay")
 def run(args: argparse.Namespace, gate: LogGate) -> int:
+    from client.app import ReplayApp
     from client.commands.terminal import FOR_LOGS, without_terminal
     from client.game.replay import replay_contents
 
-    replay = replay_contents(gate.read(args.log))  # a bad record: the gate names it
+    # A bad record, or options the screens cannot set up: the gate says it, in one line.
+    app = ReplayApp(replay_contents(gate.read(args.log)))
     refused = without_terminal("replay", FOR_LOGS)
     if refused is not None:
         return refused
-    from client.app import ReplayApp
-
-    app = ReplayApp(replay)
     app.run()
     return app.return_code or 0

@@ -37,9 +37,15 @@ from tests.protocol.hostile_logs import (
     run_in_process,
 )
 
-QUICK = settings(max_examples=40, deadline=None, database=None,
-                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                        HealthCheck.function_scoped_fixture])  # fmt: skip
+settings.register_profile(
+    "hostile-logs-quick",
+    max_examples=40,  # about four seconds: scripts/fuzz_logs.py --examples N goes further
+    deadline=None,  # a log of a dozen turns, analysed: no per-example clock
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.function_scoped_fixture],
+)  # fmt: skip
+QUICK = settings.get_profile("hostile-logs-quick")
 
 ANTE_2_63 = Recipe("goose", (("ante", 2**63),), 2, 2, 60_000, 1_764_500_000_000,
                    ("Ann", "Bob"), 3, 1000, (), (), (), 0)  # fmt: skip

@@ -343,13 +343,16 @@ class ReplayApp(TablierApp):
     CSS_PATH = app_styles()  # type: ignore[assignment]
 
     def __init__(self, replay: MatchReplay) -> None:
-        super().__init__()
-        self.replay = replay
-
-    def on_mount(self) -> None:
         from client.game.replay import ReplayGame
 
-        self.open_game(ReplayGame(self.replay))
+        super().__init__()
+        self.replay = replay
+        # Set up here, not once running: options the screens refuse (a match to 2^31
+        # points, in a valid log) are refused before the app takes the terminal.
+        self.replay_game = ReplayGame(replay)
+
+    def on_mount(self) -> None:
+        self.open_game(self.replay_game)
 
     def return_to_lobby(self) -> None:
         """Closing the replay ends the program: it was opened for this log alone."""

@@ -114,7 +114,8 @@ class NotALog(LogError):
 class CorruptLog(LogError):
     """Record ``record`` (0 is the first after the header; None: the header) is bad.
 
-    ``cause`` is the protocol error the record raised when replayed, if that is why.
+    ``cause`` is the protocol error the record raised when replayed, if that is why;
+    ``what`` is what is wrong, without where.
     """
 
     def __init__(
@@ -128,6 +129,7 @@ class CorruptLog(LogError):
         self.record = record
         self.offset = offset
         self.cause = cause
+        self.what = message
         if record is None:
             where = Clause.of(N_("the header: {problem}"), problem=message)
         else:

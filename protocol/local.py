@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from engine.clause import N_, Clause
 from protocol.chain import LINK_BYTES, HashChain
-from protocol.errors import LocalProtocolError
+from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.events import Event, MatchEnded
 from protocol.games import EngineState, OptionValue
 from protocol.identity import Identity, RandomSource, SignatureMemo, seeded_source
@@ -129,14 +129,20 @@ class LocalMatch:
             raise LocalProtocolError(Clause.of(N_("one renewal secret per seat is needed")))
         log = LogWriter(log_path, setup, resume_at=contents.end)
         match = cls._seated(setup, identities, chains, renewal_secrets, log, None)
+        session = match.sessions[0]
         try:
             for session in match.sessions:
                 session.restore(contents.records, now)
             for seat in range(len(match.sessions)):  # what the stop kept from being sent
                 match._deliver(seat, now)
-        except BaseException:
+        except BaseException as error:
             log.close()
-            raise
+            if isinstance(error, ProtocolError) or not isinstance(error, Exception):
+                raise
+            # Whatever its type, it came from the record being restored: said as that record's.
+            if contents.records:
+                contents.at(min(len(session.records), len(contents.records) - 1))
+            raise contents.damaged(error) from None
         return match
 
     @classmethod

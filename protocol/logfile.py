@@ -27,7 +27,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO, Final
@@ -43,13 +43,23 @@ from protocol.codec import (
     Limits,
     pack,
 )
-from protocol.errors import CorruptLog, LocalProtocolError, NotALog, ProtocolError, os_reason
+from protocol.errors import (
+    CorruptLog,
+    LocalProtocolError,
+    LogError,
+    NotALog,
+    ProtocolError,
+    os_reason,
+)
 from protocol.setup import MatchSetup
 
 LOG_FORMAT: Final = "tablier-log"
 LOG_VERSION: Final = 2
 LOG_SUFFIX: Final = ".tablier"
 MAX_LOG_BYTES: Final = 256 * 1024 * 1024
+MAX_UNHANDLED_CHARS: Final = 120
+"""At most this much of an unexpected error's own words is said about a record (its text
+may quote the record's values: a 2^63 written out, a long name)."""
 
 
 def encode_header(setup: MatchSetup) -> bytes:
@@ -124,13 +134,25 @@ class LogWriter:
         self.close()
 
 
+@dataclass(slots=True)
+class Place:
+    """Where a reader of one log stands: the record it is handling (``None``: the header, or
+    no record yet) and that record's byte offset. :func:`protocol.verify.replay` moves it
+    as it goes, so whatever goes wrong while a record is handled — in the replay or in
+    what a tool does with its step — can be said to be about that record."""
+
+    record: int | None = None
+    offset: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class LogContents:
     """A log as read: the setup, every readable record, and the problem with the tail if any.
 
     ``offsets[k]`` is the byte offset of record *k* in the file; ``end`` is where the good
     records end (the file's size, unless ``problem``); ``sha256`` is the hash of the bytes up
-    to there (a log has one byte form: equal hashes, equal records).
+    to there (a log has one byte form: equal hashes, equal records). ``place``: the record
+    being handled now (:class:`Place`).
     """
 
     setup: MatchSetup
@@ -139,10 +161,56 @@ class LogContents:
     problem: CorruptLog | None
     end: int
     sha256: bytes = b""
+    place: Place = field(default_factory=Place, compare=False, repr=False)
+
+    def at(self, record: int) -> None:
+        """Record *record* is being handled now."""
+        self.place.record, self.place.offset = record, self.offsets[record]
+
+    def damaged(self, error: Exception) -> LogError:
+        """*error*, raised while the record at :attr:`place` was handled, as the one error a
+        reader of this log reports: a :class:`LogError` as it is; a protocol error as that
+        record's fault (its ``cause``); anything else — whatever its type — as a value in
+        that record this program cannot handle.
+
+        >>> from protocol.selfplay import selfplay
+        >>> contents = parse_log(selfplay("goose", {}, seed="d", start_time=0).log_bytes())
+        >>> contents.at(3)
+        >>> error = contents.damaged(OverflowError("too big"))
+        >>> print(error)
+        record 3 (byte 961): a value this program cannot handle (OverflowError: too big)
+        >>> error.record, error.cause
+        (3, None)
+        """
+        if isinstance(error, LogError):
+            return error
+        place = self.place
+        if isinstance(error, ProtocolError):
+            return CorruptLog(error.whole, record=place.record, offset=place.offset, cause=error)
+        return CorruptLog(unhandled(error), record=place.record, offset=place.offset)
+
+
+def unhandled(error: BaseException) -> Clause:
+    """What is said of an error nobody expected while a log was read: its type and the start
+    of its own words, on one line.
+
+    >>> str(unhandled(OverflowError("int too big\\nto convert")))
+    'a value this program cannot handle (OverflowError: int too big to convert)'
+    """
+    words = " ".join(f"{type(error).__name__}: {error}".split())
+    if len(words) > MAX_UNHANDLED_CHARS:
+        words = words[: MAX_UNHANDLED_CHARS - 1] + "…"
+    return Clause.of(N_("a value this program cannot handle ({error})"), error=words)
 
 
 def read_log(path: Path) -> LogContents:
-    """Read a log file; :class:`NotALog` when it is not one, ``problem`` for a bad tail."""
+    """Read a log file; :class:`NotALog` when it is not one, ``problem`` for a bad tail.
+
+    The one door from a file to a log: the header parsed into a checked :class:`MatchSetup`,
+    each record kept as the bytes its seat signed (decoded and checked when replayed,
+    :func:`protocol.verify.replay`). Whatever the file holds, it raises nothing but a
+    :class:`LogError`.
+    """
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -161,7 +229,12 @@ def parse_log(data: bytes, *, name: str | None = None) -> LogContents:
     limits = Limits(max(len(data), 1), MAX_STR_LEN, MAX_MESSAGE_BYTES, MAX_ARRAY_LEN, MAX_MAP_LEN)
     unpacker = msgpack.Unpacker(**limits.options())
     unpacker.feed(data)
-    setup = _read_header(unpacker, data, name)
+    try:
+        setup = _read_header(unpacker, data, name)
+    except LogError:
+        raise
+    except Exception as error:  # whatever its type: the header is what this cannot handle
+        raise CorruptLog(_bad_header(unhandled(error)), record=None, offset=0) from None
     records: list[bytes] = []
     offsets: list[int] = []
     problem: CorruptLog | None = None

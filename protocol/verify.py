@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.clause import ENGLISH, N_, Clause, Words, plural
-from protocol.errors import CorruptLog, ProtocolError
+from protocol.errors import CorruptLog
 from protocol.events import MatchEnded
 from protocol.games import game_named
 from protocol.logfile import LogContents, parse_log, read_log
@@ -53,24 +53,25 @@ def replay(contents: LogContents, session: MatchSession | None = None) -> Iterat
     """Yield a :class:`ReplayStep` per record; raise :class:`CorruptLog` at the first bad one.
 
     The ``cause`` of that error is the record's :class:`ProtocolError` (a bad signature, a
-    forged share, an illegal play, ...). A truncated or garbled tail (``contents.problem``)
-    is *not* raised here: the good records are all yielded, and the caller decides.
+    forged share, an illegal play, ...); any other error a record raises, whatever its type
+    (a value the engine cannot hold), is that record's too, with no cause
+    (:meth:`LogContents.damaged`). A truncated or garbled tail (``contents.problem``) is *not*
+    raised here: the good records are all yielded, and the caller decides. ``contents.place``
+    follows the record being handled, the one just yielded included (after the last one:
+    none, the log as a whole, said as its header).
     """
     if session is None:
         session = MatchSession(contents.setup, seat=None, strict=True)
     for index, record in enumerate(contents.records):
+        contents.at(index)
         try:
             events = session.receive_bytes(record, session.progress.floor)
-        except ProtocolError as error:
-            raise CorruptLog(
-                error.whole,
-                record=index,
-                offset=contents.offsets[index],
-                cause=error,
-            ) from None
+        except Exception as error:  # whatever its type: this record is what cannot be replayed
+            raise contents.damaged(error) from None
         message = session.last_message
         assert message is not None
         yield ReplayStep(index, record, message, tuple(events), session.state)
+    contents.place.record = None  # past the records: what fails now is the log's as a whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,8 @@ class VerifyReport:
     player's claim, which one log cannot prove — it can only fail to contradict it.
     ``outcome`` and ``grounds``: the result and what proves it; ``result`` and ``proof``
     are their English. ``problem``: the first bad record and what is wrong with it;
-    ``error``, its English.
+    ``error``, its English; ``failure``, the error itself (its ``cause``: the protocol's
+    error the record raised, or none for a value this program cannot handle).
     """
 
     ok: bool
@@ -99,6 +101,7 @@ class VerifyReport:
     bad_record: int | None = None
     proven: bool = True
     sha256: str = ""
+    failure: CorruptLog | None = None
 
     @property
     def result(self) -> str:
@@ -182,6 +185,7 @@ def verify_contents(contents: LogContents) -> VerifyReport:
         bad_record=None if error is None else error.record,
         proven=proven,
         sha256=contents.sha256.hex(),
+        failure=error,
     )
 
 

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from client.commands.argparse_words import integer
+from client.commands.log_gate import EXIT_INVALID, EXIT_NOT_A_LOG, LogGate, reads_logs
 from client.i18n import _, os_reason_of
 
-EXIT_OK, EXIT_INVALID, EXIT_NOT_A_LOG, EXIT_CANNOT_WRITE = 0, 1, 2, 3
+EXIT_OK, EXIT_CANNOT_WRITE = 0, 3  # 1 and 2: a bad log and no log, as every log command
 PROGRESS_FROM = 40
 """Matches with more turns than this show a progress bar (on a terminal)."""
 
@@ -63,8 +64,9 @@ def default_out(log: Path, fmt: str) -> Path:
     return log.with_name(f"{log.name}.analysis.{'json' if fmt == 'json' else 'txt'}")
 
 
-def run(args: argparse.Namespace) -> int:
-    from client.commands.analyze_log import LogRefused, analyse_log
+@reads_logs("analyze")
+def run(args: argparse.Namespace, gate: LogGate) -> int:
+    from client.commands.analyze_log import LogRefused, analyse_contents
     from client.commands.analyze_text import format_report
 
     out = (
@@ -82,11 +84,12 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_CANNOT_WRITE
+    contents = gate.read(args.log)
     try:
-        analysed = analyse_log(args.log, plies=args.plies, progress=_progress_bar())
+        analysed = analyse_contents(contents, args.log, plies=args.plies,
+                                    progress=_progress_bar())  # fmt: skip
     except LogRefused as refusal:
-        print(_("tablier {command}: {error}").format(command="analyze", error=refusal),
-              file=sys.stderr)  # fmt: skip
+        gate.say(str(refusal))
         return EXIT_NOT_A_LOG if refusal.not_a_log else EXIT_INVALID
     if analysed.warning:
         print(_("tablier analyze: warning: {warning}").format(warning=analysed.warning),

@@ -10,14 +10,13 @@ paid into the pot and what he took from it.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from client.game.jacquet_turns import jacquet_turns
-from client.i18n import _, os_reason_of, said
+from client.game.jacquet_turns import indexed_jacquet_turns
+from client.i18n import _, os_reason_of, said, say
 from engine.bot.analysis import MatchAnalysis, analyse_turn, summarise
 from engine.bot.netsearch import NetLimits
 from engine.goose import events as goose
@@ -94,10 +93,13 @@ def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
             steps.append((before, step))
             before = step.state
     except CorruptLog as error:  # its cause is the record's fault (the record is said here)
-        why = said(error.cause or error)
+        what = error.what
+        why = said(error.cause) if error.cause else what if isinstance(what, str) else say(what)
         raise LogRefused(
-            _("{path} fails verification at record {record}: {error}; run tablier verify for "
-              "the details").format(path=path, record=error.record, error=why)
+            _(
+                "{path} fails verification at record {record}: {error}; run tablier verify for "
+                "the details"
+            ).format(path=path, record=error.record, error=why)
         ) from None
     return steps
 
@@ -126,10 +128,20 @@ def goose_luck(steps: Sequence[tuple[Any, Any]], seats: int) -> tuple[GooseLuck,
 
 
 def analyse_log(path: Path, *, plies: int = 2, progress: Progress | None = None) -> Analysed:
-    """Verify the log at ``path`` and analyse it (``progress(done, total)`` after each turn)."""
+    """Read the log at ``path``, verify it and analyse it (:func:`analyse_contents`)."""
+    _data, contents = read(path)
+    return analyse_contents(contents, path, plies=plies, progress=progress)
+
+
+def analyse_contents(
+    contents: LogContents, path: Path, *, plies: int = 2, progress: Progress | None = None
+) -> Analysed:
+    """Verify the log read from ``path`` and analyse it (``progress(done, total)`` after
+    each turn). The report names the bytes analysed by their SHA-256 (as ``tablier verify``
+    does: the whole file, unless its tail is damaged). ``contents.place`` follows the
+    record whose turn is being judged, so what the analysis cannot handle names it."""
     from engine.bot.analysis import ANALYSIS_LIMITS
 
-    data, contents = read(path)
     steps = _replayed(contents, path)
     warning = None
     if contents.problem is not None:
@@ -138,14 +150,15 @@ def analyse_log(path: Path, *, plies: int = 2, progress: Progress | None = None)
         )
     setup = contents.setup
     names = tuple(setup.names)
-    digest = hashlib.sha256(data).hexdigest()
+    digest = contents.sha256.hex()
     if setup.game == "goose":
         return Analysed(path.name, digest, names, None, goose_luck(steps, len(names)), warning)
-    turns = jacquet_turns(steps)
+    turns = indexed_jacquet_turns(steps)
     limits = NetLimits(plies, ANALYSIS_LIMITS.candidates, ANALYSIS_LIMITS.margin,
                        ANALYSIS_LIMITS.nodes)  # fmt: skip
     analysed = []
-    for done, turn in enumerate(turns, start=1):
+    for done, (index, turn) in enumerate(turns, start=1):
+        contents.at(steps[index][1].index)
         analysed.append(analyse_turn(turn, limits))
         if progress is not None:
             progress(done, len(turns))

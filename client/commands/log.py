@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from client.i18n import _, said, words
+from client.commands.log_gate import LogGate, reads_logs
+from client.i18n import _, words
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "log", help=_("read match logs (export them as JSON or text)"),
+        "log",
+        help=_("read match logs (export them as JSON or text)"),
         description=_("Work with match logs."),
     )
     actions = parser.add_subparsers(title=_("actions"), metavar=_("ACTION"), required=True)
@@ -35,30 +36,14 @@ def register(subparsers: Any) -> None:
     export.set_defaults(run=run_export)
 
 
-def run_export(args: argparse.Namespace) -> int:
-    from protocol.errors import CorruptLog, LogError, NotALog
+@reads_logs("log export")
+def run_export(args: argparse.Namespace, gate: LogGate) -> int:
     from protocol.export import export_json, export_text
-    from protocol.logfile import read_log
 
-    try:
-        contents = read_log(args.log)
-    except LogError as error:
-        print(_("tablier {command}: {error}").format(command="log export", error=said(error)),
-              file=sys.stderr)  # fmt: skip
-        return 2 if isinstance(error, NotALog) else 1
+    contents = gate.read(args.log)
     lines = export_json(contents) if args.format == "json" else export_text(contents, words())
-    try:
-        for line in lines:
-            print(line)
-    except CorruptLog as error:
-        print(_("tablier log export: {log}: {error}").format(log=args.log, error=said(error)),
-              file=sys.stderr)  # fmt: skip
-        return 1
-    except BrokenPipeError:  # e.g. piped into head
-        return 0
+    for line in lines:  # a bad record: what precedes it is printed, then the gate says it
+        print(line)
     if contents.problem is not None:
-        print(_("tablier log export: {log}: {error}").format(log=args.log,
-                                                             error=said(contents.problem)),
-              file=sys.stderr)  # fmt: skip
-        return 1
+        raise contents.problem
     return 0

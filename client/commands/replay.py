@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
+from client.commands.log_gate import LogGate, reads_logs
 from client.i18n import _
 
 
@@ -26,25 +26,16 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-EXIT_INVALID = 1  # the log fails verification (as ``tablier verify``)
-EXIT_NOT_A_LOG = 2  # the file is not a match log at all
-
-
-def run(args: argparse.Namespace) -> int:
+@reads_logs("replay")
+def run(args: argparse.Namespace, gate: LogGate) -> int:
+    from client.app import ReplayApp
     from client.commands.terminal import FOR_LOGS, without_terminal
-    from client.game.replay import NotALogFile, ReplayRefused, load_replay
+    from client.game.replay import replay_contents
 
-    try:
-        replay = load_replay(args.log)
-    except ReplayRefused as refusal:
-        print(_("tablier {command}: {error}").format(command="replay", error=refusal),
-              file=sys.stderr)  # fmt: skip
-        return EXIT_NOT_A_LOG if isinstance(refusal, NotALogFile) else EXIT_INVALID
+    # A bad record, or options the screens cannot set up: the gate says it, in one line.
+    app = ReplayApp(replay_contents(gate.read(args.log)))
     refused = without_terminal("replay", FOR_LOGS)
     if refused is not None:
         return refused
-    from client.app import ReplayApp
-
-    app = ReplayApp(replay)
     app.run()
     return app.return_code or 0

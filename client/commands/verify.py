@@ -8,9 +8,10 @@ import argparse
 import sys
 from typing import Any
 
+from client.commands.log_gate import EXIT_INVALID, LogGate, reads_logs
 from client.i18n import _, said, words
 
-EXIT_VALID, EXIT_INVALID, EXIT_NOT_A_LOG, EXIT_UNPROVEN = 0, 1, 2, 3
+EXIT_VALID, EXIT_UNPROVEN = 0, 3  # 1 and 2: a bad log and no log, as every log command
 
 
 def register(subparsers: Any) -> None:
@@ -36,21 +37,17 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from protocol.errors import LogError, NotALog
-    from protocol.logfile import read_log
+@reads_logs("verify")
+def run(args: argparse.Namespace, gate: LogGate) -> int:
+    from protocol.errors import CorruptLog
     from protocol.verify import verify_contents
 
     paths = [args.log] if args.other is None else [args.log, args.other]
     statuses, contents = [], []
     for path in paths:
         try:
-            read = read_log(path)
-        except NotALog as error:
-            print(_("tablier {command}: {error}").format(command="verify", error=said(error)),
-                  file=sys.stderr)  # fmt: skip
-            return EXIT_NOT_A_LOG
-        except LogError as error:  # a log whose header is damaged or of an unknown version
+            read = gate.read(path)
+        except CorruptLog as error:  # a log whose header is damaged or of an unknown version
             print(_("tablier verify: {path}: INVALID: {error}").format(path=path,
                                                                         error=said(error)),
                   file=sys.stderr)  # fmt: skip

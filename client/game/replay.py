@@ -21,7 +21,7 @@ from client.i18n import _, said
 from client.setup import GameSetup, setup_for_match
 from engine.awaiting import Finished
 from engine.jacquet import Play
-from protocol.errors import CorruptLog, NotALog
+from protocol.errors import LogError, NotALog
 from protocol.events import DiceRolled, MatchEnded
 from protocol.logfile import LogContents, read_log
 from protocol.session import MatchSession
@@ -77,15 +77,27 @@ class MatchReplay:
 
 
 def load_replay(path: Path) -> MatchReplay:
-    """Read and verify the log at *path*; :class:`ReplayRefused` says why it cannot be used."""
+    """Read and verify the log at *path*; :class:`ReplayRefused` says why it cannot be used,
+    whatever the file holds (it raises nothing else: the lobby opens any file with it)."""
     try:
         contents = read_log(path)
     except NotALog as error:
         raise NotALogFile(said(error)) from None
-    return replay_contents(contents)
+    except LogError as error:  # its header
+        raise ReplayRefused(_fails(error)) from None
+    try:
+        return replay_contents(contents)
+    except Exception as error:  # whatever its type: said of the record it came from
+        raise ReplayRefused(_fails(contents.damaged(error))) from None
+
+
+def _fails(error: LogError) -> str:
+    return _("this log fails verification: {error}").format(error=said(error))
 
 
 def replay_contents(contents: LogContents) -> MatchReplay:
+    """Every frame of the log's match; the :class:`~protocol.errors.CorruptLog` of its
+    first bad record (or whatever a record raised: ``contents.place`` names it)."""
     setup = contents.setup
     names = setup.names
     session = MatchSession(setup, seat=None, strict=True)
@@ -94,24 +106,20 @@ def replay_contents(contents: LogContents) -> MatchReplay:
     )
     frames = [ReplayFrame(session.state, (), opening, 0, 0)]
     throws = 0
-    try:
-        for step in verified_steps(contents, session):
-            rolled = [event for event in step.events if isinstance(event, DiceRolled)]
-            throws += len(rolled)
-            story = " ".join(tell(setup.game, step.events, names))
-            if step.state == frames[-1].state and not story:
-                continue  # a dice share on its way: nothing to see yet
-            seat = rolled[0].seat if rolled else _mover(step.events, frames[-1].seat)
-            frames.append(ReplayFrame(step.state, tuple(step.events), story, throws, seat))
-    except CorruptLog as error:  # its message names the record and what is wrong with it
-        refusal = _("this log fails verification: {error}").format(error=said(error))
-        raise ReplayRefused(refusal) from None
+    for step in verified_steps(contents, session):
+        rolled = [event for event in step.events if isinstance(event, DiceRolled)]
+        throws += len(rolled)
+        story = " ".join(tell(setup.game, step.events, names))
+        if step.state == frames[-1].state and not story:
+            continue  # a dice share on its way: nothing to see yet
+        seat = rolled[0].seat if rolled else _mover(step.events, frames[-1].seat)
+        frames.append(ReplayFrame(step.state, tuple(step.events), story, throws, seat))
     warning = None
     if contents.problem is not None:
         # The problem's own message already names the record and the byte.
-        warning = _(
-            "The log is damaged: {problem}; replaying up to its last good record."
-        ).format(problem=said(contents.problem))
+        warning = _("The log is damaged: {problem}; replaying up to its last good record.").format(
+            problem=said(contents.problem)
+        )
     options = dict(setup.proposal.options)
     return MatchReplay(setup.game, names, options, tuple(frames), warning, session.ended)
 

@@ -28,13 +28,16 @@ from client.widgets.unfinished_games import UnfinishedGames
 
 if TYPE_CHECKING:
     from client.game.driver import GameDriver
-    from client.game.replay import MatchReplay
+    from client.game.replay import ReplayGame
+    from protocol.errors import LogError
 
 MAX_RESULT_CHARS: Final = 60  # one line of the list, beside the file's name
 
 NOT_A_LOG: Final = N_("unreadable: not a Tablier match log")
 DAMAGED: Final = N_("unreadable: damaged after record {record} (a replay stops there)")
 FORGED: Final = N_("unreadable: fails verification (record {record})")
+DAMAGED_HEADER: Final = N_("damaged: its header — {reason}")
+DAMAGED_RECORD: Final = N_("damaged: record {record} — {reason}")
 
 
 def matches_folder(data_dir: Path | None) -> Path:
@@ -60,7 +63,8 @@ def recent_logs(data_dir: Path | None, limit: int = 12) -> list[Path]:
 
 def recorded_result(path: Path) -> str:
     """How the match in the log at *path* ended ("Ada wins the match 1-0", "unfinished"),
-    or why it cannot be told ("unreadable: …"), safe to show as plain text.
+    or why it cannot be told ("unreadable: …", "damaged: record 8 — …"), safe to show as
+    plain text. Whatever the file holds, it raises nothing: the list goes on.
 
     >>> import tempfile
     >>> garbage = Path(tempfile.mkdtemp()) / "x.tablier"
@@ -68,7 +72,7 @@ def recorded_result(path: Path) -> str:
     >>> recorded_result(garbage)
     'unreadable: not a Tablier match log'
     """
-    from protocol.errors import NotALog
+    from protocol.errors import LogError, NotALog
     from protocol.logfile import read_log
     from protocol.verify import verify_contents
 
@@ -76,17 +80,39 @@ def recorded_result(path: Path) -> str:
         contents = read_log(path)  # NotALog too when it cannot be read (removed since)
     except NotALog:
         return _(NOT_A_LOG)
-    report = verify_contents(contents)
-    if not report.ok:
-        # Every good record verified, the tail is cut or garbled: the file was damaged.
-        tail = contents.problem
-        if tail is not None and report.error == str(tail):
-            return _(DAMAGED).format(record=len(contents.records))
-        return _(FORGED).format(record=report.bad_record)
-    result = shown(say(report.outcome))
-    if len(result) > MAX_RESULT_CHARS:
-        return result[: MAX_RESULT_CHARS - 1] + "…"
-    return result
+    except LogError as error:  # its header: nothing else is raised
+        return _one_line(_damaged(error))
+    try:
+        report = verify_contents(contents)
+        if report.ok:
+            return _one_line(shown(say(report.outcome)))
+    except Exception as error:  # whatever its type: said of the record it came from
+        return _one_line(_damaged(contents.damaged(error)))
+    # Every good record verified, the tail is cut or garbled: the file was damaged.
+    tail, failure = contents.problem, report.failure
+    if tail is not None and report.error == str(tail):
+        return _(DAMAGED).format(record=len(contents.records))
+    if failure is not None and failure.cause is None:  # not a fault: what cannot be handled
+        return _one_line(_damaged(failure))
+    return _(FORGED).format(record=report.bad_record)
+
+
+def _damaged(error: LogError) -> str:
+    """ "damaged: record 8 — why" (or its header)."""
+    from protocol.errors import CorruptLog
+
+    what = error.what if isinstance(error, CorruptLog) else error.told
+    reason = shown(what if isinstance(what, str) else say(what))  # it may quote the log
+    if isinstance(error, CorruptLog) and error.record is not None:
+        return _(DAMAGED_RECORD).format(record=error.record, reason=reason)
+    return _(DAMAGED_HEADER).format(reason=reason)
+
+
+def _one_line(text: str) -> str:
+    """*text* (made printable where it quotes the log) cut to :data:`MAX_RESULT_CHARS`."""
+    if len(text) > MAX_RESULT_CHARS:
+        return text[: MAX_RESULT_CHARS - 1] + "…"
+    return text
 
 
 class ReplayForm(Vertical):
@@ -161,15 +187,18 @@ class ReplayForm(Vertical):
         self._load(path)
 
     @work(thread=True, exclusive=True, group="replay")
-    def _load(self, path: Path) -> MatchReplay | str:
+    def _load(self, path: Path) -> ReplayGame | str:
         """In a thread: verifying a long log takes a moment; the lobby stays responsive.
-        The replay, or why it cannot be opened (shown by :meth:`_loaded`)."""
-        from client.game.replay import ReplayRefused, load_replay
+        The replay, or why it cannot be opened (shown by :meth:`_loaded`): whatever the file
+        holds, this worker ends in one or the other, never in an error that ends the app."""
+        from client.game.replay import ReplayGame, ReplayRefused, load_replay
 
         try:
-            return load_replay(path)
+            return ReplayGame(load_replay(path))
         except ReplayRefused as refusal:
-            return str(refusal)
+            return shown(str(refusal))  # it may quote the log
+        except Exception as error:  # whatever its type: the screens cannot set this match up
+            return _("This log cannot be shown: {error}").format(error=shown(str(error)))
 
     @on(Worker.StateChanged)
     def _loaded(self, event: Worker.StateChanged) -> None:
@@ -180,11 +209,11 @@ class ReplayForm(Vertical):
         if isinstance(result, str):
             self.query_one("#replay-error", Static).update(result)
             return
-        from client.game.replay import MatchReplay, ReplayGame
+        from client.game.replay import ReplayGame
 
-        assert isinstance(result, MatchReplay)
+        assert isinstance(result, ReplayGame)
         self.query_one("#replay-error", Static).update("")
-        self.post_message(OpenGame(ReplayGame(result)))
+        self.post_message(OpenGame(result))
 
     @on(UnfinishedGames.Resume)
     def _resume_local(self, event: UnfinishedGames.Resume) -> None:

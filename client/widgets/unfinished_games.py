@@ -51,14 +51,14 @@ def unfinished_games(data_dir: Path | None) -> list[UnfinishedGame]:
 def _describe(path: Path) -> UnfinishedGame | None:
     """The entry for the seat file at *path*; None for a game not yet begun (its screen,
     just left, is about to remove it and its empty log)."""
-    from client.game.local_seats import LocalSeatsError, load_local_seats
+    from client.game.local_seats import load_local_seats
     from protocol.logfile import read_log
 
     left = format_moment(path.stat().st_mtime)
     try:
         seats = load_local_seats(path)
         contents = read_log(seats.log_path)
-    except (LocalSeatsError, ValueError, OSError) as problem:
+    except Exception as problem:  # whatever its type (LocalSeatsError, LogError, OSError…)
         why = shown(said(problem))
         title = _("{file}… ({left}) cannot be resumed: {why}").format(
             file=path.name[:8], left=left, why=why

@@ -151,7 +151,8 @@ def test_a_tampered_log_is_refused_with_the_reason(
         load_replay(path)
     assert main(["replay", str(path)]) == 1
     error = capsys.readouterr().err
-    assert error.startswith("tablier replay: this log fails verification: record 5 ")
+    assert error.startswith(f"tablier replay: {path}: record 5 ")  # the file and the record
+    assert error.count("\n") == 1
 
 
 def test_a_file_that_is_not_a_log_is_refused(

@@ -5,7 +5,7 @@ So it must show: every character visible or an ordinary space, at least one visi
 digit or sign (a name of fillers, U+3164 or U+2800, shows nothing), no mark without a letter
 to sit on and no tower of them, no wider than a roster's column. And two names of one room
 must not read the same: they are compared after Unicode compatibility normalisation (NFKC,
-so a full-width "Ａｄａ" is "Ada") and case folding (so "ADA" is "Ada") — :func:`name_key`.
+so a full-width "\\uff21da" is "Ada") and case folding (so "ADA" is "Ada") — :func:`name_key`.
 
 The relay, which may import nothing of the protocol, applies the same rule in
 :func:`relay.rules.display_name` and :func:`relay.rules.name_key`; tests/protocol/test_names.py
@@ -17,7 +17,7 @@ holds the two to the same verdicts.
 'a name cannot hold the invisible character U+3164'
 >>> str(name_problem("e\\u0301\\u0301\\u0301\\u0301"))
 'a name stacks at most 3 marks on one letter'
->>> name_key("ＡＤＡ") == name_key("ada")
+>>> name_key("\\uff21\\uff24\\uff21") == name_key("ada")
 True
 >>> first_clash(["Ada", "Bob", "ada"])
 (0, 2)
@@ -152,5 +152,13 @@ def first_clash(names: Sequence[str]) -> tuple[int, int] | None:
     return None
 
 
-__all__ = ["BLANKS", "NameRefused", "check_name", "first_clash", "name_cells", "name_key",
-           "name_problem", "DRAWN_WIDE"]  # fmt: skip
+__all__ = [
+    "BLANKS",
+    "DRAWN_WIDE",
+    "NameRefused",
+    "check_name",
+    "first_clash",
+    "name_cells",
+    "name_key",
+    "name_problem",
+]

@@ -74,6 +74,7 @@ PACE_MARGIN = 0.9  # of the relay's announced rate, what this client allows itse
 # Refusals that retrying cannot cure: say so and stop.
 _FATAL = {
     "bad_name",
+    "name_taken",
     "room_full",
     "spectators_full",
     "bad_envelope",

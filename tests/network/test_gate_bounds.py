@@ -207,3 +207,26 @@ async def test_a_peer_who_signs_his_join_as_ada_is_refused_naming_him(
     finally:
         await mallory.close()
         await ada.close()
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["host", "jacquet", "--name", "\u3164\u3164"],
+         "cannot hold the invisible character U+3164"),
+        (["join", "tablier://h:1/" + "R" * 22 + "?player=" + "P" * 43, "--name", "\u2800"],
+         "cannot hold the invisible character U+2800"),
+        (["host", "goose", "--name", "e\u0301\u0301\u0301\u0301"], "at most 3 marks on one letter"),
+        (["host", "goose", "--ante", str(2**63)], "the ante is at most 1000 tokens"),
+        (["host", "jacquet", "--match-to", "100"], "a match is played to 1 to 99 points, not 100"),
+    ],
+)  # fmt: skip
+def test_the_commands_refuse_a_name_or_option_past_the_gate_before_sending(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Refused here, in one line and exit 2, before any relay is asked for anything."""
+    from client.cli import main
+
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"tablier {argv[0]}: ") and said in error, error

@@ -18,6 +18,7 @@ from client.net import wire
 from client.net.meeting import Meeting, Refused
 from client.net.rematch import HOST_SEAT, RematchVote
 from client.net.roster import Roster
+from client.net.untrusted import is_secret
 from protocol.errors import LocalProtocolError
 from protocol.events import MatchEnded
 from protocol.identity import RandomSource
@@ -93,6 +94,9 @@ class Meetings:
         a rematch asked for or withdrawn); anything else is not the meetings'."""
         match payload:
             case wire.ProposalMsg(data, token):
+                if not is_secret(token):  # it becomes a watch invite and a seat file's field
+                    return [Blame(relay_seat, _("proposed a match with a malformed spectator "
+                                                "token"))]  # fmt: skip
                 proposal = Proposal.decode(data)
                 check_start(proposal, now)  # its first deadline: within reach of our clock
                 return self.proposed(relay_seat, proposal, token, now, standing)

@@ -235,3 +235,17 @@ def test_a_rematch_proposed_ten_years_ahead_is_refused_naming_the_host(trio: Loo
     assert offence.who == "Ada" and not offence.fatal
     assert offence.text.startswith("the proposed match starts more than a day ahead")
     assert not bob.rematching and bob.setup == first and not bob.outbox  # nothing joined
+
+
+def test_a_proposal_with_a_malformed_spectator_token_is_refused(trio: LoopRoom) -> None:
+    """The token becomes a watch invite and a field of every seat file: of its shape or
+    nothing."""
+    first = trio.matches[0].setup
+    assert first is not None
+    bob = trio.matches[1]
+    forged = wire.ProposalMsg(first.proposal.encode(), "../../../.bashrc")
+    bob.receive(0, wire.encode(forged), trio.now)
+    (offence,) = bob.offences
+    assert (offence.who, offence.text) == ("Ada", "proposed a match with a malformed spectator "
+                                                  "token")  # fmt: skip
+    assert bob.spectator_token != "../../../.bashrc"

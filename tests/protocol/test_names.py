@@ -150,3 +150,14 @@ def test_a_setup_seating_two_names_that_read_the_same_is_refused() -> None:
     setup = MatchSetup(proposal, tuple(joins))  # as a hostile host would send it
     with pytest.raises(MalformedMessage, match="two seats go by one name"):
         MatchSetup.decode(setup.encode())
+
+
+def test_the_relay_s_copy_states_the_protocol_s_bounds() -> None:
+    from protocol import bounds, names
+
+    assert (relay_names.MAX_NAME_CHARS, relay_names.MAX_NAME_CELLS) == (
+        bounds.MAX_NAME_CHARS,
+        bounds.MAX_NAME_CELLS,
+    )
+    assert relay_names.MAX_MARKS_PER_BASE == bounds.MAX_MARKS_PER_BASE
+    assert (relay_names.BLANKS, relay_names.DRAWN_WIDE) == (names.BLANKS, names.DRAWN_WIDE)

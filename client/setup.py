@@ -23,9 +23,12 @@ GOOSE_RULE_SETS: tuple[str, ...] = ("daumont", "1792")
 GOOSE_DEFAULT_RULES = "daumont"
 GOOSE_DEFAULT_ANTE = 4
 GOOSE_DEFAULT_FEE = 1
+GOOSE_MAX_ANTE = 1_000  # engine.goose.options.MAX_ANTE
+GOOSE_MAX_FEE = 1_000  # engine.goose.options.MAX_FEE
 GOOSE_DEFAULT_PLAYERS = 3  # the lobby's and `play`, `host` and `selfplay goose`'s
 JACQUET_BEAROFF_RULES: tuple[str, ...] = ("backgammon", "trictrac")
 JACQUET_DEFAULT_MATCH_TO = 1
+JACQUET_MAX_MATCH_TO = 99  # engine.jacquet.game.MAX_MATCH_TO
 JACQUET_DEFAULT_BEAROFF = "backgammon"
 JACQUET_LEVELS: tuple[int, ...] = (1, 2, 3, 4)
 RULES_HELP = N_("rule set: daumont (a player met pays and takes the arriver's start square) "
@@ -43,6 +46,21 @@ class SetupError(ValueError):
     """A game setting a person typed is not usable; the message says why and what to do."""
 
 
+def name_refusal(name: str) -> str | None:
+    """Why *name* (its spaces around dropped) cannot be a player's, in the reader's words:
+    the players' name rule (:func:`protocol.names.name_problem`), which every other player's
+    program holds it to as well. None: it can."""
+    from client.i18n import say
+    from protocol.names import name_problem  # loaded once a game is set up, not before
+
+    problem = name_problem(name.strip())
+    if problem is None:
+        return None
+    return _("{name!r} cannot be a player's name: {problem}").format(
+        name=name.strip(), problem=say(problem)
+    )
+
+
 def _check_names(names: tuple[str, ...]) -> None:
     for seat, name in enumerate(names, start=1):
         if not name.strip():
@@ -51,14 +69,18 @@ def _check_names(names: tuple[str, ...]) -> None:
             raise SetupError(
                 _("the name {name!r} is too long: 20 characters at most").format(name=name)
             )
-    folded = [name.strip().casefold() for name in names]
-    for name in folded:
-        if folded.count(name) > 1:
-            raise SetupError(
-                _("two players are called {name!r}: give each a different name").format(
-                    name=name
-                )
+        refusal = name_refusal(name)
+        if refusal is not None:
+            raise SetupError(refusal)
+    from protocol.names import first_clash
+
+    clash = first_clash([name.strip() for name in names])
+    if clash is not None:
+        raise SetupError(
+            _("two players are called {name!r}: give each a different name").format(
+                name=names[clash[1]].strip()
             )
+        )
 
 
 def _check_computer_seats(seats: frozenset[int], players: int) -> None:
@@ -99,8 +121,14 @@ class GooseSetup:
             )
         if self.ante < 0:
             raise SetupError(_("the ante cannot be negative ({ante})").format(ante=self.ante))
+        if self.ante > GOOSE_MAX_ANTE:
+            raise SetupError(_("the ante is at most {most} tokens, not {ante}").format(
+                most=GOOSE_MAX_ANTE, ante=self.ante))  # fmt: skip
         if self.fee < 0:
             raise SetupError(_("the fee cannot be negative ({fee})").format(fee=self.fee))
+        if self.fee > GOOSE_MAX_FEE:
+            raise SetupError(_("the fee is at most {most} tokens, not {fee}").format(
+                most=GOOSE_MAX_FEE, fee=self.fee))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +157,11 @@ class JacquetSetup:
                     levels=levels, level=self.level
                 )
             )
-        if not 1 <= self.match_to <= 99:
+        if not 1 <= self.match_to <= JACQUET_MAX_MATCH_TO:
             raise SetupError(
-                _("a match is played to 1 to 99 points, not {points}").format(points=self.match_to)
+                _("a match is played to 1 to {most} points, not {points}").format(
+                    most=JACQUET_MAX_MATCH_TO, points=self.match_to
+                )
             )
         if self.bearoff not in JACQUET_BEAROFF_RULES:
             raise SetupError(

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from engine.clause import N_, Clause
 from engine.errors import InvalidOptionsError
+from protocol.bounds import MAX_SEATS
 from protocol.errors import LocalProtocolError
 
 if TYPE_CHECKING:  # the engines are imported when a game is first played, not before
@@ -105,7 +106,7 @@ class GooseGame(Game):
     proper_name = "Jeu de l'oie"
     title = N_("the Goose")
     seats_rule = N_("the Goose is played by {low} to {high} players, not {count}")
-    max_seats = 15
+    max_seats = MAX_SEATS
     option_types: Mapping[str, type] = {"rules": str, "ante": int, "fee": int}
 
     def _options(self, seats: int, options: dict[str, Any]) -> Any:

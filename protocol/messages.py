@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Protocol
 
 from engine.clause import N_, Clause
+from protocol.bounds import MAX_CHAT_CHARS, MAX_INDEX, MAX_PLAY_CHARS, MAX_SEATS, MAX_TIME
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage, VersionMismatch
 
@@ -38,8 +39,6 @@ MESSAGE_DOMAIN: Final = b"tablier-msg/2\0"
 DIGEST_BYTES: Final = 32
 NO_HISTORY: Final = bytes(DIGEST_BYTES)
 """The history of a message built by hand and never placed (a real one is a SHA-256)."""
-MAX_CHAT_CHARS: Final = 500
-MAX_TIME: Final = 2**63 - 1
 
 
 class SignedMessage:
@@ -211,8 +210,8 @@ def decode_message(data: bytes) -> GameMessage:
     if len(fields) != 6 + _PAYLOAD_LENGTHS[kind]:
         raise MalformedMessage(Clause.of(N_("a message of kind {kind} has the wrong number of "
                                             "fields"), kind=kind))  # fmt: skip
-    seat = integer(fields[2], N_("the seat"), 0, 255)
-    n = integer(fields[3], N_("the index"), 0, MAX_TIME)
+    seat = integer(fields[2], N_("the seat"), 0, MAX_SEATS - 1)
+    n = integer(fields[3], N_("the index"), 0, MAX_INDEX)
     time = integer(fields[4], N_("the time"), 0, MAX_TIME)
     signature = binary(fields[-1], N_("the signature"), 64)
     payload = fields[5:-1]
@@ -226,14 +225,14 @@ def decode_message(data: bytes) -> GameMessage:
         link = binary(payload[0], N_("the link"), 32)
         return Share(seat, n, time, link, renew, signature, state, history)
     if kind == Play.KIND:
-        notation = text(payload[0], N_("the play"), 64, seat=seat)
+        notation = text(payload[0], N_("the play"), MAX_PLAY_CHARS, seat=seat)
         state_hash = binary(payload[1], N_("the state hash"), 32)
         return Play(seat, n, time, notation, state_hash, signature, history)
     if kind == Resign.KIND:
         return Resign(seat, n, time, signature, history)
     if kind == Seen.KIND:
         return Seen(seat, n, time, signature, history)
-    accused = integer(payload[0], N_("the accused seat"), 0, 255)
+    accused = integer(payload[0], N_("the accused seat"), 0, MAX_SEATS - 1)
     return Claim(seat, n, time, accused, signature, history)
 
 

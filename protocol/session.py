@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
 from engine.clause import N_, Clause
 from engine.errors import EngineError
+from protocol.bounds import MAX_CHAT_CHARS
 from protocol.chain import HashChain, Reveals
 from protocol.clock import duration, late_after
 from protocol.codec import pack, unpack_transcript
@@ -53,7 +54,6 @@ from protocol.events import Event, Ignored
 from protocol.gate import Gate
 from protocol.identity import Identity, RandomSource, verify_signature
 from protocol.messages import (
-    MAX_CHAT_CHARS,
     Chat,
     Claim,
     GameMessage,

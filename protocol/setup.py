@@ -31,13 +31,15 @@ from typing import Any, Final
 
 from engine.clause import N_, Clause
 from engine.errors import EngineError
-from protocol.clock import MAX_TIME_LIMIT_MS, MIN_TIME_LIMIT_MS
+from protocol.bounds import MAX_NAME_CHARS, MAX_SEATS, MAX_TIME, MIN_SEATS
+from protocol.clock import MAX_TIME_LIMIT_MS, MIN_TIME_LIMIT_MS, ahead_by, duration
 from protocol.codec import pack, unpack_untrusted
 from protocol.dice import DICE_DERIVATION
-from protocol.errors import BadSignature, LocalProtocolError, MalformedMessage
+from protocol.errors import BadSignature, BadTime, LocalProtocolError, MalformedMessage
 from protocol.games import Game, OptionValue, game_named
 from protocol.identity import Identity, RandomSource, _take, verify_signature
-from protocol.messages import MAX_TIME, binary, check_version, integer, text
+from protocol.messages import binary, check_version, integer, text
+from protocol.names import first_clash, name_problem
 
 SETUP_VERSION: Final = 1
 """The setup messages' own version: their form did not change when the game messages' did
@@ -46,7 +48,6 @@ PROPOSAL: Final = 10
 JOIN: Final = 11
 SETUP: Final = 12
 DEFAULT_TIME_LIMIT_MS: Final = 5 * 60 * 1000
-MAX_NAME_CHARS: Final = 32
 NONCE_BYTES: Final = 16
 _PROPOSAL_DOMAIN: Final = b"tablier-proposal/1\0"
 _JOIN_DOMAIN: Final = b"tablier-join/1\0"
@@ -145,7 +146,7 @@ class Proposal:
         proposal = cls(
             game,
             tuple(options.items()),
-            integer(fields[4], N_("the seats"), 2, 15),
+            integer(fields[4], N_("the seats"), MIN_SEATS, MAX_SEATS),
             integer(fields[5], N_("the time limit"), MIN_TIME_LIMIT_MS, MAX_TIME_LIMIT_MS),
             integer(fields[6], N_("the start time"), 0, MAX_TIME),
             binary(fields[7], N_("the nonce"), NONCE_BYTES),
@@ -177,10 +178,11 @@ class Join:
     def create(cls, proposal: Proposal, identity: Identity, name: str, tip: bytes) -> Join:
         """Sign a join to *proposal* as *name*, committing to the chain whose tip is *tip*."""
         name = name.strip()
-        if not name or len(name) > MAX_NAME_CHARS or not name.isprintable():
-            raise LocalProtocolError(Clause.of(N_("a player's name is 1 to {most} printable "
-                                                  "characters, not {name}"),
-                                               most=MAX_NAME_CHARS, name=repr(name)))  # fmt: skip
+        problem = name_problem(name)
+        if problem is not None:
+            raise LocalProtocolError(Clause.of(N_("{name} cannot be a player's name: "
+                                                  "{problem}"), name=repr(name),
+                                               problem=problem))  # fmt: skip
         unsigned = cls(proposal.digest, name, identity.public_key, tip, b"")
         return cls(
             proposal.digest, name, identity.public_key, tip, identity.sign(unsigned.signed_data())
@@ -219,9 +221,15 @@ class Join:
     @classmethod
     def from_fields(cls, fields: Any, seat: int | None = None) -> Join:
         _expect(fields, JOIN, 7, N_("a Tablier join"))
+        name = text(fields[3], N_("the name"), MAX_NAME_CHARS, seat=seat)
+        problem = name_problem(name)
+        if problem is not None:
+            raise MalformedMessage(Clause.of(N_("{name} cannot be a player's name: {problem}"),
+                                             name=repr(name), problem=problem),
+                                   seat=seat)  # fmt: skip
         return cls(
             binary(fields[2], N_("the proposal digest"), 32, seat=seat),
-            text(fields[3], N_("the name"), MAX_NAME_CHARS, seat=seat),
+            name,
             binary(fields[4], N_("the public key"), 32, seat=seat),
             binary(fields[5], N_("the chain tip"), 32, seat=seat),
             binary(fields[6], N_("the signature"), 64, seat=seat),
@@ -252,6 +260,13 @@ class MatchSetup:
         if len(set(self.public_keys)) != len(self.joins):
             raise MalformedMessage(Clause.of(N_("two seats share one key: every player needs "
                                                 "their own")))  # fmt: skip
+        clash = first_clash(self.names)
+        if clash is not None:
+            first, second = clash
+            raise MalformedMessage(Clause.of(N_("two seats go by one name ({first} and "
+                                                "{second}): every player needs their own"),
+                                             first=repr(self.names[first]),
+                                             second=repr(self.names[second])))  # fmt: skip
 
     @property
     def game(self) -> str:
@@ -307,6 +322,34 @@ class MatchSetup:
         except LocalProtocolError as error:
             raise MalformedMessage(error.told) from None
         return setup
+
+
+def check_start(proposal: Proposal, now: int) -> None:
+    """Refuse *proposal* (:class:`~protocol.errors.BadTime`, not fatal: nothing was played)
+    if it starts further ahead of *now*, the receiver's clock, than clocks may disagree.
+
+    The first turn's deadline runs from the start time: a start time ten years ahead would
+    let the first player hold the match for ten years, and nobody could claim. With it at
+    most :data:`~protocol.clock.CLOCK_TOLERANCE_MS` ahead, every deadline is within the
+    time limit plus that tolerance of the receiver's own clock (each later record's time is
+    held to the same by :meth:`protocol.gate.Gate.on_time`). An older start time is no
+    harm: a match may begin long after its host opened the room, and be resumed later still.
+
+    >>> from protocol.identity import seeded_source
+    >>> proposal = Proposal.create("goose", {}, seats=2, start_time=1_000_000,
+    ...                            random_source=seeded_source("start-doc"))
+    >>> check_start(proposal, now=996_000)
+    >>> check_start(proposal, now=0)
+    Traceback (most recent call last):
+    ...
+    protocol.errors.BadTime: the proposed match starts 16 min 40 s ahead of this computer's clock: \
+one of the two clocks is wrong
+    """
+    ahead = ahead_by(proposal.start_time, now=now)
+    if ahead is not None:
+        raise BadTime(Clause.of(N_("the proposed match starts {ahead} ahead of this computer's "
+                                   "clock: one of the two clocks is wrong"),
+                                ahead=duration(ahead)), fatal=False)  # fmt: skip
 
 
 def _expect(fields: Any, kind: int, length: int, what: str) -> None:

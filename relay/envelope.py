@@ -84,6 +84,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_FAILURES = "too_many_failures"
     BAD_SEATS = "bad_seats"
     BAD_NAME = "bad_name"
+    NAME_TAKEN = "name_taken"
     BAD_RESUME = "bad_resume"
     UNKNOWN_ROOM = "unknown_room"
     BAD_TOKEN = "bad_token"

@@ -43,7 +43,11 @@ REFUSALS: dict[ErrorCode, tuple[int | None, str]] = {
     ErrorCode.BAD_SEATS: (CLOSE_POLICY_VIOLATION, "A room needs between 1 and {max} seats."),
     ErrorCode.BAD_NAME: (
         CLOSE_POLICY_VIOLATION,
-        f"A display name is 1 to {MAX_NAME_CHARS} printable characters.",
+        f"A display name is 1 to {MAX_NAME_CHARS} visible characters.",
+    ),
+    ErrorCode.NAME_TAKEN: (
+        CLOSE_POLICY_VIOLATION,
+        "A member of this room already goes by that name; choose another.",
     ),
     ErrorCode.BAD_RESUME: (
         CLOSE_POLICY_VIOLATION,

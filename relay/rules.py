@@ -14,7 +14,8 @@ import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from relay.envelope import MAX_NAME_CHARS, ErrorCode, Member, PresenceEvent
+from relay.envelope import ErrorCode, Member, PresenceEvent
+from relay.names import name_key, name_problem
 from relay.rooms import Holder, RoomState, Seat, new_token, token_hash
 
 
@@ -32,10 +33,18 @@ class Admitted:
 
 
 def display_name(name: str) -> str | None:
-    """The name a member is shown by, or None if it cannot be one (empty, too long,
-    unprintable)."""
+    """The name a member is shown by (its spaces around dropped), or None if it cannot be
+    a player's (:func:`relay.names.name_problem`: empty, too long, invisible, unprintable,
+    stacked marks, too wide)."""
     name = name.strip()
-    return name if 1 <= len(name) <= MAX_NAME_CHARS and name.isprintable() else None
+    return name if name_problem(name) is None else None
+
+
+def name_taken(state: RoomState, name: str) -> bool:
+    """Whether a member seated in the room (here or away) goes by a name that reads as
+    *name* (:func:`relay.names.name_key`): a newcomer may not sit as him."""
+    key = name_key(name)
+    return any(name_key(seat.name) == key for seat in state.seats.values())
 
 
 def admit(
@@ -48,6 +57,8 @@ def admit(
     if hmac.compare_digest(digest, state.player_hash):
         if state.free_seat() is None:
             return ErrorCode.ROOM_FULL
+        if name_taken(state, name):
+            return ErrorCode.NAME_TAKEN
         seat_token = new_token()
         seat = state.take_seat(name, token_hash(seat_token), holder)
         return Admitted(seat, seat_token, PresenceEvent.JOINED, None, roster)

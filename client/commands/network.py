@@ -18,7 +18,7 @@ from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
 from client.i18n import _, format_number
 from client.net.plan import DEFAULT_CONNECT_TIMEOUT, STDOUT
-from client.setup import JACQUET_LEVELS, SessionSettings, SetupError
+from client.setup import JACQUET_LEVELS, SessionSettings, SetupError, name_refusal
 
 if TYPE_CHECKING:
     from client.net.plan import HostPlan, JoinPlan
@@ -86,6 +86,9 @@ def player_name(args: argparse.Namespace) -> str:
         raise SetupError(
             _("a name is 1 to 20 printable characters, not {name!r}").format(name=name)
         )
+    refusal = name_refusal(name)  # refused here, before any other player's program does
+    if refusal is not None:
+        raise SetupError(refusal)
     return name
 
 

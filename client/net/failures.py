@@ -58,6 +58,10 @@ REFUSALS: dict[str, str] = {  # keyed by the codes themselves: a new one is seen
     ),
     ErrorCode.BAD_SEATS: N_("The relay does not hold rooms of that many seats."),
     ErrorCode.BAD_NAME: N_("The relay refused that display name."),
+    ErrorCode.NAME_TAKEN: N_(
+        "Someone in this room already goes by that name (or one that reads the same); choose "
+        "another."
+    ),
     ErrorCode.BAD_RESUME: N_("The relay's room has not reached the point this seat resumes from."),
     ErrorCode.UNKNOWN_ROOM: N_(
         "There is no such room on this relay: it may have expired, or the invite is mistyped."

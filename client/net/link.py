@@ -74,6 +74,7 @@ PACE_MARGIN = 0.9  # of the relay's announced rate, what this client allows itse
 # Refusals that retrying cannot cure: say so and stop.
 _FATAL = {
     "bad_name",
+    "name_taken",
     "room_full",
     "spectators_full",
     "bad_envelope",
@@ -410,7 +411,11 @@ class RelayLink:
         elif isinstance(event, Presence) and event.event == PresenceEvent.WATCHING:
             self.match.spectator_came(now)  # (his name: the relay's news, not shown)
         elif isinstance(event, Presence):
-            name = check_name(self.url, event.name)
+            others = [] if event.event != PresenceEvent.JOINED else [
+                member.name for seat, member in self.match.roster.members.items()
+                if seat != event.seat and not member.expired
+            ]  # fmt: skip
+            name = check_name(self.url, event.name, others)
             self.match.presence(event.seat, _PRESENCE[event.event], name, now)
         else:
             self._set(LinkStatus("connected", detail=news(event)))
@@ -433,9 +438,9 @@ def _check_welcome(url: str, welcome: Welcome) -> None:
         check_secret(url, N_("seat token"), welcome.seat_token)
     if welcome.seat is not None:
         check_seat(url, welcome.seat)
-    for member in welcome.members:
+    for index, member in enumerate(welcome.members):
         check_seat(url, member.seat)
-        check_name(url, member.name)
+        check_name(url, member.name, [other.name for other in welcome.members[:index]])
     check_limit(url, N_("sending rate"), welcome.rate_per_minute)
     check_limit(url, N_("sending burst"), welcome.burst)
 

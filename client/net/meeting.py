@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from client.i18n import _
+from protocol.names import name_key
 from protocol.setup import Join, MatchSetup, Proposal
 
 
@@ -59,6 +60,12 @@ class Meeting:
             )
         if any(known.public_key == join.public_key for known in self.joins):
             return False  # a resend after a reconnection
+        key = name_key(join.name)
+        if any(name_key(known.name) == key for known in self.joins):
+            raise Refused(
+                _("joined as {name}, which reads as the name of a player already in the match")
+                .format(name=join.name)
+            )  # fmt: skip
         if len(self.joins) >= proposal.seats:
             return False
         self.joins.append(join)

@@ -18,10 +18,11 @@ from client.net import wire
 from client.net.meeting import Meeting, Refused
 from client.net.rematch import HOST_SEAT, RematchVote
 from client.net.roster import Roster
+from client.net.untrusted import is_secret
 from protocol.errors import LocalProtocolError
 from protocol.events import MatchEnded
 from protocol.identity import RandomSource
-from protocol.setup import Join, MatchSetup, Proposal
+from protocol.setup import Join, MatchSetup, Proposal, check_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +94,16 @@ class Meetings:
         a rematch asked for or withdrawn); anything else is not the meetings'."""
         match payload:
             case wire.ProposalMsg(data, token):
-                return self.proposed(relay_seat, Proposal.decode(data), token, now, standing)
+                if not is_secret(token):  # it becomes a watch invite and a seat file's field
+                    return [Blame(relay_seat, _("proposed a match with a malformed spectator "
+                                                "token"))]  # fmt: skip
+                proposal = Proposal.decode(data)
+                check_start(proposal, now)  # its first deadline: within reach of our clock
+                return self.proposed(relay_seat, proposal, token, now, standing)
             case wire.JoinMsg(data):
                 return self.joined(relay_seat, Join.decode(data))
             case wire.SetupMsg(data):
-                return self.started(relay_seat, data)
+                return self.started(relay_seat, data, now)
             case wire.Rematch(match_id):
                 return self.asked(relay_seat, match_id, now, standing)
             case wire.RematchWithdrawn(match_id):
@@ -146,10 +152,11 @@ class Meetings:
         setup = self.meeting.seated()
         return [Send(wire.SetupMsg(setup.encode())), Begin(setup)]
 
-    def started(self, relay_seat: int, data: bytes) -> list[Action]:
+    def started(self, relay_seat: int, data: bytes, now: int) -> list[Action]:
         if self.meeting.begun:
             return []
         setup = MatchSetup.decode(data)
+        check_start(setup.proposal, now)
         try:
             self.meeting.check(relay_seat, setup)
         except Refused as refusal:

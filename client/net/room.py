@@ -34,7 +34,7 @@ from client.setup import SessionSettings
 from protocol.games import OptionValue
 from protocol.identity import Identity
 from protocol.logfile import read_log
-from protocol.setup import DEFAULT_TIME_LIMIT_MS, MatchSetup, Proposal
+from protocol.setup import DEFAULT_TIME_LIMIT_MS, MatchSetup, Proposal, check_start
 from relay.client import RelayError
 from relay.envelope import Created, EnvelopeError
 
@@ -321,6 +321,8 @@ async def _resume_room(
     if seat.room_id != invite.room_id:
         raise ValueError(_("the seat file is for room {room}").format(room=seat.room_id))
     log = read_log(seat.log_path)  # NotALog, CorruptLog: ValueErrors that say why
+    now = settings.clock()
+    check_start(log.setup.proposal, now)  # BadTime, a ValueError: its deadlines out of reach
     match = NetMatch.resume(
         seat.role,
         seat.name,
@@ -330,7 +332,7 @@ async def _resume_room(
         log=log,
         log_path=seat.log_path,
         random_source=settings.random_source,
-        now=settings.clock(),
+        now=now,
         data_dir=settings.data_dir,  # where a rematch's log goes
     )
     link = RelayLink(

@@ -19,6 +19,12 @@ True
 ... except SeatFileError as error:
 ...     print(error)
 not a seat file (unreadable bytes)
+>>> from dataclasses import replace
+>>> try:
+...     decode_seat(encode_seat(replace(seat, listen="0.0.0.0:99999999999999999999")))
+... except SeatFileError as error:
+...     print(error)
+a damaged seat file (its relay listened on '0.0.0.0:99999999999999999999')
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
+from urllib.parse import urlsplit
 
 from client.i18n import _, os_reason_of
 from client.net.untrusted import is_secret
@@ -38,6 +45,8 @@ from protocol.logfile import default_data_dir
 SEAT_FORMAT: Final = "tablier-seat"
 SEAT_VERSION: Final = 1
 MAX_SEAT_BYTES: Final = 8 * 1024
+MAX_URL_CHARS: Final = 2_048  # a relay's address: far more than any host name and path
+MAX_PATH_CHARS: Final = 4_096  # a log's path: Linux's PATH_MAX
 
 Role = Literal["host", "player"]
 
@@ -111,12 +120,53 @@ def decode_seat(data: bytes) -> Seat:
         raise SeatFileError(_("a seat file for a {role}, not a player").format(role=repr(role)))
     if len(identity) != KEY_BYTES or len(secret) != KEY_BYTES:
         raise SeatFileError(_("a damaged seat file (its keys have the wrong size)"))
-    if listen is not None and not listen.rpartition(":")[2].isdigit():
+    if not _is_relay_url(url):
+        raise SeatFileError(_("a damaged seat file (its relay's address is not one)"))
+    tokens = (room, invite, spectator) if token is None else (room, invite, spectator, token)
+    if not all(is_secret(field) for field in tokens):
+        raise SeatFileError(_("a damaged seat file (its room id or tokens are not of their "
+                              "shape)"))  # fmt: skip
+    from protocol.names import name_problem  # (loaded with the seat's match in any case)
+
+    if name_problem(name) is not None:
+        raise SeatFileError(
+            _("a damaged seat file (its player's name {name} is not one)").format(name=repr(name))
+        )
+    if not 1 <= len(log) <= MAX_PATH_CHARS or "\0" in log or not Path(log).is_absolute():
+        raise SeatFileError(_("a damaged seat file (its log's path is not one)"))
+    if listen is not None and not _is_listen(listen):
         raise SeatFileError(
             _("a damaged seat file (its relay listened on {listen})").format(listen=repr(listen))
         )
     return Seat(url, room, invite, spectator, token, name, role, Path(log), identity, secret,
                 listen)  # fmt: skip
+
+
+def _is_relay_url(url: str) -> bool:
+    """A ws:// or wss:// address with a host, as an invite gives (at most 2,048 characters,
+    printable)."""
+    if len(url) > MAX_URL_CHARS or not url.isprintable():
+        return False
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port out of 0-65535
+    except ValueError:
+        return False
+    return parts.scheme in ("ws", "wss") and bool(parts.hostname)
+
+
+def _is_listen(listen: str) -> bool:
+    """``HOST:PORT`` as the embedded relay listened: a host and a port from 0 to 65535."""
+    host, colon, port = listen.rpartition(":")
+    return (
+        bool(colon)
+        and 1 <= len(host) <= 255
+        and host.isprintable()
+        and port.isascii()
+        and port.isdigit()
+        and len(port) <= 5
+        and int(port) <= 65535
+    )
 
 
 def chain_source(secret: bytes) -> RandomSource:

@@ -51,7 +51,7 @@ from protocol.errors import BadTime, MalformedMessage, ProtocolError, RemoteProt
 from protocol.messages import Chat, Resign, Share, decode_message
 from protocol.progress import Progress
 from protocol.session import MatchSession
-from protocol.setup import MatchSetup
+from protocol.setup import MatchSetup, check_start
 
 MAX_HELD = 4096  # payloads a spectator holds back while its catch-up comes, at most
 CATCH_UP_SPACING_MS = 10_000
@@ -224,7 +224,7 @@ class Arrival:
         except wire.WireError:
             payload = None  # said when it is taken, in its place
         if self.source is None and isinstance(payload, wire.Spectate):
-            self._take_offer(relay_seat, payload, playing, begin)
+            self._take_offer(relay_seat, payload, now, playing, begin)
         elif self.source == relay_seat and isinstance(payload, wire.Transcript):
             if self._take_catch_up(relay_seat, payload, now, playing):
                 return True
@@ -255,11 +255,13 @@ class Arrival:
         self,
         relay_seat: int,
         offer: wire.Spectate,
+        now: int,
         playing: Playing,
         begin: Callable[[MatchSetup], None],
     ) -> None:
         try:
             setup = MatchSetup.decode(offer.setup)
+            check_start(setup.proposal, now)  # its deadlines within reach of our clock
         except ProtocolError as error:
             playing.blame(relay_seat, self.bad_setup(reason_of(error)), fatal=True)
             return

@@ -4,8 +4,9 @@ A relay can be anyone's server, and what it says is only what it says: the room 
 tokens of its ``created`` answer, the seat token and the roster of a ``welcome``, the names in
 its presence events, the sentences of its refusals. None of it becomes a file name, a log
 line or screen text until it has the shape Tablier itself gives such things — the shape an
-invite checks (:mod:`client.net.invite`): ids and tokens are URL-safe base64, names are 1 to
-32 printable characters, seats are numbered below 15. A relay that sends anything else is
+invite checks (:mod:`client.net.invite`): ids and tokens are URL-safe base64, names are
+names a player may take (:func:`protocol.names.check_name`) and no two members' read the
+same, seats are numbered below 15. A relay that sends anything else is
 named in a :class:`RelayMisbehaved` error, and the client stops talking to it.
 
 >>> check_secret("ws://relay/", "room id", "R" * 22)
@@ -23,13 +24,13 @@ relay, or it is hostile
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Final
 
 from client.i18n import N_, _
 
 SECRET: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """Room ids and tokens: the relay makes them from 16 or 32 random bytes, URL-safe base64."""
-MAX_NAME_CHARS: Final = 32  # what the relay itself accepts in a join
 MAX_SEATS: Final = 15  # the relay's hard cap on a room's seats
 MAX_SHOWN_CHARS: Final = 300  # a relay's sentence for people: a line or two, never a page
 
@@ -50,10 +51,30 @@ def check_secret(url: str, what: str, text: str) -> str:
     return text
 
 
-def check_name(url: str, text: str) -> str:
-    """A member's name as the relay passed it on: 1 to 32 printable characters."""
-    if not (1 <= len(text) <= MAX_NAME_CHARS and text.isprintable()):
+def check_name(url: str, text: str, others: Iterable[str] = ()) -> str:
+    """A member's name as the relay passed it on: a name a player may take, and none that
+    reads as one of the *others* (the room's other members): the relay refuses both.
+
+    >>> check_name("ws://relay/", "Ada", ["Bob"])
+    'Ada'
+    >>> try:
+    ...     check_name("ws://relay/", "ADA", ["Ada"])
+    ... except RelayMisbehaved as error:
+    ...     print(error)
+    the relay at ws://relay/ let a second member in as 'ADA', a name another member has: \
+it is not a Tablier relay, or it is hostile
+    """
+    from protocol.names import name_key, name_problem  # not before a room is opened
+
+    if name_problem(text) is not None:
         raise _misbehaved(url, N_("member name"), text)
+    key = name_key(text)
+    if any(name_key(other) == key for other in others):
+        raise RelayMisbehaved(
+            _("the relay at {url} let a second member in as {name}, a name another member has: "
+              "it is not a Tablier relay, or it is hostile").format(url=shown(url),
+                                                                    name=repr(shown(text)))
+        )  # fmt: skip
     return text
 
 

@@ -32,6 +32,7 @@ from client.lifecycle import closing
 from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import InviteError, parse_invite
 from client.net.plan import STDOUT, HostPlan, JoinPlan
+from client.setup import name_refusal
 from client.widgets.footer import KeysFooter
 from client.widgets.title_bar import TitleBar
 from protocol.games import game_named
@@ -421,5 +422,9 @@ class JoinScreen(Screen[None]):
             return
         if not name:
             error.update(_("Give a name the other players will see."))
+            return
+        refusal = name_refusal(name)  # the others' programs would refuse it: say so now
+        if refusal is not None:
+            error.update(_sentence(refusal))
             return
         self.app.switch_screen(RoomScreen(JoinPlan(invite, name), self.settings))

@@ -6,6 +6,10 @@
 Traceback (most recent call last):
 ...
 engine.errors.InvalidOptionsError: the Goose is played by 2 to 15 players, not 1
+>>> GooseOptions(players=2, ante=2**63)
+Traceback (most recent call last):
+...
+engine.errors.InvalidOptionsError: the ante is at most 1000 tokens, not 9223372036854775808
 """
 
 from __future__ import annotations
@@ -23,6 +27,13 @@ Rules = Literal["daumont", "1792"]
 RULE_SETS: Final[tuple[Rules, ...]] = get_args(Rules)
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 15
+MAX_ANTE: Final = 1_000
+"""The largest ante a player may put in: the rules' default is 4 tokens, and no table counts
+out more than a thousand for each player. Bounded so that no sum the engine builds can
+outgrow the 64-bit integers of its state hash (engine.canonical) or of msgpack; the
+arithmetic is in :mod:`protocol.bounds`."""
+MAX_FEE: Final = 1_000
+"""The largest fee a hazard may cost (the rules' default is 1 token); bounded as the ante."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +64,16 @@ class GooseOptions:
         if self.ante < 0:
             raise InvalidOptionsError(Clause.of(N_("the ante cannot be negative ({ante})"),
                                                 ante=self.ante))  # fmt: skip
+        if self.ante > MAX_ANTE:
+            raise InvalidOptionsError(Clause.of(N_("the ante is at most {most} tokens, not "
+                                                   "{ante}"), most=MAX_ANTE,
+                                                ante=self.ante))  # fmt: skip
         if self.fee < 0:
             raise InvalidOptionsError(Clause.of(N_("the fee cannot be negative ({fee})"),
                                                 fee=self.fee))  # fmt: skip
+        if self.fee > MAX_FEE:
+            raise InvalidOptionsError(Clause.of(N_("the fee is at most {most} tokens, not {fee}"),
+                                                most=MAX_FEE, fee=self.fee))  # fmt: skip
 
     def canonical(self) -> tuple[str, int, str, int, int]:
         return ("goose-options", self.players, self.rules, self.ante, self.fee)

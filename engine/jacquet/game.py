@@ -57,6 +57,10 @@ from engine.jacquet.position import BLACK, CHECKERS, SIDE_NAMES, WHITE, Position
 Phase: TypeAlias = Literal["opening", "play", "over"]
 
 BLOCKED_POSTILLON_POINTS = 4
+MAX_MATCH_TO = 99
+"""The longest match (in points): championship matches are played to 25 at most, and the
+score is written in two digits. Bounded so that no score or game count outgrows the 64-bit
+integers of the state hash (the arithmetic is in :mod:`protocol.bounds`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +74,10 @@ class JacquetOptions:
         if isinstance(self.match_to, bool) or not isinstance(self.match_to, int):
             raise InvalidOptionsError(Clause.of(N_("match_to is a whole number, not {value}"),
                                                 value=repr(self.match_to)))  # fmt: skip
-        if self.match_to < 1:
-            raise InvalidOptionsError(Clause.of(N_("a match is played to 1 point or more, not "
-                                                   "{points}"), points=self.match_to))  # fmt: skip
+        if not 1 <= self.match_to <= MAX_MATCH_TO:
+            raise InvalidOptionsError(Clause.of(N_("a match is played to 1 to {most} points, not "
+                                                   "{points}"), most=MAX_MATCH_TO,
+                                                points=self.match_to))  # fmt: skip
         check_bearoff(self.bearoff)
 
     def canonical(self) -> Canonical:

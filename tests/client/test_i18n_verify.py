@@ -117,5 +117,5 @@ def test_selfplay_refuses_options_the_engine_refuses_in_french(tmp_path: Path) -
     ante = tablier("selfplay", "goose", "--ante", "-3", "--out", out, home=tmp_path)
     assert ante.stderr == f"tablier selfplay{NBSP}: la mise ne peut être négative (-3)\n"
     points = tablier("selfplay", "jacquet", "--match-to", "0", "--out", out, home=tmp_path)
-    assert points.stderr == (f"tablier selfplay{NBSP}: une partie se joue en 1 point ou plus, "
+    assert points.stderr == (f"tablier selfplay{NBSP}: une partie se joue en 1 à 99 points, "
                              "pas 0\n")  # fmt: skip

@@ -45,6 +45,16 @@ def test_jacquet_rules_and_defaults_are_the_engines() -> None:
     ) == (setup.JACQUET_DEFAULT_MATCH_TO, setup.JACQUET_DEFAULT_BEAROFF)
 
 
+def test_the_option_bounds_are_the_engines() -> None:
+    from engine.jacquet.game import MAX_MATCH_TO
+
+    assert (setup.GOOSE_MAX_ANTE, setup.GOOSE_MAX_FEE) == (
+        goose_options.MAX_ANTE,
+        goose_options.MAX_FEE,
+    )
+    assert setup.JACQUET_MAX_MATCH_TO == MAX_MATCH_TO
+
+
 def test_the_computer_levels_are_the_bots() -> None:
     assert setup.JACQUET_LEVELS == LEVELS
 

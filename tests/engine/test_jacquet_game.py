@@ -163,7 +163,11 @@ def test_throws_and_plays_out_of_turn_are_refused() -> None:
 
 @pytest.mark.parametrize(
     ("options", "problem"),
-    [({"match_to": 0}, "1 point or more"), ({"bearoff": "cube"}, "unknown bear-off rule")],
+    [
+        ({"match_to": 0}, "1 to 99 points, not 0"),
+        ({"match_to": 2**63}, "1 to 99 points"),
+        ({"bearoff": "cube"}, "unknown bear-off rule"),
+    ],
 )
 def test_invalid_options_are_refused(options: dict[str, object], problem: str) -> None:
     with pytest.raises(InvalidOptionsError, match=problem):

@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from engine.awaiting import ThrowDice
+from protocol.bounds import MAX_TIME
 from protocol.clock import CLOCK_TOLERANCE_MS, MIN_TIME_LIMIT_MS
 from protocol.codec import pack
 from protocol.errors import BadTime, IllegalPlay, LocalProtocolError, MalformedMessage
@@ -24,15 +25,16 @@ from tests.protocol.helpers import Room, seats
 
 
 def test_a_share_dated_far_ahead_is_refused_so_the_limit_still_runs() -> None:
-    """The last revealer, who can work out the dice first, dates his share 2^62 ms ahead to
-    push the time limit away for ever. It is refused, naming him; the limit still runs from
-    the throw, and after it the thrower may claim the match."""
+    """The last revealer, who can work out the dice first, dates his share at the latest time
+    a message may carry (the year 9999) to push the time limit away for ever. It is refused,
+    naming him; the limit still runs from the throw, and after it the thrower may claim the
+    match."""
     setup, (ann, bob), keys = seats("jacquet", 2)
     ann.throw(1_000)
     (throw,) = ann.data_to_send()
     bob.receive_bytes(throw, 1_000)
     (reveal,) = bob.data_to_send()
-    stalling = seal(replace(decode_message(reveal), time=2**62), keys[1], setup.match_id)
+    stalling = seal(replace(decode_message(reveal), time=MAX_TIME), keys[1], setup.match_id)
     with pytest.raises(BadTime, match="more than a day ahead of this computer's clock") as caught:
         ann.receive_bytes(stalling.encode(), 2_000, sender=1)
     assert caught.value.seat == 1 and not caught.value.fatal

@@ -81,7 +81,7 @@ class Room:
         conn = SPECTATOR if spectator else self._next_conn
         self._next_conn += 1
         self.core.open(conn, "10.0.0.2", 0.0)
-        outputs = self.core.receive(conn, encode(Join(self.created.room_id, token, "P",
+        outputs = self.core.receive(conn, encode(Join(self.created.room_id, token, f"P{conn}",
                                                       resume_from)), 0.0)  # fmt: skip
         frames = [(t.to, decode_relay_frame(t.data)) for t in self._transmits(outputs)]
         welcome = next(m for to, m in frames if isinstance(m, Welcome) and to == (conn,))

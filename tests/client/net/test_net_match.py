@@ -212,3 +212,40 @@ def test_a_computer_seat_accepts_the_rematch_a_person_asked_for(tmp_path: Path) 
     assert computer.superseded and room.matches[0].setup is not first
     assert room.matches[1].setup == room.matches[0].setup
     room.close()
+
+
+def test_a_rematch_proposed_ten_years_ahead_is_refused_naming_the_host(trio: LoopRoom) -> None:
+    """A rematch's start time is held to the receiver's clock as the first match's is: its
+    first deadline would be out of anyone's reach."""
+    from protocol.identity import seeded_source
+    from protocol.setup import Proposal
+
+    first = trio.matches[0].setup
+    assert first is not None
+    ended(trio)
+    ask_all(trio, [1, 2])
+    ahead = Proposal.create(first.game, dict(first.proposal.options), seats=first.seats,
+                            start_time=trio.now + 10 * 365 * 86_400_000,
+                            random_source=seeded_source("ahead"))  # fmt: skip
+    token = trio.matches[0].spectator_token
+    assert token is not None
+    bob = trio.matches[1]
+    bob.receive(0, wire.encode(wire.ProposalMsg(ahead.encode(), token)), trio.now)
+    (offence,) = bob.offences
+    assert offence.who == "Ada" and not offence.fatal
+    assert offence.text.startswith("the proposed match starts more than a day ahead")
+    assert not bob.rematching and bob.setup == first and not bob.outbox  # nothing joined
+
+
+def test_a_proposal_with_a_malformed_spectator_token_is_refused(trio: LoopRoom) -> None:
+    """The token becomes a watch invite and a field of every seat file: of its shape or
+    nothing."""
+    first = trio.matches[0].setup
+    assert first is not None
+    bob = trio.matches[1]
+    forged = wire.ProposalMsg(first.proposal.encode(), "../../../.bashrc")
+    bob.receive(0, wire.encode(forged), trio.now)
+    (offence,) = bob.offences
+    assert (offence.who, offence.text) == ("Ada", "proposed a match with a malformed spectator "
+                                                  "token")  # fmt: skip
+    assert bob.spectator_token != "../../../.bashrc"

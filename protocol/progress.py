@@ -95,6 +95,10 @@ class Progress:
     length: int = 1
     mark: int = 0  # position just after the current throw's first share (0: none yet)
     seen_at: int = -1  # position just after the last ``seen`` (-1: none)
+    # A live member's clock when it saw the match set up (0: a log's reader). The host dates
+    # the proposal when he opens the room, and a match begins when its last seat is taken,
+    # maybe long after: the first turn's limit cannot have run out before its player saw it.
+    began: int = 0
     hashed: tuple[EngineState, bytes] | None = None  # the last state hashed, and its hash
 
     @classmethod
@@ -137,8 +141,17 @@ class Progress:
         return self.digests[position]
 
     def deadline(self) -> int:
-        """Time (ms) after which the seats awaited now can be claimed abandoned."""
-        return self.floor + self.setup.proposal.time_limit_ms
+        """Time (ms) after which the seats awaited now can be claimed abandoned.
+
+        Before the first record it runs from the start time or, for a live member, from when
+        he saw the match set up, whichever is later (:attr:`began`): a host who dates his
+        proposal long ago, or whose room waited longer than the limit for its last player,
+        cannot claim the first thrower abandoned the moment the match begins. Members whose
+        clocks agree within the tolerance and who saw the setup within it of each other judge
+        a claim alike; a log's reader, who saw nothing live, judges it by the start time.
+        """
+        floor = max(self.floor, self.began) if self.position == 0 else self.floor
+        return floor + self.setup.proposal.time_limit_ms
 
     def awaited_seats(self) -> tuple[int, ...]:
         """The seats whose record the game waits for, in the order they are accepted."""

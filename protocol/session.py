@@ -79,6 +79,8 @@ class MatchSession(Referee):
     signatures of game records unchecked as they come, but checks a record's before blaming
     its seat for anything; :meth:`unchecked` then lists, per seat, the one record whose
     signature vouches for all of that seat's others (it commits to the history before it).
+    ``began``: a live member's clock when the match was set up (the first turn's limit runs
+    from there at the earliest; see :meth:`protocol.progress.Progress.deadline`).
     """
 
     def __init__(
@@ -94,6 +96,7 @@ class MatchSession(Referee):
         echoed: bool = False,
         verify: Callable[[bytes, bytes, bytes], bool] = verify_signature,
         check_signatures: bool = True,
+        began: int | None = None,
     ) -> None:
         if seat is not None:
             if not 0 <= seat < setup.seats:
@@ -107,6 +110,8 @@ class MatchSession(Referee):
                 raise LocalProtocolError(Clause.of(N_("seat {seat} needs the chain it committed "
                                                       "to"), seat=seat))  # fmt: skip
         super().__init__(setup, seat=seat, log=log, strict=strict)
+        if began is not None:  # live: the first turn's limit runs from here at the earliest
+            self.progress.began = began
         self.match_id = setup.match_id
         self.game = setup.proposal.rules
         self.last_message: GameMessage | None = None
@@ -413,6 +418,3 @@ class MatchSession(Referee):
         # It stands: it is our turn, and nothing of ours is on its way but what led to it.
         signed, raw = self._sign(Seen(self._me, progress.position, now, b"", progress.digest))
         self._handle(signed, raw)
-
-
-

@@ -11,15 +11,22 @@ import pytest
 
 from engine.awaiting import ThrowDice
 from protocol.bounds import MAX_TIME
+from protocol.chain import HashChain
 from protocol.clock import CLOCK_TOLERANCE_MS, MIN_TIME_LIMIT_MS
 from protocol.codec import pack
-from protocol.errors import BadTime, IllegalPlay, LocalProtocolError, MalformedMessage
+from protocol.errors import (
+    BadTime,
+    IllegalPlay,
+    LocalProtocolError,
+    MalformedMessage,
+    RemoteProtocolError,
+)
 from protocol.events import DiceRolled
-from protocol.identity import seeded_source
+from protocol.identity import Identity, seeded_source
 from protocol.logfile import encode_log
 from protocol.messages import Claim, Resign, Seen, Share, decode_message, seal
 from protocol.session import MatchSession
-from protocol.setup import Proposal
+from protocol.setup import Join, MatchSetup, Proposal
 from protocol.verify import verify_bytes
 from tests.protocol.helpers import Room, seats
 
@@ -212,3 +219,38 @@ def test_a_seen_stands_only_once_in_its_seats_turn_and_before_its_time_is_up() -
     with pytest.raises(IllegalPlay, match="said it was their turn twice"):
         ann.receive_bytes(seen(1, 40_000), 40_000, sender=1)
     assert ann.deadline() == 90_000 and ann.stopped is None
+
+
+def test_the_first_turn_runs_from_when_its_player_saw_the_match_set_up() -> None:
+    """The host dated his proposal when he opened the room (here at 0), and the match began
+    ten minutes later, when its last seat was taken — or a hostile host dated it long ago on
+    purpose, having seated his victim first. The first thrower's limit cannot have run out
+    before he saw the match: his app takes the host's claim of abandonment as early and
+    refuses it, naming the host, and a claim is taken only once the limit has run from when
+    he saw the setup. A log's reader, who saw nothing live, still judges by the start time."""
+    source = seeded_source("late-start")
+    proposal = Proposal.create("jacquet", {}, seats=2, start_time=0, random_source=source,
+                               time_limit_ms=60_000)  # fmt: skip
+    keys = [Identity.generate(source) for _ in range(2)]
+    chains = [HashChain.generate(source) for _ in range(2)]
+    setup = MatchSetup.create(
+        proposal,
+        [
+            Join.create(proposal, key, f"P{seat}", chain.tip)
+            for seat, (key, chain) in enumerate(zip(keys, chains, strict=True))
+        ],
+    )
+    victim = MatchSession(setup, seat=0, identity=keys[0], chain=chains[0], began=600_000)
+    reader = MatchSession(setup, seat=None)
+    assert victim.awaited_seats() == (0,) and victim.deadline() == 660_000
+    early = seal(Claim(1, 0, 600_500, 0, b"", victim.progress.digest), keys[1], setup.match_id)
+    with pytest.raises(
+        RemoteProtocolError, match="P1 claimed P0 abandoned 1 min before the limit"
+    ) as caught:
+        victim.receive_bytes(early.encode(), 600_500, sender=1)
+    assert caught.value.seat == 1 and not caught.value.fatal
+    assert victim.ended is None and victim.stopped is None
+    late = seal(Claim(1, 0, 660_000, 0, b"", victim.progress.digest), keys[1], setup.match_id)
+    ended = victim.receive_bytes(late.encode(), 660_000, sender=1)[-1]
+    assert (ended.reason, ended.seat, ended.winner) == ("abandoned", 0, 1)
+    assert reader.deadline() == 60_000  # no live start given: the start time alone

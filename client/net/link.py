@@ -91,6 +91,7 @@ class LinkStatus:
     attempt: int = 0
     retry_at: float | None = None
     detail: str = ""
+    joined: bool = False  # failed after the room was joined (not a refusal at the door)
 
 
 class LinkFailed(Exception):
@@ -157,6 +158,7 @@ class RelayLink:
         self.deadline: float | None = None  # monotonic: when trying to connect stops
         self.ever_connected = False
         self._drop = asyncio.Event()
+        self._stopped = asyncio.Event()  # the match cannot go on (:meth:`stop_for`)
         self.connected = asyncio.Event()
         self.reconnections = 0
 
@@ -176,12 +178,23 @@ class RelayLink:
                 self._queue.put_nowait(outgoing)  # else: sent with the rest once caught up
 
     async def run(self) -> None:
-        """Stay in the room until :meth:`close`; raise :class:`LinkFailed` on a final refusal."""
+        """Stay in the room until :meth:`close`; raise :class:`LinkFailed` on a final refusal,
+        or when the match could not go on (the status says why, as the exception does)."""
+        try:
+            await self._run()
+        except (LinkFailed, asyncio.CancelledError):
+            raise
+        except Exception as error:  # the relay's welcome, say, which the match took in
+            self._fail(self.match.cannot_handle(None, error))
+
+    async def _run(self) -> None:
         attempt = 0
         detail = ""
         if self.connect_timeout is not None:
             self.deadline = time.monotonic() + self.connect_timeout
         while not self._closing:
+            if self._refused is not None:  # the match stopped between two connections
+                self._fail(self._refused)
             limit = asyncio.timeout_at(self._loop_deadline())
             try:
                 async with limit:
@@ -232,7 +245,8 @@ class RelayLink:
                     ))
                 delay = min(delay, self.deadline - time.monotonic())
             self._set(LinkStatus("reconnecting", attempt, time.monotonic() + delay, detail))
-            await asyncio.sleep(max(0.0, delay))
+            with contextlib.suppress(TimeoutError):  # (cut short if the match stops)
+                await asyncio.wait_for(self._stopped.wait(), max(0.0, delay))
         self._set(LinkStatus("closed"))
 
     def _loop_deadline(self) -> float | None:
@@ -242,8 +256,16 @@ class RelayLink:
         return asyncio.get_running_loop().time() + (self.deadline - time.monotonic())
 
     def _fail(self, text: str) -> NoReturn:
-        self._set(LinkStatus("failed", detail=text))
+        self._set(LinkStatus("failed", detail=text, joined=self.ever_connected))
         raise LinkFailed(text)
+
+    def stop_for(self, text: str) -> None:
+        """The match cannot go on here (:meth:`NetMatch.cannot_handle` says why): leave the
+        room, failed with *text*, rather than stay connected following nothing."""
+        if self._refused is None:
+            self._refused = text
+        self._stopped.set()
+        self._drop.set()
 
     def drop(self) -> None:
         """Close the current connection as if the network failed (reconnects by itself)."""
@@ -326,19 +348,27 @@ class RelayLink:
     # ----------------------------------------------------------------- the stream
 
     async def _pump(self, connection: RoomConnection) -> None:
+        """Take the room's events into the match until the connection ends. This is where
+        another machine's data enters the match: whatever it makes fail, of whatever type,
+        ends here in a fault naming whoever sent it (:meth:`NetMatch.cannot_handle`), the
+        link failed on it — never a task dead behind a "connected" line."""
         self.connection = connection
-        self._drop.clear()
+        if not self._stopped.is_set():
+            self._drop.clear()
         self._queue = asyncio.Queue()
         self._replaying = connection.next_seq < self._replay_until
-        if not self._replaying:
-            self._caught_up()
-        self._set(LinkStatus("connected"))
-        self.connected.set()
         writer = asyncio.create_task(self._write(connection))
         dropper = asyncio.create_task(self._drop.wait())
         reader: asyncio.Future[Message | Presence | Notice] | None = None
+        taking = True  # the match is taking something in (else: the connection is read)
+        sender: int | None = None  # whose data it is (None: the relay's own)
         try:
+            if not self._replaying:
+                self._caught_up()
+            self._set(LinkStatus("connected"))
+            self.connected.set()
             while True:
+                taking = False
                 reader = asyncio.ensure_future(connection.receive())
                 done, _ = await asyncio.wait(
                     {reader, dropper, writer}, return_when=asyncio.FIRST_COMPLETED
@@ -347,20 +377,24 @@ class RelayLink:
                     await stop(reader)
                     return
                 event = reader.result()
+                taking = True
                 self._next_seq = connection.next_seq
+                sender = event.seat if isinstance(event, Message) else None
                 self._deliver(event, connection)
+                sender = None
                 if self._replaying and connection.next_seq >= self._replay_until:
                     self._replaying = False
                     self._caught_up()
         except RelayError as error:
             if error.code in _FATAL:  # the app in another terminal took this seat back
                 self._refused = refusal(error)
-            return
         except RelayMisbehaved as error:
             self._refused = str(error)
-            return
-        except (ConnectionClosed, EnvelopeError, OSError):
-            return
+        except Exception as error:
+            if taking or not isinstance(error, ConnectionClosed | EnvelopeError | OSError):
+                # Not the connection: what another machine sent broke the match.
+                self._refused = self.match.cannot_handle(sender, error)
+                self._stopped.set()
         finally:
             self.connected.clear()
             self.connection = None

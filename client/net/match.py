@@ -115,6 +115,9 @@ class NetMatch(MatchView):
         self._before_setup = False
         self._listeners: list[Listener] = []
         self.score: RunningScore | None = None  # the room's matches before this one
+        # Why this client stopped following the room: something it could not handle (see
+        # :meth:`cannot_handle`). Nothing more is taken once it is said.
+        self.broken: str | None = None
 
     @classmethod
     def resume(
@@ -147,9 +150,16 @@ class NetMatch(MatchView):
         match._begin(setup, log_path=log_path, resume_at=log.end)
         try:
             match.play.restore(log.records, now)
-        except ProtocolError as error:
-            assert match.logs.writer is not None
+        except Exception as error:  # what its records say, as other machines sent them
+            assert match.logs.writer is not None and match.session is not None
             match.logs.writer.close()
+            if not isinstance(error, ProtocolError):  # nobody foresaw it: which record
+                record = len(match.session.records) + 1
+                error = ValueError(
+                    _("its record {record} is something this app cannot handle ({error})").format(
+                        record=record, error=type(error).__name__
+                    )
+                )
             why = _("the match log does not replay: {error}").format(error=said(error))
             raise ValueError(why) from None
         match.resumed = True
@@ -256,8 +266,28 @@ class NetMatch(MatchView):
         assert self.session is not None
         self.outbox.extend(map(Outgoing, self.offers.offer(self.session)))
 
+    def cannot_handle(self, relay_seat: int | None, error: Exception, *, own: bool = False) -> str:
+        """Anything this client did not foresee while it took what *relay_seat* sent (None:
+        the relay's own words; ``own``: this seat's own action or timer, on what came
+        before): the match stops here, naming the sender, its log made durable; returns
+        the sentence every screen says (the link leaves the room on it). The known faults
+        never come here: :meth:`receive` names them and goes on."""
+        if self.broken is None:
+            try:
+                offence = self.play.cannot_handle(relay_seat, error, own=own)
+            finally:
+                if self.logs.writer is not None:
+                    self.logs.writer.sync()  # every record taken so far survives what follows
+            self.broken = _("the match stopped: {who}: {reason}").format(
+                who=offence.named, reason=offence.text
+            )
+            self._changed()
+        return self.broken
+
     def receive(self, relay_seat: int, data: bytes, now: int) -> None:
         """One payload from ``relay_seat`` in the room's order (possibly our own, placed)."""
+        if self.broken is not None:
+            return
         if self.arrival is not None or self.unfollowed:
             if self.arrival is not None and self.arrival.receive(
                 relay_seat, data, now, self.play, self._begin_watched

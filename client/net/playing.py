@@ -261,22 +261,51 @@ class Playing:
         """A peer's fault: the seat that signed it if it says which, else *relay_seat*, who
         sent it (None: neither is known). A fault that stopped the match ends it here."""
         session = self.session
+        seat: int | None = None
         if error.seat is not None and session is not None:
-            who = session.setup.names[error.seat]
+            who, seat = session.setup.names[error.seat], error.seat
         elif relay_seat is not None:
-            who = self.who(relay_seat)
+            who, seat = self.who(relay_seat), self.roster.seat_of_member.get(relay_seat)
         else:
             who = _("a peer")
         stopped = session is not None and session.stopped is not None
-        self.offences.append(Offence(who, reason_of(error), fatal=stopped))
+        self.offences.append(Offence(who, reason_of(error), fatal=stopped, seat=seat))
         if session is not None and session.ended is not None and self._cutter is not None:
             self.take([])
             if not self._cutter.has_end():
                 self._cutter.take([session.ended])
 
+    def cannot_handle(
+        self, relay_seat: int | None, error: Exception, *, own: bool = False
+    ) -> Offence:
+        """What *relay_seat* sent (None: the relay's own words; ``own``: nobody's — this
+        seat's own action or timer failed) made this app fail in a way nobody foresaw
+        (*error*, of any type). Following the room further could only go wrong: the match
+        stops here, naming the sender, its accepted records logged."""
+        seat = None if relay_seat is None else self.roster.seat_of_member.get(relay_seat)
+        name = type(error).__name__  # (never its text: the sender may have chosen it)
+        if own:
+            who, text = _("this app"), _("could not go on ({error})").format(error=name)
+        else:
+            who = _("the relay") if relay_seat is None else self.who(relay_seat)
+            text = _("sent something this app cannot handle ({error})").format(error=name)
+        offence = Offence(who, text, fatal=True, seat=seat)
+        self.offences.append(offence)
+        session = self.session
+        if session is not None and session.ended is None:
+            session.halt(RemoteProtocolError(text, seat=seat))
+            ended = session.ended
+            if self._cutter is not None and ended is not None:
+                self.take([])
+                if not self._cutter.has_end():
+                    self._cutter.take([ended])
+                self.cut_turn()
+        return offence
+
     def blame(self, relay_seat: int, text: str, *, fatal: bool = False) -> None:
         """*relay_seat* sent what *text* says (``fatal``: we follow it no further)."""
-        self.offences.append(Offence(self.who(relay_seat), text, fatal))
+        seat = self.roster.seat_of_member.get(relay_seat)
+        self.offences.append(Offence(self.who(relay_seat), text, fatal, seat))
 
     def _flush(self) -> None:
         if self.session is not None:

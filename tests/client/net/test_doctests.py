@@ -9,6 +9,7 @@ import importlib
 import pytest
 
 MODULES = [
+    "client.game.driver",
     "client.game.score",
     "client.net.catchup",
     "client.net.failures",

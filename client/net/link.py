@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import random
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, NoReturn
@@ -38,7 +39,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.i18n import N_, _, format_number, ngettext
 from client.net.failures import describe_connect, garbled, news, refusal
-from client.net.match import NetMatch, Outgoing
+from client.net.match import NetMatch
+from client.net.outbox import Outbox, Outgoing
 from client.net.roster import PresenceChange
 from client.net.tasks import stop
 from client.net.untrusted import (
@@ -150,8 +152,13 @@ class RelayLink:
         self._replaying = False  # the relay is still replaying what we missed
         self._complete = True  # and it kept all of it (no resync, not a re-created room)
         self._resync = False  # it kept too little: it announced a spectator to the players
-        self._unconfirmed: list[Outgoing] = []
-        self._queue: asyncio.Queue[Outgoing] = asyncio.Queue()
+        # What the match queued and no connection took yet, own records first (see
+        # :mod:`client.net.outbox`); then what a connection took and the relay has not
+        # numbered back to us yet, in the order it went: sent again on reconnecting.
+        self.outbox = Outbox()
+        self._in_flight: deque[Outgoing] = deque()
+        self._ready = asyncio.Event()  # the outbox has something
+        self._may_send = asyncio.Event()  # the connection's replay is over
         self._closing = False
         self._refused: str | None = None  # mid-stream, for good ("replaced", a bad frame)
         self.connect_timeout = connect_timeout
@@ -172,10 +179,14 @@ class RelayLink:
     def flush(self) -> None:
         """Send what the match queued (call after every change to the match)."""
         outbox, self.match.outbox = self.match.outbox, []
-        for outgoing in outbox:
-            self._unconfirmed.append(outgoing)
-            if self.connection is not None and not self._replaying:
-                self._queue.put_nowait(outgoing)  # else: sent with the rest once caught up
+        if outbox:
+            self.outbox.put_all(outbox)
+            self._ready.set()
+
+    @property
+    def unconfirmed(self) -> int:
+        """Payloads not numbered back by the relay yet: queued, or sent and on their way."""
+        return len(self.outbox) + len(self._in_flight)
 
     async def run(self) -> None:
         """Stay in the room until :meth:`close`; raise :class:`LinkFailed` on a final refusal,
@@ -325,7 +336,7 @@ class RelayLink:
             if self._seat_token is not None and self.on_seat_token is not None:
                 self.on_seat_token(self._seat_token)
         roster = [(m.seat, m.name, m.connected) for m in welcome.members]
-        self.match.welcomed(welcome.seat, roster, self.clock(), fresh=fresh)
+        self.match.welcomed(welcome.seat, roster, self.clock(), fresh=fresh, epoch=welcome.epoch)
         self._replay_until = welcome.next_seq
         self._complete = not (welcome.resync or fresh)
         self._resync = welcome.resync
@@ -355,7 +366,7 @@ class RelayLink:
         self.connection = connection
         if not self._stopped.is_set():
             self._drop.clear()
-        self._queue = asyncio.Queue()
+        self._may_send.clear()
         self._replaying = connection.next_seq < self._replay_until
         writer = asyncio.create_task(self._write(connection))
         dropper = asyncio.create_task(self._drop.wait())
@@ -409,8 +420,7 @@ class RelayLink:
 
     def _caught_up(self) -> None:
         """Replay done: resend what never came back, then say where we are."""
-        for outgoing in self._unconfirmed:
-            self._queue.put_nowait(outgoing)
+        self._may_send.set()
         self.match.caught_up(self.clock(), complete=self._complete, announced=self._resync)
         self.flush()
 
@@ -423,11 +433,22 @@ class RelayLink:
         # apart can arrive together.
         rate = welcome.rate_per_minute / 60 * PACE_MARGIN
         pace = TokenBucket(rate, max(1, welcome.burst - 2), loop.time())
+        await self._may_send.wait()  # (the relay replays first: what came back is not resent)
+        resend = deque(self._in_flight)  # what never came back goes again first, in its order
         while True:
-            data, tell = await self._queue.get()
+            if resend:
+                outgoing = resend.popleft()
+            else:
+                taken = self.outbox.take()
+                if taken is None:
+                    self._ready.clear()
+                    await self._ready.wait()
+                    continue
+                outgoing = taken
+                self._in_flight.append(outgoing)  # (before the send: its echo may come first)
             while not pace.take(loop.time()):
                 await asyncio.sleep(1 / rate)
-            await connection.send(data, tell=tell)
+            await connection.send(outgoing.data, tell=outgoing.tell)
 
     def _deliver(self, event: Message | Presence | Notice, connection: RoomConnection) -> None:
         now = self.clock()
@@ -436,10 +457,10 @@ class RelayLink:
         if isinstance(event, Message):
             if (
                 event.seat == connection.seat
-                and self._unconfirmed
-                and self._unconfirmed[0].data == event.payload
+                and self._in_flight
+                and self._in_flight[0].data == event.payload
             ):
-                self._unconfirmed.pop(0)
+                self._in_flight.popleft()
             self.match.receive(event.seat, event.payload, now)
         elif isinstance(event, Presence) and event.event == PresenceEvent.WATCHING:
             self.match.spectator_came(now)  # (his name: the relay's news, not shown)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from client.game.score import RunningScore
 from client.i18n import _, said
@@ -40,6 +40,7 @@ from client.net import wire
 from client.net.durable import MatchLogs
 from client.net.meeting import Meeting
 from client.net.meetings import Action, Begin, Blame, JoinIt, Meetings, Send
+from client.net.outbox import ANSWER, OWN, TALK, Outgoing
 from client.net.playing import Playing
 from client.net.rematch import HOST_SEAT
 from client.net.roster import Member, PresenceChange, Roster
@@ -51,6 +52,7 @@ from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolErr
 from protocol.events import Event
 from protocol.identity import KEY_BYTES, Identity, RandomSource
 from protocol.logfile import LogContents
+from protocol.messages import Chat, decode_message
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal
 
@@ -59,14 +61,6 @@ Listener = Callable[[], None]
 """Told that the match changed (and nothing more: read what you show from the match)."""
 
 __all__ = ["HOST_SEAT", "Listener", "Member", "NetMatch", "Outgoing", "Role"]
-
-
-class Outgoing(NamedTuple):
-    """A payload for the room, and whether to ask the relay for its number at once
-    (:attr:`relay.envelope.Send.tell`) rather than learn it from the next event."""
-
-    data: bytes
-    tell: bool = True
 
 
 class NetMatch(MatchView):
@@ -216,10 +210,12 @@ class NetMatch(MatchView):
         now: int,
         *,
         fresh: bool = False,
+        epoch: int = 0,
     ) -> None:
         """The relay let us in (again): who is there. ``fresh``: a re-created room, whose
-        seats are numbered anew (each player's hello says who is who again)."""
-        self.roster.welcomed(relay_seat, roster, now, fresh=fresh)
+        seats are numbered anew (each player's signed hello says who is who again);
+        ``epoch``: the relay's name for its numbering."""
+        self.roster.welcomed(relay_seat, roster, now, fresh=fresh, epoch=epoch)
         if fresh:
             self.catch_up.renumbered()
         self._changed()
@@ -264,7 +260,9 @@ class NetMatch(MatchView):
 
     def _offer(self) -> None:
         assert self.session is not None
-        self.outbox.extend(map(Outgoing, self.offers.offer(self.session)))
+        catch_up = self.offers.offer(self.session)  # one piece: nothing of ours between
+        self.outbox.extend(Outgoing(data, lane=ANSWER, follows=index > 0)
+                           for index, data in enumerate(catch_up))  # fmt: skip
 
     def cannot_handle(self, relay_seat: int | None, error: Exception, *, own: bool = False) -> str:
         """Anything this client did not foresee while it took what *relay_seat* sent (None:
@@ -322,6 +320,8 @@ class NetMatch(MatchView):
             self._changed()
         if self.play.tick(now):
             self._changed()
+        if not self.rematching:
+            self.play.paced(now)
         if self.seat is not None and not self.rematching and self.offers.due(now):
             self._offer()  # to a spectator who came too soon after the last catch-up
 
@@ -399,7 +399,7 @@ class NetMatch(MatchView):
             return  # the relay refuses whatever a spectator sends: catch-ups are the players'
         # Only a record the other seats answer by themselves need not ask for its place.
         tell = not (isinstance(payload, wire.Game) and MatchSession.answered_at_once(payload.data))
-        self.outbox.append(Outgoing(wire.encode(payload), tell))
+        self.outbox.append(Outgoing(wire.encode(payload), tell, _lane(payload)))
 
     def notify(self) -> None:
         """Tell the listeners something changed (the link's status or failure, say)."""
@@ -419,3 +419,16 @@ class NetMatch(MatchView):
             if session is not None and (session.ended is not None or not self.resumable):
                 session.flush_log()  # what never came back is logged too
             self.logs.writer.close()
+
+
+def _lane(payload: wire.Payload) -> int:
+    """Which of :mod:`client.net.outbox`'s lanes a payload of ours goes in: what the match
+    waits on first, then what people say and hellos, then answers to others."""
+    match payload:
+        case wire.Game(data):
+            return TALK if isinstance(decode_message(data), Chat) else OWN
+        case wire.Hello():
+            return TALK
+        case wire.Transcript() | wire.Spectate():
+            return ANSWER
+    return OWN

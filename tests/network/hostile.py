@@ -68,7 +68,8 @@ class Hostile:
     async def _send_outbox(self) -> None:
         assert self.connection is not None
         outbox, self.match.outbox = self.match.outbox, []
-        for data, tell in outbox:
+        for outgoing in outbox:
+            data, tell = outgoing.data, outgoing.tell
             payload = wire.decode(data)
             if self.rewrite is not None and isinstance(payload, wire.Game):
                 forged = self.rewrite(decode_message(payload.data))

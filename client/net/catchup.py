@@ -25,7 +25,7 @@ before it may act, and :meth:`CatchUp.waiting` says whom it waits for and since 
 
 >>> catch_up = CatchUp()
 >>> catch_up.caught_up(0, 5, heard_by={0, 1}, now=0)
-[Hello(seat=0, have=5, relay_seat=0, epoch=0, signature=<0 bytes>)]
+[Hello(seat=0, have=5, relay_seat=0, epoch=0)]
 >>> [type(p).__name__ for p in catch_up.heard(
 ...     1, seat=1, have=3, my_seat=0, records=[b"r"] * 5, heard_by={0, 1}, now=0)]
 ['Transcript']

@@ -18,12 +18,12 @@ The hello's form changed with issue 28 (it was ``[HELLO, seat, have]``, unsigned
 as a payload of the wrong shape, named after its sender.
 
 >>> decode(encode(Hello(seat=1, have=42, relay_seat=3, epoch=2**47, signature=bytes(64))))
-Hello(seat=1, have=42, relay_seat=3, epoch=140737488355328, signature=<64 bytes>)
+Hello(seat=1, have=42, relay_seat=3, epoch=140737488355328)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -78,11 +78,7 @@ class Hello:
     have: int
     relay_seat: int = 0
     epoch: int = 0
-    signature: bytes = b""
-
-    def __repr__(self) -> str:  # (the signature's bytes say nothing to a reader)
-        return (f"Hello(seat={self.seat}, have={self.have}, relay_seat={self.relay_seat}, "
-                f"epoch={self.epoch}, signature=<{len(self.signature)} bytes>)")  # fmt: skip
+    signature: bytes = field(default=b"", repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,7 @@ class Outbox:
         self._lanes: tuple[deque[Outgoing], ...] = (deque(), deque(), deque())
         self._chain = False  # the payload taken last is followed by more of its own
         self.queued = [0, 0, 0]  # frames queued so far, by lane
+        self.queued_bytes = [0, 0, 0]  # and their payloads' bytes
         self.dropped = 0  # answers dropped because the lane was full (frames)
 
     def __len__(self) -> int:
@@ -81,6 +82,7 @@ class Outbox:
                 continue
             lane.extend(unit)
             self.queued[unit[0].lane] += len(unit)
+            self.queued_bytes[unit[0].lane] += sum(len(item.data) for item in unit)
         self.dropped += dropped
         return dropped
 

@@ -34,6 +34,7 @@ class Hostile:
         self.connection: RoomConnection | None = None
         self.rewrite: Rewrite | None = None
         self.clock = settings.clock  # dates its messages as the honest players' clock does
+        self.sent = 0  # bytes an attack counts as it sends them
 
     async def enter(self) -> None:
         invite = self.invite

@@ -16,15 +16,15 @@ import pytest
 
 from client.app import NetworkApp
 from client.net.plan import HostPlan
-from client.net.room import Room, join_room
+from client.net.room import Room, host_room, join_room
 from client.screens.end import EndScreen
 from client.setup import SessionSettings
 from protocol.logfile import read_log
 from protocol.session import MatchSession
 from relay.server import RelayServer
-from tests.network.conftest import QUICK
+from tests.network.conftest import QUICK, PlayersClock
 from tests.network.hostile import Hostile
-from tests.network.players import TIMEOUT
+from tests.network.players import TIMEOUT, autoplay
 from tests.network.test_ui_games import SIZE, hosted_room, playing, shows_game, until
 
 ERRORS: list[type[Exception]] = [RuntimeError, OverflowError, KeyError]
@@ -99,8 +99,6 @@ async def test_a_spectator_s_link_fails_naming_the_sender(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The same on a spectator's link: his app stops following the room and says who."""
-    from client.net.room import host_room
-    from tests.network.players import autoplay
 
     host = await host_room(relay.url, "jacquet", {"match_to": 1}, seats=2, name="Ada",
                            settings=settings("Ada"), backoff=QUICK)  # fmt: skip
@@ -139,3 +137,52 @@ async def test_a_spectator_s_link_fails_naming_the_sender(
         if watcher is not None:
             await watcher.close()
         await host.close()
+
+
+async def test_the_other_players_can_still_claim_against_the_player_whose_app_stopped(
+    relay: RelayServer,
+    settings: Callable[[str], SessionSettings],
+    clock: PlayersClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three at the table: Mallory's message stops Bob's app (which names him); the match
+    then waits on Bob, and Ada, once the time limit has passed, claims it — the stop is a
+    named state, never a stall nobody can end."""
+    ada = await host_room(relay.url, "goose", {"rules": "daumont"}, seats=3, name="Ada",
+                          settings=settings("Ada"), backoff=QUICK)  # fmt: skip
+    bob = await join_room(ada.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
+    mallory = Hostile(ada.invite, settings("Mallory"))
+    follower: asyncio.Task[None] | None = None
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await mallory.enter()
+            await mallory.follow(lambda: mallory.match.started)
+            await asyncio.gather(ada.wait_started(), bob.wait_started())
+            # (who sits where is the order the joins came in)
+            mallory_seat, bob_seat = mallory.match.seat, bob.match.seat
+            assert mallory_seat is not None and bob_seat is not None
+            raised = break_on(monkeypatch, lambda: bob.match.session, mallory_seat, RuntimeError)
+            follower = asyncio.create_task(mallory.follow(lambda: False))
+            game = ada.game(settings("Ada"))
+            game.throw()  # Ada's share, then Bob's and Mallory's answers: Bob stops on his
+            while bob.failure is None:
+                await asyncio.sleep(0.01)
+            named = f"the match stopped: Mallory (seat {mallory_seat + 1}): "
+            assert raised and bob.failure.startswith(named), bob.failure
+            session = ada.match.session
+            assert session is not None
+            while bob_seat not in session.awaited_seats():  # the match waits on Bob now
+                await game.next_turn()
+            assert game.claimable(clock.now) is None
+            clock.advance(session.deadline() - clock.now)
+            assert game.claimable(clock.now) == bob_seat
+            game.claim_abandonment(bob_seat)
+            while session.ended is None:
+                await asyncio.sleep(0.01)
+            assert (session.ended.reason, session.ended.seat) == ("abandoned", bob_seat)
+    finally:
+        if follower is not None:
+            follower.cancel()
+            await asyncio.wait({follower})
+        await bob.close()
+        await ada.close()

@@ -20,11 +20,13 @@ from client.net.room import Room, host_room, join_room
 from client.screens.end import EndScreen
 from client.setup import SessionSettings
 from protocol.logfile import read_log
+from protocol.messages import decode_message
 from protocol.session import MatchSession
 from relay.server import RelayServer
 from tests.network.conftest import QUICK, PlayersClock
 from tests.network.hostile import Hostile
-from tests.network.players import TIMEOUT, autoplay
+from tests.network.players import TIMEOUT, autoplay, meet
+from tests.network.test_seat_resume import crash
 from tests.network.test_ui_games import SIZE, hosted_room, playing, shows_game, until
 
 ERRORS: list[type[Exception]] = [RuntimeError, OverflowError, KeyError]
@@ -186,3 +188,60 @@ async def test_the_other_players_can_still_claim_against_the_player_whose_app_st
             await asyncio.wait({follower})
         await bob.close()
         await ada.close()
+
+
+@pytest.mark.parametrize("where", ["log", "relay"])
+async def test_a_seat_taken_back_from_its_file_names_what_it_cannot_handle(
+    relay: RelayServer,
+    settings: Callable[[str], SessionSettings],
+    monkeypatch: pytest.MonkeyPatch,
+    where: str,
+) -> None:
+    """Bob's app stopped mid-match; run again, it takes his seat back from his seat file:
+    replaying his log (``log``), or the room the relay replays him (``relay``), a record of
+    Ada's makes it fail. The first is named (the record, the error) and the join goes on
+    without the seat; the second stops the match naming Ada, as a live message would."""
+    rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
+    ada, bob = (room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"], strict=True))
+    live = [rooms[0]]
+    following = asyncio.create_task(autoplay(ada))
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await autoplay(bob, stop_after=6)
+            await crash(rooms[1])
+            receive = MatchSession.receive_bytes
+
+            def failing(
+                self: MatchSession, data: bytes, now: int, *, sender: int | None = None
+            ) -> Any:
+                restoring = getattr(self, "_restoring", False)  # (replaying its log)
+                wanted = (where == "log") == restoring and (restoring or sender == 0)
+                if wanted and self.seat == 1 and decode_message(data).seat == 0:
+                    raise OverflowError("a bug nobody knows yet")
+                return receive(self, data, now, sender=sender)
+
+            monkeypatch.setattr(MatchSession, "receive_bytes", failing)
+            back = await join_room(rooms[0].invite, name="Bob", settings=settings("Bob"),
+                                   backoff=QUICK)  # fmt: skip
+            live.append(back)
+            if where == "log":
+                assert back.notice is not None
+                assert back.notice.startswith(
+                    "Your saved seat in this room cannot be used: the match log does not "
+                    "replay: its record "
+                ), back.notice
+                assert "is something this app cannot handle (OverflowError)" in back.notice
+                return
+            while back.failure is None:
+                await asyncio.sleep(0.01)
+            assert back.failure.startswith("the match stopped: Ada (seat 1): sent something "
+                                           "this app cannot handle (OverflowError)")  # fmt: skip
+            assert back.link.status.state == "failed"
+            assert back.task is not None and back.task.exception() is None
+            session = back.match.session
+            assert session is not None and back.match.log_path is not None
+            assert list(read_log(back.match.log_path).records) == session.records
+    finally:
+        following.cancel()
+        await asyncio.wait({following})
+        await asyncio.gather(*(room.close() for room in live))

@@ -19,6 +19,7 @@ from client.net.plan import HostPlan
 from client.net.room import Room, host_room, join_room
 from client.screens.end import EndScreen
 from client.setup import SessionSettings
+from engine.awaiting import ThrowDice
 from protocol.logfile import read_log
 from protocol.messages import decode_message
 from protocol.session import MatchSession
@@ -83,6 +84,7 @@ async def test_what_the_app_cannot_handle_stops_the_match_on_screen_naming_the_s
         end = host.screen
         assert isinstance(end, EndScreen)
         assert end.summary.title == "The match was stopped."
+        assert end.summary.lines[0] == room.link.status.detail.removeprefix("the match stopped: ")
         bar = str(playing(host).query_one("#connection").render())
         assert "✖ left the room" in bar and "connected" not in bar
         assert "match stopped: Mallory (seat 2): sent something this app cannot handle" in bar
@@ -173,8 +175,12 @@ async def test_the_other_players_can_still_claim_against_the_player_whose_app_st
             assert raised and bob.failure.startswith(named), bob.failure
             session = ada.match.session
             assert session is not None
-            while bob_seat not in session.awaited_seats():  # the match waits on Bob now
-                await game.next_turn()
+            while bob_seat not in session.awaited_seats():  # until the match waits on Bob
+                awaiting = session.awaiting  # (Ada throws when it is hers to, as she would)
+                if isinstance(awaiting, ThrowDice) and session.awaited_seats() == (0,):
+                    ada.match.act(lambda s: s.throw(clock.now))
+                    ada.link.flush()
+                await asyncio.sleep(0.01)
             assert game.claimable(clock.now) is None
             clock.advance(session.deadline() - clock.now)
             assert game.claimable(clock.now) == bob_seat

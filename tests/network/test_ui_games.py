@@ -241,7 +241,7 @@ async def test_a_cheat_is_named_on_screen_and_the_match_stops_with_its_log(
         end = host.screen
         assert isinstance(end, EndScreen)
         assert end.summary.title == "The match was stopped."
-        assert end.summary.lines[0].startswith("Mallory: Mallory's dice share")
+        assert end.summary.lines[0].startswith("Mallory (seat 2): Mallory's dice share")
         bar = str(playing(host).query_one("#connection").render())
         assert "match stopped: Mallory" in bar
         assert end.summary.log_path is not None

@@ -180,7 +180,9 @@ class RelayLink:
         """Send what the match queued (call after every change to the match)."""
         outbox, self.match.outbox = self.match.outbox, []
         if outbox:
-            self.outbox.put_all(outbox)
+            dropped = self.outbox.put_all(outbox)
+            if dropped:
+                self.match.unsent(dropped)
             self._ready.set()
 
     @property

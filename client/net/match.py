@@ -401,6 +401,13 @@ class NetMatch(MatchView):
         tell = not (isinstance(payload, wire.Game) and MatchSession.answered_at_once(payload.data))
         self.outbox.append(Outgoing(wire.encode(payload), tell, _lane(payload)))
 
+    def unsent(self, dropped: list[Outgoing]) -> None:
+        """The link's outbox was full of answers to others and dropped these: a late
+        spectator's catch-up among them is owed again once its spacing has passed (an
+        asker's transcript is asked for again by the asker)."""
+        if any(isinstance(wire.decode(item.data), wire.Spectate) for item in dropped):
+            self.offers.lost()
+
     def notify(self) -> None:
         """Tell the listeners something changed (the link's status or failure, say)."""
         self._changed()

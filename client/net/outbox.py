@@ -20,7 +20,7 @@ its transcripts, with nothing of the sender's between them (:mod:`client.net.spe
 >>> box = Outbox(limit=2)
 >>> box.put_all([Outgoing(b"t1", lane=ANSWER), Outgoing(b"hi", lane=TALK),
 ...              Outgoing(b"share"), Outgoing(b"t2", lane=ANSWER), Outgoing(b"t3", lane=ANSWER)])
-1
+[Outgoing(data=b't3', tell=True, lane=2, follows=False)]
 >>> [box.take().data for _ in range(len(box))]
 [b'share', b'hi', b't1', b't2']
 """
@@ -71,19 +71,19 @@ class Outbox:
         """Payloads of *lane* waiting."""
         return len(self._lanes[lane])
 
-    def put_all(self, items: Iterable[Outgoing]) -> int:
+    def put_all(self, items: Iterable[Outgoing]) -> list[Outgoing]:
         """Queue *items* (a payload that ``follows`` belongs with the one before it: they
-        are queued or dropped together); returns how many frames were dropped."""
-        dropped = 0
+        are queued or dropped together); returns those dropped."""
+        dropped: list[Outgoing] = []
         for unit in _units(items):
             lane = self._lanes[unit[0].lane]
             if unit[0].lane == ANSWER and len(lane) + len(unit) > self.limit:
-                dropped += len(unit)
+                dropped.extend(unit)
                 continue
             lane.extend(unit)
             self.queued[unit[0].lane] += len(unit)
             self.queued_bytes[unit[0].lane] += sum(len(item.data) for item in unit)
-        self.dropped += dropped
+        self.dropped += len(dropped)
         return dropped
 
     def take(self) -> Outgoing | None:

@@ -13,6 +13,7 @@ MODULES = [
     "client.game.score",
     "client.net.catchup",
     "client.net.failures",
+    "client.net.outbox",
     "client.net.rematch",
     "client.net.roster",
     "client.net.spectators",

@@ -58,12 +58,6 @@ the room: then every seat is numbered anew and nothing is owed to anyone); a hos
 asking in a loop gets, per spacing, the match once — as a late spectator's catch-up is
 spaced (:data:`client.net.spectators.CATCH_UP_SPACING_MS`)."""
 
-Asker = tuple[str, int]
-"""Whom an answer is for: ``("seat", s)`` once signed data bound the asker's connection to
-match seat *s*, else ``("relay", r)``, its relay seat (a re-created room, before its first
-signed record)."""
-
-
 @dataclass(slots=True)
 class _Answered:
     """Records sent to one asker: from ``start`` on, the last full answer at ``at`` (ms);
@@ -100,7 +94,7 @@ class CatchUp:
     def __init__(self) -> None:
         self._said: int | None = None  # the record count our last hello said
         self._heard_by: set[int] = set()  # relay seats that heard our last hello
-        self._answered: dict[Asker, _Answered] = {}  # never reset by a reconnection
+        self._answered: dict[int, _Answered] = {}  # by match seat: kept across reconnections
         self.unheard: set[int] = set()  # match seats a resumed seat waits to hear from
         self._claims: dict[int, int] = {}  # unheard seat -> the records it said it holds
         self._since = 0
@@ -151,23 +145,20 @@ class CatchUp:
         self,
         relay_seat: int,
         *,
-        seat: int | None,
+        seat: int,
         have: int,
         my_seat: int | None,
         records: Sequence[bytes],
         heard_by: Iterable[int],
         now: int,
     ) -> list[wire.Payload]:
-        """Relay seat *relay_seat* says it holds *have* records: match seat *seat* as signed
-        data bound it (None: not bound, its word counts for no seat)."""
+        """Match seat *seat* (relay seat *relay_seat*, as its signed hello bound it) says it
+        holds *have* records."""
         out: list[wire.Payload] = []
         mine = len(records)
         if have < mine:
-            out.extend(self._answer(("relay", relay_seat) if seat is None else ("seat", seat),
-                                    have, records, now))  # fmt: skip
-        if seat is None:
-            pass
-        elif have <= mine:
+            out.extend(self._answer(seat, have, records, now))
+        if have <= mine:
             self.unheard.discard(seat)
         elif seat in self.unheard:  # its word counts once we hold what it holds
             self._claims[seat] = have
@@ -179,10 +170,10 @@ class CatchUp:
         return out
 
     def _answer(
-        self, asker: Asker, have: int, records: Sequence[bytes], now: int
+        self, asker: int, have: int, records: Sequence[bytes], now: int
     ) -> list[wire.Payload]:
-        """Records *have*… for *asker*: all of them once per spacing; within it, only those
-        it was never sent, the rest owed until the spacing has passed."""
+        """Records *have*… for match seat *asker*: all of them once per spacing; within it,
+        only those it was never sent, the rest owed until the spacing has passed."""
         answered = self._answered.get(asker)
         if answered is None or now >= answered.at + ANSWER_SPACING_MS:
             self._answered[asker] = _Answered(have, now)

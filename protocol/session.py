@@ -287,6 +287,12 @@ class MatchSession(Referee):
         self._see(now)
         return self._take_events()
 
+    def halt(self, error: RemoteProtocolError) -> None:
+        """Stop the match here on *error*, which no check of this session raised (the client
+        failed on what a peer sent): what was accepted is logged, nothing more is taken."""
+        if self.stopped is None:
+            self._stop(error, None)
+
     def restore(self, records: Sequence[bytes], now: int) -> list[Event]:
         """Take this seat back after its program stopped: replay its log's *records*.
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_che
 
 from client.game.score import RunningScore
 from client.game.turn import GameState, Turn
+from client.i18n import _
 from client.setup import GameSetup
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from engine.jacquet import Play
@@ -51,11 +52,28 @@ ScreenAwaiting: TypeAlias = ThrowDice | ChoosePlay | Finished
 
 @dataclass(frozen=True, slots=True)
 class Offence:
-    """Something a peer did wrong, in words naming them; ``fatal`` when it stopped the match."""
+    """Something a peer did wrong, in words naming them; ``fatal`` when it stopped the match.
+    ``seat``: the match seat of whoever is named (None: not known, or not a player)."""
 
     who: str
     text: str
     fatal: bool
+    seat: int | None = None
+
+    @property
+    def named(self) -> str:
+        """Who, as the screens name him: with his seat beside his name (:func:`seated`)."""
+        return seated(self.who, self.seat)
+
+
+def seated(name: str, seat: int | None) -> str:
+    """A player named for a person, his seat beside his name (counted from 1, as the
+    screens count seats), so that two players of one name are told apart.
+
+    >>> seated("Ada", 1), seated("the relay", None)
+    ('Ada (seat 2)', 'the relay')
+    """
+    return name if seat is None else _("{name} (seat {seat})").format(name=name, seat=seat + 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,13 @@ checks every one again). :class:`CatchUp` decides who says what, so that the roo
   peer said it holds (never twice for the same count);
 - a hello is answered by a hello only when its sender has not heard ours since it came (it
   joined or reconnected after we last spoke): our answer is for that arrival, once;
-- records are sent to a seat only for a gap we have not answered yet since it came — each
-  answer starts earlier than the one before, so a hostile asker cannot make us send the
-  same records again and again.
+- records are sent to a seat at most once per :data:`ANSWER_SPACING_MS`, whatever it asks
+  and however often it reconnects: within that time only records it was never sent (from
+  earlier than the last answer began) go, and an ask for more is owed until the time has
+  passed (:meth:`CatchUp.due`). The asker is known by its **match seat**, as signed data
+  bound its relay seat (:mod:`client.net.roster`) — never by its connection, which it can
+  renew at will, nor by the seat its hello claims — so a player reconnecting in a loop,
+  saying hello each time, gets one transcript per spacing, not one per hello.
 
 A seat back from a stopped app (resumed from its log) cannot know from the relay whether its
 last messages got out: it waits for the word of every other seat (:attr:`CatchUp.unheard`)
@@ -21,25 +25,47 @@ before it may act, and :meth:`CatchUp.waiting` says whom it waits for and since 
 
 >>> catch_up = CatchUp()
 >>> catch_up.caught_up(0, 5, heard_by={0, 1}, now=0)
-[Hello(seat=0, have=5)]
+[Hello(seat=0, have=5, relay_seat=0, epoch=0)]
 >>> [type(p).__name__ for p in catch_up.heard(
-...     1, seat=1, have=3, my_seat=0, records=[b"r"] * 5, heard_by={0, 1})]
+...     1, seat=1, have=3, my_seat=0, records=[b"r"] * 5, heard_by={0, 1}, now=0)]
 ['Transcript']
->>> catch_up.heard(1, seat=1, have=3, my_seat=0, records=[b"r"] * 5, heard_by={0, 1})
+>>> catch_up.heard(1, seat=1, have=3, my_seat=0, records=[b"r"] * 5, heard_by={0, 1}, now=1)
 []
+>>> catch_up.due([b"r"] * 5, now=ANSWER_SPACING_MS - 1)  # asked again too soon: owed...
+[]
+>>> [part.start for part in catch_up.due([b"r"] * 5, now=ANSWER_SPACING_MS)]  # ...then
+[3]
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from client.i18n import _, say
 from client.net import wire
 from protocol.clock import duration
 from protocol.codec import pack
+from protocol.identity import Identity, verify_signature
+from protocol.setup import MatchSetup
 
 RECORD_OVERHEAD = 8  # msgpack's framing of one record inside a transcript, at most
+HELLO_DOMAIN = b"tablier-hello/1\0"  # (no game message's signature can pass for a hello's)
+ANSWER_SPACING_MS = 10_000
+"""The least time between two transcripts that send a seat the same records again. An
+honest seat needs records again only after losing them (its app stopped, or the relay lost
+the room: then every seat is numbered anew and nothing is owed to anyone); a hostile one
+asking in a loop gets, per spacing, the match once — as a late spectator's catch-up is
+spaced (:data:`client.net.spectators.CATCH_UP_SPACING_MS`)."""
+
+@dataclass(slots=True)
+class _Answered:
+    """Records sent to one asker: from ``start`` on, the last full answer at ``at`` (ms);
+    ``owed``: the record it asked from since, to send once the spacing has passed."""
+
+    start: int
+    at: int
+    owed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +94,7 @@ class CatchUp:
     def __init__(self) -> None:
         self._said: int | None = None  # the record count our last hello said
         self._heard_by: set[int] = set()  # relay seats that heard our last hello
-        self._sent_from: dict[int, int] = {}  # relay seat -> earliest record we sent it
+        self._answered: dict[int, _Answered] = {}  # by match seat: kept across reconnections
         self.unheard: set[int] = set()  # match seats a resumed seat waits to hear from
         self._claims: dict[int, int] = {}  # unheard seat -> the records it said it holds
         self._since = 0
@@ -88,14 +114,15 @@ class CatchUp:
         self.unheard.clear()
 
     def came(self, relay_seat: int) -> None:
-        """*relay_seat* joined or reconnected: it has heard nothing from us since."""
+        """*relay_seat* joined or reconnected: it has heard nothing from us since (what we
+        sent it before is paced as if it had: the relay replays it what it missed)."""
         self._heard_by.discard(relay_seat)
-        self._sent_from.pop(relay_seat, None)
 
     def renumbered(self) -> None:
-        """A re-created room: every relay seat is someone new."""
+        """A re-created room: every relay seat is someone new, and the relay lost what we
+        sent (nothing answered before counts)."""
         self._heard_by.clear()
-        self._sent_from.clear()
+        self._answered.clear()
 
     def caught_up(
         self,
@@ -123,13 +150,14 @@ class CatchUp:
         my_seat: int | None,
         records: Sequence[bytes],
         heard_by: Iterable[int],
+        now: int,
     ) -> list[wire.Payload]:
-        """Match seat *seat* (relay seat *relay_seat*) says it holds *have* records."""
+        """Match seat *seat* (relay seat *relay_seat*, as its signed hello bound it) says it
+        holds *have* records."""
         out: list[wire.Payload] = []
         mine = len(records)
-        if have < mine and have < self._sent_from.get(relay_seat, mine):
-            self._sent_from[relay_seat] = have
-            out.extend(transcript(records, have))
+        if have < mine:
+            out.extend(self._answer(seat, have, records, now))
         if have <= mine:
             self.unheard.discard(seat)
         elif seat in self.unheard:  # its word counts once we hold what it holds
@@ -139,6 +167,34 @@ class CatchUp:
             out.extend(self._say(my_seat, mine, heard_by))
         elif have > mine:
             out.extend(self._say(my_seat, mine, heard_by))  # ask for what we lack
+        return out
+
+    def _answer(
+        self, asker: int, have: int, records: Sequence[bytes], now: int
+    ) -> list[wire.Payload]:
+        """Records *have*… for match seat *asker*: all of them once per spacing; within it,
+        only those it was never sent, the rest owed until the spacing has passed."""
+        answered = self._answered.get(asker)
+        if answered is None or now >= answered.at + ANSWER_SPACING_MS:
+            self._answered[asker] = _Answered(have, now)
+            return list(transcript(records, have))
+        out: list[wire.Payload] = []
+        if have < answered.start:  # the records before the last answer began: never sent
+            out.extend(transcript(records[: answered.start], have))
+            answered.start = have
+        elif answered.owed is None or have < answered.owed:
+            answered.owed = have  # (it asks again for records on their way: later, once)
+        return out
+
+    def due(self, records: Sequence[bytes], now: int) -> list[wire.Payload]:
+        """The time passed: the transcripts owed to askers whose spacing is over."""
+        out: list[wire.Payload] = []
+        for asker, answered in self._answered.items():
+            if answered.owed is not None and now >= answered.at + ANSWER_SPACING_MS:
+                have, answered.owed = answered.owed, None
+                if have < len(records):
+                    self._answered[asker] = _Answered(have, now)
+                    out.extend(transcript(records, have))
         return out
 
     def grown(self, have: int) -> None:
@@ -173,3 +229,23 @@ def transcript(records: Sequence[bytes], start: int) -> list[wire.Transcript]:
         out.append(wire.Transcript(start, pack(list(records[start:end]))))
         start = end
     return out
+
+
+def _hello_data(hello: wire.Hello, match_id: bytes) -> bytes:
+    """What a hello's seat signs: all it says, for this match, this relay seat and numbering."""
+    return HELLO_DOMAIN + match_id + pack([hello.seat, hello.have, hello.relay_seat,
+                                           hello.epoch])  # fmt: skip
+
+
+def sign_hello(
+    hello: wire.Hello, identity: Identity, setup: MatchSetup, *, relay_seat: int, epoch: int
+) -> wire.Hello:
+    """*hello*, said by *identity* (its seat's) from *relay_seat* in the relay's *epoch*."""
+    said = replace(hello, relay_seat=relay_seat, epoch=epoch, signature=b"")
+    return replace(said, signature=identity.sign(_hello_data(said, setup.match_id)))
+
+
+def hello_holds(hello: wire.Hello, setup: MatchSetup) -> bool:
+    """Whether *hello* is signed by the key of the seat it names (a seat of *setup*)."""
+    key = setup.public_keys[hello.seat]
+    return verify_signature(key, hello.signature, _hello_data(hello, setup.match_id))

@@ -30,6 +30,7 @@ from client.game.driver import (
     PeerLine,
     SeatRole,
     Superseded,
+    seated,
 )
 from client.game.queued import QueuedTurns
 from client.game.turn import NotYourTurnError, TurnQueue
@@ -168,9 +169,10 @@ class NetworkGame(QueuedTurns):
         """Each other player: here, away (with his seat's grace left), gone."""
         now = self.settings.clock()
         lines = []
-        for seat, name in enumerate(self.names):
+        for seat, plain in enumerate(self.names):
             if seat == self.local_seat:
                 continue
+            name = seated(plain, seat)
             member = self.match.member_for_seat(seat)
             if member is None:
                 lines.append(PeerLine(name, "unknown"))
@@ -280,6 +282,9 @@ class NetworkGame(QueuedTurns):
             self.match.act(action)
         except LocalProtocolError as error:
             raise NotYourTurnError(reason_of(error)) from None
+        except Exception as error:  # on what peers said before: named, never a crash
+            self.link.stop_for(self.match.cannot_handle(None, error, own=True))
+            return
         self.link.flush()
 
     def _tell(self, news: GameNews) -> None:

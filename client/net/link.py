@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import random
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, NoReturn
@@ -38,7 +39,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.i18n import N_, _, format_number, ngettext
 from client.net.failures import describe_connect, garbled, news, refusal
-from client.net.match import NetMatch, Outgoing
+from client.net.match import NetMatch
+from client.net.outbox import Outbox, Outgoing
 from client.net.roster import PresenceChange
 from client.net.tasks import stop
 from client.net.untrusted import (
@@ -92,6 +94,7 @@ class LinkStatus:
     attempt: int = 0
     retry_at: float | None = None
     detail: str = ""
+    joined: bool = False  # failed after the room was joined (not a refusal at the door)
 
 
 class LinkFailed(Exception):
@@ -150,14 +153,20 @@ class RelayLink:
         self._replaying = False  # the relay is still replaying what we missed
         self._complete = True  # and it kept all of it (no resync, not a re-created room)
         self._resync = False  # it kept too little: it announced a spectator to the players
-        self._unconfirmed: list[Outgoing] = []
-        self._queue: asyncio.Queue[Outgoing] = asyncio.Queue()
+        # What the match queued and no connection took yet, own records first (see
+        # :mod:`client.net.outbox`); then what a connection took and the relay has not
+        # numbered back to us yet, in the order it went: sent again on reconnecting.
+        self.outbox = Outbox()
+        self._in_flight: deque[Outgoing] = deque()
+        self._ready = asyncio.Event()  # the outbox has something
+        self._may_send = asyncio.Event()  # the connection's replay is over
         self._closing = False
         self._refused: str | None = None  # mid-stream, for good ("replaced", a bad frame)
         self.connect_timeout = connect_timeout
         self.deadline: float | None = None  # monotonic: when trying to connect stops
         self.ever_connected = False
         self._drop = asyncio.Event()
+        self._stopped = asyncio.Event()  # the match cannot go on (:meth:`stop_for`)
         self.connected = asyncio.Event()
         self.reconnections = 0
 
@@ -171,18 +180,35 @@ class RelayLink:
     def flush(self) -> None:
         """Send what the match queued (call after every change to the match)."""
         outbox, self.match.outbox = self.match.outbox, []
-        for outgoing in outbox:
-            self._unconfirmed.append(outgoing)
-            if self.connection is not None and not self._replaying:
-                self._queue.put_nowait(outgoing)  # else: sent with the rest once caught up
+        if outbox:
+            dropped = self.outbox.put_all(outbox)
+            if dropped:
+                self.match.unsent(dropped)
+            self._ready.set()
+
+    @property
+    def unconfirmed(self) -> int:
+        """Payloads not numbered back by the relay yet: queued, or sent and on their way."""
+        return len(self.outbox) + len(self._in_flight)
 
     async def run(self) -> None:
-        """Stay in the room until :meth:`close`; raise :class:`LinkFailed` on a final refusal."""
+        """Stay in the room until :meth:`close`; raise :class:`LinkFailed` on a final refusal,
+        or when the match could not go on (the status says why, as the exception does)."""
+        try:
+            await self._run()
+        except (LinkFailed, asyncio.CancelledError):
+            raise
+        except Exception as error:  # the relay's welcome, say, which the match took in
+            self._fail(self.match.cannot_handle(None, error))
+
+    async def _run(self) -> None:
         attempt = 0
         detail = ""
         if self.connect_timeout is not None:
             self.deadline = time.monotonic() + self.connect_timeout
         while not self._closing:
+            if self._refused is not None:  # the match stopped between two connections
+                self._fail(self._refused)
             limit = asyncio.timeout_at(self._loop_deadline())
             try:
                 async with limit:
@@ -233,7 +259,8 @@ class RelayLink:
                     ))
                 delay = min(delay, self.deadline - time.monotonic())
             self._set(LinkStatus("reconnecting", attempt, time.monotonic() + delay, detail))
-            await asyncio.sleep(max(0.0, delay))
+            with contextlib.suppress(TimeoutError):  # (cut short if the match stops)
+                await asyncio.wait_for(self._stopped.wait(), max(0.0, delay))
         self._set(LinkStatus("closed"))
 
     def _loop_deadline(self) -> float | None:
@@ -243,8 +270,16 @@ class RelayLink:
         return asyncio.get_running_loop().time() + (self.deadline - time.monotonic())
 
     def _fail(self, text: str) -> NoReturn:
-        self._set(LinkStatus("failed", detail=text))
+        self._set(LinkStatus("failed", detail=text, joined=self.ever_connected))
         raise LinkFailed(text)
+
+    def stop_for(self, text: str) -> None:
+        """The match cannot go on here (:meth:`NetMatch.cannot_handle` says why): leave the
+        room, failed with *text*, rather than stay connected following nothing."""
+        if self._refused is None:
+            self._refused = text
+        self._stopped.set()
+        self._drop.set()
 
     def drop(self) -> None:
         """Close the current connection as if the network failed (reconnects by itself)."""
@@ -304,7 +339,7 @@ class RelayLink:
             if self._seat_token is not None and self.on_seat_token is not None:
                 self.on_seat_token(self._seat_token)
         roster = [(m.seat, m.name, m.connected) for m in welcome.members]
-        self.match.welcomed(welcome.seat, roster, self.clock(), fresh=fresh)
+        self.match.welcomed(welcome.seat, roster, self.clock(), fresh=fresh, epoch=welcome.epoch)
         self._replay_until = welcome.next_seq
         self._complete = not (welcome.resync or fresh)
         self._resync = welcome.resync
@@ -327,19 +362,27 @@ class RelayLink:
     # ----------------------------------------------------------------- the stream
 
     async def _pump(self, connection: RoomConnection) -> None:
+        """Take the room's events into the match until the connection ends. This is where
+        another machine's data enters the match: whatever it makes fail, of whatever type,
+        ends here in a fault naming whoever sent it (:meth:`NetMatch.cannot_handle`), the
+        link failed on it — never a task dead behind a "connected" line."""
         self.connection = connection
-        self._drop.clear()
-        self._queue = asyncio.Queue()
+        if not self._stopped.is_set():
+            self._drop.clear()
+        self._may_send.clear()
         self._replaying = connection.next_seq < self._replay_until
-        if not self._replaying:
-            self._caught_up()
-        self._set(LinkStatus("connected"))
-        self.connected.set()
         writer = asyncio.create_task(self._write(connection))
         dropper = asyncio.create_task(self._drop.wait())
         reader: asyncio.Future[Message | Presence | Notice] | None = None
+        taking = True  # the match is taking something in (else: the connection is read)
+        sender: int | None = None  # whose data it is (None: the relay's own)
         try:
+            if not self._replaying:
+                self._caught_up()
+            self._set(LinkStatus("connected"))
+            self.connected.set()
             while True:
+                taking = False
                 reader = asyncio.ensure_future(connection.receive())
                 done, _ = await asyncio.wait(
                     {reader, dropper, writer}, return_when=asyncio.FIRST_COMPLETED
@@ -348,20 +391,24 @@ class RelayLink:
                     await stop(reader)
                     return
                 event = reader.result()
+                taking = True
                 self._next_seq = connection.next_seq
+                sender = event.seat if isinstance(event, Message) else None
                 self._deliver(event, connection)
+                sender = None
                 if self._replaying and connection.next_seq >= self._replay_until:
                     self._replaying = False
                     self._caught_up()
         except RelayError as error:
             if error.code in _FATAL:  # the app in another terminal took this seat back
                 self._refused = refusal(error)
-            return
         except RelayMisbehaved as error:
             self._refused = str(error)
-            return
-        except (ConnectionClosed, EnvelopeError, OSError):
-            return
+        except Exception as error:
+            if taking or not isinstance(error, ConnectionClosed | EnvelopeError | OSError):
+                # Not the connection: what another machine sent broke the match.
+                self._refused = self.match.cannot_handle(sender, error)
+                self._stopped.set()
         finally:
             self.connected.clear()
             self.connection = None
@@ -376,8 +423,7 @@ class RelayLink:
 
     def _caught_up(self) -> None:
         """Replay done: resend what never came back, then say where we are."""
-        for outgoing in self._unconfirmed:
-            self._queue.put_nowait(outgoing)
+        self._may_send.set()
         self.match.caught_up(self.clock(), complete=self._complete, announced=self._resync)
         self.flush()
 
@@ -390,11 +436,22 @@ class RelayLink:
         # apart can arrive together.
         rate = welcome.rate_per_minute / 60 * PACE_MARGIN
         pace = TokenBucket(rate, max(1, welcome.burst - 2), loop.time())
+        await self._may_send.wait()  # (the relay replays first: what came back is not resent)
+        resend = deque(self._in_flight)  # what never came back goes again first, in its order
         while True:
-            data, tell = await self._queue.get()
+            if resend:
+                outgoing = resend.popleft()
+            else:
+                taken = self.outbox.take()
+                if taken is None:
+                    self._ready.clear()
+                    await self._ready.wait()
+                    continue
+                outgoing = taken
+                self._in_flight.append(outgoing)  # (before the send: its echo may come first)
             while not pace.take(loop.time()):
                 await asyncio.sleep(1 / rate)
-            await connection.send(data, tell=tell)
+            await connection.send(outgoing.data, tell=outgoing.tell)
 
     def _deliver(self, event: Message | Presence | Notice, connection: RoomConnection) -> None:
         now = self.clock()
@@ -403,10 +460,10 @@ class RelayLink:
         if isinstance(event, Message):
             if (
                 event.seat == connection.seat
-                and self._unconfirmed
-                and self._unconfirmed[0].data == event.payload
+                and self._in_flight
+                and self._in_flight[0].data == event.payload
             ):
-                self._unconfirmed.pop(0)
+                self._in_flight.popleft()
             self.match.receive(event.seat, event.payload, now)
         elif isinstance(event, Presence) and event.event == PresenceEvent.WATCHING:
             self.match.spectator_came(now)  # (his name: the relay's news, not shown)

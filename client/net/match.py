@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from client.game.score import RunningScore
 from client.i18n import _, said
@@ -40,6 +40,7 @@ from client.net import wire
 from client.net.durable import MatchLogs
 from client.net.meeting import Meeting
 from client.net.meetings import Action, Begin, Blame, JoinIt, Meetings, Send
+from client.net.outbox import ANSWER, OWN, TALK, Outgoing
 from client.net.playing import Playing
 from client.net.rematch import HOST_SEAT
 from client.net.roster import Member, PresenceChange, Roster
@@ -51,6 +52,7 @@ from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolErr
 from protocol.events import Event
 from protocol.identity import KEY_BYTES, Identity, RandomSource
 from protocol.logfile import LogContents
+from protocol.messages import Chat, decode_message
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal
 
@@ -59,14 +61,6 @@ Listener = Callable[[], None]
 """Told that the match changed (and nothing more: read what you show from the match)."""
 
 __all__ = ["HOST_SEAT", "Listener", "Member", "NetMatch", "Outgoing", "Role"]
-
-
-class Outgoing(NamedTuple):
-    """A payload for the room, and whether to ask the relay for its number at once
-    (:attr:`relay.envelope.Send.tell`) rather than learn it from the next event."""
-
-    data: bytes
-    tell: bool = True
 
 
 class NetMatch(MatchView):
@@ -115,6 +109,9 @@ class NetMatch(MatchView):
         self._before_setup = False
         self._listeners: list[Listener] = []
         self.score: RunningScore | None = None  # the room's matches before this one
+        # Why this client stopped following the room: something it could not handle (see
+        # :meth:`cannot_handle`). Nothing more is taken once it is said.
+        self.broken: str | None = None
 
     @classmethod
     def resume(
@@ -147,9 +144,16 @@ class NetMatch(MatchView):
         match._begin(setup, log_path=log_path, resume_at=log.end)
         try:
             match.play.restore(log.records, now)
-        except ProtocolError as error:
-            assert match.logs.writer is not None
+        except Exception as error:  # what its records say, as other machines sent them
+            assert match.logs.writer is not None and match.session is not None
             match.logs.writer.close()
+            if not isinstance(error, ProtocolError):  # nobody foresaw it: which record
+                record = len(match.session.records) + 1
+                error = ValueError(
+                    _("its record {record} is something this app cannot handle ({error})").format(
+                        record=record, error=type(error).__name__
+                    )
+                )
             why = _("the match log does not replay: {error}").format(error=said(error))
             raise ValueError(why) from None
         match.resumed = True
@@ -206,10 +210,12 @@ class NetMatch(MatchView):
         now: int,
         *,
         fresh: bool = False,
+        epoch: int = 0,
     ) -> None:
         """The relay let us in (again): who is there. ``fresh``: a re-created room, whose
-        seats are numbered anew (each player's hello says who is who again)."""
-        self.roster.welcomed(relay_seat, roster, now, fresh=fresh)
+        seats are numbered anew (each player's signed hello says who is who again);
+        ``epoch``: the relay's name for its numbering."""
+        self.roster.welcomed(relay_seat, roster, now, fresh=fresh, epoch=epoch)
         if fresh:
             self.catch_up.renumbered()
         self._changed()
@@ -254,10 +260,32 @@ class NetMatch(MatchView):
 
     def _offer(self) -> None:
         assert self.session is not None
-        self.outbox.extend(map(Outgoing, self.offers.offer(self.session)))
+        catch_up = self.offers.offer(self.session)  # one piece: nothing of ours between
+        self.outbox.extend(Outgoing(data, lane=ANSWER, follows=index > 0)
+                           for index, data in enumerate(catch_up))  # fmt: skip
+
+    def cannot_handle(self, relay_seat: int | None, error: Exception, *, own: bool = False) -> str:
+        """Anything this client did not foresee while it took what *relay_seat* sent (None:
+        the relay's own words; ``own``: this seat's own action or timer, on what came
+        before): the match stops here, naming the sender, its log made durable; returns
+        the sentence every screen says (the link leaves the room on it). The known faults
+        never come here: :meth:`receive` names them and goes on."""
+        if self.broken is None:
+            try:
+                offence = self.play.cannot_handle(relay_seat, error, own=own)
+            finally:
+                if self.logs.writer is not None:
+                    self.logs.writer.sync()  # every record taken so far survives what follows
+            self.broken = _("the match stopped: {who}: {reason}").format(
+                who=offence.named, reason=offence.text
+            )
+            self._changed()
+        return self.broken
 
     def receive(self, relay_seat: int, data: bytes, now: int) -> None:
         """One payload from ``relay_seat`` in the room's order (possibly our own, placed)."""
+        if self.broken is not None:
+            return
         if self.arrival is not None or self.unfollowed:
             if self.arrival is not None and self.arrival.receive(
                 relay_seat, data, now, self.play, self._begin_watched
@@ -292,6 +320,8 @@ class NetMatch(MatchView):
             self._changed()
         if self.play.tick(now):
             self._changed()
+        if not self.rematching:
+            self.play.paced(now)
         if self.seat is not None and not self.rematching and self.offers.due(now):
             self._offer()  # to a spectator who came too soon after the last catch-up
 
@@ -369,7 +399,14 @@ class NetMatch(MatchView):
             return  # the relay refuses whatever a spectator sends: catch-ups are the players'
         # Only a record the other seats answer by themselves need not ask for its place.
         tell = not (isinstance(payload, wire.Game) and MatchSession.answered_at_once(payload.data))
-        self.outbox.append(Outgoing(wire.encode(payload), tell))
+        self.outbox.append(Outgoing(wire.encode(payload), tell, _lane(payload)))
+
+    def unsent(self, dropped: list[Outgoing]) -> None:
+        """The link's outbox was full of answers to others and dropped these: a late
+        spectator's catch-up among them is owed again once its spacing has passed (an
+        asker's transcript is asked for again by the asker)."""
+        if any(isinstance(wire.decode(item.data), wire.Spectate) for item in dropped):
+            self.offers.lost()
 
     def notify(self) -> None:
         """Tell the listeners something changed (the link's status or failure, say)."""
@@ -389,3 +426,16 @@ class NetMatch(MatchView):
             if session is not None and (session.ended is not None or not self.resumable):
                 session.flush_log()  # what never came back is logged too
             self.logs.writer.close()
+
+
+def _lane(payload: wire.Payload) -> int:
+    """Which of :mod:`client.net.outbox`'s lanes a payload of ours goes in: what the match
+    waits on first, then what people say and hellos, then answers to others."""
+    match payload:
+        case wire.Game(data):
+            return TALK if isinstance(decode_message(data), Chat) else OWN
+        case wire.Hello():
+            return TALK
+        case wire.Transcript() | wire.Spectate():
+            return ANSWER
+    return OWN

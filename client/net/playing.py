@@ -24,7 +24,7 @@ from client.game.driver import Offence
 from client.game.turn import Turn
 from client.i18n import _, reason_of
 from client.net import wire
-from client.net.catchup import CatchUp
+from client.net.catchup import CatchUp, hello_holds, sign_hello
 from client.net.roster import Roster
 from client.net.turns import TurnCutter
 from protocol.chain import HashChain
@@ -50,6 +50,7 @@ class Playing:
         self.offences: list[Offence] = []
         self.catch_up = CatchUp()
         self._cutter: TurnCutter | None = None
+        self._identity: Identity | None = None  # this seat's: it signs our hellos
 
     def begin(
         self,
@@ -65,6 +66,7 @@ class Playing:
         keys = setup.public_keys
         mine = identity.public_key
         seat = keys.index(mine) if mine in keys and chain is not None else None
+        self._identity = identity if seat is not None else None
         self.session = MatchSession(
             setup,
             seat=seat,
@@ -130,8 +132,8 @@ class Playing:
         match payload:
             case wire.Game(data):
                 self.game(relay_seat, data, now)
-            case wire.Hello(seat, have):
-                self.hello(relay_seat, seat, have, rematching=rematching)
+            case wire.Hello():
+                self.hello(relay_seat, payload, now, rematching=rematching)
             case wire.Transcript():
                 self.transcript(relay_seat, payload, now, rematching=rematching)
             case wire.Spectate(setup):  # (its records we check as transcripts)
@@ -150,12 +152,10 @@ class Playing:
         match payload:
             case wire.SetupMsg(data):
                 return MatchSetup.decode(data) != setup
-            case wire.JoinMsg(data) if setup is not None:
+            case wire.JoinMsg(data) if setup is not None:  # signed: it binds who sent it
                 key = Join.decode(data).public_key
                 if key in setup.public_keys:
-                    self.roster.seat_of_member[relay_seat] = setup.public_keys.index(key)
-            case wire.Hello(seat, _) if setup is not None and 0 <= seat < setup.seats:
-                self.roster.seat_of_member[relay_seat] = seat
+                    self.roster.bind(relay_seat, setup.public_keys.index(key))
         return True
 
     def game(self, relay_seat: int, data: bytes, now: int) -> None:
@@ -183,17 +183,24 @@ class Playing:
             heard_by = self.roster.connected()
             self._send_all(self.catch_up.gap(session.seat, len(session.records), heard_by))
 
-    def hello(self, relay_seat: int, seat: int, have: int, *, rematching: bool) -> None:
-        """Match seat *seat* (relay seat *relay_seat*) says it holds *have* records."""
+    def hello(self, relay_seat: int, said: wire.Hello, now: int, *, rematching: bool) -> None:
+        """Relay seat *relay_seat* says it is match seat ``said.seat`` and holds ``said.have``
+        records. Signed by that seat for this relay seat in the relay's current numbering,
+        it binds the one to the other (:meth:`Roster.rebind`); said for another connection
+        or numbering (a copy, or an old one), it binds nobody and asks for nothing."""
         session = self.session
-        if session is None or not 0 <= seat < session.setup.seats:
+        if session is None or relay_seat == self.roster.me or rematching:
             return
-        self.roster.seat_of_member[relay_seat] = seat
-        if relay_seat == self.roster.me or rematching:
+        setup = session.setup
+        if said.relay_seat != relay_seat or said.epoch != self.roster.epoch:
             return
+        if not (0 <= said.seat < setup.seats and hello_holds(said, setup)):
+            self.blame(relay_seat, _("sent a hello not signed by the seat it names"))
+            return
+        self.roster.rebind(relay_seat, said.seat)
         answer = self.catch_up.heard(
-            relay_seat, seat=seat, have=have, my_seat=session.seat, records=session.records,
-            heard_by=self.roster.connected(),
+            relay_seat, seat=said.seat, have=said.have, my_seat=session.seat,
+            records=session.records, heard_by=self.roster.connected(), now=now,
         )  # fmt: skip
         if answer and session.seat is not None:
             # Our messages that wait on one it was missing reach it in no transcript: again
@@ -210,6 +217,12 @@ class Playing:
             session.seat, len(session.records), heard_by=self.roster.connected(),
             wait_for=wait_for, now=now,
         ))  # fmt: skip
+
+    def paced(self, now: int) -> None:
+        """The time passed: send the transcripts owed once their spacing is over."""
+        session = self.session
+        if session is not None and session.stopped is None:
+            self._send_all(self.catch_up.due(session.records, now))
 
     def grown(self) -> None:
         """The session took what came: the seats that said they held no more are heard."""
@@ -261,22 +274,51 @@ class Playing:
         """A peer's fault: the seat that signed it if it says which, else *relay_seat*, who
         sent it (None: neither is known). A fault that stopped the match ends it here."""
         session = self.session
+        seat: int | None = None
         if error.seat is not None and session is not None:
-            who = session.setup.names[error.seat]
+            who, seat = session.setup.names[error.seat], error.seat
         elif relay_seat is not None:
-            who = self.who(relay_seat)
+            who, seat = self.who(relay_seat), self.roster.seat_of_member.get(relay_seat)
         else:
             who = _("a peer")
         stopped = session is not None and session.stopped is not None
-        self.offences.append(Offence(who, reason_of(error), fatal=stopped))
+        self.offences.append(Offence(who, reason_of(error), fatal=stopped, seat=seat))
         if session is not None and session.ended is not None and self._cutter is not None:
             self.take([])
             if not self._cutter.has_end():
                 self._cutter.take([session.ended])
 
+    def cannot_handle(
+        self, relay_seat: int | None, error: Exception, *, own: bool = False
+    ) -> Offence:
+        """What *relay_seat* sent (None: the relay's own words; ``own``: nobody's — this
+        seat's own action or timer failed) made this app fail in a way nobody foresaw
+        (*error*, of any type). Following the room further could only go wrong: the match
+        stops here, naming the sender, its accepted records logged."""
+        seat = None if relay_seat is None else self.roster.seat_of_member.get(relay_seat)
+        name = type(error).__name__  # (never its text: the sender may have chosen it)
+        if own:
+            who, text = _("this app"), _("could not go on ({error})").format(error=name)
+        else:
+            who = _("the relay") if relay_seat is None else self.who(relay_seat)
+            text = _("sent something this app cannot handle ({error})").format(error=name)
+        offence = Offence(who, text, fatal=True, seat=seat)
+        self.offences.append(offence)
+        session = self.session
+        if session is not None and session.ended is None:
+            session.halt(RemoteProtocolError(text, seat=seat))
+            ended = session.ended
+            if self._cutter is not None and ended is not None:
+                self.take([])
+                if not self._cutter.has_end():
+                    self._cutter.take([ended])
+                self.cut_turn()
+        return offence
+
     def blame(self, relay_seat: int, text: str, *, fatal: bool = False) -> None:
         """*relay_seat* sent what *text* says (``fatal``: we follow it no further)."""
-        self.offences.append(Offence(self.who(relay_seat), text, fatal))
+        seat = self.roster.seat_of_member.get(relay_seat)
+        self.offences.append(Offence(self.who(relay_seat), text, fatal, seat))
 
     def _flush(self) -> None:
         if self.session is not None:
@@ -285,4 +327,13 @@ class Playing:
 
     def _send_all(self, payloads: list[wire.Payload]) -> None:
         for payload in payloads:
+            if isinstance(payload, wire.Hello):  # ours: signed for our connection
+                payload = self._signed(payload)
             self._send(payload)
+
+    def _signed(self, hello: wire.Hello) -> wire.Hello:
+        session, identity = self.session, self._identity
+        assert session is not None and identity is not None  # (a seat says hello)
+        me = self.roster.me
+        return sign_hello(hello, identity, session.setup, relay_seat=0 if me is None else me,
+                          epoch=self.roster.epoch)  # fmt: skip

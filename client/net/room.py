@@ -113,8 +113,12 @@ class Room:
         """The match's timers: a rematch nobody joins, a resumed seat nobody answers."""
         while True:
             await asyncio.sleep(TICK_S)
-            self.match.tick(self.link.clock())
-            self.link.flush()
+            try:
+                self.match.tick(self.link.clock())
+                self.link.flush()
+            except Exception as error:  # on what peers said before: named, never a dead task
+                self.link.stop_for(self.match.cannot_handle(None, error, own=True))
+                return
 
     async def _run(self) -> None:
         try:

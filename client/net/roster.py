@@ -3,7 +3,10 @@
 The relay numbers its members (relay seats); a match numbers its players (match seats). A
 :class:`Roster` keeps the relay's members as the relay described them (its welcome, then
 each presence event, stamped with the time the shell read it) and which relay seat plays
-which match seat, as the meeting and the hellos told it. It only records: whether a sender
+which match seat. Only signed data binds a relay seat to a match seat (:meth:`Roster.bind`):
+the join the meeting seated, or the first record new to us that a seat signed and that
+connection sent — never a hello, which anyone can write for any seat; a binding holds until
+the relay gives that seat up or numbers the room anew. It only records: whether a sender
 may say what he said is the match's business.
 
 >>> roster = Roster("Ada")
@@ -11,9 +14,13 @@ may say what he said is the match's business.
 >>> roster.presence(0, "left", "Bob", now=2_000)
 >>> roster.members[0].connected, roster.members[0].since, roster.members[1].name
 (False, 2000, 'Ada')
->>> roster.seat_of_member[0] = 1
+>>> roster.bind(0, 1), roster.bind(1, 1)  # match seat 1 is relay seat 0's now
+(True, False)
 >>> roster.who(0, ("Ada", "Bobby")), roster.who(5, None)
 ('Bobby', 'the player in seat 6')
+>>> roster.presence(0, "expired", "Bob", now=3_000)  # given up: the binding goes with it
+>>> roster.bind(1, 1)
+True
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ class Roster:
         self.members: dict[int, Member] = {}
         self.seat_of_member: dict[int, int] = {}  # relay seat -> match seat
         self.me: int | None = None  # our relay seat (None: a spectator, or not in yet)
+        self.epoch = 0  # the relay's numbering of the room's seats and events (its welcome)
 
     def welcomed(
         self,
@@ -54,10 +62,13 @@ class Roster:
         now: int,
         *,
         fresh: bool = False,
+        epoch: int = 0,
     ) -> None:
         """The relay let us in (again): who is there. ``fresh``: a re-created room, whose
-        seats are numbered anew (each player's hello says who is who again)."""
+        seats are numbered anew (each player's signed hello says who is who again);
+        ``epoch``: the name of the relay's numbering (a hello is signed for one)."""
         self.me = relay_seat
+        self.epoch = epoch
         if fresh:
             self.seat_of_member.clear()
         self.members = {
@@ -73,6 +84,24 @@ class Roster:
         member.connected = change in ("joined", "reconnected")
         member.expired = change == "expired"
         member.since = now
+        if change in ("expired", "joined"):  # someone else may hold this relay seat now
+            self.seat_of_member.pop(relay_seat, None)
+
+    def bind(self, relay_seat: int, seat: int) -> bool:
+        """Signed data says relay seat *relay_seat* plays match seat *seat*: recorded unless
+        either is bound already (True: it is now)."""
+        if relay_seat in self.seat_of_member or seat in self.seat_of_member.values():
+            return False
+        self.seat_of_member[relay_seat] = seat
+        return True
+
+    def rebind(self, relay_seat: int, seat: int) -> None:
+        """Match seat *seat* itself signed that it speaks from *relay_seat* now (its hello,
+        for this relay seat in this numbering): so bound, whatever was bound before."""
+        for other, bound in list(self.seat_of_member.items()):
+            if bound == seat:
+                del self.seat_of_member[other]
+        self.seat_of_member[relay_seat] = seat
 
     def member_for_seat(self, seat: int) -> Member | None:
         """The relay member who plays match seat *seat* (None: not known, or gone)."""

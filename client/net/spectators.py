@@ -168,6 +168,12 @@ class Offers:
         """A catch-up went out, from payload *first* to *last*."""
         self._first, self._last = first, last
 
+    def lost(self) -> None:
+        """The catch-up on its way was never sent (the sender's queue of answers was full):
+        another is owed, :meth:`due` once the spacing has passed."""
+        self._first = self._last = None
+        self._waiting = True
+
     def begun(self) -> bool:
         """A new match began: True if a spectator announced meanwhile is owed its catch-up
         (a new match's is short: sent at once, whatever the spacing)."""

@@ -6,19 +6,24 @@ the match (``PROPOSAL``, ``JOIN``, ``SETUP``, whose contents the protocol signs 
 catching up after a disconnection (``HELLO``, ``TRANSCRIPT``), asking the host for a rematch
 once a match is over (``REMATCH``) and the host's withdrawal of it (``WITHDRAW``), and the
 match so far for a spectator who came too late for the relay to replay it (``SPECTATE``,
-then transcripts). These need no signature: every record a transcript carries is itself
-signed and checked again by the receiver, a setup is its players' signed joins, a rematch
-request only makes the host propose, which every player then checks and
-joins (or not) himself, and a withdrawal is taken only from the relay seat that sits as the
-host.
+then transcripts). Only the hello is signed, for it binds the relay seat that says it to a
+match seat (:mod:`client.net.catchup`); the rest need no signature: every record a
+transcript carries is itself signed and checked again by the receiver, a setup is its
+players' signed joins, a rematch request only makes the host propose, which every player
+then checks and joins (or not) himself, and a withdrawal is taken only from the relay seat
+that sits as the host.
 
->>> decode(encode(Hello(seat=1, have=42)))
-Hello(seat=1, have=42)
+The hello's form changed with issue 28 (it was ``[HELLO, seat, have]``, unsigned; it is
+``[HELLO, seat, have, relay_seat, epoch, signature]``): an older client's hello is refused
+as a payload of the wrong shape, named after its sender.
+
+>>> decode(encode(Hello(seat=1, have=42, relay_seat=3, epoch=2**47, signature=bytes(64))))
+Hello(seat=1, have=42, relay_seat=3, epoch=140737488355328)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -28,6 +33,8 @@ from protocol.codec import MAX_MESSAGE_BYTES
 
 GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT, REMATCH, WITHDRAW, SPECTATE = range(9)
 MATCH_ID_BYTES = 32
+SIGNATURE_BYTES = 64
+MAX_EPOCH = 2**48  # the relay's room numberings are named by 48 bits (relay.rooms.new_epoch)
 MAX_PAYLOAD = 15 * 1024  # under the relay's 16 KiB frame with room for its envelope
 TRANSCRIPT_CHUNK = 12 * 1024  # records per transcript payload stay under MAX_PAYLOAD
 
@@ -63,10 +70,15 @@ class SetupMsg:
 
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """After (re)connecting: "I am seat ``seat`` and hold ``have`` records" (catch me up)."""
+    """After (re)connecting: "I am seat ``seat`` and hold ``have`` records" (catch me up),
+    signed by that seat for the relay seat it says it from, in the relay's numbering
+    ``epoch`` (so that no other connection can say it again as its own)."""
 
     seat: int
     have: int
+    relay_seat: int = 0
+    epoch: int = 0
+    signature: bytes = field(default=b"", repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +141,8 @@ def encode(payload: Payload) -> bytes:
             return _pack([JOIN, data])
         case SetupMsg(data):
             return _pack([SETUP, data])
-        case Hello(seat, have):
-            return _pack([HELLO, seat, have])
+        case Hello(seat, have, relay_seat, epoch, signature):
+            return _pack([HELLO, seat, have, relay_seat, epoch, signature])
         case Transcript(start, data):
             return _pack([TRANSCRIPT, start, data])
         case Rematch(match_id):
@@ -147,7 +159,7 @@ _SHAPES: dict[int, tuple[type, ...]] = {
     PROPOSAL: (bytes, str),
     JOIN: (bytes,),
     SETUP: (bytes,),
-    HELLO: (int, int),
+    HELLO: (int, int, int, int, bytes),
     TRANSCRIPT: (int, bytes),
     REMATCH: (bytes,),
     WITHDRAW: (bytes,),
@@ -174,7 +186,7 @@ def decode(data: bytes) -> Payload:
             raw=False,
             max_str_len=256,
             max_bin_len=MAX_PAYLOAD,
-            max_array_len=4,
+            max_array_len=6,
             max_map_len=0,
             max_ext_len=0,
         )
@@ -188,12 +200,20 @@ def decode(data: bytes) -> Payload:
         raise WireError(_("a payload of unknown kind {kind}").format(kind=value[0]))
     if any(type(field) is not kind for field, kind in zip(fields, shape, strict=True)):
         raise WireError(_("a payload with fields of the wrong types"))
-    if not all(0 <= f < 2**31 for f in fields if type(f) is int):
+    numbers = [f for f in fields if type(f) is int]
+    if value[0] == HELLO:  # (its epoch is the relay's: 48 bits)
+        numbers, epoch = numbers[:-1], numbers[-1]
+        if not 0 <= epoch < MAX_EPOCH:
+            raise WireError(_("a payload with a negative or huge number"))
+    if not all(0 <= f < 2**31 for f in numbers):
         raise WireError(_("a payload with a negative or huge number"))
     if value[0] == TRANSCRIPT and not 0 <= fields[0] < 2**31:
         raise WireError(_("a transcript starting at an impossible record"))
     if value[0] in (GAME, JOIN, SETUP, PROPOSAL, SPECTATE) and len(fields[0]) > MAX_MESSAGE_BYTES:
         raise WireError(_("a message larger than the protocol allows"))
+    if value[0] == HELLO and len(fields[-1]) != SIGNATURE_BYTES:
+        raise WireError(_("a hello whose signature is not {size} bytes").format(
+            size=SIGNATURE_BYTES))  # fmt: skip
     if value[0] in (REMATCH, WITHDRAW) and len(fields[0]) != MATCH_ID_BYTES:
         raise WireError(
             _("a rematch request whose match id is not {size} bytes").format(size=MATCH_ID_BYTES)

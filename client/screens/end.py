@@ -13,7 +13,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-from client.game.driver import RematchOffer
+from client.game.driver import RematchOffer, seated
 from client.game.turn import GameState, NotYourTurnError
 from client.i18n import N_, _, reason_of
 from client.lifecycle import closing
@@ -39,7 +39,7 @@ def ending_summary(
     """The end screen's content for a match that ended otherwise than by being played out:
     stopped on a peer's fault, resigned, or abandoned past the time limit."""
     if ended.reason == "stopped":
-        who = names[ended.seat] if ended.seat is not None else _("a peer")
+        who = seated(names[ended.seat], ended.seat) if ended.seat is not None else _("a peer")
         reason = reason_of(ended.error) if ended.error else ""
         said = (
             _("{who}: {reason}").format(who=who, reason=reason),

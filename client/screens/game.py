@@ -39,6 +39,7 @@ from client.game.driver import (
     OffenceNews,
     ScreenAwaiting,
     Superseded,
+    seated,
 )
 from client.game.turn import GameState, NotYourTurnError, Turn
 from client.i18n import N_, _
@@ -156,7 +157,7 @@ class GameScreen(Screen[None]):
         if self.extras.link is not None:
             self.set_interval(1.0, self._watch_claims)
         for offence in self.extras.link.offences if self.extras.link else ():
-            self._tell_offence(offence.who, offence.text, fatal=offence.fatal)
+            self._tell_offence(offence.named, offence.text, fatal=offence.fatal)
         replay = self.extras.replay
         if replay is not None and replay.warning is not None:
             self.notify(replay.warning, severity="warning", timeout=8)
@@ -367,10 +368,10 @@ class GameScreen(Screen[None]):
         news = message.news
         if isinstance(news, ChatLine):
             for panel in self.query(ChatPanel):
-                panel.add(news.line.name, news.line.text, news.line.time)
+                panel.add(seated(news.line.name, news.line.seat), news.line.text, news.line.time)
         elif isinstance(news, OffenceNews):
             offence = news.offence
-            self._tell_offence(offence.who, offence.text, fatal=offence.fatal)
+            self._tell_offence(offence.named, offence.text, fatal=offence.fatal)
         elif isinstance(news, Changed):
             for bar in self.query(ConnectionBar):
                 bar.refresh_status()

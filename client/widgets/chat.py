@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, RichLog, Static
 
-from client.game.driver import ChatChannel
+from client.game.driver import ChatChannel, seated
 from client.game.turn import NotYourTurnError
 from client.i18n import N_, _
 from client.lifecycle import closing
@@ -40,7 +40,7 @@ class ChatPanel(Vertical):
         if closing(self):
             return
         for line in self.channel.chat_history:
-            self.add(line.name, line.text, line.time)
+            self.add(seated(line.name, line.seat), line.text, line.time)
 
     def compose(self) -> ComposeResult:
         # min_width: RichLog renders lines at least 78 wide by default, cut by the side panel

@@ -48,6 +48,9 @@ def describe_link(status: LinkStatus) -> Text:
             line.append(f": {status.detail}", style="yellow")
         return line
     if status.state == "failed":
+        if status.joined:  # in the room, then out for good
+            return Text(_("✖ left the room: {reason}").format(reason=status.detail),
+                        style="bold red")  # fmt: skip
         return Text(_("✖ cannot join: {reason}").format(reason=status.detail), style="bold red")
     if status.state == "closed":
         return Text(_("○ left the room"), style="dim")
@@ -98,14 +101,17 @@ class ConnectionBar(Static):
 
     def describe(self, now_ms: int) -> Text:
         link = self.link
-        line = describe_link(link.status)
+        fatal = [offence for offence in link.offences if offence.fatal]
+        if fatal and link.status.state == "failed":  # left on it: the stop says why
+            line = Text(_("✖ left the room"), style="bold red")
+        else:
+            line = describe_link(link.status)
         line.append_text(describe_peers(link.describe_peers()))
         if link.watching:
             line.append("  " + _("watching"), style="italic")
-        fatal = [offence for offence in link.offences if offence.fatal]
         if fatal:
             offence = fatal[-1]
-            stopped = _("✖ match stopped: {who}: {reason}").format(who=offence.who,
+            stopped = _("✖ match stopped: {who}: {reason}").format(who=offence.named,
                                                                   reason=offence.text)  # fmt: skip
             line.append("  " + stopped, style="bold red")
             return line

@@ -34,6 +34,7 @@ class Hostile:
         self.connection: RoomConnection | None = None
         self.rewrite: Rewrite | None = None
         self.clock = settings.clock  # dates its messages as the honest players' clock does
+        self.sent = 0  # bytes an attack counts as it sends them
 
     async def enter(self) -> None:
         invite = self.invite
@@ -68,7 +69,8 @@ class Hostile:
     async def _send_outbox(self) -> None:
         assert self.connection is not None
         outbox, self.match.outbox = self.match.outbox, []
-        for data, tell in outbox:
+        for outgoing in outbox:
+            data, tell = outgoing.data, outgoing.tell
             payload = wire.decode(data)
             if self.rewrite is not None and isinstance(payload, wire.Game):
                 forged = self.rewrite(decode_message(payload.data))

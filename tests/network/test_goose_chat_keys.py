@@ -34,7 +34,7 @@ async def test_escape_leaves_the_chat_and_space_throws_again(
             awaiting = screen.game.awaiting
             assert isinstance(awaiting, ThrowDice) and awaiting.seat == 0  # Ada throws first
             await ada.press("t", *"salut", "enter")
-            await until(bob, says(guest, "Ada: salut"), "the chat")
+            await until(bob, says(guest, "Ada (seat 1): salut"), "the chat")
             await ada.press("escape")
             assert not isinstance(host.focused, ChatInput)
             throws_before = screen.game.state

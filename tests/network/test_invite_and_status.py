@@ -92,7 +92,7 @@ async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
             await asyncio.gather(ada.wait_started(), bob.wait_started())
             game = ada.game(settings("Ada"))
             await bob.close()  # Bob's terminal goes away mid-match
-            while "Bob away, seat held" not in str(describe_peers(game.describe_peers())):
+            while "Bob (seat 2) away, seat held" not in str(describe_peers(game.describe_peers())):
                 await asyncio.sleep(0.02)
             # The lots: Ada throws hers; Bob never reveals. Past the limit, Ada may claim.
             if game.awaiting.seat == 0:  # type: ignore[union-attr]

@@ -14,7 +14,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from client.net import wire
-from client.net.match import NetMatch, Outgoing
+from client.net.match import NetMatch
 from client.net.room import Room, join_room
 from client.setup import SessionSettings
 from tests.network.conftest import QUICK, RelayProcess
@@ -83,7 +83,7 @@ def forged_offer(match: NetMatch) -> None:
     records = msgpack.unpackb(part.data)
     records[3] = records[3][:-1] + bytes([records[3][-1] ^ 1])
     forged = wire.Transcript(part.start, msgpack.packb(records, use_bin_type=True))
-    match.outbox[header + 1] = Outgoing(wire.encode(forged))
+    match.outbox[header + 1] = match.outbox[header + 1]._replace(data=wire.encode(forged))
 
 
 async def test_a_player_who_sends_a_forged_catch_up_is_named_by_the_spectator(

@@ -74,4 +74,4 @@ async def test_a_cheat_named_with_markup_is_named_as_such(
     """The notice and the end screen that name an offender show his name as he chose it."""
     async with stopped_by_a_forged_share(relay.url, settings, "[/]Mallory") as host:
         assert isinstance(host.screen, EndScreen)
-        assert "[/]Mallory: " in screen_text(host)
+        assert "[/]Mallory (seat 2): " in screen_text(host)

@@ -264,7 +264,7 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
             first = [network_game(app) for app in apps]
             first_id = match_id(first[0])
             first[1].chat("encore une")  # said between the matches: the first match's log
-            await until(ada, says(host, "Bob: encore une"), "Bob's line")
+            await until(ada, says(host, "Bob (seat 2): encore une"), "Bob's line")
             await bob.press("a")  # Bob asks; Ada is told, and nothing starts without her
             await until(ada, lambda: "Bob would like a rematch" in (first[0].rematch_note or ""),
                         "Ada told of Bob's wish")  # fmt: skip
@@ -274,7 +274,7 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
                 await until(pilot, on_a_new_board(app, first), "the rematch's board")
                 # The chat panel goes on: the new board's panel is filled from the room's chat
                 # as it mounts, which on a loaded machine may be a few frames after the screen.
-                await until(pilot, says(app, "Bob: encore une"), "the first match's chat")
+                await until(pilot, says(app, "Bob (seat 2): encore une"), "the first match's chat")
             second = [network_game(app) for app in apps]
             assert match_id(second[0]) == match_id(second[1]) != first_id
             for app in apps:  # the room's score so far, on the new board's title

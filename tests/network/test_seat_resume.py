@@ -271,9 +271,9 @@ async def test_the_app_quit_mid_match_and_run_again_opens_on_the_board(
             await until(bob, lambda: network_game(again).state == network_game(host).state,
                         "the position where the match stands")  # fmt: skip
             await until(bob, lambda: bool(playing(again).query("#chat-log")), "the chat panel")
-            assert "Bob: one" in chat_text(again)  # what was said is shown again
+            assert "Bob (seat 2): one" in chat_text(again)  # what was said is shown again
             await bob.press("t", *"back", "enter", "escape")  # signed with the same key
-            await until(ada, says(host, "Bob: back"), "Bob's line")
+            await until(ada, says(host, "Bob (seat 2): back"), "Bob's line")
 
 
 async def test_a_host_whose_app_ran_the_relay_brings_it_back_with_his_seat(

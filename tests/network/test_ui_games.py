@@ -88,7 +88,8 @@ def chat_text(app: NetworkApp) -> str:
     if screen is None or not screen.query(ChatPanel):  # (a new screen composes it soon after)
         return ""
     panel = screen.query_one(ChatPanel)
-    return " ".join(line.text for line in panel.query_one("#chat-log").lines)  # type: ignore[attr-defined]
+    lines = panel.query_one("#chat-log").lines  # type: ignore[attr-defined]
+    return " ".join(" ".join(line.text.split()) for line in lines)  # (a line may wrap)
 
 
 async def test_two_apps_play_a_whole_jacquet_match(
@@ -195,9 +196,9 @@ async def test_people_chat_a_watcher_follows_and_cannot_act(
 
             await ada.press("t", *"salut", "space", *"Bob", "enter", "escape")
             for app, pilot in ((guest, bob), (watcher, eve)):
-                await until(pilot, says(app, "Ada: salut Bob"), "the chat")
+                await until(pilot, says(app, "Ada (seat 1): salut Bob"), "the chat")
             await bob.press("t", *"bonjour", "enter", "escape")
-            await until(ada, lambda: "Bob: bonjour" in chat_text(host), "Bob's answer")
+            await until(ada, lambda: "Bob (seat 2): bonjour" in chat_text(host), "Bob's answer")
 
             # Ada throws the opening: the turn reaches every screen, told in its side log.
             told = {app: narrative_text(app) for app in (host, guest, watcher)}
@@ -240,7 +241,7 @@ async def test_a_cheat_is_named_on_screen_and_the_match_stops_with_its_log(
         end = host.screen
         assert isinstance(end, EndScreen)
         assert end.summary.title == "The match was stopped."
-        assert end.summary.lines[0].startswith("Mallory: Mallory's dice share")
+        assert end.summary.lines[0].startswith("Mallory (seat 2): Mallory's dice share")
         bar = str(playing(host).query_one("#connection").render())
         assert "match stopped: Mallory" in bar
         assert end.summary.log_path is not None

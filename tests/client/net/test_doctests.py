@@ -9,9 +9,11 @@ import importlib
 import pytest
 
 MODULES = [
+    "client.game.driver",
     "client.game.score",
     "client.net.catchup",
     "client.net.failures",
+    "client.net.outbox",
     "client.net.rematch",
     "client.net.roster",
     "client.net.spectators",

@@ -10,12 +10,13 @@ from typing import cast
 import pytest
 
 from client.net import wire
-from client.net.catchup import CatchUp, transcript
+from client.net.catchup import ANSWER_SPACING_MS, CatchUp, transcript
 from client.net.game import NetworkGame
 from client.net.link import LinkStatus, RelayLink
 from client.net.match import Outgoing
 from client.net.rematch import REMATCH_TIMEOUT_MS
 from client.setup import SessionSettings
+from protocol.codec import unpack_transcript
 from protocol.errors import LocalProtocolError
 from protocol.events import ChatReceived
 from tests.client.net.loop import LoopRoom
@@ -138,12 +139,26 @@ def test_a_hostile_asker_gets_the_same_records_once() -> None:
     records = [bytes([n]) * 100 for n in range(50)]
     sent = []
     for have in (10, 10, 30, 10, 9):
-        out = catch_up.heard(3, seat=1, have=have, my_seat=0, records=records, heard_by={0, 3})
-        sent.append([p.start for p in out if isinstance(p, wire.Transcript)])
-    assert sent == [[10], [], [], [], [9]]  # each answer starts earlier than the one before
-    catch_up.came(3)  # it reconnected: what it asks now is news
-    out = catch_up.heard(3, seat=1, have=10, my_seat=0, records=records, heard_by={0, 3})
-    assert [p.start for p in out if isinstance(p, wire.Transcript)] == [10]
+        out = catch_up.heard(3, seat=1, have=have, my_seat=0, records=records, heard_by={0, 3},
+                             now=0)  # fmt: skip
+        sent.append([p for p in out if isinstance(p, wire.Transcript)])
+    starts = [[part.start for part in parts] for parts in sent]
+    assert starts == [[10], [], [], [], [9]]  # only records never sent: from earlier than before
+    assert catch_up_records(sent[4][0]) == records[9:10]  # and only those
+    catch_up.came(3)  # it reconnected: the relay replays it what it missed, nothing is news
+    for relay_seat in (3, 4):  # (nor is a new connection of the same signed seat)
+        out = catch_up.heard(relay_seat, seat=1, have=10, my_seat=0, records=records,
+                             heard_by={0, 3}, now=1)  # fmt: skip
+        assert not [p for p in out if isinstance(p, wire.Transcript)]
+    assert catch_up.due(records, now=ANSWER_SPACING_MS - 1) == []
+    again = catch_up.due(records, now=ANSWER_SPACING_MS)  # what it asked, once per spacing
+    assert [p.start for p in again if isinstance(p, wire.Transcript)] == [10]
+    assert catch_up.due(records, now=3 * ANSWER_SPACING_MS) == []
+
+
+def catch_up_records(part: wire.Payload) -> list[bytes]:
+    assert isinstance(part, wire.Transcript)
+    return list(unpack_transcript(part.data))
 
 
 def test_transcripts_fit_the_relays_frame() -> None:
@@ -157,10 +172,10 @@ def test_a_resumed_seat_is_told_whom_it_waits_for_and_acts_after_the_time_limit(
     catch_up = CatchUp()
     out = catch_up.caught_up(1, 7, heard_by={0, 1, 2}, wait_for={0, 2}, now=5_000)
     assert out == [wire.Hello(1, 7)] and not catch_up.in_step
-    catch_up.heard(0, seat=0, have=7, my_seat=1, records=[b"r"] * 7, heard_by={0, 1, 2})
+    catch_up.heard(0, seat=0, have=7, my_seat=1, records=[b"r"] * 7, heard_by={0, 1, 2}, now=0)
     waiting = catch_up.waiting()
     assert waiting is not None and waiting.seats == (2,) and waiting.since == 5_000
-    catch_up.heard(2, seat=2, have=9, my_seat=1, records=[b"r"] * 7, heard_by={0, 1, 2})
+    catch_up.heard(2, seat=2, have=9, my_seat=1, records=[b"r"] * 7, heard_by={0, 1, 2}, now=0)
     assert not catch_up.in_step  # Cy holds more: his records come first
     catch_up.grown(8)
     assert not catch_up.in_step

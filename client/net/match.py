@@ -141,7 +141,7 @@ class NetMatch(MatchView):
         assert match._chain is not None
         if match._chain.tip != setup.tips[setup.public_keys.index(identity.public_key)]:
             raise ValueError(_("the seat's dice chain is not the one committed in the match log"))
-        match._begin(setup, log_path=log_path, resume_at=log.end)
+        match._begin(setup, began=now, log_path=log_path, resume_at=log.end)
         try:
             match.play.restore(log.records, now)
         except Exception as error:  # what its records say, as other machines sent them
@@ -190,8 +190,8 @@ class NetMatch(MatchView):
                     self._send(payload)
                 case JoinIt(proposal):
                     self._join(proposal)
-                case Begin(setup):
-                    self._begin(setup)
+                case Begin(setup, began):
+                    self._begin(setup, began=began)
                 case Blame(relay_seat, text):
                     self.play.blame(relay_seat, text)
 
@@ -332,24 +332,31 @@ class NetMatch(MatchView):
             self._carry_out(self.meetings.receive(relay_seat, payload, now, self._standing()))
 
     def _begin(
-        self, setup: MatchSetup, *, log_path: Path | None = None, resume_at: int | None = None
+        self,
+        setup: MatchSetup,
+        *,
+        began: int,
+        log_path: Path | None = None,
+        resume_at: int | None = None,
     ) -> None:
+        """The match *setup* begins, set up at *began* by our clock (the first turn's limit
+        runs from there at the earliest, whatever start time the host wrote)."""
         if self.session is not None:
             self._leave_match()
         self.meetings.begun(setup)
         log = self.logs.open(setup, path=log_path, resume_at=resume_at)
         self.play.begin(setup, identity=self.identity, chain=self._chain,
-                        random_source=self._chain_source, log=log)  # fmt: skip
+                        random_source=self._chain_source, log=log, began=began)  # fmt: skip
         seat = self.seat
         self.seat_secret = self.chain_secret if seat is not None else None
         if self.offers.begun() and seat is not None:
             self._offer()  # to a spectator announced while this match was being set up
         self._changed()
 
-    def _begin_watched(self, setup: MatchSetup) -> None:
+    def _begin_watched(self, setup: MatchSetup, now: int) -> None:
         """A late spectator begins the match its catch-up sets up (met before he came)."""
         self.meetings.meeting = Meeting(proposal=setup.proposal)
-        self._begin(setup)
+        self._begin(setup, began=now)
 
     def _leave_match(self) -> None:
         """A rematch begins: the ended match's log is complete (its last chat lines came

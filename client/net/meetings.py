@@ -40,6 +40,7 @@ class JoinIt:
 @dataclass(frozen=True, slots=True)
 class Begin:
     setup: MatchSetup
+    began: int  # our clock when the match was set up: the first turn's limit runs from here
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +102,7 @@ class Meetings:
                 check_start(proposal, now)  # its first deadline: within reach of our clock
                 return self.proposed(relay_seat, proposal, token, now, standing)
             case wire.JoinMsg(data):
-                return self.joined(relay_seat, Join.decode(data))
+                return self.joined(relay_seat, Join.decode(data), now)
             case wire.SetupMsg(data):
                 return self.started(relay_seat, data, now)
             case wire.Rematch(match_id):
@@ -142,7 +143,7 @@ class Meetings:
             self._vote().proposed(now)
         return [] if self.role == "spectator" else [JoinIt(proposal)]
 
-    def joined(self, relay_seat: int, join: Join) -> list[Action]:
+    def joined(self, relay_seat: int, join: Join, now: int) -> list[Action]:
         try:
             full = self.meeting.add(relay_seat, join)
         except Refused as refusal:
@@ -150,7 +151,7 @@ class Meetings:
         if not (full and self.role == "host"):
             return []
         setup = self.meeting.seated()
-        return [Send(wire.SetupMsg(setup.encode())), Begin(setup)]
+        return [Send(wire.SetupMsg(setup.encode())), Begin(setup, now)]
 
     def started(self, relay_seat: int, data: bytes, now: int) -> list[Action]:
         if self.meeting.begun:
@@ -161,7 +162,7 @@ class Meetings:
             self.meeting.check(relay_seat, setup)
         except Refused as refusal:
             return [Blame(relay_seat, str(refusal))]
-        return [Begin(setup)]
+        return [Begin(setup, now)]
 
     # ----------------------------------------------------------------- the rematch
 

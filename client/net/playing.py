@@ -60,9 +60,11 @@ class Playing:
         chain: HashChain | None,
         random_source: RandomSource | None,
         log: RecordSink,
+        began: int,
     ) -> None:
         """The match *setup* begins: seated if *identity* joined it with *chain* (else a
-        spectator's); *random_source* draws the chain's renewals; *log* takes its records."""
+        spectator's); *random_source* draws the chain's renewals; *log* takes its records;
+        *began* is our clock as it was set up (its first turn's limit runs from there)."""
         keys = setup.public_keys
         mine = identity.public_key
         seat = keys.index(mine) if mine in keys and chain is not None else None
@@ -75,6 +77,7 @@ class Playing:
             random_source=random_source,  # renewals: the same again after a restart
             log=log,
             echoed=True,  # our messages come back in the relay's order: the log follows it
+            began=began,  # the first turn's limit runs from when we saw the match set up
         )
         self._cutter = TurnCutter(self.session.state)
 

@@ -220,7 +220,7 @@ class Arrival:
         data: bytes,
         now: int,
         playing: Playing,
-        begin: Callable[[MatchSetup], None],
+        begin: Callable[[MatchSetup, int], None],
     ) -> bool:
         """One payload of the room's, the catch-up not complete: take it into *playing* if
         it is the catch-up (*begin*: the shell begins the match it sets up), else hold it.
@@ -263,7 +263,7 @@ class Arrival:
         offer: wire.Spectate,
         now: int,
         playing: Playing,
-        begin: Callable[[MatchSetup], None],
+        begin: Callable[[MatchSetup, int], None],
     ) -> None:
         try:
             setup = MatchSetup.decode(offer.setup)
@@ -272,7 +272,7 @@ class Arrival:
             playing.blame(relay_seat, self.bad_setup(reason_of(error)), fatal=True)
             return
         if playing.session is None or setup != playing.session.setup:
-            begin(setup)
+            begin(setup, now)
         self.take(relay_seat, offer.have)
 
     def _take_catch_up(

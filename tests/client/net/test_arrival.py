@@ -43,10 +43,10 @@ class Spectator:
         self.begun: list[MatchSetup] = []
         self.arrival = Arrival(room.now)
 
-    def begin(self, setup: MatchSetup) -> None:
+    def begin(self, setup: MatchSetup, began: int = 0) -> None:
         self.begun.append(setup)
         self.play.begin(setup, identity=Identity.generate(seeded_source("eve")), chain=None,
-                        random_source=None, log=self.logged)  # fmt: skip
+                        random_source=None, log=self.logged, began=began)  # fmt: skip
 
     def receive(self, relay_seat: int, data: bytes, now: int) -> bool:
         return self.arrival.receive(relay_seat, data, now, self.play, self.begin)

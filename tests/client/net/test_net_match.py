@@ -13,13 +13,15 @@ from client.net import wire
 from client.net.catchup import ANSWER_SPACING_MS, CatchUp, transcript
 from client.net.game import NetworkGame
 from client.net.link import LinkStatus, RelayLink
-from client.net.match import Outgoing
+from client.net.match import NetMatch, Outgoing
 from client.net.rematch import REMATCH_TIMEOUT_MS
 from client.setup import SessionSettings
 from protocol.codec import unpack_transcript
 from protocol.errors import LocalProtocolError
 from protocol.events import ChatReceived
-from tests.client.net.loop import LoopRoom
+from protocol.identity import seeded_source
+from protocol.setup import Proposal
+from tests.client.net.loop import TOKEN, LoopRoom
 
 
 @pytest.fixture
@@ -264,3 +266,28 @@ def test_a_proposal_with_a_malformed_spectator_token_is_refused(trio: LoopRoom) 
     assert (offence.who, offence.text) == ("Ada", "proposed a match with a malformed spectator "
                                                   "token")  # fmt: skip
     assert bob.spectator_token != "../../../.bashrc"
+
+
+def test_a_match_begun_long_after_its_proposal_gives_the_first_thrower_his_whole_limit(
+    tmp_path: Path,
+) -> None:
+    """Ada opened the room and proposed at once; Bob joined ten minutes later, twice the time
+    limit. The first turn is Ada's, and its limit runs from when each saw the match set up,
+    not from the proposal's start time: Bob cannot claim her abandoned the moment it begins."""
+    matches = [NetMatch("host", "Ada", random_source=seeded_source("late-Ada"),
+                        data_dir=tmp_path / "Ada"),
+               NetMatch("player", "Bob", random_source=seeded_source("late-Bob"),
+                        data_dir=tmp_path / "Bob")]  # fmt: skip
+    room = LoopRoom(matches)
+    limit = 5 * 60_000
+    proposal = Proposal.create("jacquet", {"match_to": 1}, seats=2, start_time=room.now,
+                               random_source=seeded_source("late"),
+                               time_limit_ms=limit)  # fmt: skip
+    matches[0].propose(proposal, TOKEN)
+    room.now += 2 * limit  # the proposal waits in the room; Bob comes
+    room.pump()
+    ada, bob = (match.session for match in matches)
+    assert ada is not None and bob is not None and bob.awaited_seats() == (0,)
+    assert bob.deadline() == ada.deadline() == room.now + limit
+    with pytest.raises(LocalProtocolError, match="still has 5 min to answer"):
+        bob.claim_abandonment(0, room.now)

@@ -38,9 +38,9 @@ class Watcher:
         self.roster.welcomed(None, members, room.now)
         self.play = Playing(self.roster, self.sent.append)
 
-    def begin(self, setup: MatchSetup) -> None:
+    def begin(self, setup: MatchSetup, began: int = 0) -> None:
         self.play.begin(setup, identity=Identity.generate(seeded_source("eve")), chain=None,
-                        random_source=None, log=self.logged)  # fmt: skip
+                        random_source=None, log=self.logged, began=began)  # fmt: skip
 
 
 def throws(room: LoopRoom, count: int) -> None:

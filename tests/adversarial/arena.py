@@ -42,7 +42,9 @@ LIMIT_MS = 60_000
 
 
 @cache
-def table(game: str, players: int) -> tuple[MatchSetup, tuple[Identity, ...], tuple[HashChain, ...]]:
+def table(
+    game: str, players: int
+) -> tuple[MatchSetup, tuple[Identity, ...], tuple[HashChain, ...]]:
     """One match's setup, keys and chains (immutable: shared by every example)."""
     source = seeded_source(f"adversarial-{game}-{players}")
     options: dict[str, int | str] = {"rules": "daumont"} if game == "goose" else {"match_to": 1}
@@ -383,7 +385,9 @@ class Arena:
         try:
             session.claim_abandonment(self.attacker, self.now)
         except ProtocolError as error:
-            raise broken(3, f"seat {claimant} cannot claim at {self.now - START}: {error}") from error
+            raise broken(
+                3, f"seat {claimant} cannot claim at {self.now - START}: {error}"
+            ) from error
         claim = session.data_to_send()
         for raw in claim:
             for seat in live:

@@ -12,8 +12,9 @@
    honest client accepted a record (its own clock), and every honest peer accepts it.
 4. **Paced work.** What an honest client queues to send because of the attacker's traffic
    stays within :data:`WORK_MULTIPLE` times what the attacker sent (frames and bytes), plus,
-   at the room's level, one catch-up of the whole match (:data:`CATCH_UPS_ALLOWED`): the
-   work an honest reconnection legitimately asks for.
+   at the room's level, one catch-up of the whole match and its setup
+   (:data:`CATCH_UPS_ALLOWED`): the work an honest reconnection, or a join the host seats,
+   legitimately asks for.
 
 A broken invariant raises :class:`Broken`, whose message starts with the invariant's number,
 so a shrunk Hypothesis example says which promise it broke.
@@ -35,8 +36,10 @@ sent to it. A share from the attacker makes each honest seat reveal its own (one
 about the same size), and at most one ``seen`` besides."""
 
 CATCH_UPS_ALLOWED: Final = 1
-"""Invariant 4, at the room's level: whole-match transcripts an attacker may obtain beyond
-the multiple (a peer that really lost everything asks for one)."""
+"""Invariant 4, at the room's level: whole-match transcripts (with the match's setup) an
+attacker may obtain beyond the multiple (a peer that really lost everything asks for one;
+the host sends the setup once, whoever joined). No time passes in the properties that
+check it: it is a bound within one time limit."""
 
 
 class Broken(AssertionError):

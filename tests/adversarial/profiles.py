@@ -32,8 +32,11 @@ def bounded(default: int, *, per_long: int = 1) -> Callable[[Any], Any]:
         derandomize=long is None,
         database=None,
         print_blob=True,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                               HealthCheck.filter_too_much],  # fmt: skip
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.filter_too_much,
+        ],
     )
 
 

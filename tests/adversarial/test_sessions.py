@@ -56,8 +56,9 @@ def edits(kind: str) -> st.SearchStrategy[tuple]:
     fields = FIELDS[kind]
     one = st.integers(0, len(fields) - 1).flatmap(
         # one value in ten of a shape the decoder must refuse (the rest, it takes)
-        lambda at: st.tuples(st.just(at), st.integers(0, 9).flatmap(
-            lambda k: refused if k == 0 else fields[at]))
+        lambda at: st.tuples(
+            st.just(at), st.integers(0, 9).flatmap(lambda k: refused if k == 0 else fields[at])
+        )
     )
     return st.lists(one, min_size=1, max_size=2).map(tuple)
 

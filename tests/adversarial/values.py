@@ -44,13 +44,28 @@ ODD_CHARS = (
 )  # fmt: skip
 odd_text = st.one_of(
     st.text(st.sampled_from(ODD_CHARS), min_size=0, max_size=12),
-    st.builds(lambda c, k: c * k, st.sampled_from(ODD_CHARS), st.sampled_from((32, 33, 64, 500,
-                                                                               501, 2048))),
+    st.builds(
+        lambda c, k: c * k,
+        st.sampled_from(ODD_CHARS),
+        st.sampled_from((32, 33, 64, 500, 501, 2048)),
+    ),
     st.text(max_size=40),
 )
 names = st.one_of(
-    st.sampled_from(("Mallory", "ada", "ADA", "Ada ", "A\u0301da", "\u3164", "\u2800" * 3,
-                     "\ufdfd" * 32, "\u202eyrollaM", "\u0301\u0301\u0301")),  # fmt: skip
+    st.sampled_from(
+        (
+            "Mallory",
+            "ada",
+            "ADA",
+            "Ada ",
+            "A\u0301da",
+            "\u3164",
+            "\u2800" * 3,
+            "\ufdfd" * 32,
+            "\u202eyrollaM",
+            "\u0301\u0301\u0301",
+        )
+    ),
     st.text(st.sampled_from(ODD_CHARS), min_size=1, max_size=32),
 )
 

@@ -24,6 +24,7 @@ from client.net.match import NetMatch
 from engine.awaiting import ChoosePlay, ThrowDice
 from protocol.errors import ProtocolError
 from protocol.identity import seeded_source
+from protocol.messages import Share, seal
 from protocol.session import MatchSession
 from protocol.setup import Proposal
 from tests.adversarial.invariants import (
@@ -56,6 +57,7 @@ class HostileRoom:
         self.frames_out = dict.fromkeys(self.honest, 0)
         self.progressed = dict.fromkeys(self.honest, self.now)  # records last grew (its clock)
         self._records = dict.fromkeys(self.honest, -1)
+        self.mallory_broke = False  # his own client failed: his shares are made by hand
         self.catch_up_bytes = 0  # the largest whole-match catch-up seen (with its setup)
         for seat, match in enumerate(self.matches):
             roster = [
@@ -74,8 +76,10 @@ class HostileRoom:
         """Call into member *seat*; an honest one may raise nothing but a named local error
         of its own doing (invariant 1), and names nobody honest (invariant 2)."""
         if seat == self.attacker:
-            with contextlib.suppress(Exception):  # his client may break on his own lies
+            try:
                 call()
+            except Exception:  # his client may break on his own lies: he goes on by hand
+                self.mallory_broke = True
             return
         try:
             call()
@@ -191,8 +195,38 @@ class HostileRoom:
             if action is not None and match.in_step and not match.rematching:
                 moved = True
                 self._call(seat, lambda m=match, a=action: m.act(a))
+        if attacker and self.mallory_broke:
+            moved = self._share_by_hand() or moved
         self.pump()
         return moved
+
+    def _share_by_hand(self) -> bool:
+        """The attacker's client broke on his own proposal, yet a hostile host's does not
+        have to: his next dice share, made by hand (his real link, the history the honest
+        seats hold; the game state's hash if it can be computed, else zeros)."""
+        seat_of = self._match_seat()
+        live = [s for s in self.honest if (m := self.matches[s]).session is not None
+                and m.session.stopped is None and m.session.ended is None]  # fmt: skip
+        chain = self.mallory._chain
+        if seat_of is None or not live or chain is None:
+            return False
+        view = self.matches[live[0]].session
+        assert view is not None
+        if seat_of not in view.awaited_seats() or isinstance(view.awaiting, ChoosePlay):
+            return False
+        progress = view.progress
+        first = not progress.links
+        state: bytes | None = None
+        if first:
+            try:
+                state = progress.state_digest(view.state)
+            except Exception:
+                state = bytes(32)
+        share = Share(seat_of, view.throw_index, self.now, chain.link(view.throw_index), None,
+                      b"", state, progress.share_history())  # fmt: skip
+        signed = seal(share, self.mallory.identity, view.match_id)
+        self.inject(wire.encode(wire.Game(signed.encode())))
+        return True
 
     def rounds(self, count: int) -> None:
         for _ in range(count):

@@ -181,7 +181,7 @@ def honest_room(folder: Path, players: int, attacker: int, mallory: str) -> Host
     return room
 
 
-@bounded(60)
+@bounded(50)
 @given(players=st.integers(2, 3), before=st.integers(0, 12),
        plan=st.lists(injections(), min_size=1, max_size=12), mallory=names)  # fmt: skip
 def test_a_hostile_player_is_named_paced_and_claimable(
@@ -205,7 +205,7 @@ def test_a_hostile_player_is_named_paced_and_claimable(
         count()
 
 
-@bounded(20)
+@bounded(15)
 @given(players=st.integers(2, 3), before=st.integers(2, 12), loops=st.integers(2, 30),
        have=st.sampled_from((0, 1)), hello=st.booleans())  # fmt: skip
 def test_a_reconnection_loop_costs_an_honest_client_one_catch_up(
@@ -226,7 +226,7 @@ def test_a_reconnection_loop_costs_an_honest_client_one_catch_up(
         count()
 
 
-@bounded(20)
+@bounded(10)
 @given(players=st.integers(2, 3), before=st.integers(0, 8), victim=st.integers(0, 1))
 def test_a_hello_in_another_seats_name_does_not_make_it_the_culprit(
     players: int, before: int, victim: int

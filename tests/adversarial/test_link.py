@@ -1,0 +1,223 @@
+"""A hostile player against the real link (RelayLink, Room) through a real relay process:
+fewer examples than the sans-I/O properties (each one is a room on a real relay), the same
+invariants. The honest client's link task stays up or ends in a named failure (invariant
+1), every offence names the attacker (2), and what the honest client queues for the relay
+because of him stays within the stated multiple plus one catch-up (4). (Invariant 3, the
+claim in time, needs the clock: :mod:`tests.adversarial.test_room` holds it.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from client.net import wire
+from client.net.catchup import transcript
+from client.net.room import Room, host_room
+from client.setup import SessionSettings
+from engine.awaiting import ThrowDice
+from protocol.codec import pack
+from protocol.identity import seeded_source
+from relay.envelope import Message
+from tests.adversarial.invariants import CATCH_UPS_ALLOWED, WORK_MULTIPLE, broken
+from tests.adversarial.profiles import bounded, figures
+from tests.adversarial.room import raw_payload
+from tests.adversarial.values import ACCEPTED_INTS, REFUSED_INTS, odd_text
+from tests.network.conftest import QUICK, PlayersClock, RelayProcess
+from tests.network.hostile import Hostile
+
+TIMEOUT = 30.0
+
+
+@pytest.fixture(scope="module")
+def relay_url() -> Iterator[str]:
+    """One real relay process for every example (a room each)."""
+    relay = RelayProcess.spawn(
+        0,
+        "--max-rooms-per-ip",
+        "1000",
+        "--max-connections-per-ip",
+        "1000",
+        "--join-failures-per-minute",
+        "100000",
+    )
+    try:
+        yield relay.url
+    finally:
+        relay.kill()
+
+
+payloads = st.one_of(
+    st.tuples(
+        st.just("hello"),
+        st.sampled_from((0, 1, 2, 255, 2**31 - 1)),
+        st.sampled_from((0, 1, 2, 2**31 - 1)),
+    ),
+    st.tuples(st.just("reconnect")),
+    st.tuples(
+        st.just("transcript"),
+        st.sampled_from((0, 1, 2**31 - 1)),
+        st.sampled_from(("real", "garbage", "flipped")),
+    ),
+    st.tuples(st.just("game"), st.sampled_from(("replay", "flipped", "garbage"))),
+    st.tuples(st.just("spectate"), st.sampled_from((0, 2**31 - 1))),
+    st.tuples(st.just("rematch")),
+    st.tuples(
+        st.just("raw"),
+        st.integers(-1, 10),
+        st.lists(
+            st.one_of(
+                st.sampled_from(ACCEPTED_INTS + REFUSED_INTS), odd_text, st.binary(max_size=20)
+            ),
+            max_size=3,
+        ),
+    ),
+)
+
+
+@bounded(6, per_long=20)
+@given(rounds=st.integers(0, 6), plan=st.lists(payloads, min_size=1, max_size=10))
+def test_a_hostile_player_through_a_real_relay(
+    relay_url: str, rounds: int, plan: list[tuple]
+) -> None:
+    with figures("link: hostile player, real relay") as count, TemporaryDirectory() as folder:
+        asyncio.run(attack(relay_url, Path(folder), rounds, plan))
+        count()
+
+
+async def attack(url: str, folder: Path, rounds: int, plan: list[tuple]) -> None:
+    clock = PlayersClock()
+
+    def settings(who: str) -> SessionSettings:
+        return SessionSettings(animation=False, data_dir=folder / who, computer_pause=0,
+                               random_source=seeded_source(f"link-{who}"), clock=clock)  # fmt: skip
+
+    ada = await host_room(url, "goose", {"rules": "daumont"}, seats=2, name="Ada",
+                          settings=settings("Ada"), backoff=QUICK)  # fmt: skip
+    mallory = Hostile(ada.invite, settings("Mallory"))
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await mallory.enter()
+            await mallory.follow(lambda: mallory.match.started)
+            await ada.wait_started()
+            await play(ada, mallory, rounds, clock)
+            queued = count_queued(ada)
+            sent = await inject(ada, mallory, plan)
+            await in_step(ada, mallory)
+        check(ada, sent, queued)
+    finally:
+        await ada.close()
+        if mallory.connection is not None:
+            await mallory.connection.close()
+        mallory.match.close()
+
+
+async def play(ada: Room, mallory: Hostile, rounds: int, clock: PlayersClock) -> None:
+    """*rounds* throws, honestly on both sides."""
+    for _ in range(rounds):
+        session, theirs = ada.match.session, mallory.match.session
+        assert session is not None and theirs is not None
+        if session.ended is not None:
+            return
+        before = theirs.throw_index
+        awaiting = session.awaiting
+        if (isinstance(awaiting, ThrowDice) and awaiting.seat == session.seat
+                and not session.progress.links):  # fmt: skip
+            ada.match.act(lambda s: s.throw(clock()))
+            ada.link.flush()
+        await mallory.follow(lambda t=theirs, b=before: t.throw_index > b or t.ended is not None)
+
+
+def count_queued(ada: Room) -> list[int]:
+    """From now on, the frames and bytes Ada's client queues for the relay."""
+    counts = [0, 0]
+    flush = ada.link.flush
+
+    def counted() -> None:
+        counts[0] += len(ada.match.outbox)
+        counts[1] += sum(len(outgoing.data) for outgoing in ada.match.outbox)
+        flush()
+
+    ada.link.flush = counted  # type: ignore[method-assign]
+    return counts
+
+
+async def inject(ada: Room, mallory: Hostile, plan: list[tuple]) -> int:
+    """Mallory sends the *plan*'s payloads; the bytes he sent."""
+    sent = 0
+    session = ada.match.session
+    assert session is not None and mallory.connection is not None
+    records = list(session.records)
+    for step in plan:
+        data: bytes | None = None
+        match step:
+            case ("hello", seat, have):
+                data = raw_payload(wire.HELLO, seat, have)
+            case ("reconnect",):
+                mallory.connection = await mallory.connection.reconnect()
+            case ("transcript", start, how):
+                chosen = records if how != "flipped" else [r[:-1] + b"\x00" for r in records]
+                body = pack(chosen) if how != "garbage" else b"\xc1"
+                data = raw_payload(wire.TRANSCRIPT, start, body)
+            case ("game", how):
+                last = records[-1] if records else b"\x90"
+                record = {"replay": last, "flipped": last[:-1] + b"\x01", "garbage": b"\xc1"}[how]
+                data = raw_payload(wire.GAME, record)
+            case ("spectate", have):
+                data = raw_payload(wire.SPECTATE, session.setup.encode(), have)
+            case ("rematch",):
+                data = raw_payload(wire.REMATCH, session.setup.match_id)
+            case ("raw", code, fields):
+                data = raw_payload(code, *fields)
+        if data is not None:
+            await mallory.connection.send(data, tell=True)
+            sent += len(data)
+    return sent
+
+
+async def in_step(ada: Room, mallory: Hostile) -> None:
+    """Until Ada's link has read everything Mallory sent (the room's numbering says so), or
+    her link task ended."""
+    assert mallory.connection is not None
+    marker = raw_payload(wire.REMATCH, bytes(32))  # harmless: another match's id
+    await mallory.connection.send(marker, tell=True)
+    me = mallory.connection.seat
+    while True:
+        event = await mallory.connection.receive()
+        if isinstance(event, Message) and event.seat == me and event.payload == marker:
+            break
+    target = mallory.connection.next_seq
+    changed = asyncio.Event()
+    unsubscribe = ada.match.subscribe(changed.set)
+    task = ada.task
+    assert task is not None
+    try:
+        while (ada.link._next_seq or 0) < target and not task.done():
+            changed.clear()
+            await asyncio.wait([asyncio.ensure_future(changed.wait()), task],
+                               return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+    finally:
+        unsubscribe()
+
+
+def check(ada: Room, sent: int, queued: list[int]) -> None:
+    task = ada.task
+    if task is not None and task.done() and ada.failure is None:
+        error = task.exception() if not task.cancelled() else None
+        raise broken(1, f"Ada's link task ended with no named failure: {error!r}")
+    for offence in ada.match.offences:
+        if offence.who != "Mallory":
+            raise broken(2, f"Ada's client blamed {offence.who!r}: {offence.text}")
+    session = ada.match.session
+    assert session is not None
+    whole = sum(len(wire.encode(t)) for t in transcript(session.records, 0))
+    whole += len(wire.encode(wire.SetupMsg(session.setup.encode())))
+    if queued[1] > WORK_MULTIPLE * sent + CATCH_UPS_ALLOWED * whole:
+        raise broken(4, f"Ada's client queued {queued[0]} frames ({queued[1]} bytes) for "
+                        f"Mallory's {sent} bytes; a whole catch-up is {whole} bytes")  # fmt: skip

@@ -8,6 +8,7 @@ the whole folder stays within a few seconds per property. ``scripts/attack_peers
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import time
@@ -50,20 +51,36 @@ class Counter:
         self.examples += 1
 
 
+FIGURES: dict[str, dict[str, Any]] = {}
+"""Per property: examples run (shrinking's runs included), its first failure, seconds."""
+
+
 @contextmanager
 def figures(name: str) -> Iterator[Counter]:
-    """Count a property's examples and, in the long mode, append its figures to the report."""
+    """Count one example of property *name* (its time, and whether it broke an invariant);
+    in the long mode, the totals go to the report when the tests end."""
     counter = Counter()
+    figure = FIGURES.setdefault(name, {"property": name, "examples": 0, "failed": None,
+                                       "seconds": 0.0})  # fmt: skip
     start = time.monotonic()
-    failed: str | None = None
     try:
         yield counter
     except BaseException as error:
-        failed = str(error).splitlines()[0] if str(error) else type(error).__name__
+        if figure["failed"] is None:
+            figure["failed"] = str(error).splitlines()[0] if str(error) else type(error).__name__
+        figure["examples"] += 1
         raise
+    else:
+        figure["examples"] += counter.examples
     finally:
-        if REPORT:
-            line = {"property": name, "examples": counter.examples, "failed": failed,
-                    "seconds": round(time.monotonic() - start, 2)}  # fmt: skip
-            with open(REPORT, "a", encoding="utf-8") as report:
-                report.write(json.dumps(line) + "\n")
+        figure["seconds"] += time.monotonic() - start
+
+
+def _write_report() -> None:
+    if REPORT and FIGURES:
+        with open(REPORT, "a", encoding="utf-8") as report:
+            for figure in FIGURES.values():
+                report.write(json.dumps({**figure, "seconds": round(figure["seconds"], 2)}) + "\n")
+
+
+atexit.register(_write_report)

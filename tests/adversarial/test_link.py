@@ -9,7 +9,9 @@ claim in time, needs the clock: :mod:`tests.adversarial.test_room` holds it.)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
@@ -19,15 +21,21 @@ from hypothesis import strategies as st
 
 from client.net import wire
 from client.net.catchup import transcript
-from client.net.room import Room, host_room
+from client.net.invite import Invite
+from client.net.match import NetMatch
+from client.net.room import Room, host_room, join_room
 from client.setup import SessionSettings
 from engine.awaiting import ThrowDice
 from protocol.codec import pack
 from protocol.identity import seeded_source
+from protocol.messages import Share
+from protocol.setup import MatchSetup, Proposal
+from relay.client import create_room
 from relay.envelope import Message
-from tests.adversarial.invariants import CATCH_UPS_ALLOWED, WORK_MULTIPLE, broken
+from tests.adversarial.invariants import CATCH_UPS_ALLOWED, CLAIM_SLACK_MS, WORK_MULTIPLE, broken
 from tests.adversarial.profiles import bounded, figures
 from tests.adversarial.room import raw_payload
+from tests.adversarial.test_room import proposals
 from tests.adversarial.values import ACCEPTED_INTS, REFUSED_INTS, odd_text
 from tests.network.conftest import QUICK, PlayersClock, RelayProcess
 from tests.network.hostile import Hostile
@@ -192,6 +200,9 @@ async def in_step(ada: Room, mallory: Hostile) -> None:
         event = await mallory.connection.receive()
         if isinstance(event, Message) and event.seat == me and event.payload == marker:
             break
+        if isinstance(event, Message):  # his client follows the room (for what comes next)
+            with contextlib.suppress(Exception):  # it may break on his own lies
+                mallory.match.receive(event.seat, event.payload, 0)
     target = mallory.connection.next_seq
     changed = asyncio.Event()
     unsubscribe = ada.match.subscribe(changed.set)
@@ -206,7 +217,8 @@ async def in_step(ada: Room, mallory: Hostile) -> None:
         unsubscribe()
 
 
-def check(ada: Room, sent: int, queued: list[int]) -> None:
+def check(ada: Room, sent: int, queued: list[int] | None) -> None:
+    """Invariants 1 and 2 (and 4 when *queued* counts what Ada queued for *sent* bytes)."""
     task = ada.task
     if task is not None and task.done() and ada.failure is None:
         error = task.exception() if not task.cancelled() else None
@@ -215,9 +227,124 @@ def check(ada: Room, sent: int, queued: list[int]) -> None:
         if offence.who != "Mallory":
             raise broken(2, f"Ada's client blamed {offence.who!r}: {offence.text}")
     session = ada.match.session
-    assert session is not None
+    if queued is None or session is None:
+        return
     whole = sum(len(wire.encode(t)) for t in transcript(session.records, 0))
     whole += len(wire.encode(wire.SetupMsg(session.setup.encode())))
     if queued[1] > WORK_MULTIPLE * sent + CATCH_UPS_ALLOWED * whole:
         raise broken(4, f"Ada's client queued {queued[0]} frames ({queued[1]} bytes) for "
                         f"Mallory's {sent} bytes; a whole catch-up is {whole} bytes")  # fmt: skip
+
+
+# ------------------------------------------------------------------------- a hostile host
+
+
+@bounded(6, per_long=20)
+@given(proposal=proposals())
+def test_a_hostile_host_through_a_real_relay(relay_url: str, proposal: Proposal) -> None:
+    """Mallory hosts a two-seat room on a real relay with a proposal at the extremes (ante
+    2^63, a start far ahead…); Ada joins with the real app's room and link. Her link stays
+    up or fails naming him, her offences name him, and her first deadline is within the
+    limit plus the tolerance of her own clock (invariant 3, at the start of the match)."""
+    with figures("link: hostile host, real relay") as count, TemporaryDirectory() as folder:
+        asyncio.run(host_attack(relay_url, Path(folder), replace(proposal, seats=2)))
+        count()
+
+
+async def host_attack(url: str, folder: Path, proposal: Proposal) -> None:
+    clock = PlayersClock()
+    created = await create_room(url, proposal.seats)
+    invite = Invite(url, created.room_id, created.player_token, "player")
+    mallory = Hostile(invite, _settings(folder, "Mallory", clock))
+    mallory.match = NetMatch("host", "Mallory", random_source=seeded_source("link-Mallory"),
+                             data_dir=folder / "Mallory")  # fmt: skip
+    ada: Room | None = None
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await mallory.enter()
+            mallory.match.propose(proposal, created.spectator_token)
+            ada = await join_room(invite, name="Ada", settings=_settings(folder, "Ada", clock),
+                                  backoff=QUICK)  # fmt: skip
+            await _flush(mallory)
+            await in_step(ada, mallory)  # Ada read the proposal: joined it, or refused it
+            if ada.match.chain_secret is not None and not _done(ada):  # she joined
+                setup = await _seat(mallory)
+                await in_step(ada, mallory)  # Ada read the setup: the match began for her
+                await _first_throw(ada, mallory, setup, clock)
+                await in_step(ada, mallory)
+        check(ada, sent=0, queued=None)
+        session = ada.match.session
+        if session is not None and session.ended is None:
+            latest = clock() + proposal.time_limit_ms + CLAIM_SLACK_MS
+            if session.deadline() > latest:
+                raise broken(3, f"Ada's first deadline is {session.deadline() - latest} ms past "
+                                f"her clock + the limit + {CLAIM_SLACK_MS} ms")  # fmt: skip
+    finally:
+        if ada is not None:
+            await ada.close()
+        if mallory.connection is not None:
+            await mallory.connection.close()
+        with contextlib.suppress(Exception):
+            mallory.match.close()
+
+
+def _settings(folder: Path, who: str, clock: PlayersClock) -> SessionSettings:
+    return SessionSettings(animation=False, data_dir=folder / who, computer_pause=0,
+                           random_source=seeded_source(f"link-{who}"), clock=clock)  # fmt: skip
+
+
+def _done(room: Room) -> bool:
+    return room.task is not None and room.task.done()
+
+
+async def _flush(mallory: Hostile) -> list[bytes]:
+    """Send what Mallory's client queued; the payloads sent."""
+    assert mallory.connection is not None
+    outbox, mallory.match.outbox = mallory.match.outbox, []
+    for data, tell in outbox:
+        await mallory.connection.send(data, tell=tell)
+    return [data for data, _ in outbox]
+
+
+async def _seat(mallory: Hostile) -> MatchSetup | None:
+    """Mallory reads the room until his client seats the players (it sends the setup even
+    if his own engine then breaks on his own options); the setup."""
+    assert mallory.connection is not None
+    while True:
+        event = await mallory.connection.receive()
+        if isinstance(event, Message):
+            with contextlib.suppress(Exception):  # his client may break on his own lies
+                mallory.match.receive(event.seat, event.payload, 0)
+        for data in await _flush(mallory):
+            payload = wire.decode(data)
+            if isinstance(payload, wire.SetupMsg):
+                return MatchSetup.decode(payload.data)
+
+
+async def _first_throw(
+    ada: Room, mallory: Hostile, setup: MatchSetup | None, clock: PlayersClock
+) -> None:
+    """The first thrower throws: Ada with her app's own action, or Mallory by hand (his
+    real link, the history Ada holds; the state's hash if it can be computed, else zeros)."""
+    session = ada.match.session
+    if setup is None or session is None or _done(ada):
+        return
+    awaited = session.awaited_seats()
+    if awaited and awaited[0] == session.seat:
+        try:
+            ada.match.act(lambda s: s.throw(clock()))
+        except Exception as error:
+            raise broken(1, f"Ada's own throw raised {error!r}") from error
+        ada.link.flush()
+        return
+    seat = setup.public_keys.index(mallory.match.identity.public_key)
+    chain = mallory.match._chain
+    if not awaited or awaited[0] != seat or chain is None:
+        return
+    try:
+        state: bytes | None = session.progress.state_digest(session.state)
+    except Exception:
+        state = bytes(32)
+    share = Share(seat, 0, clock(), chain.link(0), None, b"", state,
+                  session.progress.share_history())  # fmt: skip
+    await mallory.send_game(share)

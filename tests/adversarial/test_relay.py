@@ -119,7 +119,7 @@ steps = st.one_of(
 )
 
 
-@bounded(100)
+@bounded(60)
 @given(table=st.sampled_from((("goose", 2), ("goose", 3), ("jacquet", 2))),
        plan=st.lists(steps, min_size=4, max_size=60))  # fmt: skip
 def test_a_lying_relay_never_gets_an_honest_player_blamed(

@@ -50,7 +50,7 @@ def proposals(draw: st.DrawFn) -> Proposal:
                     draw(start_times), bytes(NONCE_BYTES))  # fmt: skip
 
 
-@bounded(40)
+@bounded(30)
 @given(proposal=proposals(), rounds=st.integers(0, 40), host=names)
 def test_a_hostile_host_is_refused_or_named_and_cannot_stall(
     proposal: Proposal, rounds: int, host: str
@@ -181,7 +181,7 @@ def honest_room(folder: Path, players: int, attacker: int, mallory: str) -> Host
     return room
 
 
-@bounded(50)
+@bounded(40)
 @given(players=st.integers(2, 3), before=st.integers(0, 12),
        plan=st.lists(injections(), min_size=1, max_size=12), mallory=names)  # fmt: skip
 def test_a_hostile_player_is_named_paced_and_claimable(

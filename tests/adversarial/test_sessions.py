@@ -82,7 +82,7 @@ plans = st.lists(steps, min_size=4, max_size=40)
 tables = st.sampled_from((("goose", 2), ("goose", 3), ("jacquet", 2)))
 
 
-@bounded(100)
+@bounded(60)
 @given(table=tables, attacker=st.integers(0, 2), plan=plans)
 def test_a_hostile_player_is_named_paced_and_claimable(
     table: tuple[str, int], attacker: int, plan: list
@@ -100,7 +100,7 @@ def run(table: tuple[str, int], attacker: int, plan: list) -> None:
     arena.finish()
 
 
-@bounded(40)
+@bounded(30)
 @given(table=tables, attacker=st.integers(0, 2),
        loops=st.lists(st.sampled_from(("release", "replay-all", "forge-seen", "forge-chat")),
                       min_size=1, max_size=40))  # fmt: skip
@@ -130,7 +130,7 @@ def test_a_player_repeating_himself_costs_no_more_than_he_sends(
         count()
 
 
-@bounded(100)
+@bounded(60)
 @given(table=tables, attacker=st.integers(0, 2), before=st.integers(0, 10),
        forged=st.lists(forges, min_size=1, max_size=3), after=st.integers(0, 3))  # fmt: skip
 def test_a_forged_record_in_an_honest_match_is_named_on_the_attacker(

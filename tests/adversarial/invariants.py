@@ -12,9 +12,9 @@
    honest client accepted a record (its own clock), and every honest peer accepts it.
 4. **Paced work.** What an honest client queues to send because of the attacker's traffic
    stays within :data:`WORK_MULTIPLE` times what the attacker sent (frames and bytes), plus,
-   at the room's level, one catch-up of the whole match and its setup
-   (:data:`CATCH_UPS_ALLOWED`): the work an honest reconnection, or a join the host seats,
-   legitimately asks for.
+   at the room's level, one catch-up of the whole match and its setup per time limit
+   begun (:data:`CATCH_UPS_ALLOWED`): the work an honest reconnection, or a join the host
+   seats, legitimately asks for.
 
 A broken invariant raises :class:`Broken`, whose message starts with the invariant's number,
 so a shrunk Hypothesis example says which promise it broke.
@@ -37,9 +37,9 @@ about the same size), and at most one ``seen`` besides."""
 
 CATCH_UPS_ALLOWED: Final = 1
 """Invariant 4, at the room's level: whole-match transcripts (with the match's setup) an
-attacker may obtain beyond the multiple (a peer that really lost everything asks for one;
-the host sends the setup once, whoever joined). No time passes in the properties that
-check it: it is a bound within one time limit."""
+attacker may obtain beyond the multiple, per time limit begun since the match was proposed
+(a peer that really lost everything asks for one; the host sends the setup once, whoever
+joined)."""
 
 
 class Broken(AssertionError):

@@ -22,6 +22,7 @@ import msgpack  # type: ignore[import-untyped]
 from client.net import wire
 from client.net.match import NetMatch
 from engine.awaiting import ChoosePlay, ThrowDice
+from protocol.clock import MIN_TIME_LIMIT_MS
 from protocol.errors import ProtocolError
 from protocol.identity import seeded_source
 from protocol.messages import Share, seal
@@ -44,7 +45,7 @@ class HostileRoom:
     def __init__(self, tmp_path: Path, names: list[str], attacker: int) -> None:
         self.names = names
         self.attacker = attacker
-        self.now = FIXED_TIME_MS
+        self.now = self.started_at = FIXED_TIME_MS
         self.matches = [
             NetMatch("host" if seat == 0 else "player", name,
                      random_source=seeded_source(f"hostile-room-{seat}"),
@@ -148,12 +149,15 @@ class HostileRoom:
             self.catch_up_bytes = max(self.catch_up_bytes, whole)
 
     def _check_work(self, seat: int) -> None:
-        allowed = WORK_MULTIPLE * self.bytes_in + CATCH_UPS_ALLOWED * self.catch_up_bytes
+        session = self.matches[seat].session
+        limit = MIN_TIME_LIMIT_MS if session is None else session.setup.proposal.time_limit_ms
+        periods = 1 + (self.now - self.started_at) // limit  # time limits begun since the start
+        allowed = WORK_MULTIPLE * self.bytes_in + CATCH_UPS_ALLOWED * periods * self.catch_up_bytes
         if self.bytes_out[seat] > allowed:
             raise broken(4, f"{self.names[seat]}'s client queued {self.frames_out[seat]} "
                             f"frames ({self.bytes_out[seat]} bytes) for the attacker's "
                             f"{self.frames_in} ({self.bytes_in} bytes); a whole catch-up is "
-                            f"{self.catch_up_bytes} bytes")  # fmt: skip
+                            f"{self.catch_up_bytes} bytes, {periods} allowed")  # fmt: skip
 
     # ----------------------------------------------------------------- room events
 

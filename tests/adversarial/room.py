@@ -90,11 +90,28 @@ class HostileRoom:
         self._check_progress(seat)
 
     def _check_blame(self, seat: int) -> None:
-        for offence in self.matches[seat].offences:
-            if offence.who != self.names[self.attacker]:
-                raise broken(2, f"{self.names[seat]}'s client blamed {offence.who!r} "
-                                f"(the attacker is {self.names[self.attacker]!r}): "
-                                f"{offence.text}")  # fmt: skip
+        """Every offence names the attacker as this member's client shows him (the name his
+        join carried, as the match setup or the relay's roster has it), and that name is
+        not one an honest member is shown by: a fault on a second "Ada" names nobody."""
+        match = self.matches[seat]
+        shown = {self._shown(match, member) for member in range(len(self.names))}
+        attacker = self._shown(match, self.attacker)
+        honest = {self._shown(match, member) for member in self.honest}
+        for offence in match.offences:
+            if offence.who != attacker or offence.who in honest:
+                raise broken(2, f"{self.names[seat]}'s client blamed {offence.who!r} (the "
+                                f"attacker is shown as {attacker!r}; everyone: "
+                                f"{sorted(shown)}): {offence.text}")  # fmt: skip
+
+    def _shown(self, match: NetMatch, member: int) -> str:
+        """Relay member *member*'s name as *match*'s client knows it."""
+        setup, key = match.setup, self.matches[member].identity.public_key
+        if setup is not None and key in setup.public_keys:
+            return setup.names[setup.public_keys.index(key)]
+        if member == match.roster.me:
+            return match.name
+        known = match.roster.members.get(member)
+        return known.name if known is not None else self.names[member]
 
     def _check_progress(self, seat: int) -> None:
         session = self.matches[seat].session

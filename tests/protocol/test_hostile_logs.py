@@ -1,7 +1,9 @@
 """Hostile logs against every command that reads one: validly signed by real keys and
-chains, built on extreme values (options at 0, -1, 2^31, 2^63, 2^64-1; times far past and
-future; seats out of range; odd Unicode names), then records dropped, duplicated, swapped or
-cut, bytes flipped, the tail truncated (:mod:`tests.protocol.hostile_logs`).
+chains, built on extreme values — most at the extremes within the protocol's bounds (an
+ante of 1000, a start a day before the end of time, odd names the rule takes), the rest
+beyond them (options at -1, 2^31, 2^63, 2^64-1; times past year 9999; seats out of range;
+fillers for names) — then records dropped, duplicated, swapped or cut, bytes flipped, the
+tail truncated (:mod:`tests.protocol.hostile_logs`).
 
 The invariant (``client/commands/log_gate.py``): each command ends with one of its documented
 statuses and at most :data:`~tests.protocol.hostile_logs.MAX_ERROR_LINES` lines on standard

@@ -15,8 +15,9 @@ line never raises.
 
 ``--json`` prints one object: ``examples``, ``seconds``, ``failures`` (examples with a
 breach), ``statuses`` (per command, how many logs got each status; ``reached``: how far
-the lobby read each log — ``header`` refused at its header, ``record`` a damaged record,
-``read`` every record replayed, ``other`` not read as a log) and the first ``breaches``.
+the lobby read each log — ``header`` refused at its header, ``record`` a bad record,
+``tail`` its good records read then a cut or garbled tail, ``read`` every record replayed,
+``other`` not read as a log) and the first ``breaches``.
 Exit status 0 when nothing breached the invariant, 1 otherwise.
 """
 
@@ -91,12 +92,14 @@ def fuzz(examples: int, random_seed: int, max_turns: int, keep: Path | None) -> 
 
 
 def _reached(line: str) -> str:
-    """How far the lobby read the log, from its English line."""
+    """How far the lobby read the log, from its English line (client/screens/match_logs)."""
     if line.startswith("damaged: its header"):
         return "header"
-    if line.startswith("damaged: record"):
+    if line.startswith(("damaged: record", "unreadable: fails verification")):
         return "record"
-    return "other" if line.startswith("damaged") else "read"
+    if line.startswith("unreadable: damaged after"):
+        return "tail"
+    return "other" if line.startswith(("unreadable", "damaged")) else "read"
 
 
 def main() -> int:

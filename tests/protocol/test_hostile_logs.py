@@ -202,4 +202,4 @@ def test_the_script_runs_the_long_mode_and_counts(tmp_path: Path) -> None:
     assert counts["examples"] == 3 and counts["failures"] == 0
     assert sum(counts["statuses"]["verify"].values()) == 3
     assert sum(counts["statuses"]["reached"].values()) == 3
-    assert set(counts["statuses"]["reached"]) <= {"header", "record", "read", "other"}
+    assert set(counts["statuses"]["reached"]) <= {"header", "record", "tail", "read", "other"}

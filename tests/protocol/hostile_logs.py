@@ -303,7 +303,7 @@ def recipes(draw: st.DrawFn, max_turns: int = 12) -> Recipe:
     """Hostile logs, every value drawn first from the extremes. Three in four are drawn
     with a header a parser accepts (seats, limit, names, option names as a real match has
     them; the option values, start time and names at the extremes within their bounds), so
-    that the records are reached (flips and cuts spoil some: about seven in ten are read);
+    that the records are reached (flips and cuts spoil some: about two in three are read);
     the fourth is hostile from its header on (beyond the bounds)."""
     game = draw(st.sampled_from(("goose", "jacquet")))
     hostile = draw(st.integers(0, 7)) in (5, 6)  # not 0: Hypothesis draws it most

@@ -2,18 +2,23 @@
 """The long mode of ``tests/protocol/test_hostile_logs.py``: many more hostile logs.
 
 Each example is a log signed with real keys and chains but built on extreme values
-(``tests/protocol/hostile_logs.py``: options at 0, -1, 2^31, 2^63, 2^64-1, times at both
-ends, seats out of range, odd names, forged records, drops, duplicates, swaps, cuts, byte
-flips). Every log command reads it in this process (``verify``, ``log export`` in both
-formats, ``analyze --plies 1``, ``replay``), and the lobby's Recorded match tab tells its
-result; the invariant is the suite's: a documented status, at most two lines on standard
-error naming the file, no traceback; the lobby's line never raises.
+(``tests/protocol/hostile_logs.py``: most at the extremes within the protocol's bounds, so
+that their records are replayed, the rest beyond them — options at 2^63, times past year
+9999, seats out of range, fillers for names — refused at the header; forged records, drops,
+duplicates, swaps, cuts, byte flips). Every log command reads it in this process
+(``verify``, ``log export`` in both formats, ``analyze --plies 1``, ``replay``), and the
+lobby's Recorded match tab tells its result; the invariant is the suite's: a documented
+status, at most two lines on standard error naming the file, no traceback; the lobby's
+line never raises.
 
     scripts/fuzz_logs.py --examples 2000 [--seed 1] [--json] [--keep DIR]
 
 ``--json`` prints one object: ``examples``, ``seconds``, ``failures`` (examples with a
-breach), ``statuses`` (per command, how many logs got each status) and the first
-``breaches``. Exit status 0 when nothing breached the invariant, 1 otherwise.
+breach), ``statuses`` (per command, how many logs got each status; ``reached``: how far
+the lobby read each log — ``header`` refused at its header, ``record`` a bad record,
+``tail`` its good records read then a cut or garbled tail, ``read`` every record replayed,
+``other`` not read as a log) and the first ``breaches``.
+Exit status 0 when nothing breached the invariant, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ def fuzz(examples: int, random_seed: int, max_turns: int, keep: Path | None) -> 
         try:
             line = recorded_result(path)
             statuses["lobby"]["ok" if line and "\n" not in line else "bad line"] += 1
+            statuses["reached"][_reached(line)] += 1
         except Exception as error:  # the invariant's breach: counted, not raised
             wrong.append(f"lobby: raised {type(error).__name__}: {error}")
             statuses["lobby"]["raised"] += 1
@@ -83,6 +89,17 @@ def fuzz(examples: int, random_seed: int, max_turns: int, keep: Path | None) -> 
         "statuses": {command: dict(counts) for command, counts in sorted(statuses.items())},
         "breaches": breaches,
     }
+
+
+def _reached(line: str) -> str:
+    """How far the lobby read the log, from its English line (client/screens/match_logs)."""
+    if line.startswith("damaged: its header"):
+        return "header"
+    if line.startswith(("damaged: record", "unreadable: fails verification")):
+        return "record"
+    if line.startswith("unreadable: damaged after"):
+        return "tail"
+    return "other" if line.startswith(("unreadable", "damaged")) else "read"
 
 
 def main() -> int:

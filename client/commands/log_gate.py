@@ -1,8 +1,9 @@
 """The one door of every command that reads a match log (``verify``, ``analyze``, ``log
 export``, ``replay``).
 
-A log is a file anyone could have written: a validly signed one can still hold values this
-program cannot handle (an ante of 2^63, a start time at the end of time). So a command does
+A log is a file anyone could have written: a validly signed one can still hold values
+beyond the protocol's bounds (an ante of 2^63: its header is refused), or a record this
+program fails on for a reason nobody foresaw (a bug). So a command does
 not catch what its log may raise; its body is wrapped in :func:`reads_logs`, and reads its
 logs with :meth:`LogGate.read` (:func:`protocol.logfile.read_log`: the header parsed once
 into a checked :class:`~protocol.setup.MatchSetup`, nothing raised but a

@@ -1,35 +1,60 @@
-"""The lobby's Recorded match tab among hostile logs (issue 28): a validly signed log built
-on values this program cannot handle, or one whose header cannot be read, is listed as
-damaged, naming its record, and the list goes on; opening it, or going back into the
-unfinished game it belongs to, says so in a sentence; the app never stops. A log with
-extreme values the engine can hold opens on its board."""
+"""The lobby's Recorded match tab among hostile logs (issue 28): a validly signed log whose
+header holds a value beyond the protocol's bounds, or whose header cannot be read, or whose
+record makes this program fail, is listed as damaged, naming its header or its record, and
+the list goes on; opening it, or going back into the unfinished game it belongs to, says so
+in a sentence; the app never stops. A log of the extreme values within the bounds opens on
+its board."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from textual.notifications import Notification
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
+import engine.goose
 from client.app import TablierApp
 from client.game.local_seats import LocalSeats, encode_local_seats, local_seats_path
 from client.screens.game import GameScreen
 from client.screens.lobby import LobbyScreen
 from client.screens.match_logs import ReplayForm, recorded_result
-from client.widgets.unfinished_games import unfinished_games
+from client.widgets.unfinished_games import UnfinishedGames, unfinished_games
+from engine.goose.options import MAX_ANTE, MAX_FEE
+from protocol.bounds import MAX_TIME
 from protocol.logfile import parse_log
 from tests.client.conftest import seeded_settings
-from tests.protocol.hostile_logs import Recipe, build, build_with_secrets, recipes
+from tests.protocol.hostile_logs import DAY, Built, Recipe, build, build_with_secrets, recipes
 
 ANTE = Recipe("goose", (("ante", 2**63),), 2, 2, 60_000, 1_764_500_000_000, ("Ann", "Bob"),
               3, 1000, (), (), (), 0)  # fmt: skip
-"""An ante of 2^63: the thrower's first share is signed, and no engine can apply it."""
-EXTREME = Recipe("goose", (("ante", 2**31), ("fee", 2**31)), 3, 3, 86_400_000,
-                 2**63 - 10**9, ("ㅤ", "e\u0301\u0301\u0301", "\ufdfd" * 4), 12, 1000,
-                 (), (), (), 0)  # fmt: skip
-"""Values the engine holds: a pot in the billions, a start near the end of time, odd names."""
+"""An ante of 2^63, every join signed: the header's parse refuses it (the ante's bound)."""
+NAMES = ("e\u0301\u0301\u0301", "山田太郎", "\u05d3\u05d5\u05d3", "\ufdfd")
+EXTREME = Recipe("goose", (("ante", MAX_ANTE), ("fee", MAX_FEE)), 4, 4, 86_400_000,
+                 MAX_TIME - DAY, NAMES, 12, 1000, (), (), (), 0)  # fmt: skip
+"""The extremes within the bounds: the largest ante and fee, a start a day before the end of
+time, names the name rule just takes (three marks stacked on a letter, a wide CJK name, a
+right-to-left one, U+FDFD, 22 cells wide)."""
+PLAIN = Recipe("goose", (), 2, 2, 60_000, 1_764_500_000_000, ("Cy", "Di"), 3, 1000, (), (),
+               (), 0)  # fmt: skip
+"""An ordinary game, left after three turns: the one taken up on an engine that fails."""
+BUG = "a stand-in for an unknown bug"
+
+
+def _unknown_bug(*args: object, **kwargs: object) -> object:
+    raise RuntimeError(BUG)
+
+
+@pytest.fixture
+def engine_bug(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    """While in use, the Goose's throw fails with an error nobody expected (no value within
+    the bounds makes the engine fail any more: this stands in for a bug not yet found)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(engine.goose, "throw", _unknown_bug)
+        yield patch
 
 
 async def _until(pilot: Pilot[None], done: object, what: str) -> None:
@@ -40,35 +65,60 @@ async def _until(pilot: Pilot[None], done: object, what: str) -> None:
     raise AssertionError(f"{what} never happened")
 
 
+def _seat_file(built: Built, log: Path, data_dir: Path) -> None:
+    """The seat file of *log*'s unfinished game, every seat's secrets kept."""
+    renewals = tuple(bytes(32) for _key in built.keys)
+    seats = LocalSeats(log, frozenset(), 1, built.keys, built.chain_seeds, renewals)
+    seat_file = local_seats_path(built.match_id, data_dir)
+    seat_file.parent.mkdir(exist_ok=True)
+    seat_file.write_bytes(encode_local_seats(seats))
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     """``matches``: the ante log, a log whose header's match id was changed, a log of
-    extreme values; ``local``: the seat file of the ante log's unfinished game."""
+    extreme values, an ordinary one; ``local``: the seat files of their unfinished games."""
     folder = tmp_path / "matches"
     folder.mkdir()
     ante = build_with_secrets(ANTE)
     (folder / "ante.tablier").write_bytes(ante.data)
-    good = bytearray(build(EXTREME))
-    (folder / "extreme.tablier").write_bytes(bytes(good))
-    header_end = parse_log(bytes(good)).offsets[0]
-    good[header_end - 1] ^= 1  # the last byte of the match id
-    (folder / "header.tablier").write_bytes(bytes(good))
-    setup = parse_log(ante.data).setup
-    seats = LocalSeats(folder / "ante.tablier", frozenset(), 1, ante.keys, ante.chain_seeds,
-                       (bytes(32), bytes(32)))  # fmt: skip
-    seat_file = local_seats_path(setup.match_id, tmp_path)
-    seat_file.parent.mkdir()
-    seat_file.write_bytes(encode_local_seats(seats))
+    extreme = build_with_secrets(EXTREME)
+    (folder / "extreme.tablier").write_bytes(extreme.data)
+    changed = bytearray(extreme.data)
+    header_end = parse_log(extreme.data).offsets[0]
+    changed[header_end - 1] ^= 1  # the last byte of the match id
+    (folder / "header.tablier").write_bytes(bytes(changed))
+    plain = build_with_secrets(PLAIN)
+    (folder / "plain.tablier").write_bytes(plain.data)
+    _seat_file(ante, folder / "ante.tablier", tmp_path)
+    _seat_file(extreme, folder / "extreme.tablier", tmp_path)
+    _seat_file(plain, folder / "plain.tablier", tmp_path)
     return tmp_path
 
 
-def test_each_damaged_log_is_listed_naming_its_record(data_dir: Path) -> None:
+ANTE_REFUSED = "bad header: the proposal is not a valid match: the ante is at most 1,000 tokens"
+
+
+def test_each_damaged_log_is_listed_naming_its_header(data_dir: Path) -> None:
     results = {path.stem: recorded_result(path) for path in (data_dir / "matches").iterdir()}
-    assert results["ante"].startswith("damaged: record 0 — a value this program cannot ")
+    assert results["ante"].startswith("damaged: its header — bad header: the proposal ")
     assert results["header"].startswith("damaged: its header — bad header: the match id")
-    assert results["extreme"] == "unfinished"
-    [game] = unfinished_games(data_dir)
-    assert game.usable and game.title.startswith("Jeu de l'oie: Ann, Bob (")
+    assert results["extreme"] == results["plain"] == "unfinished"
+    games = sorted(unfinished_games(data_dir), key=lambda game: game.title)
+    assert [game.usable for game in games] == [True, True, False]
+    assert games[0].title.startswith("Jeu de l'oie: Cy, Di (")
+    assert games[1].title.startswith("Jeu de l'oie: " + ", ".join(NAMES) + " (")
+    assert f"cannot be resumed: the header: {ANTE_REFUSED}" in games[2].title
+
+
+def test_a_record_this_program_fails_on_is_listed_naming_it(
+    data_dir: Path, engine_bug: pytest.MonkeyPatch
+) -> None:
+    for log in ("extreme", "plain"):
+        result = recorded_result(data_dir / "matches" / f"{log}.tablier")
+        assert result.startswith("damaged: record "), log
+        assert " — a value this program cannot handle (Run" in result, log
+        assert "\n" not in result and len(result) <= 60, log
 
 
 def test_the_damage_is_said_in_french(data_dir: Path) -> None:
@@ -80,11 +130,13 @@ def test_the_damage_is_said_in_french(data_dir: Path) -> None:
         header = recorded_result(data_dir / "matches" / "header.tablier")
     finally:
         i18n.use("en")
-    assert ante.startswith("abîmé\u00a0: enregistrement 0 — une valeur que ce programme ne ")
+    assert ante.startswith("abîmé\u00a0: son en-tête — en-tête fautif")
     assert header.startswith("abîmé\u00a0: son en-tête — ")
 
 
-async def test_the_tab_lists_them_opens_none_and_goes_on(data_dir: Path) -> None:
+async def test_the_tab_lists_them_opens_none_and_goes_on(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = TablierApp(settings=seeded_settings(data_dir))
     async with app.run_test(size=(100, 30)) as pilot:
         for visit in range(2):  # every visit reads them again
@@ -97,12 +149,13 @@ async def test_the_tab_lists_them_opens_none_and_goes_on(data_dir: Path) -> None
             prompts = [str(listed.get_option_at_index(i).prompt)
                        for i in range(listed.option_count)]  # fmt: skip
             by_log = dict(prompt.split("  ·  ") for prompt in prompts)
-            assert by_log["ante.tablier"].startswith("damaged: record 0 — "), visit
+            assert by_log["ante.tablier"].startswith("damaged: its header — "), visit
             assert by_log["header.tablier"].startswith("damaged: its header — "), visit
+            assert by_log["extreme.tablier"] == "unfinished", visit
             assert app.is_running
         names = [path.name for path in lobby.query_one(ReplayForm).logs]
         error = lobby.query_one("#replay-error", Static)
-        for damaged, said in (("ante.tablier", "fails verification: record 0 "),
+        for damaged, said in (("ante.tablier", f"fails verification: the header: {ANTE_REFUSED}"),
                               ("header.tablier", "fails verification: the header: ")):  # fmt: skip
             listed.focus()
             listed.highlighted = names.index(damaged)
@@ -111,12 +164,42 @@ async def test_the_tab_lists_them_opens_none_and_goes_on(data_dir: Path) -> None
             assert app.screen is lobby and app.is_running
 
         unfinished = lobby.query_one("#unfinished-list", OptionList)
-        assert unfinished.option_count == 1
-        unfinished.focus()
+        games = lobby.query_one(UnfinishedGames).games
+        titles = [game.title for game in games]
+        assert unfinished.option_count == 3
+
+        def choose(begins: str) -> None:
+            unfinished.focus()
+            unfinished.highlighted = next(i for i, t in enumerate(titles) if t.startswith(begins))
+
+        ante_game = next(game.title for game in games if not game.usable)
+        choose(ante_game)
+        await pilot.press("enter")  # the ante's game: its header is refused, it is not taken up
+
+        def refused() -> list[Notification]:
+            return [n for n in app._notifications if n.title == "Cannot resume"]
+
+        await _until(pilot, refused, "the refusal of the ante's game")
+        [notice] = refused()
+        assert notice.message == ante_game and ANTE_REFUSED in notice.message
+        assert app.screen is lobby and app.is_running
+
+        choose("Jeu de l'oie: e\u0301")  # dated near the end of time: ahead of this clock
         await pilot.press("enter")
-        refusal = "Its log fails verification, so the game cannot be taken up again: record 0"
-        await _until(pilot, lambda: str(error.render()).startswith(refusal), "the refusal")
-        assert "a value this program cannot handle" in str(error.render())
+        ahead = "Its log fails verification, so the game cannot be taken up again: seat 0: "
+        await _until(pilot, lambda: str(error.render()).startswith(ahead), "the clock's refusal")
+        assert "more than a day ahead of this computer's clock" in str(error.render())
+        await app.workers.wait_for_complete()
+        assert app.screen is lobby and app.is_running
+
+        with monkeypatch.context() as patch:  # the ordinary game, on an engine that fails
+            patch.setattr(engine.goose, "throw", _unknown_bug)
+            choose("Jeu de l'oie: Cy, Di")
+            await pilot.press("enter")
+            refusal = "Its log fails verification, so the game cannot be taken up again: record "
+            await _until(pilot, lambda: str(error.render()).startswith(refusal), "the refusal")
+            await app.workers.wait_for_complete()
+        assert f"a value this program cannot handle (RuntimeError: {BUG})" in str(error.render())
         assert app.screen is lobby and app.is_running
 
         listed.focus()

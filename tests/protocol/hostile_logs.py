@@ -1,5 +1,10 @@
 """Hostile match logs: signed with real keys and chains, built on extreme values.
 
+Most are built on the extremes *within* the protocol's bounds (:mod:`protocol.bounds`:
+an ante of 1000, a start a day before the end of time, names the name rule just takes), so
+that their header is read and their records are replayed; the rest on values beyond them
+(2^63, a start time past year 9999, a filler for a name), which the header's parse refuses.
+
 A :class:`Recipe` says what a hostile writer chose — the proposal's options, seats, times
 and names (the :class:`~protocol.setup.Proposal` built by its constructor, past
 ``Proposal.create``'s checks; every join signed by its player's real key), how long the
@@ -22,10 +27,14 @@ from typing import Any
 from hypothesis import strategies as st
 
 from engine.awaiting import ChoosePlay, ThrowDice
+from engine.goose.options import MAX_ANTE, MAX_FEE
+from engine.jacquet.game import MAX_MATCH_TO
+from protocol.bounds import MAX_TIME
 from protocol.chain import HashChain
 from protocol.identity import Identity, seeded_source
 from protocol.logfile import encode_log
 from protocol.messages import Chat, Claim, GameMessage, Play, Resign, Seen, Share, seal
+from protocol.names import name_problem
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal
 
@@ -34,10 +43,23 @@ EXTREMES = (0, -1, 1, 2, 3, 2**31 - 1, 2**31, 2**32, 2**62, 2**63 - 1, 2**63, 2*
 """The integers a hostile writer tries first (msgpack holds nothing beyond 2^64-1 or
 below -2^63: no file can carry them)."""
 NOW = 1_764_500_000_000  # December 2025, in ms
-TIMES = (0, 1, NOW, NOW + 10 * 365 * 86_400_000, 2**53, 2**62, 2**63 - 10**6, 2**63 - 1)
+DAY = 86_400_000
+TIMES = (0, 1, NOW, NOW + 10 * 365 * DAY, MAX_TIME - DAY, MAX_TIME, MAX_TIME + 1, 2**53, 2**62,
+         2**63 - 10**6, 2**63 - 1)  # fmt: skip
+"""Start times and record times: the first six within :data:`~protocol.bounds.MAX_TIME`."""
+IN_BOUNDS_TIMES = tuple(time for time in TIMES if time <= MAX_TIME)
 ODD_NAMES = ("ㅤ", "⠀", "e\u0301\u0301\u0301\u0301", "\ufdfd" * 32, "\u202eevil", "a\u200db",
              "[b]x[/b]", "Ada", "ada", "\U0001d504da", "\U0010fffd", "x" * 33, "", " ", "a\nb",
-             "\x00")  # fmt: skip
+             "\x00", "e\u0301\u0301\u0301", "\ufdfd", "山田太郎", "\u05d3\u05d5\u05d3",
+             "\u0634\u0645\u0633", "\uff26\uff55\uff4c\uff4c")  # fmt: skip
+"""Names a hostile writer tries: fillers, stacked marks, the widest character, bidi
+controls, markup, look-alikes, too long, empty, control characters."""
+VALID_ODD_NAMES = tuple(name for name in ODD_NAMES if name_problem(name) is None)
+"""The odd names the name rule takes (three stacked marks, U+FDFD, a wide CJK name, Hebrew
+and Arabic, markup-looking text as plain text, look-alike letters): the header is read."""
+IN_BOUNDS = {"ante": (0, 1, MAX_ANTE - 1, MAX_ANTE), "fee": (0, 1, MAX_FEE - 1, MAX_FEE),
+             "match_to": (1, 2, MAX_MATCH_TO - 1, MAX_MATCH_TO)}  # fmt: skip
+"""Each numeric option's extremes within its bound."""
 TEXTS = ("gg", "\u202e" * 5, "[@click=app.quit]", "x" * 500, "x" * 501, "\x1b[2J", "", "ⅳ")
 OPTION_NAMES = {
     "goose": ("ante", "fee", "rules"),
@@ -87,6 +109,7 @@ class Built:
     data: bytes
     keys: tuple[bytes, ...]
     chain_seeds: tuple[bytes, ...]
+    match_id: bytes
 
 
 def build(recipe: Recipe) -> bytes:
@@ -113,7 +136,8 @@ def build_with_secrets(recipe: Recipe) -> Built:
     for position, xor in recipe.flips:
         data[position % len(data)] ^= xor or 1
     cut = bytes(data[: len(data) - recipe.cut % max(len(data), 1)])
-    return Built(cut, tuple(key.private_bytes() for key in keys), tuple(seeds))
+    secrets = tuple(key.private_bytes() for key in keys), tuple(seeds)
+    return Built(cut, *secrets, setup.match_id)
 
 
 def _join(proposal: Proposal, key: Identity, name: str, tip: bytes) -> Join:
@@ -239,9 +263,8 @@ def _option_value(name: str, hostile: bool) -> st.SearchStrategy[Any]:
         return st.one_of(st.sampled_from(words + OPTION_WORDS), st.sampled_from(EXTREMES))
     if name == "coach" and not hostile:
         return st.just(1)
-    if not hostile:  # an extreme the engine may still take: the replay goes on with it
-        return st.one_of(st.sampled_from([value for value in EXTREMES if value > 0]),
-                         st.integers(1, 40))  # fmt: skip
+    if not hostile:  # an extreme within the bound: the header is read, the replay goes on
+        return st.one_of(st.sampled_from(IN_BOUNDS[name]), st.integers(1, 40))
     return st.one_of(st.sampled_from(EXTREMES), st.integers(-3, 40))
 
 
@@ -277,18 +300,18 @@ _flips = st.tuples(st.integers(0, 10**6), st.integers(0, 255))
 
 @st.composite
 def recipes(draw: st.DrawFn, max_turns: int = 12) -> Recipe:
-    """Hostile logs, every value drawn first from the extremes. Three in four have a header
-    a parser accepts (seats, limit, names, option names as a real match has them; the
-    option values still extreme), so that the records are reached; the fourth is hostile
-    from its header on."""
+    """Hostile logs, every value drawn first from the extremes. Three in four are drawn
+    with a header a parser accepts (seats, limit, names, option names as a real match has
+    them; the option values, start time and names at the extremes within their bounds), so
+    that the records are reached (flips and cuts spoil some: about two in three are read);
+    the fourth is hostile from its header on (beyond the bounds)."""
     game = draw(st.sampled_from(("goose", "jacquet")))
     hostile = draw(st.integers(0, 7)) in (5, 6)  # not 0: Hypothesis draws it most
     if not hostile:
         seats = 2 if game == "jacquet" else draw(st.integers(2, 5))
         limit = draw(st.sampled_from((30_000, 60_000, 86_400_000)))
         players = seats
-        pool = [name for name in ODD_NAMES if name.isprintable() and 0 < len(name) < 32]
-        names = tuple(f"{draw(st.sampled_from(pool))}{seat}" for seat in range(seats))
+        names = tuple(f"{draw(st.sampled_from(VALID_ODD_NAMES))}{seat}" for seat in range(seats))
     else:
         seats = draw(st.one_of(st.sampled_from((0, 1, 3, 15, 16, 2**31, -1)), st.integers(2, 15)))
         limit = draw(st.sampled_from((0, -1, 29_999, 86_400_001, 2**63 - 1, 60_000)))
@@ -304,7 +327,7 @@ def recipes(draw: st.DrawFn, max_turns: int = 12) -> Recipe:
         seats=seats,
         players=players,
         time_limit_ms=limit,
-        start_time=draw(st.sampled_from(TIMES)),
+        start_time=draw(st.sampled_from(TIMES if hostile else IN_BOUNDS_TIMES)),
         names=names,
         turns=draw(st.integers(0, max_turns)),
         step_ms=draw(st.sampled_from((0, 1, 1000, 10**9, 2**62))),

@@ -483,6 +483,8 @@ class RelayLink:
         else:
             self._set(LinkStatus("connected", detail=news(event)))
         self.flush()
+        if self.match.broken is not None:  # turned away: leave, failed with its words
+            self.stop_for(self.match.broken)
 
     def _set(self, status: LinkStatus) -> None:
         self.status = status

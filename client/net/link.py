@@ -191,6 +191,12 @@ class RelayLink:
         """Payloads not numbered back by the relay yet: queued, or sent and on their way."""
         return len(self.outbox) + len(self._in_flight)
 
+    @property
+    def next_seq(self) -> int:
+        """The number of the room's next event this link has not read (0 before the first):
+        how far into the relay's numbering the match has taken the room."""
+        return self._next_seq or 0
+
     async def run(self) -> None:
         """Stay in the room until :meth:`close`; raise :class:`LinkFailed` on a final refusal,
         or when the match could not go on (the status says why, as the exception does)."""
@@ -477,6 +483,8 @@ class RelayLink:
         else:
             self._set(LinkStatus("connected", detail=news(event)))
         self.flush()
+        if self.match.broken is not None:  # turned away: leave, failed with its words
+            self.stop_for(self.match.broken)
 
     def _set(self, status: LinkStatus) -> None:
         self.status = status

@@ -39,7 +39,7 @@ from client.i18n import _, said
 from client.net import wire
 from client.net.durable import MatchLogs
 from client.net.meeting import Meeting
-from client.net.meetings import Action, Begin, Blame, JoinIt, Meetings, Send
+from client.net.meetings import Action, Begin, Blame, JoinIt, Meetings, Send, TurnedAway
 from client.net.outbox import ANSWER, OWN, TALK, Outgoing
 from client.net.playing import Playing
 from client.net.rematch import HOST_SEAT
@@ -83,7 +83,7 @@ class NetMatch(MatchView):
         self.random_source = random_source
         self.identity = identity or Identity.generate(random_source)
         self.roster = Roster(name)
-        self.meetings = Meetings(role, self.roster, random_source)
+        self.meetings = Meetings(role, self.roster, random_source, self.identity.public_key)
         self.outbox: list[Outgoing] = []
         self.play = Playing(self.roster, self._send)
         # The play's, cleared in place when a rematch begins (the chat goes on).
@@ -110,7 +110,8 @@ class NetMatch(MatchView):
         self._listeners: list[Listener] = []
         self.score: RunningScore | None = None  # the room's matches before this one
         # Why this client stopped following the room: something it could not handle (see
-        # :meth:`cannot_handle`). Nothing more is taken once it is said.
+        # :meth:`cannot_handle`), or its own join turned away (a name taken before it).
+        # Nothing more is taken once it is said; the link leaves the room on it.
         self.broken: str | None = None
 
     @classmethod
@@ -194,6 +195,9 @@ class NetMatch(MatchView):
                     self._begin(setup, began=began)
                 case Blame(relay_seat, text):
                     self.play.blame(relay_seat, text)
+                case TurnedAway(text):  # this client stops here; the link leaves on it
+                    if self.broken is None:
+                        self.broken = text
 
     def _new_chain(self, secret: bytes) -> None:
         """This seat's chain, from a secret the seat file keeps (renewals come from it too)."""

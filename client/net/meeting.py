@@ -22,6 +22,16 @@ class Refused(Exception):
     """A meeting message the meeting does not take; ``str`` says what its sender did."""
 
 
+class NameClash(Refused):
+    """A join whose name reads as that of a player who joined before (``taken``, as he
+    joined): the meeting keeps the first. Who is at fault is not always its sender
+    (:meth:`client.net.meetings.Meetings.joined` decides)."""
+
+    def __init__(self, text: str, taken: str) -> None:
+        super().__init__(text)
+        self.taken = taken
+
+
 @dataclass(slots=True)
 class Meeting:
     """The meeting for one match: the proposal and the joins, in the order they came."""
@@ -61,11 +71,13 @@ class Meeting:
         if any(known.public_key == join.public_key for known in self.joins):
             return False  # a resend after a reconnection
         key = name_key(join.name)
-        if any(name_key(known.name) == key for known in self.joins):
-            raise Refused(
-                _("joined as {name}, which reads as the name of a player already in the match")
-                .format(name=join.name)
-            )  # fmt: skip
+        for known in self.joins:
+            if name_key(known.name) == key:
+                raise NameClash(
+                    _("joined as {name}, which reads as the name of a player already in the "
+                      "match").format(name=join.name),
+                    taken=known.name,
+                )  # fmt: skip
         if len(self.joins) >= proposal.seats:
             return False
         self.joins.append(join)

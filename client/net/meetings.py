@@ -15,13 +15,14 @@ from dataclasses import dataclass
 
 from client.i18n import _
 from client.net import wire
-from client.net.meeting import Meeting, Refused
+from client.net.meeting import Meeting, NameClash, Refused
 from client.net.rematch import HOST_SEAT, RematchVote
 from client.net.roster import Roster
 from client.net.untrusted import is_secret
 from protocol.errors import LocalProtocolError
 from protocol.events import MatchEnded
 from protocol.identity import RandomSource
+from protocol.names import name_key
 from protocol.setup import Join, MatchSetup, Proposal, check_start
 
 
@@ -51,7 +52,15 @@ class Blame:
     text: str
 
 
-Action = Send | JoinIt | Begin | Blame
+@dataclass(frozen=True, slots=True)
+class TurnedAway:
+    """This client's own join was not taken: it cannot play in this match; *text* says
+    why and what to do, for the person at its screen (nobody is at fault)."""
+
+    text: str
+
+
+Action = Send | JoinIt | Begin | Blame | TurnedAway
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +74,11 @@ class Standing:
 class Meetings:
     """The meeting of the match being met for, the one before it, and the rematch vote."""
 
-    def __init__(self, role: str, roster: Roster, random_source: RandomSource) -> None:
+    def __init__(
+        self, role: str, roster: Roster, random_source: RandomSource, public_key: bytes = b""
+    ) -> None:
         self.role = role
+        self.public_key = public_key  # ours: our own join is the one signed with it
         self.roster = roster
         self.random_source = random_source
         self.meeting = Meeting()  # the current match's, or the next one's once it is proposed
@@ -146,12 +158,30 @@ class Meetings:
     def joined(self, relay_seat: int, join: Join, now: int) -> list[Action]:
         try:
             full = self.meeting.add(relay_seat, join)
+        except NameClash as clash:
+            return self._clashed(relay_seat, join, clash)
         except Refused as refusal:
             return [Blame(relay_seat, str(refusal))]
         if not (full and self.role == "host"):
             return []
         setup = self.meeting.seated()
         return [Send(wire.SetupMsg(setup.encode())), Begin(setup, now)]
+
+    def _clashed(self, relay_seat: int, join: Join, clash: NameClash) -> list[Action]:
+        """A join came after another whose name reads the same; the meeting kept the first.
+        Every client sees the joins in the relay's one order, so all agree on which one is
+        out. Ours: this client is turned away and says so (it did nothing wrong). Another's:
+        its sender is at fault only when he signed a name that is not the one the relay
+        knows him by; otherwise each player signed his own name, nothing shows who lied,
+        and the join is simply not taken (its sender's own client turns itself away)."""
+        if join.public_key == self.public_key:
+            text = _("this room already has a player called {name}: join again with another "
+                     "name").format(name=clash.taken)  # fmt: skip
+            return [TurnedAway(text)]
+        member = self.roster.members.get(relay_seat)
+        if member is None or name_key(member.name) != name_key(join.name):
+            return [Blame(relay_seat, str(clash))]
+        return []
 
     def started(self, relay_seat: int, data: bytes, now: int) -> list[Action]:
         if self.meeting.begun:

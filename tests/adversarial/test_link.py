@@ -206,7 +206,7 @@ async def in_step(ada: Room, mallory: Hostile) -> None:
             with contextlib.suppress(Exception):  # it may break on his own lies
                 mallory.match.receive(event.seat, event.payload, 0)
     target = mallory.connection.next_seq
-    await _until(lambda: (ada.link._next_seq or 0) >= target or _done(ada), ada)
+    await _until(lambda: ada.link.next_seq >= target or _done(ada), ada)
 
 
 def check(ada: Room, sent: int, queued: list[int] | None) -> None:
@@ -293,9 +293,9 @@ async def _flush(mallory: Hostile) -> list[bytes]:
     """Send what Mallory's client queued; the payloads sent."""
     assert mallory.connection is not None
     outbox, mallory.match.outbox = mallory.match.outbox, []
-    for data, tell in outbox:
-        await mallory.connection.send(data, tell=tell)
-    return [data for data, _ in outbox]
+    for outgoing in outbox:
+        await mallory.connection.send(outgoing.data, tell=outgoing.tell)
+    return [outgoing.data for outgoing in outbox]
 
 
 async def _seat(mallory: Hostile) -> MatchSetup | None:
@@ -472,9 +472,9 @@ async def _level(ada: Room, bob: Room) -> None:
     marker = Outgoing(wire.encode(wire.Rematch(bytes(32))))  # harmless: another match's id
     ada.match.outbox.append(marker)
     ada.link.flush()
-    await _until(lambda: not ada.link._unconfirmed or _done(ada), ada)
-    target = ada.link._next_seq or 0
-    await _until(lambda: (bob.link._next_seq or 0) >= target or _done(bob) or _done(ada), bob, ada)
+    await _until(lambda: ada.link.unconfirmed == 0 or _done(ada), ada)
+    target = ada.link.next_seq
+    await _until(lambda: bob.link.next_seq >= target or _done(bob) or _done(ada), bob, ada)
 
 
 def check_lied_to(room: Room) -> None:

@@ -230,3 +230,33 @@ def test_the_commands_refuse_a_name_or_option_past_the_gate_before_sending(
     assert main(argv) == 2
     error = capsys.readouterr().err
     assert error.startswith(f"tablier {argv[0]}: ") and said in error, error
+
+
+async def test_a_joiner_whose_name_the_host_took_first_is_told_so_and_leaves(
+    relay: RelayServer, settings: Callable[[str], SessionSettings], clock: PlayersClock
+) -> None:
+    """The relay knows the host as "Mallory" and let Ada in; his signed join says "ada" and
+    came first. Ada's client blames nobody (not herself) and does not wait for a setup that
+    will never seat her: its link fails with a sentence she can act on."""
+    proposal = honest_proposal(clock)
+    source = seeded_source("mallory-ada")
+    join = Join.create(proposal, Identity.generate(source), "ada", HashChain.generate(source).tip)
+    created = await create_room(relay.url, proposal.seats)
+    mallory = await RoomConnection.join(relay.url, created.room_id, created.player_token,
+                                        "Mallory")  # fmt: skip
+    try:
+        await mallory.send(wire.encode(wire.ProposalMsg(proposal.encode(),
+                                                        created.spectator_token)))  # fmt: skip
+        await mallory.send(wire.encode(wire.JoinMsg(join.encode())))
+        invite = Invite(relay.url, created.room_id, created.player_token, "player")
+        ada = await join_room(invite, name="Ada", settings=settings("Ada"), backoff=QUICK)
+        try:
+            with pytest.raises(LinkFailed) as failed:
+                await ada.wait_started(TIMEOUT)
+            assert str(failed.value) == ("this room already has a player called ada: join "
+                                         "again with another name")  # fmt: skip
+            assert ada.match.offences == [] and ada.link.status.state == "failed"
+        finally:
+            await ada.close()
+    finally:
+        await mallory.close()

@@ -291,3 +291,30 @@ def test_a_match_begun_long_after_its_proposal_gives_the_first_thrower_his_whole
     assert bob.deadline() == ada.deadline() == room.now + limit
     with pytest.raises(LocalProtocolError, match="still has 5 min to answer"):
         bob.claim_abandonment(0, room.now)
+
+
+def test_a_joiner_whose_name_reads_as_the_hosts_is_turned_away_blaming_nobody(
+    tmp_path: Path,
+) -> None:
+    """The host joined as "ada" (a relay that let both names in, or one he lied to); Ada's
+    own join comes second, so every client leaves it out. Ada's client does not blame
+    itself, nor does anyone blame her: each signed his own name, nothing shows who lied. Her
+    client stops with a sentence she can act on; nobody is seated for her."""
+    names = ["ada", "Ada", "Bob"]
+    matches = [
+        NetMatch("host" if seat == 0 else "player", name,
+                 random_source=seeded_source(f"clash-{seat}"), data_dir=tmp_path / str(seat))
+        for seat, name in enumerate(names)
+    ]  # fmt: skip
+    room = LoopRoom(matches)
+    proposal = Proposal.create("goose", {"rules": "daumont"}, seats=3, start_time=room.now,
+                               random_source=seeded_source("clash"))  # fmt: skip
+    matches[0].propose(proposal, TOKEN)
+    room.pump()
+    ada, bob = matches[1:]
+    assert ada.broken == ("this room already has a player called ada: join again with another "
+                          "name")  # fmt: skip
+    assert [offence.who for match in matches for offence in match.offences] == []
+    assert [join.name for join in bob.meetings.meeting.joins] == ["ada", "Bob"]
+    assert not any(match.started for match in matches)  # the third seat waits for another
+    room.close()

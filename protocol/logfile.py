@@ -246,7 +246,8 @@ def read_log_bytes(path: Path) -> bytes:
     says 0 and whose bytes never end. So the file is opened without waiting (``O_NONBLOCK``),
     what was opened is looked at (``fstat`` of the descriptor, not of the path, which may
     change in between), and however long it grows while it is read, no more than the bound
-    and one byte is read.
+    and one byte is read. (The path is looked at first too, so that no device is even
+    opened.)
 
     >>> try:
     ...     read_log_bytes(Path("/dev/zero"))
@@ -255,8 +256,12 @@ def read_log_bytes(path: Path) -> bytes:
     /dev/zero is not a regular file: not a match log
     """
     path = Path(path)
+    not_regular = NotALog(Clause.of(N_("{path} is not a regular file: not a match log"),
+                                    path=str(path)))  # fmt: skip
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+        flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+        fd = os.open(path, flags) if regular else -1  # no device is even opened
     except OSError as error:
         raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=str(path),
                                 reason=os_reason(error))) from None  # fmt: skip
@@ -264,11 +269,12 @@ def read_log_bytes(path: Path) -> bytes:
         raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=repr(str(path)),
                                 reason=Clause.of(N_("a file's name holds no NUL character"))),
                       ) from None  # fmt: skip
+    if not regular:
+        raise not_regular
     try:
         status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):
-            raise NotALog(Clause.of(N_("{path} is not a regular file: not a match log"),
-                                    path=str(path)))  # fmt: skip
+        if not stat.S_ISREG(status.st_mode):  # what was opened: the path may have changed
+            raise not_regular
         os.set_blocking(fd, True)
         chunks = [os.read(fd, min(status.st_size, MAX_LOG_BYTES) + 1)]
         size = len(chunks[0])

@@ -6,6 +6,7 @@ before anything is built from it (issue 28: a seat file may name any file as its
 from __future__ import annotations
 
 import os
+import stat
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -68,6 +69,25 @@ def test_a_fifo_is_refused_in_a_sentence_without_waiting_for_a_writer(tmp_path: 
     status, out, err = run_in_process(["verify", str(fifo)])
     assert (status, out) == (2, "")
     assert err == f"tablier verify: {fifo} is not a regular file: not a match log\n"
+
+
+def test_a_fifo_put_in_a_files_place_after_it_was_looked_at_is_refused_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The path is looked at before it is opened, but may change in between: what was opened
+    is looked at again, and a FIFO opened without waiting is refused without a read."""
+    fifo = tmp_path / "log.tablier"
+    os.mkfifo(fifo)
+    real_stat = os.stat
+
+    def said_regular(path: Path) -> os.stat_result:
+        status = list(real_stat(path))
+        status[0] = stat.S_IFREG | 0o600  # st_mode: a regular file when it was looked at
+        return os.stat_result(status)
+
+    monkeypatch.setattr(os, "stat", said_regular)
+    with pytest.raises(NotALog, match=r"log\.tablier is not a regular file: not a match log$"):
+        read_log_bytes(fifo)
 
 
 def test_a_file_growing_while_read_is_read_no_further_than_the_bound(

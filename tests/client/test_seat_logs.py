@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
@@ -23,6 +25,7 @@ from client.game.local_seats import (
 from client.net.seatfile import Seat, SeatFileError, decode_seat, encode_seat, save_seat, seat_path
 from client.screens.lobby import LobbyScreen
 from client.widgets.saved_seats import SavedSeats
+from protocol.codec import pack, unpack_untrusted
 from tests.client.conftest import seeded_settings
 
 ESCAPE = "\x1b]2;PWNED\x07"
@@ -60,6 +63,39 @@ def test_a_seat_files_log_path_is_absolute_and_printable() -> None:
             assert str(error) == "a damaged local seat file (its log's path is not one)"
         else:
             raise AssertionError(f"{log!r} was taken")
+
+
+CONTROLS = "\x1b\x07\x9b\n\r\x00\u2028\u202e"
+hostile_text = st.text(alphabet=st.sampled_from("Aa/:.w s1" + CONTROLS), max_size=40).map(
+    lambda text: f"ws://h/{text}" if len(text) % 3 == 0 else f"/{text}" if len(text) % 3 else text
+)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(index=st.integers(0, 10), value=hostile_text)
+def test_no_text_past_a_seat_files_gate_holds_a_control_character(index: int, value: str) -> None:
+    """Every text a seat file holds reaches the screen (the saved seats' titles, the room's
+    sentences): past its gate, none holds an escape, a line break or a bidi override."""
+    fields = unpack_untrusted(encode_seat(net_seat("/tmp/m.tablier")))
+    assert isinstance(fields, list)
+    fields[2 + index] = value
+    try:
+        seat = decode_seat(pack(fields))
+    except SeatFileError:
+        pass
+    else:
+        texts = [seat.relay_url, seat.room_id, seat.invite_token, seat.spectator_token,
+                 seat.seat_token or "", seat.name, seat.role, str(seat.log_path),
+                 seat.listen or ""]  # fmt: skip
+        assert all(text.isprintable() for text in texts), seat
+    local = unpack_untrusted(encode_local_seats(local_seats("/tmp/m.tablier")))
+    assert isinstance(local, list)
+    local[2] = value
+    try:
+        seats = decode_local_seats(pack(local))
+    except LocalSeatsError:
+        return
+    assert str(seats.log_path).isprintable() and seats.log_path.is_absolute()
 
 
 async def test_the_lobby_lists_seats_whose_log_is_a_fifo_or_a_device_in_a_sentence(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ import msgpack  # type: ignore[import-untyped]
 from engine.clause import N_, Clause, Value
 from protocol.codec import (
     MAX_ARRAY_LEN,
+    MAX_BIN_LEN,
     MAX_MAP_LEN,
     MAX_MESSAGE_BYTES,
     MAX_STR_LEN,
@@ -57,6 +59,27 @@ LOG_FORMAT: Final = "tablier-log"
 LOG_VERSION: Final = 2
 LOG_SUFFIX: Final = ".tablier"
 MAX_LOG_BYTES: Final = 256 * 1024 * 1024
+"""The largest log any reader takes (a file growing while it is read included): a match of
+the Goose's 15 seats writes a few hundred bytes a throw, so this is years of play."""
+MAX_LOG_PATH_CHARS: Final = 4_096
+"""A log's path as a seat file keeps it (Linux's ``PATH_MAX``)."""
+MAX_HEADER_BYTES: Final = 48 + MAX_MESSAGE_BYTES
+"""The most bytes a log's header is read from, and so the most work its decoding can cost
+whatever the file holds. The header is ``["tablier-log", 2, setup, match id]``: 1 byte for
+the array, 12 for the format, 1 for the version, 34 for the id — 48 — around the setup,
+which every networked match received as one wire message, itself at most
+:data:`~protocol.codec.MAX_MESSAGE_BYTES`. The largest real setup is far below that: a join
+is its array and two small integers (3 bytes), the proposal's digest, the key and the tip
+(3 * 34), a name of 32 characters (at most 128 bytes of UTF-8, 130 written) and the signature
+(66) — 301 bytes — and fifteen of them with the proposal (its fields and a few options, well
+under 200 bytes) make about 4.7 KiB:
+
+>>> join = 3 + 3 * 34 + 130 + 66
+>>> join, 1 + 15 * join, 48 + 1 + 200 + 1 + 15 * join < MAX_HEADER_BYTES
+(301, 4516, True)
+"""
+_BIN_WIDTH: Final = {0xC4: 1, 0xC5: 2, 0xC6: 4}
+"""A record is one msgpack bin: its first byte says how many bytes give its length."""
 MAX_UNHANDLED_CHARS: Final = 120
 """At most this much of an unexpected error's own words is said about a record (its text
 may quote the record's values: a 2^63 written out, a long name)."""
@@ -211,24 +234,75 @@ def read_log(path: Path) -> LogContents:
     :func:`protocol.verify.replay`). Whatever the file holds, it raises nothing but a
     :class:`LogError`.
     """
+    return parse_log(read_log_bytes(path), name=str(path))
+
+
+def read_log_bytes(path: Path) -> bytes:
+    """The bytes of the log file at *path*: at most :data:`MAX_LOG_BYTES`, from a regular
+    file only (:class:`NotALog` otherwise, in one sentence).
+
+    A seat file names its log and may be written by anyone: the path may lead to a FIFO,
+    which would make the reader wait for ever, or a device such as ``/dev/zero``, whose size
+    says 0 and whose bytes never end. So the file is opened without waiting (``O_NONBLOCK``),
+    what was opened is looked at (``fstat`` of the descriptor, not of the path, which may
+    change in between), and however long it grows while it is read, no more than the bound
+    and one byte is read. (The path is looked at first too, so that no device is even
+    opened.)
+
+    >>> try:
+    ...     read_log_bytes(Path("/dev/zero"))
+    ... except NotALog as error:
+    ...     print(error)
+    /dev/zero is not a regular file: not a match log
+    """
     path = Path(path)
+    not_regular = NotALog(Clause.of(N_("{path} is not a regular file: not a match log"),
+                                    path=str(path)))  # fmt: skip
     try:
-        size = path.stat().st_size
-        if size > MAX_LOG_BYTES:
-            raise NotALog(Clause.of(N_("{path} is {size} bytes: too large to be a match log"),
-                                    path=str(path), size=size))  # fmt: skip
-        data = path.read_bytes()
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+        flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+        fd = os.open(path, flags) if regular else -1  # no device is even opened
     except OSError as error:
         raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=str(path),
                                 reason=os_reason(error))) from None  # fmt: skip
-    return parse_log(data, name=str(path))
+    except ValueError:  # a NUL in the path: no file is named so
+        raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=repr(str(path)),
+                                reason=Clause.of(N_("a file's name holds no NUL character"))),
+                      ) from None  # fmt: skip
+    if not regular:
+        raise not_regular
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):  # what was opened: the path may have changed
+            raise not_regular
+        os.set_blocking(fd, True)
+        chunks = [os.read(fd, min(status.st_size, MAX_LOG_BYTES) + 1)]
+        size = len(chunks[0])
+        while chunks[-1] and size <= MAX_LOG_BYTES:  # the file grew since fstat
+            chunks.append(os.read(fd, min(1 << 20, MAX_LOG_BYTES + 1 - size)))
+            size += len(chunks[-1])
+    except OSError as error:
+        raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=str(path),
+                                reason=os_reason(error))) from None  # fmt: skip
+    finally:
+        os.close(fd)
+    if size > MAX_LOG_BYTES:
+        raise NotALog(Clause.of(N_("{path} is over {size} bytes: too large to be a match log"),
+                                path=str(path), size=MAX_LOG_BYTES))  # fmt: skip
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def parse_log(data: bytes, *, name: str | None = None) -> LogContents:
-    """Like :func:`read_log`, for bytes already in memory (*name*: the file's, if any)."""
-    limits = Limits(max(len(data), 1), MAX_STR_LEN, MAX_MESSAGE_BYTES, MAX_ARRAY_LEN, MAX_MAP_LEN)
-    unpacker = msgpack.Unpacker(**limits.options())
-    unpacker.feed(data)
+    """Like :func:`read_log`, for bytes already in memory (*name*: the file's, if any).
+
+    Bounded whatever *data* holds: the header is decoded from its first
+    :data:`MAX_HEADER_BYTES` only, and each record is framed by its own length, refused
+    beyond :data:`~protocol.codec.MAX_MESSAGE_BYTES` before any of it is touched (a record is
+    a signed wire message): no object is built but the header's and the records' bytes.
+    """
+    header_limits = Limits(MAX_HEADER_BYTES, MAX_STR_LEN, MAX_BIN_LEN, MAX_ARRAY_LEN, MAX_MAP_LEN)
+    unpacker = msgpack.Unpacker(**header_limits.options())
+    unpacker.feed(memoryview(data)[:MAX_HEADER_BYTES])
     try:
         setup = _read_header(unpacker, data, name)
     except LogError:
@@ -238,28 +312,27 @@ def parse_log(data: bytes, *, name: str | None = None) -> LogContents:
     records: list[bytes] = []
     offsets: list[int] = []
     problem: CorruptLog | None = None
-    while True:
-        offset = unpacker.tell()
-        try:
-            item = unpacker.unpack()
-        except msgpack.OutOfData:
-            if offset < len(data):
-                problem = CorruptLog(Clause.of(N_("truncated: the last {count} bytes are an "
-                                                  "incomplete record"), count=len(data) - offset),
-                                     record=len(records), offset=offset)  # fmt: skip
-            break
-        except Exception:
+    offset = unpacker.tell()
+    size = len(data)
+    while offset < size:
+        width = _BIN_WIDTH.get(data[offset])
+        start = offset + 1 + (width or 0)
+        length = int.from_bytes(data[offset + 1 : start], "big")
+        if width is None or (start <= size and length > MAX_MESSAGE_BYTES):
             problem = CorruptLog(_GARBLED, record=len(records), offset=offset)
             break
-        if type(item) is not bytes:
-            problem = CorruptLog(_GARBLED, record=len(records), offset=offset)
+        if start + length > size:
+            problem = CorruptLog(Clause.of(N_("truncated: the last {count} bytes are an "
+                                              "incomplete record"), count=size - offset),
+                                 record=len(records), offset=offset)  # fmt: skip
             break
-        if encode_record(item) != data[offset : unpacker.tell()]:
+        if width != (1 if length < 256 else 2):
             problem = CorruptLog(_NOT_CANONICAL, record=len(records), offset=offset)
             break
-        records.append(item)
+        records.append(data[start : start + length])
         offsets.append(offset)
-    end = len(data) if problem is None else problem.offset
+        offset = start + length
+    end = size if problem is None else problem.offset
     digest = hashlib.sha256(memoryview(data)[:end]).digest()
     return LogContents(setup, tuple(records), tuple(offsets), problem, end, digest)
 
@@ -298,6 +371,24 @@ def _read_header(unpacker: msgpack.Unpacker, data: bytes, name: str | None) -> M
 
 def _bad_header(problem: Value) -> Clause:
     return Clause.of(N_("bad header: {problem}"), problem=problem)
+
+
+def parse_log_path(text: str) -> Path | None:
+    """*text* as the path of a log kept in a seat file (written by the program, but the file
+    is outside data: anyone may have changed it); None unless it is absolute, at most
+    :data:`MAX_LOG_PATH_CHARS` characters, and printable (no NUL, no line break, no escape
+    sequence: it is shown in sentences about the log). It may lie anywhere: ``--log`` puts a
+    log where its player chose.
+
+    >>> parse_log_path("/home/ada/matches/m.tablier")
+    PosixPath('/home/ada/matches/m.tablier')
+    >>> [parse_log_path(text) for text in ("m.tablier", "/m\\x1b]2;PWNED\\x07", "/m\\0", "")]
+    [None, None, None, None]
+    """
+    if not 1 <= len(text) <= MAX_LOG_PATH_CHARS or not text.isprintable():
+        return None
+    path = Path(text)
+    return path if path.is_absolute() else None
 
 
 def default_log_path(setup: MatchSetup, data_dir: Path | None = None) -> Path:

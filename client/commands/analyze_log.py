@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from client.game.jacquet_turns import indexed_jacquet_turns
-from client.i18n import _, os_reason_of, said, say
+from client.i18n import _, said, say
 from engine.bot.analysis import MatchAnalysis, analyse_turn, summarise
 from engine.bot.netsearch import NetLimits
 from engine.goose import events as goose
 from protocol.errors import CorruptLog, LogError, NotALog
-from protocol.logfile import MAX_LOG_BYTES, LogContents, parse_log
+from protocol.logfile import LogContents, parse_log, read_log_bytes
 from protocol.session import MatchSession
 from protocol.verify import replay
 
@@ -65,17 +65,7 @@ class Analysed:
 def read(path: Path) -> tuple[bytes, LogContents]:
     """The log's bytes and contents, or :class:`LogRefused` (never an OS error's text)."""
     try:
-        if path.stat().st_size > MAX_LOG_BYTES:
-            raise LogRefused(
-                _("{path} is too large to be a match log").format(path=path), not_a_log=True
-            )
-        data = path.read_bytes()
-    except OSError as error:
-        raise LogRefused(
-            _("cannot read {path}: {reason}").format(path=path, reason=os_reason_of(error)),
-            not_a_log=True,
-        ) from None
-    try:
+        data = read_log_bytes(path)  # a regular file, at most MAX_LOG_BYTES, or NotALog
         return data, parse_log(data, name=str(path))
     except NotALog as error:
         raise LogRefused(said(error), not_a_log=True) from None

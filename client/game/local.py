@@ -72,7 +72,7 @@ def _new_match(setup: GameSetup, settings: SessionSettings) -> Resumed:
     assert match.log_path is not None
     level = setup.level if isinstance(setup, JacquetSetup) else 1
     keys = tuple(identity.private_bytes() for identity in match.identities)
-    seats = LocalSeats(match.log_path, frozenset(setup.computer_seats), level, keys,
+    seats = LocalSeats(match.log_path.absolute(), frozenset(setup.computer_seats), level, keys,
                        match.chain_seeds, match.renewal_secrets)  # fmt: skip
     seats_file = local_seats_path(match.setup.match_id, data_dir)
     try:

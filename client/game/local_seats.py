@@ -25,10 +25,11 @@ from typing import Final
 
 from client.i18n import N_, _, os_reason_of
 from client.private_file import write_private
+from client.setup import JACQUET_LEVELS
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage
 from protocol.identity import KEY_BYTES
-from protocol.logfile import default_data_dir
+from protocol.logfile import default_data_dir, parse_log_path
 
 LOCAL_SEATS_FORMAT: Final = "tablier-local-seats"
 LOCAL_SEATS_VERSION: Final = 1
@@ -76,22 +77,28 @@ def decode_local_seats(data: bytes) -> LocalSeats:
     if not isinstance(value, list) or value[:1] != [LOCAL_SEATS_FORMAT]:
         raise LocalSeatsError(_("not a local game's seat file"))
     if value[1:2] != [LOCAL_SEATS_VERSION]:
-        raise LocalSeatsError(_("a local seat file of version {version}, expected {expected}")
-                              .format(version=value[1:2], expected=LOCAL_SEATS_VERSION))
+        raise LocalSeatsError(
+            _("a local seat file of version {version}, expected {expected}").format(
+                version=value[1:2], expected=LOCAL_SEATS_VERSION
+            )
+        )
     fields = value[2:]
     if len(fields) != 6:
         raise LocalSeatsError(_(_DAMAGED))
     log, computer, level, identities, seeds, renewals = fields
     if not (
-        isinstance(log, str)
-        and isinstance(computer, list)
+        isinstance(computer, list)
         and all(type(seat) is int and 0 <= seat < MAX_SEATS for seat in computer)
         and type(level) is int
+        and level in JACQUET_LEVELS
         and all(_are_keys(keys) for keys in (identities, seeds, renewals))
         and len(identities) == len(seeds) == len(renewals)
     ):
         raise LocalSeatsError(_(_DAMAGED))
-    return LocalSeats(Path(log), frozenset(computer), level, tuple(identities), tuple(seeds),
+    log_path = parse_log_path(log) if isinstance(log, str) else None
+    if log_path is None:  # shown in every sentence about the game: printable, and absolute
+        raise LocalSeatsError(_("a damaged local seat file (its log's path is not one)"))
+    return LocalSeats(log_path, frozenset(computer), level, tuple(identities), tuple(seeds),
                       tuple(renewals))  # fmt: skip
 
 

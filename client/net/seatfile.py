@@ -40,13 +40,12 @@ from client.private_file import write_private
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage
 from protocol.identity import KEY_BYTES, RandomSource, seeded_source
-from protocol.logfile import default_data_dir
+from protocol.logfile import default_data_dir, parse_log_path
 
 SEAT_FORMAT: Final = "tablier-seat"
 SEAT_VERSION: Final = 1
 MAX_SEAT_BYTES: Final = 8 * 1024
 MAX_URL_CHARS: Final = 2_048  # a relay's address: far more than any host name and path
-MAX_PATH_CHARS: Final = 4_096  # a log's path: Linux's PATH_MAX
 
 Role = Literal["host", "player"]
 
@@ -132,13 +131,14 @@ def decode_seat(data: bytes) -> Seat:
         raise SeatFileError(
             _("a damaged seat file (its player's name {name} is not one)").format(name=repr(name))
         )
-    if not 1 <= len(log) <= MAX_PATH_CHARS or "\0" in log or not Path(log).is_absolute():
+    log_path = parse_log_path(log)
+    if log_path is None:
         raise SeatFileError(_("a damaged seat file (its log's path is not one)"))
     if listen is not None and not _is_listen(listen):
         raise SeatFileError(
             _("a damaged seat file (its relay listened on {listen})").format(listen=repr(listen))
         )
-    return Seat(url, room, invite, spectator, token, name, role, Path(log), identity, secret,
+    return Seat(url, room, invite, spectator, token, name, role, log_path, identity, secret,
                 listen)  # fmt: skip
 
 

@@ -1,0 +1,86 @@
+"""Tablier's data folders hold whatever was put there: a link whose target cannot be
+followed, a file named with escape sequences, a time past any calendar. The lobby lists
+them at every start; none of it may end the app, and no file's name reaches the terminal
+as anything but printable text."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from client.app import TablierApp
+from client.folder_listing import files_in
+from client.i18n import format_moment, path_shown
+from client.widgets.saved_seats import saved_seats
+from client.widgets.unfinished_games import unfinished_games
+from protocol.selfplay import selfplay
+from tests.client.conftest import FIXED_TIME_MS, seeded_settings
+
+TOO_LONG = "x" * 300  # a component longer than NAME_MAX: following the link, ENAMETOOLONG
+ESCAPING = "a\x1b]2;PWNED\x07\x1b[2J.tablier"  # sets the terminal's title, clears it
+FAR_FUTURE = 1_099_511_627_776  # seconds: the year 36812, past datetime's reach
+
+
+async def _until(pilot: Pilot[None], done: object, what: str) -> None:
+    for _ in range(300):
+        if callable(done) and done():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"{what} never happened")
+
+
+def _hostile_data_dir(data_dir: Path) -> Path:
+    for folder in ("matches", "seats", "local"):
+        (data_dir / folder).mkdir()
+        (data_dir / folder / "long.tablier").symlink_to(TOO_LONG)
+        (data_dir / folder / "loop.tablier").symlink_to("loop.tablier")  # ELOOP
+    log = selfplay("jacquet", {}, seed="folders", start_time=FIXED_TIME_MS, names=("Ada", "Bob"))
+    (data_dir / "matches" / ESCAPING).write_bytes(log.log_bytes())
+    (data_dir / "seats" / "garbage").write_bytes(b"not a seat file")
+    (data_dir / "local" / "garbage").write_bytes(b"not a seat file")
+    return data_dir
+
+
+def test_a_listing_leaves_out_what_cannot_be_looked_at(tmp_path: Path) -> None:
+    data_dir = _hostile_data_dir(tmp_path)
+    assert [listed.path.name for listed in files_in(data_dir / "matches", suffix=".tablier")] == [
+        ESCAPING
+    ]
+    assert [saved.path.name for saved in saved_seats(data_dir)] == ["garbage"]
+    assert [game.path.name for game in unfinished_games(data_dir)] == ["garbage"]
+    assert files_in(data_dir / "matches" / ESCAPING) == []  # a file, not a folder
+
+
+def test_a_time_past_any_calendar_is_unknown_not_an_error(tmp_path: Path) -> None:
+    seat = tmp_path / "seats" / "garbage"
+    seat.parent.mkdir()
+    seat.write_bytes(b"not a seat file")
+    os.utime(seat, (FAR_FUTURE, FAR_FUTURE))  # the file system may keep less (ext4: 2446)
+    assert format_moment(FAR_FUTURE) == "unknown time"
+    assert format_moment(-FAR_FUTURE) == "unknown time"
+    (listed,) = saved_seats(tmp_path)
+    assert "cannot be resumed" in listed.title
+
+
+async def test_the_lobby_lists_hostile_folders_and_goes_on(tmp_path: Path) -> None:
+    data_dir = _hostile_data_dir(tmp_path)
+    app = TablierApp(settings=seeded_settings(data_dir))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        saved = app.screen.query_one("#saved-seats-list", OptionList)
+        await _until(pilot, lambda: saved.option_count == 1, "the saved seats' list")
+        await pilot.press("f4")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        listed = app.screen.query_one("#recent-logs", OptionList)
+        prompts = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+        assert len(prompts) == 1 and prompts[0].startswith(path_shown(ESCAPING) + "  ·  ")
+        assert not any(char in prompts[0] for char in "\x1b\x07")
+        unfinished = app.screen.query_one("#unfinished-list", OptionList)
+        await _until(pilot, lambda: unfinished.option_count == 1, "the unfinished games' list")
+        assert app.is_running

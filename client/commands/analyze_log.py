@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from client.game.jacquet_turns import indexed_jacquet_turns
-from client.i18n import _, os_reason_of, said, say
+from client.i18n import _, os_reason_of, path_shown, said, say
 from engine.bot.analysis import MatchAnalysis, analyse_turn, summarise
 from engine.bot.netsearch import NetLimits
 from engine.goose import events as goose
@@ -67,20 +67,25 @@ def read(path: Path) -> tuple[bytes, LogContents]:
     try:
         if path.stat().st_size > MAX_LOG_BYTES:
             raise LogRefused(
-                _("{path} is too large to be a match log").format(path=path), not_a_log=True
+                _("{path} is too large to be a match log").format(path=path_shown(path)),
+                not_a_log=True,
             )
         data = path.read_bytes()
     except OSError as error:
         raise LogRefused(
-            _("cannot read {path}: {reason}").format(path=path, reason=os_reason_of(error)),
+            _("cannot read {path}: {reason}").format(
+                path=path_shown(path), reason=os_reason_of(error)
+            ),
             not_a_log=True,
         ) from None
     try:
-        return data, parse_log(data, name=str(path))
+        return data, parse_log(data, name=path_shown(path))
     except NotALog as error:
         raise LogRefused(said(error), not_a_log=True) from None
     except LogError as error:
-        raise LogRefused(_("{path}: {reason}").format(path=path, reason=said(error))) from None
+        raise LogRefused(
+            _("{path}: {reason}").format(path=path_shown(path), reason=said(error))
+        ) from None
 
 
 def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
@@ -99,7 +104,7 @@ def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
             _(
                 "{path} fails verification at record {record}: {error}; run tablier verify for "
                 "the details"
-            ).format(path=path, record=error.record, error=why)
+            ).format(path=path_shown(path), record=error.record, error=why)
         ) from None
     return steps
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from client.i18n import _
+from client.i18n import _, path_shown
 from client.setup import SetupError
 
 
@@ -25,12 +25,13 @@ def check_new_file(path: Path, option: str) -> None:
     """
     if path.is_dir():
         raise SetupError(_("{option} {path} is a folder: give the name of the file to write")
-                         .format(option=option, path=path))  # fmt: skip
+                         .format(option=option, path=path_shown(path)))  # fmt: skip
     folder = path.absolute().parent
     if not folder.is_dir():
         raise SetupError(_("{option} {path}: there is no folder {folder}; create it first, or "
-                           "choose another place").format(option=option, path=path,
-                                                          folder=folder))  # fmt: skip
+                           "choose another place").format(option=option, path=path_shown(path),
+                                                          folder=path_shown(folder)))  # fmt: skip
     if not os.access(folder, os.W_OK | os.X_OK):
         raise SetupError(_("{option} {path}: cannot write in {folder}; choose another place")
-                         .format(option=option, path=path, folder=folder))  # fmt: skip
+                         .format(option=option, path=path_shown(path),
+                                 folder=path_shown(folder)))  # fmt: skip

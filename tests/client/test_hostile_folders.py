@@ -84,3 +84,24 @@ async def test_the_lobby_lists_hostile_folders_and_goes_on(tmp_path: Path) -> No
         unfinished = app.screen.query_one("#unfinished-list", OptionList)
         await _until(pilot, lambda: unfinished.option_count == 1, "the unfinished games' list")
         assert app.is_running
+
+
+def test_commands_print_file_names_without_their_escape_sequences(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    tablier = str(Path(sys.executable).with_name("tablier"))
+    log = selfplay("jacquet", {}, seed="folders", start_time=FIXED_TIME_MS, names=("Ada", "Bob"))
+    data = bytearray(log.log_bytes())
+    data[-40] ^= 0xFF  # inside the last record's signature: verify names the file
+    hostile = tmp_path / ESCAPING
+    hostile.write_bytes(bytes(data))
+    good = tmp_path / "good.tablier"
+    good.write_bytes(log.log_bytes())
+    for args in (["verify", str(hostile)], ["verify", str(good), str(hostile)],
+                 ["log", "export", str(tmp_path / ("gone" + ESCAPING))]):  # fmt: skip
+        done = subprocess.run([tablier, *args], capture_output=True, text=True)
+        assert done.returncode != 0, done
+        printed = done.stdout + done.stderr
+        assert path_shown(ESCAPING) in printed, printed
+        assert "\x1b" not in printed and "\x07" not in printed, printed

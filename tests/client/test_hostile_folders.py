@@ -105,3 +105,12 @@ def test_commands_print_file_names_without_their_escape_sequences(tmp_path: Path
         printed = done.stdout + done.stderr
         assert path_shown(ESCAPING) in printed, printed
         assert "\x1b" not in printed and "\x07" not in printed, printed
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from client import folder_listing, private_file
+
+    for module in (folder_listing, private_file):
+        assert doctest.testmod(module).failed == 0, module.__name__

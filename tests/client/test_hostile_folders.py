@@ -114,3 +114,28 @@ def test_docstring_examples() -> None:
 
     for module in (folder_listing, private_file):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def test_a_seat_file_is_never_written_through_a_link(tmp_path: Path) -> None:
+    """The old temporary (``NAME.tmp``, opened O_TRUNC, then chmod 0600) followed a link put
+    there: the victim was overwritten and its mode changed. A link as the seat file itself is
+    refused."""
+    import pytest
+
+    from client.private_file import RefusedDestination, write_private
+
+    victim = tmp_path / "victim"
+    victim.write_text("mine")
+    victim.chmod(0o644)
+    seat = tmp_path / "seats" / "room"
+    seat.parent.mkdir()
+    (seat.parent / "room.tmp").symlink_to(victim)
+    write_private(seat, b"secret")
+    assert seat.read_bytes() == b"secret" and (seat.stat().st_mode & 0o777) == 0o600
+    assert victim.read_text() == "mine" and (victim.stat().st_mode & 0o777) == 0o644
+    linked = seat.parent / "linked"
+    linked.symlink_to(victim)
+    with pytest.raises(RefusedDestination):
+        write_private(linked, b"secret")
+    assert victim.read_text() == "mine" and linked.is_symlink()
+    assert sorted(p.name for p in seat.parent.iterdir()) == ["linked", "room", "room.tmp"]

@@ -139,3 +139,10 @@ def test_a_seat_file_is_never_written_through_a_link(tmp_path: Path) -> None:
         write_private(linked, b"secret")
     assert victim.read_text() == "mine" and linked.is_symlink()
     assert sorted(p.name for p in seat.parent.iterdir()) == ["linked", "room", "room.tmp"]
+
+
+def test_a_dangling_link_is_a_log_name_taken(tmp_path: Path) -> None:
+    from client.game.local import free_log_path
+
+    (tmp_path / "game.tablier").symlink_to(tmp_path / "nowhere")
+    assert free_log_path(tmp_path / "game.tablier") == tmp_path / "game-2.tablier"

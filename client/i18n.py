@@ -235,12 +235,18 @@ def said(error: BaseException) -> str:
 
 def printable(text: str) -> str:
     """*text* with every character that is not printable (escape sequences, line breaks)
-    replaced by U+FFFD: a name anyone may have chosen, safe to write to a terminal.
+    replaced by U+FFFD: a name anyone may have chosen, safe to write to a terminal. The
+    no-break spaces of French typography are kept.
 
     >>> printable("a\\x1b]2;PWNED\\x07\\x1b[2J.tablier")
     'a\ufffd]2;PWNED\ufffd\ufffd[2J.tablier'
     """
-    return "".join(char if char.isprintable() else "\ufffd" for char in text)
+    return "".join(char if char.isprintable() or char in _SPACES else "\ufffd" for char in text)
+
+
+_SPACES: frozenset[str] = frozenset("\u00a0\u202f\u2009")
+"""Spaces French typography writes before ":" and in numbers ("45 749"): printable, though
+Python's isprintable() says otherwise of every space but the ASCII one."""
 
 
 def path_shown(path: str | os.PathLike[str]) -> str:

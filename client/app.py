@@ -22,7 +22,7 @@ from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from client.i18n import N_, _, said
+from client.i18n import N_, _, path_shown, said
 from client.messages import (
     CloseLater,
     EndChosen,
@@ -300,8 +300,8 @@ class TablierApp(App[None]):
         except OSError as error:
             self.notify(said(error), title=_("Screenshot"), severity="error", markup=False)
             return
-        self.notify(_("Screenshot saved to {path}").format(path=path), title=_("Screenshot"),
-                    markup=False)  # fmt: skip
+        saved = _("Screenshot saved to {path}").format(path=path_shown(path))
+        self.notify(saved, title=_("Screenshot"), markup=False)
 
 
 class NetworkApp(TablierApp):

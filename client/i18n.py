@@ -29,6 +29,7 @@ player share one match and identical logs.
 from __future__ import annotations
 
 import gettext
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -227,8 +228,36 @@ def said(error: BaseException) -> str:
     if isinstance(error, OSError) and error.strerror:
         if error.filename is None:
             return os_reason_of(error)
-        return _("{path}: {reason}").format(path=error.filename, reason=os_reason_of(error))
+        return _("{path}: {reason}").format(path=path_shown(str(error.filename)),
+                                            reason=os_reason_of(error))  # fmt: skip
     return str(error)
+
+
+def printable(text: str) -> str:
+    """*text* with every character that is not printable (escape sequences, line breaks)
+    replaced by U+FFFD: a name anyone may have chosen, safe to write to a terminal. The
+    no-break spaces of French typography are kept.
+
+    >>> printable("a\\x1b]2;PWNED\\x07\\x1b[2J.tablier")
+    'a\ufffd]2;PWNED\ufffd\ufffd[2J.tablier'
+    """
+    return "".join(char if char.isprintable() or char in _SPACES else "\ufffd" for char in text)
+
+
+_SPACES: frozenset[str] = frozenset("\u00a0\u202f\u2009")
+"""Spaces French typography writes before ":" and in numbers ("45 749"): printable, though
+Python's isprintable() says otherwise of every space but the ASCII one."""
+
+
+def path_shown(path: str | os.PathLike[str]) -> str:
+    """A path or file name to show or print (a file's name is anyone's choice, a log that
+    arrived in an archive brings its own): :func:`printable`. The one way Tablier writes a
+    path for people.
+
+    >>> path_shown(Path("/tmp/a\\nb.tablier"))
+    '/tmp/a\ufffdb.tablier'
+    """
+    return printable(os.fspath(path))
 
 
 def os_reason_of(error: OSError) -> str:
@@ -301,11 +330,20 @@ def format_moment(timestamp: float) -> str:
     >>> use("fr"); format_moment(datetime(2026, 12, 4, 23, 33).timestamp())
     '4 déc. 23:33'
     >>> use("en")
+
+    A file's time is what its file system holds, and may be set anywhere (``touch -d``):
+    one no calendar reaches is unknown, not an error.
+
+    >>> format_moment(1_099_511_627_776)
+    'unknown time'
     """
     from datetime import datetime
 
     from babel.dates import format_skeleton, format_time
 
-    moment = datetime.fromtimestamp(timestamp)
+    try:
+        moment = datetime.fromtimestamp(timestamp)
+    except (ValueError, OverflowError, OSError):  # a file's time set past the year 9999
+        return _("unknown time")
     day = format_skeleton("MMMd", moment, locale=_language)
     return f"{day} {format_time(moment, 'short', locale=_language)}"

@@ -17,7 +17,7 @@ from typing import Any
 
 from client.commands.argparse_words import integer
 from client.commands.log_gate import EXIT_INVALID, EXIT_NOT_A_LOG, LogGate, reads_logs
-from client.i18n import _, os_reason_of
+from client.i18n import _, os_reason_of, path_shown
 
 EXIT_OK, EXIT_CANNOT_WRITE = 0, 3  # 1 and 2: a bad log and no log, as every log command
 PROGRESS_FROM = 40
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
     if out is not None and _same_file(out, args.log):
         print(
             _("tablier analyze: --out {out} is the log itself; the log is never changed").format(
-                out=out
+                out=path_shown(out)
             ),
             file=sys.stderr,
         )
@@ -102,9 +102,10 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
         _write_atomically(out, text)
     except OSError as error:
         print(_("tablier analyze: cannot write {out}: {reason}").format(
-            out=out, reason=os_reason_of(error)), file=sys.stderr)  # fmt: skip
+            out=path_shown(out), reason=os_reason_of(error)), file=sys.stderr)  # fmt: skip
         return EXIT_CANNOT_WRITE
-    print(_("{log}: analysis written to {out}").format(log=args.log, out=out))
+    print(_("{log}: analysis written to {out}").format(log=path_shown(args.log),
+                                                       out=path_shown(out)))  # fmt: skip
     return EXIT_OK
 
 
@@ -116,11 +117,11 @@ def _same_file(out: Path, log: Path) -> bool:
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    import os
+    """Whole or not at all, and never through a link: the log's folder may hold anything
+    that came with it (an archive brings its own ``.LOG.analysis.txt.part``)."""
+    from client.private_file import write_whole
 
-    temporary = path.with_name(f".{path.name}.part")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    write_whole(path, text.encode("utf-8"))
 
 
 def _progress_bar() -> Any:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from client.game.jacquet_turns import indexed_jacquet_turns
-from client.i18n import _, said, say
+from client.i18n import _, path_shown, said, say
 from engine.bot.analysis import MatchAnalysis, analyse_turn, summarise
 from engine.bot.netsearch import NetLimits
 from engine.goose import events as goose
@@ -66,11 +66,13 @@ def read(path: Path) -> tuple[bytes, LogContents]:
     """The log's bytes and contents, or :class:`LogRefused` (never an OS error's text)."""
     try:
         data = read_log_bytes(path)  # a regular file, at most MAX_LOG_BYTES, or NotALog
-        return data, parse_log(data, name=str(path))
+        return data, parse_log(data, name=path_shown(path))
     except NotALog as error:
         raise LogRefused(said(error), not_a_log=True) from None
     except LogError as error:
-        raise LogRefused(_("{path}: {reason}").format(path=path, reason=said(error))) from None
+        raise LogRefused(
+            _("{path}: {reason}").format(path=path_shown(path), reason=said(error))
+        ) from None
 
 
 def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
@@ -89,7 +91,7 @@ def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
             _(
                 "{path} fails verification at record {record}: {error}; run tablier verify for "
                 "the details"
-            ).format(path=path, record=error.record, error=why)
+            ).format(path=path_shown(path), record=error.record, error=why)
         ) from None
     return steps
 

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from client.commands.analyze_log import Analysed, GooseLuck
 from client.game.marks import MARK_NAMES
-from client.i18n import N_, _, decimal_symbol, ngettext
+from client.i18n import N_, _, decimal_symbol, ngettext, path_shown
 from engine.bot.analysis import MARK_THRESHOLDS, MatchAnalysis, PlayerSummary, TurnAnalysis
 from engine.bot.analysis_json import analysis_to_json
 from engine.jacquet import format_dice
@@ -89,7 +89,8 @@ def format_report(analysed: Analysed, fmt: str) -> str:
     """The report, as text or as JSON (one object per turn, then the summary)."""
     if fmt == "json":
         return json.dumps(_json(analysed), indent=1, ensure_ascii=False) + "\n"
-    lines = [text("title").format(log=analysed.log_name, sha256=analysed.log_sha256), ""]
+    title = text("title").format(log=path_shown(analysed.log_name), sha256=analysed.log_sha256)
+    lines = [title, ""]
     if analysed.analysis is not None:
         lines += _jacquet_text(analysed.analysis)
     elif analysed.goose is not None:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from client.i18n import _, os_reason_of, said
+from client.i18n import _, os_reason_of, path_shown, printable, said
 
 if TYPE_CHECKING:
     import argparse
@@ -72,8 +72,9 @@ class LogGate:
         return CorruptLog(unhandled(error), record=None, offset=0)
 
     def say(self, text: str) -> None:
-        """One line on standard error, after the command's name."""
-        print(_("tablier {command}: {error}").format(command=self.command, error=text),
+        """One line on standard error, after the command's name: printable, since the
+        protocol's sentences quote the file's name and the log's words as they are."""
+        print(_("tablier {command}: {error}").format(command=self.command, error=printable(text)),
               file=sys.stderr)  # fmt: skip
 
     def refuse(self, error: Exception) -> int:
@@ -91,8 +92,8 @@ class LogGate:
             self.say(said(damage))
         else:
             print(_("tablier {command}: {log}: {error}").format(command=self.command,
-                                                                log=self.path,
-                                                                error=said(damage)),
+                                                                log=path_shown(self.path),
+                                                                error=printable(said(damage))),
                   file=sys.stderr)  # fmt: skip
         return EXIT_INVALID
 

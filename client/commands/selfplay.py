@@ -9,7 +9,7 @@ from typing import Any
 
 from client.commands.argparse_words import integer
 from client.commands.paths import check_new_file
-from client.i18n import _, format_number, ngettext, said, say
+from client.i18n import _, format_number, ngettext, path_shown, said, say
 from client.setup import GOOSE_DEFAULT_PLAYERS, GOOSE_MAX_PLAYERS, GOOSE_MIN_PLAYERS
 
 
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     records = ngettext("{count} record", "{count} records", len(session.records)).format(
         count=format_number(len(session.records)))
     print(_("{log}: {game}, {players}; {result}; {turns}, {records}").format(
-        log=args.out, game=match.setup.proposal.rules.proper_name,
+        log=path_shown(args.out), game=match.setup.proposal.rules.proper_name,
         players=", ".join(match.setup.names), result=result, turns=turns,
         records=records))  # fmt: skip
     return 0

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from client.commands.log_gate import EXIT_INVALID, LogGate, reads_logs
-from client.i18n import _, said, words
+from client.i18n import _, path_shown, printable, said, words
 
 EXIT_VALID, EXIT_UNPROVEN = 0, 3  # 1 and 2: a bad log and no log, as every log command
 
@@ -48,20 +48,20 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
         try:
             read = gate.read(path)
         except CorruptLog as error:  # a log whose header is damaged or of an unknown version
-            print(_("tablier verify: {path}: INVALID: {error}").format(path=path,
-                                                                        error=said(error)),
+            print(_("tablier verify: {path}: INVALID: {error}").format(path=path_shown(path),
+                                                                        error=printable(said(error))),
                   file=sys.stderr)  # fmt: skip
             return EXIT_INVALID
         contents.append(read)
         if len(paths) > 1:
-            print(_("{path}:").format(path=path))
+            print(_("{path}:").format(path=path_shown(path)))
         statuses.append(_report(verify_contents(read), path))
     if len(contents) == 1:
         return statuses[0]
     from protocol.compare import compare
 
     comparison = compare(contents[0], contents[1])
-    print(_("{log} against {other}:").format(log=paths[0], other=paths[1]))
+    print(_("{log} against {other}:").format(log=path_shown(paths[0]), other=path_shown(paths[1])))
     print(comparison.summary(words()))
     if not comparison.agree:
         return EXIT_INVALID
@@ -71,7 +71,8 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
 def _report(report: Any, path: str) -> int:
     print(report.summary(words()))
     if not report.ok:
-        print(_("tablier verify: {path} is NOT valid").format(path=path), file=sys.stderr)
+        invalid = _("tablier verify: {path} is NOT valid").format(path=path_shown(path))
+        print(invalid, file=sys.stderr)
         return EXIT_INVALID
     if not report.proven:
         print(_(

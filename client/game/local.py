@@ -7,6 +7,7 @@ runs at once; its turn waits in the driver's queue for the screen (:meth:`next_t
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,7 +42,7 @@ def free_log_path(path: Path) -> Path:
     never overwritten, and "play again" reuses the path given on the command line, networked
     rematches too)."""
     candidate, counter = path, 2
-    while candidate.exists():
+    while os.path.lexists(candidate):  # a link, even dangling, is taken: the log opens O_EXCL
         candidate = path.with_name(f"{path.stem}-{counter}{path.suffix}")
         counter += 1
     return candidate

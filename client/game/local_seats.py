@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from client.i18n import N_, _, os_reason_of
+from client.i18n import N_, _, os_reason_of, path_shown
 from client.private_file import write_private
 from client.setup import JACQUET_LEVELS
 from protocol.codec import pack, unpack_untrusted
@@ -136,10 +136,12 @@ def load_local_seats(path: Path) -> LocalSeats:
             data = handle.read(MAX_LOCAL_SEATS_BYTES + 1)
     except OSError as error:
         raise LocalSeatsError(
-            _("cannot read {file}: {error}").format(file=path.name, error=os_reason_of(error))
+            _("cannot read {file}: {error}").format(
+                file=path_shown(path.name), error=os_reason_of(error)
+            )
         ) from None
     if len(data) > MAX_LOCAL_SEATS_BYTES:
         raise LocalSeatsError(
-            _("{file} is too large to be a local seat file").format(file=path.name)
+            _("{file} is too large to be a local seat file").format(file=path_shown(path.name))
         )
     return decode_local_seats(data)

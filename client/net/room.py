@@ -21,7 +21,7 @@ from typing import Any
 from websockets.exceptions import WebSocketException
 
 from client.game.driver import Offence
-from client.i18n import N_, _, os_reason_of, reason_of, said
+from client.i18n import N_, _, os_reason_of, path_shown, reason_of, said
 from client.net.failures import RoomError, listen_failure, relay_failure
 from client.net.game import NetworkGame
 from client.net.invite import Invite
@@ -360,7 +360,7 @@ async def _resume_room(
             room.closers.append(embedded.close)
     match.resumable = True
     room.notice = _("Back in your seat as {name}; your log is {path}.").format(
-        name=seat.name, path=seat.log_path
+        name=seat.name, path=path_shown(seat.log_path)
     )
     if log.problem is not None:  # the stop cut a record short: it comes back from the others
         room.notice += " " + _("Its damaged end was cut ({reason}).").format(

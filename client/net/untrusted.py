@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from client.i18n import N_, _
+from client.i18n import N_, _, printable
 
 SECRET: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """Room ids and tokens: the relay makes them from 16 or 32 random bytes, URL-safe base64."""
@@ -95,7 +95,7 @@ def check_limit(url: str, what: str, value: int) -> int:
 def shown(text: str) -> str:
     """A sentence the relay wrote for people, safe to show: every character that is not
     printable (escape sequences, line breaks) replaced by U+FFFD, and cut to a few lines."""
-    safe = "".join(char if char.isprintable() else "\ufffd" for char in text)
+    safe = printable(text)
     if len(safe) > MAX_SHOWN_CHARS:
         return safe[: MAX_SHOWN_CHARS - 1] + "…"
     return safe

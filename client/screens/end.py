@@ -15,7 +15,7 @@ from textual.widgets import Button, Label
 
 from client.game.driver import RematchOffer, seated
 from client.game.turn import GameState, NotYourTurnError
-from client.i18n import N_, _, reason_of
+from client.i18n import N_, _, path_shown, reason_of
 from client.lifecycle import closing
 from client.widgets.footer import KeysFooter
 from protocol.events import MatchEnded
@@ -116,7 +116,7 @@ class EndScreen(ModalScreen[EndChoice]):
                 yield Label(_("No match log was written."), id="log-path", markup=False)
             else:
                 yield Label(
-                    _("Match log saved to {path}").format(path=self.summary.log_path),
+                    _("Match log saved to {path}").format(path=path_shown(self.summary.log_path)),
                     id="log-path",
                     markup=False,
                 )

@@ -42,7 +42,7 @@ from client.game.driver import (
     seated,
 )
 from client.game.turn import GameState, NotYourTurnError, Turn
-from client.i18n import N_, _
+from client.i18n import N_, _, path_shown
 from client.lifecycle import closing
 from client.messages import CloseLater, EndChosen, OpenGame, ReturnToLobby
 from client.screens.confirm import ConfirmScreen
@@ -290,7 +290,7 @@ class GameScreen(Screen[None]):
         detail = (
             _("The game so far is lost.")
             if log_path is None
-            else _("The game so far stays in its log: {path}").format(path=log_path)
+            else _("The game so far stays in its log: {path}").format(path=path_shown(log_path))
         )
         if self.extras.link is not None and self.extras.link.resumable:
             detail += "\n" + _(

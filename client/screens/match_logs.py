@@ -19,7 +19,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.worker import Worker, WorkerState
 
-from client.i18n import N_, _, say
+from client.folder_listing import files_in
+from client.i18n import N_, _, path_shown, say
 from client.lifecycle import closing
 from client.messages import OpenGame
 from client.net.untrusted import shown
@@ -53,12 +54,8 @@ def recent_logs(data_dir: Path | None, limit: int = 12) -> list[Path]:
     """The newest match logs in the folder games write to by default, newest first."""
     from protocol.logfile import LOG_SUFFIX
 
-    folder = matches_folder(data_dir)
-    if not folder.is_dir():
-        return []
-    logs = [path for path in folder.glob(f"*{LOG_SUFFIX}") if path.is_file()]
-    logs.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    return logs[:limit]
+    found = files_in(matches_folder(data_dir), suffix=LOG_SUFFIX)
+    return [listed.path for listed in found[:limit]]
 
 
 def recorded_result(path: Path) -> str:
@@ -136,7 +133,7 @@ class ReplayForm(Vertical):
         self.query_one("#recent-title", Label).update(title)
         listed = self.query_one("#recent-logs", OptionList)
         listed.clear_options()
-        listed.add_options([log.name for log in self.logs])
+        listed.add_options([path_shown(log.name) for log in self.logs])
         listed.display = bool(self.logs)
         self.query_one(UnfinishedGames).refresh_games()
         if self.logs:
@@ -147,7 +144,8 @@ class ReplayForm(Vertical):
         """In a thread: each log is verified to tell its result (a moment for a long one)."""
         for index, log in enumerate(logs):
             result = recorded_result(log)
-            self.app.call_from_thread(self._show_result, logs, index, f"{log.name}  ·  {result}")
+            prompt = f"{path_shown(log.name)}  ·  {result}"
+            self.app.call_from_thread(self._show_result, logs, index, prompt)
 
     def _show_result(self, logs: list[Path], index: int, prompt: str) -> None:
         if not closing(self) and logs == self.logs:  # (not a list read again since)
@@ -183,7 +181,8 @@ class ReplayForm(Vertical):
         self.open_log(self.logs[event.option_index])
 
     def open_log(self, path: Path) -> None:
-        self.query_one("#replay-error", Static).update(_("Verifying {log}…").format(log=path.name))
+        verifying = _("Verifying {log}…").format(log=path_shown(path.name))
+        self.query_one("#replay-error", Static).update(verifying)
         self._load(path)
 
     @work(thread=True, exclusive=True, group="replay")

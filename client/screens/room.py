@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
-from client.i18n import N_, _, ngettext, os_reason_of
+from client.i18n import N_, _, ngettext, os_reason_of, path_shown
 from client.lifecycle import closing
 from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import InviteError, parse_invite
@@ -173,7 +173,7 @@ class RoomScreen(Screen[None]):
                 write_invites(plan.invite_file, room)
             except OSError as error:
                 self._fail(_("cannot write the invites to {file}: {error}").format(
-                    file=plan.invite_file, error=os_reason_of(error)
+                    file=path_shown(plan.invite_file), error=os_reason_of(error)
                 ))
                 return
         if room.notice is not None:
@@ -375,9 +375,9 @@ def write_invites(path: Path, room: Room) -> None:
         with contextlib.suppress(BrokenPipeError):  # the reader (`| head -1`) is done
             os.write(1, data.encode())
         return
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(data)
-    temporary.replace(path)
+    from client.private_file import PRIVATE, write_whole
+
+    write_whole(path, data.encode(), mode=PRIVATE)  # never through a link; a seat's secret
 
 
 def _sentence(text: str) -> str:

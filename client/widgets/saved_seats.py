@@ -18,9 +18,11 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, OptionList
 
-from client.i18n import N_, _, format_moment, said
+from client.folder_listing import Listed, files_in
+from client.i18n import N_, _, format_moment, path_shown, said
 from client.lifecycle import closing
 from client.net.invite import Invite
+from client.net.untrusted import shown
 
 if TYPE_CHECKING:
     from client.net.seatfile import Seat
@@ -47,28 +49,23 @@ def saved_seats(data_dir: Path | None) -> list[SavedSeat]:
     headers: call it off the UI thread)."""
     from client.net.seatfile import seats_folder
 
-    folder = seats_folder(data_dir)
-    if not folder.is_dir():
-        return []
-    paths = [p for p in folder.iterdir() if p.is_file() and not p.name.endswith(".tmp")]
-    paths.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    return [_describe(path) for path in paths]
+    return [_describe(entry) for entry in files_in(seats_folder(data_dir), but=".tmp")]
 
 
-def _describe(path: Path) -> SavedSeat:
+def _describe(entry: Listed) -> SavedSeat:
     from client.net.seatfile import SeatFileError, load_seat
     from protocol.logfile import read_log
 
-    left = format_moment(path.stat().st_mtime)
+    path, left = entry.path, format_moment(entry.mtime)
     try:
         seat = load_seat(path)
         assert seat is not None  # it was just listed
         setup = read_log(seat.log_path).setup
     except (SeatFileError, ValueError, OSError) as problem:
-        named = _("{path}: {reason}").format(path=path, reason="")
+        named = _("{path}: {reason}").format(path=path_shown(path), reason="")
         why = said(problem).removeprefix(named)  # the entry already names it
         title = _("{file}… ({left}) cannot be resumed: {why}").format(
-            file=path.name[:8], left=left, why=why
+            file=path_shown(path.name[:8]), left=left, why=shown(why)
         )
         return SavedSeat(path, None, title)
     game = setup.proposal.rules.proper_name

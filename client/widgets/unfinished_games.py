@@ -19,7 +19,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, OptionList
 
-from client.i18n import N_, _, format_moment, said
+from client.folder_listing import Listed, files_in
+from client.i18n import N_, _, format_moment, path_shown, said
 from client.lifecycle import closing
 from client.net.untrusted import shown
 
@@ -40,28 +41,24 @@ def unfinished_games(data_dir: Path | None) -> list[UnfinishedGame]:
     # which the lobby's first paint does without.
     from client.game.local_seats import local_seats_folder
 
-    folder = local_seats_folder(data_dir)
-    if not folder.is_dir():
-        return []
-    paths = [p for p in folder.iterdir() if p.is_file() and not p.name.endswith(".tmp")]
-    paths.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    return [game for path in paths if (game := _describe(path)) is not None]
+    listed = files_in(local_seats_folder(data_dir), but=".tmp")
+    return [game for entry in listed if (game := _describe(entry)) is not None]
 
 
-def _describe(path: Path) -> UnfinishedGame | None:
+def _describe(entry: Listed) -> UnfinishedGame | None:
     """The entry for the seat file at *path*; None for a game not yet begun (its screen,
     just left, is about to remove it and its empty log)."""
     from client.game.local_seats import load_local_seats
     from protocol.logfile import read_log
 
-    left = format_moment(path.stat().st_mtime)
+    path, left = entry.path, format_moment(entry.mtime)
     try:
         seats = load_local_seats(path)
         contents = read_log(seats.log_path)
     except Exception as problem:  # whatever its type (LocalSeatsError, LogError, OSError…)
         why = shown(said(problem))
         title = _("{file}… ({left}) cannot be resumed: {why}").format(
-            file=path.name[:8], left=left, why=why
+            file=path_shown(path.name[:8]), left=left, why=why
         )
         return UnfinishedGame(path, title, False)
     if not contents.records:

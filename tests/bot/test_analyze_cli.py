@@ -99,3 +99,36 @@ def test_bad_logs_are_refused_and_nothing_is_written(logs: Path, tmp_path: Path)
     assert missing.returncode == 2 and "cannot read" in missing.stderr
     same = tablier("analyze", str(tampered), "--out", str(tampered))
     assert same.returncode == 3 and "never changed" in same.stderr
+
+
+def test_a_link_planted_beside_the_log_is_never_written_through(logs: Path, tmp_path: Path) -> None:
+    """A log that arrives in an archive may bring neighbours: the old temporary's name, a
+    link to the victim's ``.bashrc``, was written through. Now the temporary's name is
+    unguessable and created afresh, and a destination that is a link is refused."""
+    log = tmp_path / "evil.tablier"
+    log.write_bytes((logs / "jacquet.tablier").read_bytes())
+    victim = tmp_path / "bashrc"
+    victim.write_text("# the victim's\n")
+    (tmp_path / ".evil.tablier.analysis.txt.part").symlink_to(victim)
+    result = tablier("analyze", str(log), "--plies", "1")
+    assert result.returncode == 0, result.stderr
+    assert victim.read_text() == "# the victim's\n"
+    assert "equity lost" in (tmp_path / "evil.tablier.analysis.txt").read_text()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == [
+        ".evil.tablier.analysis.txt.part"  # the planted link, left alone; no temporary left
+    ]
+    out = tmp_path / "out.txt"
+    out.symlink_to(victim)
+    refused = tablier("analyze", str(log), "--plies", "1", "--out", str(out))
+    assert refused.returncode == 3 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "is a link" in refused.stderr and out.is_symlink()
+    assert victim.read_text() == "# the victim's\n"
+
+
+def test_paths_are_printed_without_their_escape_sequences(logs: Path, tmp_path: Path) -> None:
+    log = tmp_path / "a\x1b]2;PWNED\x07\x1b[2J.tablier"
+    log.write_bytes((logs / "jacquet.tablier").read_bytes())
+    result = tablier("analyze", str(log), "--plies", "1")
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "a\ufffd]2;PWNED\ufffd\ufffd[2J.tablier" in result.stdout

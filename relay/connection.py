@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import DATA_OPCODES, Frame, Opcode
-from websockets.protocol import Event
+from websockets.http11 import Request
+from websockets.protocol import Event, State
+
+from relay.limits import EARLY_FRAME_COST, UPGRADE_REQUEST_BYTES
 
 if TYPE_CHECKING:
     from relay.core import Output
@@ -36,11 +39,11 @@ class RelayConnection(ServerConnection):
     _to: ClassVar[_Relay]
     # Nothing is set on an instance but in the rare case of frames before start(): a
     # websocket connection holds some forty attributes, and one more doubles its dict.
-    _early: list[Frame] | None = None
+    _early: _Early | None = None
 
     @classmethod
     def for_relay(cls, relay: RelayServer) -> type[RelayConnection]:
-        to = _Relay(relay._carry_out, relay.received, {}, {})
+        to = _Relay(relay._carry_out, relay.received, {}, {}, {})
         return type("Connection", (cls,), {"relay": relay, "_to": to})
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -62,7 +65,32 @@ class RelayConnection(ServerConnection):
         self._to.conns.pop(self, None)
         super().connection_lost(exc)
 
+    def data_received(self, data: bytes) -> None:
+        if self.request is not None:
+            super().data_received(data)
+            return
+        # Still reading its upgrade request: websockets' own bounds (128 headers of 8 KiB)
+        # would let it hold a megabyte; the relay holds UPGRADE_REQUEST_BYTES of it.
+        # Counted before websockets parses it, so a read of a larger one is never parsed
+        # (what comes behind the request in the same reads counts too: an honest client
+        # waits for the 101 before it sends a frame).
+        reading = self._to.reading
+        read = reading[self] = reading.get(self, 0) + len(data)
+        if read > UPGRADE_REQUEST_BYTES:
+            self._refuse_upgrade()
+            return
+        super().data_received(data)
+
+    def _refuse_upgrade(self) -> None:
+        """Its upgrade request is larger than any real client's: closed without a word (there
+        is no websocket yet to carry one), as :meth:`connection_made` refuses."""
+        ip = self._to.upgrading.get(self)
+        if ip is not None and not self.transport.is_closing():
+            self.relay._carry_out([self.relay.core.refused_upgrade(ip, "request_too_large")])
+        self.transport.abort()
+
     def upgraded(self) -> None:
+        self._to.reading.pop(self, None)
         ip = self._to.upgrading.pop(self, None)
         if ip is not None:
             relay = self.relay
@@ -71,9 +99,12 @@ class RelayConnection(ServerConnection):
     def start(self, conn: int) -> None:
         """The core knows it as ``conn`` now: hand it every frame from here on."""
         self._to.conns[self] = conn
-        for frame in self._early or ():
-            self._data_frame(frame)
-        self._early = None
+        early, self._early = self._early, None
+        if early is not None:
+            for frame in early.frames:
+                self._data_frame(frame)
+            if early.dropped:
+                self._to.carry_out(self.relay.core.receive_too_early(conn))
 
     def process_event(self, event: Event) -> None:
         # The hot path: a whole binary frame, straight to the core.
@@ -83,12 +114,50 @@ class RelayConnection(ServerConnection):
             if conn is not None:
                 to.received(conn, bytes(event.data))
                 return
-        if not isinstance(event, Frame) or event.opcode not in DATA_OPCODES:
-            super().process_event(event)  # the upgrade request, pings, pongs, close
+        if not isinstance(event, Frame):  # the upgrade request
+            if isinstance(event, Request) and _request_size(event) > UPGRADE_REQUEST_BYTES:
+                self._refuse_upgrade()  # it came whole in one read
+                return
+            super().process_event(event)
+        elif event.opcode not in DATA_OPCODES:
+            super().process_event(event)  # pings, pongs, close: websockets' own
+            if event.opcode is not Opcode.CLOSE:
+                self._control(event)
         elif self not in self._to.conns:
-            self._early = [*(self._early or ()), event]
+            self._hold(event, len(event.data))
         else:
             self._data_frame(event)
+
+    def _hold(self, frame: Frame | None, size: int) -> None:
+        """A frame before the core opened the connection: kept for :meth:`start` (a control
+        frame, already answered, only counted), within one full frame's worth
+        (relay.limits.EARLY_FRAME_COST)."""
+        early = self._early
+        if early is None:
+            early = self._early = _Early()
+        early.size += size + EARLY_FRAME_COST
+        if early.size > self.relay.config.max_frame:
+            early.dropped = True
+        elif frame is not None:
+            early.frames.append(frame)
+
+    def _control(self, frame: Frame) -> None:
+        """A ping or pong, which websockets has answered (a ping with a pong) before the relay
+        sees it: it costs a token of the connection's rate limit like a message, and the pongs
+        a client that does not read makes the relay queue are cut off like its messages."""
+        relay = self.relay
+        conn = self._to.conns.get(self)
+        if conn is None:
+            self._hold(None, len(frame.data))
+        elif self.protocol.state is not State.OPEN:
+            # Refused and closing, and still pinging: it does not read the close either.
+            self.transport.abort()
+        else:
+            self._to.carry_out(relay.core.receive_control(conn, relay._clock()))
+        if not self.transport.is_closing() and (
+            self.transport.get_write_buffer_size() > relay._max_queued_bytes
+        ):
+            relay._drop_slow_reader(self)
 
     def _data_frame(self, frame: Frame) -> None:
         core, to = self.relay.core, self._to
@@ -109,3 +178,19 @@ class _Relay:
     received: Callable[[int, bytes], None]  # a whole binary frame from a connection
     conns: dict[RelayConnection, int]  # the core's id of each connection it opened
     upgrading: dict[RelayConnection, str]  # admitted, not upgraded yet: its address
+    reading: dict[RelayConnection, int]  # the bytes read of its upgrade request so far
+
+
+@dataclass(slots=True)
+class _Early:
+    """The frames a connection sent before the core opened it (rare: honest clients wait)."""
+
+    frames: list[Frame] = field(default_factory=list)
+    size: int = 0  # their bytes, and EARLY_FRAME_COST each, control frames counted too
+    dropped: bool = False  # past relay.config.max_frame: those after were not kept
+
+
+def _request_size(request: Request) -> int:
+    """An upgrade request's bytes, near enough: its path and each header line."""
+    lines = sum(len(name) + len(value) + 4 for name, value in request.headers.raw_items())
+    return len(request.path) + lines

@@ -88,6 +88,11 @@ _NOT_THIS_ROOM = (
 )
 
 
+_CREATED_ALREADY = (
+    "This connection already asked for a room; open another connection for another room."
+)
+
+
 @dataclass(slots=True)
 class Session:
     """One websocket connection: in the lobby until it joins a room as a player or spectator."""
@@ -100,6 +105,7 @@ class Session:
     seat: Seat | None = None
     closing: bool = False
     waiting: bool = False  # a backplane is deciding its create or join
+    created: bool = False  # it asked for a room (once a connection)
 
 
 @dataclass(slots=True)
@@ -179,6 +185,13 @@ class RelayCore:
         details["why"] = why
         return Log(None, "refused", details)
 
+    def refused_upgrade(self, ip: str, why: str) -> Log:
+        """An admitted connection's HTTP upgrade broke a bound of the shell's
+        (relay.limits.UPGRADE_REQUEST_BYTES): it is closed without a word, like one
+        :meth:`admit` refuses."""
+        self.stats.refusals[ErrorCode.BAD_ENVELOPE] += 1
+        return Log(None, "refused", {"code": ErrorCode.BAD_ENVELOPE, "ip": ip, "why": why})
+
     def upgraded_or_gone(self, ip: str, *, per_address: bool = True) -> None:
         """An admitted connection finished its upgrade (it is counted by :meth:`open` from now
         on) or closed before it."""
@@ -221,7 +234,28 @@ class RelayCore:
             return self._refuse(session, ErrorCode.ALREADY_JOINED)
         if isinstance(message, Join):
             return self._join(session, message, now)
+        if session.created:
+            # One create a connection (relay.client.create_room opens one for each): else one
+            # connection could re-create a room over and over, each a line and a reply.
+            return self._refuse(session, ErrorCode.ALREADY_JOINED, _CREATED_ALREADY)
+        session.created = True
         return self._create(session, message, now)
+
+    def receive_control(self, conn: ConnId, now: float) -> list[Output]:
+        """A ping or a pong arrived (websockets answered a ping already): it costs a token
+        like a message, so that a flood of them is refused as one of messages is."""
+        session = self.sessions.get(conn)
+        if session is None or session.closing or session.bucket.take(now):
+            return []
+        return self._refuse(session, ErrorCode.RATE_LIMITED, why="control")
+
+    def receive_too_early(self, conn: ConnId) -> list[Output]:
+        """More frames came before the connection was open than the shell holds
+        (relay.limits.EARLY_FRAME_COST): more than a burst, before it could send anything."""
+        session = self.sessions.get(conn)
+        if session is None or session.closing:
+            return []
+        return self._refuse(session, ErrorCode.RATE_LIMITED, why="early")
 
     def receive_text(self, conn: ConnId) -> list[Output]:
         session = self.sessions.get(conn)
@@ -321,7 +355,7 @@ class RelayCore:
         replaced = self.local_conn(admitted.replaced)
         session.room, session.seat = local, admitted.seat
         welcome = self._welcome(admitted, result.capacity, result.next_seq, result.epoch)
-        out.append(Log(conn, "joined", _joined(result.room_id, admitted)))
+        out.append(Log(conn, "joined", _joined(result.room_id, admitted, session.ip)))
         out.append(Transmit((conn,), encode(replace(welcome, resync=result.resync))))
         out.extend(Transmit((conn,), frame) for frame in result.events)
         start = result.start + len(result.events)
@@ -350,7 +384,9 @@ class RelayCore:
         created = result.created
         event = "recreated" if result.again else "created"
         return [
-            Log(conn, event, {"room": created.room_id[:8], "seats": result.seats}),
+            Log(
+                conn, event, {"room": created.room_id[:8], "seats": result.seats, "ip": session.ip}
+            ),
             Transmit((conn,), encode(created)),
         ]
 
@@ -487,7 +523,12 @@ class RelayCore:
             return [Bring(session.conn, session.ip, message, created)]
         if (room := self.rooms.get(created.room_id)) is not None:
             # Another member re-created it first: the same secrets get the same answer.
-            log = Log(session.conn, "recreated", {"room": room.id[:8], "seats": room.capacity})
+            details: dict[str, str | int] = {
+                "room": room.id[:8],
+                "seats": room.capacity,
+                "ip": session.ip,
+            }
+            log = Log(session.conn, "recreated", details)
             return [log, Transmit((session.conn,), encode(created))]
         if len(self.rooms) >= self.config.max_rooms:
             return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, why="rooms")
@@ -508,7 +549,9 @@ class RelayCore:
         self._rooms_per_ip[session.ip] += 1
         event = "created" if again is None else "recreated"
         return [
-            Log(session.conn, event, {"room": room_id[:8], "seats": message.seats}),
+            Log(
+                session.conn, event, {"room": room_id[:8], "seats": message.seats, "ip": session.ip}
+            ),
             Transmit((session.conn,), encode(created)),
         ]
 
@@ -558,7 +601,7 @@ class RelayCore:
             replay = room.backlog_since(message.resume_from)
         welcome = self._welcome(admitted, room.capacity, next_seq, room.epoch)
         welcome = replace(welcome, resync=message.resume_from is not None and replay is None)
-        out.append(Log(session.conn, "joined", _joined(room.id, admitted)))
+        out.append(Log(session.conn, "joined", _joined(room.id, admitted, session.ip)))
         out.append(Transmit((session.conn,), encode(welcome)))
         out.extend(Transmit((session.conn,), frame) for frame in replay or ())
         room.refresh_audience(now)
@@ -699,7 +742,8 @@ class RelayCore:
         return out
 
 
-def _joined(room_id: str, admitted: Admitted) -> dict[str, str | int]:
+def _joined(room_id: str, admitted: Admitted, ip: str) -> dict[str, str | int]:
+    # The address too: every line a client's doing causes is paced by it (relay.logs).
     if admitted.seat is None:
-        return {"room": room_id[:8], "as": "spectator"}
-    return {"room": room_id[:8], "as": "player", "seat": admitted.seat.index}
+        return {"room": room_id[:8], "as": "spectator", "ip": ip}
+    return {"room": room_id[:8], "as": "player", "seat": admitted.seat.index, "ip": ip}

@@ -41,3 +41,19 @@ class TokenBucket:
         elapsed = max(0.0, now - self._stamp)
         self._tokens = min(self._burst, self._tokens + elapsed * self._rate)
         self._stamp = now
+
+
+# How much of a websocket upgrade request (request line and headers together) the relay reads
+# before it gives up on the connection. A real client's request is some 250 bytes
+# (websockets': Host, Upgrade, Connection, Sec-WebSocket-Key/Version, User-Agent), and a proxy
+# in front adds a few lines (X-Forwarded-For, X-Real-IP, Forwarded): 4 KiB is ten times that.
+# websockets' own limits (128 headers of 8 KiB lines, ~1 MiB) let one half-open connection
+# hold a megabyte; with this bound it holds about 10 KiB in all (docs/relay-protocol.md).
+UPGRADE_REQUEST_BYTES = 4 * 1024
+
+# What the relay holds of the frames that arrive behind the upgrade request, before the
+# connection is open in the core (an honest client waits for the 101 and sends none): their
+# bytes plus EARLY_FRAME_COST for each (a parsed frame's own weight), at most one full frame's
+# worth (--max-frame). Past it, the frames are dropped and, once open, the connection is
+# refused as rate_limited: it sent more than a burst allows before it could send anything.
+EARLY_FRAME_COST = 64

@@ -86,6 +86,16 @@ def configure(as_json: bool) -> None:
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
+    # asyncio's warnings name no client and are not paced: "socket.send() raised exception."
+    # once per frame written to a socket that already failed (hundreds for one replay), in
+    # the middle of a JSON log. The relay no longer writes to a closing transport
+    # (relay.server), and what asyncio has left to warn of (slow callbacks, a write to a dead
+    # socket) says nothing an operator can act on: only its errors (a task that died) reach
+    # the log, and as the relay's own lines.
+    asyncio_logger = logging.getLogger("asyncio")
+    asyncio_logger.setLevel(logging.ERROR)
+    asyncio_logger.addHandler(handler)
+    asyncio_logger.propagate = False
 
 
 class LogPacer:

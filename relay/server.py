@@ -217,7 +217,13 @@ class RelayServer:
             if type(output) is Transmit:
                 # The same bytes to every member, written at once without awaiting anyone
                 # (websockets still puts a frame header on each copy).
-                targets = [connections[c] for c in output.to if c in connections]
+                # Not to one whose transport failed or is closing: asyncio would warn once
+                # per frame written to a dead socket (a replay is hundreds of frames).
+                targets = [
+                    ws
+                    for c in output.to
+                    if (ws := connections.get(c)) is not None and not ws.transport.is_closing()
+                ]
                 broadcast(targets, output.data)
                 limit = self._max_queued_bytes
                 for target in targets:
@@ -281,8 +287,9 @@ class RelayServer:
         its room's traffic without bound: past the limit it is cut off (no frame can get
         through its full buffer anyway)."""
         # A search, not a map kept per frame: cutting a member off is rare.
-        conn = next(c for c, ws in self._connections.items() if ws is websocket)
-        self._carry_out(self.core.refused_by_transport(conn, ErrorCode.TOO_SLOW))
+        conn = next((c for c, ws in self._connections.items() if ws is websocket), None)
+        if conn is not None:  # None: not open in the core yet (pongs before it was)
+            self._carry_out(self.core.refused_by_transport(conn, ErrorCode.TOO_SLOW))
         websocket.transport.abort()
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:

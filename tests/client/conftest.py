@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.app import App
+from textual.pilot import Pilot
 
 from client.setup import SessionSettings
 from protocol.identity import seeded_source
@@ -36,3 +39,18 @@ def screen_text(app: App[Any]) -> str:
     """Everything the current screen shows, as plain text (one line per row)."""
     strips = app.screen._compositor.render_strips()
     return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+UNTIL_SECONDS = 60.0
+"""How long :func:`until` lets the app run: generous, for a loaded machine; a test that
+waits this long has failed, and says what it waited for."""
+
+
+async def until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None:
+    """Let the app run until *done()* holds; AssertionError naming *what* otherwise."""
+    try:
+        async with asyncio.timeout(UNTIL_SECONDS):
+            while not done():
+                await pilot.pause(0.01)
+    except TimeoutError:
+        raise AssertionError(f"{what} never happened") from None

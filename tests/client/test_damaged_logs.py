@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from textual.notifications import Notification
-from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 import engine.goose
@@ -26,7 +25,7 @@ from client.widgets.unfinished_games import UnfinishedGames, unfinished_games
 from engine.goose.options import MAX_ANTE, MAX_FEE
 from protocol.bounds import MAX_TIME
 from protocol.logfile import parse_log
-from tests.client.conftest import seeded_settings
+from tests.client.conftest import seeded_settings, until
 from tests.protocol.hostile_logs import DAY, Built, Recipe, build, build_with_secrets, recipes
 
 ANTE = Recipe("goose", (("ante", 2**63),), 2, 2, 60_000, 1_764_500_000_000, ("Ann", "Bob"),
@@ -55,14 +54,6 @@ def engine_bug(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
     with monkeypatch.context() as patch:
         patch.setattr(engine.goose, "throw", _unknown_bug)
         yield patch
-
-
-async def _until(pilot: Pilot[None], done: object, what: str) -> None:
-    for _ in range(300):
-        if callable(done) and done():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"{what} never happened")
 
 
 def _seat_file(built: Built, log: Path, data_dir: Path) -> None:
@@ -160,7 +151,7 @@ async def test_the_tab_lists_them_opens_none_and_goes_on(
             listed.focus()
             listed.highlighted = names.index(damaged)
             await pilot.press("enter")
-            await _until(pilot, lambda said=said: said in str(error.render()), damaged)
+            await until(pilot, lambda said=said: said in str(error.render()), damaged)
             assert app.screen is lobby and app.is_running
 
         unfinished = lobby.query_one("#unfinished-list", OptionList)
@@ -179,7 +170,7 @@ async def test_the_tab_lists_them_opens_none_and_goes_on(
         def refused() -> list[Notification]:
             return [n for n in app._notifications if n.title == "Cannot resume"]
 
-        await _until(pilot, refused, "the refusal of the ante's game")
+        await until(pilot, refused, "the refusal of the ante's game")
         [notice] = refused()
         assert notice.message == ante_game and ANTE_REFUSED in notice.message
         assert app.screen is lobby and app.is_running
@@ -187,7 +178,7 @@ async def test_the_tab_lists_them_opens_none_and_goes_on(
         choose("Jeu de l'oie: e\u0301")  # dated near the end of time: ahead of this clock
         await pilot.press("enter")
         ahead = "Its log fails verification, so the game cannot be taken up again: seat 0: "
-        await _until(pilot, lambda: str(error.render()).startswith(ahead), "the clock's refusal")
+        await until(pilot, lambda: str(error.render()).startswith(ahead), "the clock's refusal")
         assert "more than a day ahead of this computer's clock" in str(error.render())
         await app.workers.wait_for_complete()
         assert app.screen is lobby and app.is_running
@@ -197,7 +188,7 @@ async def test_the_tab_lists_them_opens_none_and_goes_on(
             choose("Jeu de l'oie: Cy, Di")
             await pilot.press("enter")
             refusal = "Its log fails verification, so the game cannot be taken up again: record "
-            await _until(pilot, lambda: str(error.render()).startswith(refusal), "the refusal")
+            await until(pilot, lambda: str(error.render()).startswith(refusal), "the refusal")
             await app.workers.wait_for_complete()
         assert f"a value this program cannot handle (RuntimeError: {BUG})" in str(error.render())
         assert app.screen is lobby and app.is_running
@@ -205,11 +196,11 @@ async def test_the_tab_lists_them_opens_none_and_goes_on(
         listed.focus()
         listed.highlighted = names.index("extreme.tablier")
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, GameScreen), "the replay")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), "the replay")
         await pilot.press("end")  # every frame of it, drawn
         await pilot.pause()
         await pilot.press("escape")
-        await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
         assert app.is_running
 
 

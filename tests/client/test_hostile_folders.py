@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from client.app import TablierApp
@@ -17,19 +16,11 @@ from client.i18n import format_moment, path_shown
 from client.widgets.saved_seats import saved_seats
 from client.widgets.unfinished_games import unfinished_games
 from protocol.selfplay import selfplay
-from tests.client.conftest import FIXED_TIME_MS, seeded_settings
+from tests.client.conftest import FIXED_TIME_MS, seeded_settings, until
 
 TOO_LONG = "x" * 300  # a component longer than NAME_MAX: following the link, ENAMETOOLONG
 ESCAPING = "a\x1b]2;PWNED\x07\x1b[2J.tablier"  # sets the terminal's title, clears it
 FAR_FUTURE = 1_099_511_627_776  # seconds: the year 36812, past datetime's reach
-
-
-async def _until(pilot: Pilot[None], done: object, what: str) -> None:
-    for _ in range(300):
-        if callable(done) and done():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"{what} never happened")
 
 
 def _hostile_data_dir(data_dir: Path) -> Path:
@@ -72,7 +63,7 @@ async def test_the_lobby_lists_hostile_folders_and_goes_on(tmp_path: Path) -> No
         await pilot.pause()
         await app.workers.wait_for_complete()
         saved = app.screen.query_one("#saved-seats-list", OptionList)
-        await _until(pilot, lambda: saved.option_count == 1, "the saved seats' list")
+        await until(pilot, lambda: saved.option_count == 1, "the saved seats' list")
         await pilot.press("f4")
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -82,7 +73,7 @@ async def test_the_lobby_lists_hostile_folders_and_goes_on(tmp_path: Path) -> No
         assert len(prompts) == 1 and prompts[0].startswith(path_shown(ESCAPING) + "  ·  ")
         assert not any(char in prompts[0] for char in "\x1b\x07")
         unfinished = app.screen.query_one("#unfinished-list", OptionList)
-        await _until(pilot, lambda: unfinished.option_count == 1, "the unfinished games' list")
+        await until(pilot, lambda: unfinished.option_count == 1, "the unfinished games' list")
         assert app.is_running
 
 

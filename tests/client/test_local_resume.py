@@ -17,17 +17,9 @@ from client.screens.lobby import LobbyScreen
 from client.setup import GooseSetup
 from protocol.logfile import parse_log
 from protocol.verify import verify_log
-from tests.client.conftest import seeded_settings
+from tests.client.conftest import seeded_settings, until
 
 THREE = GooseSetup(("Alice", "Bruno", "Chloé"))
-
-
-async def _until(pilot: Pilot[None], done: object, what: str) -> None:
-    for _ in range(300):
-        if callable(done) and done():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"{what} never happened")
 
 
 async def _leave_for_the_lobby(pilot: Pilot[None]) -> None:
@@ -35,13 +27,13 @@ async def _leave_for_the_lobby(pilot: Pilot[None]) -> None:
     await pilot.pause()
     if not isinstance(pilot.app.screen, LobbyScreen):
         await pilot.press("y")  # "Leave this game for the lobby?"
-    await _until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen), "the lobby")
+    await until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen), "the lobby")
 
 
 async def _unfinished(pilot: Pilot[None]) -> OptionList:
     await pilot.press("f4")
     lobby = pilot.app.screen
-    await _until(pilot, lambda: bool(lobby.query("#unfinished-list")), "the Recorded match tab")
+    await until(pilot, lambda: bool(lobby.query("#unfinished-list")), "the Recorded match tab")
     listed = lobby.query_one("#unfinished-list", OptionList)
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
@@ -54,15 +46,15 @@ async def test_a_local_game_left_midway_is_taken_up_where_it_stopped(tmp_path: P
         await _leave_for_the_lobby(pilot)  # before the first throw: nothing is kept
         listed = await _unfinished(pilot)
         assert listed.option_count == 0
-        await _until(pilot, lambda: not list((tmp_path / "matches").iterdir()), "no log")
+        await until(pilot, lambda: not list((tmp_path / "matches").iterdir()), "no log")
         assert not list((tmp_path / "local").iterdir())
 
         app.start_game(THREE)
-        await _until(pilot, lambda: isinstance(app.screen, GooseScreen), "a new game")
+        await until(pilot, lambda: isinstance(app.screen, GooseScreen), "a new game")
         first = app.screen
         assert isinstance(first, GooseScreen) and isinstance(first.game, LocalGame)
         await pilot.press("space", "space", "space", "space")
-        await _until(pilot, lambda: not first.game.pending_turns, "the throws")
+        await until(pilot, lambda: not first.game.pending_turns, "the throws")
         left_at, log_path = first.game.match.state, first.game.log_path
         await _leave_for_the_lobby(pilot)
 
@@ -79,12 +71,12 @@ async def test_a_local_game_left_midway_is_taken_up_where_it_stopped(tmp_path: P
         assert stat.S_IMODE(seat_file.stat().st_mode) == 0o600  # every seat's secrets
         listed.focus()
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, GooseScreen), "the game again")
+        await until(pilot, lambda: isinstance(app.screen, GooseScreen), "the game again")
         again = app.screen
         assert isinstance(again, GooseScreen) and isinstance(again.game, LocalGame)
         assert again.game.state == left_at and again.game.log_path == log_path
         await pilot.press("space")  # the log goes on from there
-        await _until(pilot, lambda: not again.game.pending_turns, "the throw")
+        await until(pilot, lambda: not again.game.pending_turns, "the throw")
         await _leave_for_the_lobby(pilot)
     report = verify_log(log_path)
     assert report.ok and report.throws == 5, report.summary()
@@ -95,7 +87,7 @@ async def test_a_log_changed_since_is_refused_in_a_sentence(tmp_path: Path) -> N
     async with app.run_test(size=(80, 24)) as pilot:
         game = app.screen.game  # type: ignore[attr-defined]
         await pilot.press("space", "space")
-        await _until(pilot, lambda: not game.pending_turns, "the throws")
+        await until(pilot, lambda: not game.pending_turns, "the throws")
         await _leave_for_the_lobby(pilot)
         data = bytearray(game.log_path.read_bytes())
         data[parse_log(bytes(data)).offsets[1] + 12] ^= 1  # a bit of the second record
@@ -106,7 +98,7 @@ async def test_a_log_changed_since_is_refused_in_a_sentence(tmp_path: Path) -> N
         await pilot.press("enter")
         lobby = app.screen
         error = lobby.query_one("#replay-error", Static)
-        await _until(pilot, lambda: "verification" in str(error.render()), "the refusal")
+        await until(pilot, lambda: "verification" in str(error.render()), "the refusal")
         assert str(error.render()).startswith(
             "Its log fails verification, so the game cannot be taken up again: "
         )

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from client.app import TablierApp
@@ -26,7 +25,7 @@ from client.net.seatfile import Seat, SeatFileError, decode_seat, encode_seat, s
 from client.screens.lobby import LobbyScreen
 from client.widgets.saved_seats import SavedSeats
 from protocol.codec import pack, unpack_untrusted
-from tests.client.conftest import seeded_settings
+from tests.client.conftest import seeded_settings, until
 
 ESCAPE = "\x1b]2;PWNED\x07"
 KEYS = (b"i" * 32,) * 2, (b"c" * 32,) * 2, (b"r" * 32,) * 2
@@ -39,14 +38,6 @@ def local_seats(log: Path | str) -> LocalSeats:
 def net_seat(log: Path | str, name: str = "Ada", url: str = "ws://127.0.0.1:9/") -> Seat:
     return Seat(url, "R" * 22, "P" * 43, "S" * 43, "K" * 43, name, "player", Path(log),
                 b"i" * 32, b"c" * 32)  # fmt: skip
-
-
-async def _until(pilot: Pilot[None], done: object, what: str) -> None:
-    for _ in range(300):
-        if callable(done) and done():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"{what} never happened")
 
 
 def test_a_seat_files_log_path_is_absolute_and_printable() -> None:
@@ -117,9 +108,9 @@ async def test_the_lobby_lists_seats_whose_log_is_a_fifo_or_a_device_in_a_senten
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
         await pilot.press("f4")
-        await _until(pilot, lambda: bool(lobby.query("#unfinished-list")), "the Replay tab")
+        await until(pilot, lambda: bool(lobby.query("#unfinished-list")), "the Replay tab")
         listed = lobby.query_one("#unfinished-list", OptionList)
-        await _until(pilot, lambda: listed.option_count == 2, "the unfinished games")
+        await until(pilot, lambda: listed.option_count == 2, "the unfinished games")
         titles = sorted(str(listed.get_option_at_index(i).prompt) for i in range(2))
         assert titles[0].startswith("aaaaaaaa… (") and titles[1].startswith("bbbbbbbb… (")
         assert titles[0].endswith(f"cannot be resumed: {fifo} is not a regular file: not a "
@@ -129,7 +120,7 @@ async def test_the_lobby_lists_seats_whose_log_is_a_fifo_or_a_device_in_a_senten
 
         lobby.action_show_tab("network")
         saved = lobby.query_one(SavedSeats)
-        await _until(pilot, lambda: len(saved.seats) == 3, "the saved seats")
+        await until(pilot, lambda: len(saved.seats) == 3, "the saved seats")
         titles = sorted(entry.title for entry in saved.seats)
         assert "cannot be resumed: a damaged seat file (its log's path is not one)" in titles[0]
         assert titles[1].endswith(f"cannot be resumed: {fifo} is not a regular file: not a "

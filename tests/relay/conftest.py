@@ -198,3 +198,12 @@ async def two_players(url: str) -> tuple[RoomConnection, RoomConnection, str]:
     await ada.receive()
     await bob.receive()
     return ada, bob, room.spectator_token
+
+
+@pytest.fixture
+async def game(relay_process: RelayProcess) -> AsyncIterator[tuple[RoomConnection, ...]]:
+    """Two players of another room, seated before the attack starts."""
+    ada, bob, _ = await two_players(relay_process.url)
+    yield ada, bob
+    await ada.close()
+    await bob.close()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
@@ -35,15 +34,6 @@ from relay.envelope import (
 from relay.logs import LINES_PER_ADDRESS
 from relay.rooms import new_room
 from tests.relay.conftest import RelayProcess, spawn_relay, two_players
-
-
-@pytest.fixture
-async def game(relay_process: RelayProcess) -> AsyncIterator[tuple[RoomConnection, ...]]:
-    """Two players of another room, seated before the attack starts."""
-    ada, bob, _ = await two_players(relay_process.url)
-    yield ada, bob
-    await ada.close()
-    await bob.close()
 
 
 async def next_message(member: RoomConnection) -> Message:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import struct
-from collections.abc import AsyncIterator
 
 import pytest
 from websockets.asyncio.client import connect
@@ -31,14 +30,6 @@ from tests.relay.conftest import RelayProcess, spawn_relay, two_players
 from tests.relay.test_hostile import assert_game_goes_on, refusal_and_close
 
 PING, PONG, BINARY, CLOSE = 0x9, 0xA, 0x2, 0x8
-
-
-@pytest.fixture
-async def game(relay_process: RelayProcess) -> AsyncIterator[tuple[RoomConnection, ...]]:
-    ada, bob, _ = await two_players(relay_process.url)
-    yield ada, bob
-    await ada.close()
-    await bob.close()
 
 
 def _address(url: str) -> tuple[str, int]:

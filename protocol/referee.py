@@ -68,6 +68,10 @@ class Referee:
         self._events: list[Event] = []
         self._flight = InFlight(self._write)
 
+    def next_chat(self, seat: int) -> int:
+        """The index *seat*'s next chat line must carry (its lines are numbered from 0)."""
+        return self._chats[seat]
+
     @property
     def state(self) -> EngineState:
         """The engine state the match is in."""

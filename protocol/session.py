@@ -142,6 +142,12 @@ class MatchSession(Referee):
         """Networked: how many accepted records wait for this seat's echo to be logged."""
         return self._flight.unlogged()
 
+    @property
+    def ending_on_its_way(self) -> bool:
+        """Networked: whether our resignation or claim is on its way to its place (nothing
+        else can be done until it comes back)."""
+        return bool(self._flight.deferred)
+
     def flush_log(self) -> None:
         """Log whatever still waits for an echo (the match is being left: lose nothing)."""
         self._flight.flush()

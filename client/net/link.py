@@ -149,6 +149,9 @@ class RelayLink:
         self._next_seq: int | None = None if seat_token is None else 0
         self._epoch: int | None = None  # the numbering _next_seq counts in, once welcomed
         self.on_seat_token: Callable[[str], None] | None = None  # the relay gave a new one
+        # Called after each event from the relay is handled, whatever it did to the match (a
+        # payload whose sender is blamed changes nothing a match listener would be told of).
+        self.on_event: Callable[[], None] | None = None
         self._replay_until = 0
         self._replaying = False  # the relay is still replaying what we missed
         self._complete = True  # and it kept all of it (no resync, not a re-created room)
@@ -460,6 +463,13 @@ class RelayLink:
             await connection.send(outgoing.data, tell=outgoing.tell)
 
     def _deliver(self, event: Message | Presence | Notice, connection: RoomConnection) -> None:
+        try:
+            self._handle_event(event, connection)
+        finally:
+            if self.on_event is not None:
+                self.on_event()
+
+    def _handle_event(self, event: Message | Presence | Notice, connection: RoomConnection) -> None:
         now = self.clock()
         if isinstance(event, Message | Presence):
             check_seat(self.url, event.seat)

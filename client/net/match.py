@@ -161,6 +161,11 @@ class NetMatch(MatchView):
         match._before_setup = True
         return match
 
+    @property
+    def chain(self) -> HashChain | None:
+        """This seat's dice chain in the current match (None before it joined one)."""
+        return self._chain
+
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call *listener* after every change; returns what unsubscribes it."""
         self._listeners.append(listener)

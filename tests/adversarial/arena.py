@@ -323,7 +323,7 @@ class Arena:
             return Play(me, max(view.throw_index - 1, 0), now, "13/7 13/8", bytes(32), b"",
                         progress.digest)  # fmt: skip
         if cls is Chat:
-            return Chat(me, view._chats[me], now, "gl", b"")
+            return Chat(me, view.next_chat(me), now, "gl", b"")
         if cls is Claim:
             accused = next(iter(view.awaited_seats()), (me + 1) % self.players)
             return Claim(me, progress.position, now, accused, b"", progress.digest)

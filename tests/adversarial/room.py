@@ -228,7 +228,7 @@ class HostileRoom:
         seat_of = self._match_seat()
         live = [s for s in self.honest if (m := self.matches[s]).session is not None
                 and m.session.stopped is None and m.session.ended is None]  # fmt: skip
-        chain = self.mallory._chain
+        chain = self.mallory.chain
         if seat_of is None or not live or chain is None:
             return False
         view = self.matches[live[0]].session

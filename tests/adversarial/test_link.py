@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any
 
 import pytest
 from hypothesis import given
@@ -330,7 +329,7 @@ async def _first_throw(
         ada.link.flush()
         return
     seat = setup.public_keys.index(mallory.match.identity.public_key)
-    chain = mallory.match._chain
+    chain = mallory.match.chain
     if not awaited or awaited[0] != seat or chain is None:
         return
     try:
@@ -422,7 +421,7 @@ def _throw_if_awaited(room: Room, clock: PlayersClock) -> None:
         return
     awaiting = session.awaiting
     if (isinstance(awaiting, ThrowDice) and awaiting.seat == session.seat
-            and not session.progress.links and not session._flight.deferred):  # fmt: skip
+            and not session.progress.links and not session.ending_on_its_way):  # fmt: skip
         try:
             room.match.act(lambda s: s.throw(clock()))
         except Exception as error:
@@ -436,16 +435,8 @@ async def _until(condition: Callable[[], bool], *rooms: Room) -> None:
     its link task ends)."""
     changed = asyncio.Event()
     unsubscribe = [room.match.subscribe(changed.set) for room in rooms]
-    delivers = [(room.link, room.link._deliver) for room in rooms]
-    for link, deliver in delivers:
-
-        def delivered(*args: Any, deliver: Callable[..., None] = deliver) -> None:
-            try:
-                deliver(*args)
-            finally:
-                changed.set()
-
-        link._deliver = delivered  # type: ignore[method-assign]
+    for room in rooms:
+        room.link.on_event = changed.set
 
     def wake(_task: object) -> None:
         changed.set()
@@ -462,8 +453,8 @@ async def _until(condition: Callable[[], bool], *rooms: Room) -> None:
             task.remove_done_callback(wake)
         for undo in unsubscribe:
             undo()
-        for link, deliver in delivers:
-            link._deliver = deliver  # type: ignore[method-assign]
+        for room in rooms:
+            room.link.on_event = None
 
 
 async def _level(ada: Room, bob: Room) -> None:

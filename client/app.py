@@ -89,6 +89,9 @@ class TablierApp(App[None]):
         self.settings = settings or SessionSettings()
         self._start = start
         self._rooms_closing: set[asyncio.Task[None]] = set()
+        # How many closings quitting had to cut short (each should end by itself: leaving a
+        # room never waits on a relay that does not answer).
+        self.closings_cut_short = 0
         self._open_rooms: set[Callable[[], Coroutine[Any, Any, None]]] = set()
 
     def get_default_screen(self) -> Screen[None]:
@@ -215,6 +218,7 @@ class TablierApp(App[None]):
         self._open_rooms.clear()
         if self._rooms_closing:
             _, late = await asyncio.wait(self._rooms_closing, timeout=CLOSING_SECONDS)
+            self.closings_cut_short = len(late)
             for task in late:
                 task.cancel()
             if late:

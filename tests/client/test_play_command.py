@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -62,9 +61,9 @@ def test_help_answers_fast_without_loading_textual() -> None:
         "    main(['--help'])\n"
         "assert 'textual' not in sys.modules, 'textual was imported'\n"
     )
-    started = time.perf_counter()
+    # What makes it fast: Textual (most of the start-up time) is not loaded for --help; the
+    # time itself is measured by scripts/bench_first_paint.py, not asserted here.
     subprocess.run([sys.executable, "-c", code], check=True)
-    assert time.perf_counter() - started < 1.5  # the 0.3 s target, with room for a busy CI
 
 
 def test_a_log_path_that_is_a_folder_is_refused(

@@ -6,7 +6,6 @@ choosing Jacquet plays, keeping every state the live match went through to compa
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ from engine.bot import choose_play
 from protocol.identity import seeded_source
 from protocol.local import LocalMatch
 from protocol.logfile import read_log
-from tests.client.conftest import FIXED_TIME_MS
+from tests.client.conftest import FIXED_TIME_MS, until
 
 JACQUET_THROWS = 8
 
@@ -119,10 +118,8 @@ async def test_autoplay_runs_to_the_end_at_the_chosen_speed(
         await pilot.press("end", "left", "left", "left")
         await pilot.press("plus", "plus", "plus", "space")  # 8 steps a second
         assert "playing at 8 steps/s" in position(screen)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and "paused" not in position(screen):
-            await pilot.pause(0.05)
-        assert replayed(screen).index == len(states) - 1 and "paused" in position(screen)
+        await until(pilot, lambda: "paused" in position(screen), "the autoplay's end")
+        assert replayed(screen).index == len(states) - 1
         assert screen.game.state == states[-1]
 
 

@@ -1,5 +1,6 @@
 """The architecture's walls, checked (../shared/ARCHITECTURE.md): who may import whom, no
-import cycles, and every module importable on its own.
+import cycles (every module importing on its own is checked by ``scripts/check_imports.py``,
+run by ``scripts/lint``).
 
 The graph is read from the source (every import, those inside functions included; those under
 ``if TYPE_CHECKING:`` only name types and are left out), so a cycle hidden behind a
@@ -139,30 +140,6 @@ def test_the_clients_parts_form_no_cycle() -> None:
                 if name.startswith("client.") and target != part:
                     parts.setdefault(part, set()).add(target)
     assert not _cycles(parts), _cycles(parts)
-
-
-def test_every_module_imports_on_its_own() -> None:
-    """In one interpreter, each module imported first, with the project's modules forgotten
-    before each: an import order that only works after another module is caught here."""
-    names = [name for name in modules() if name != "relay.__main__"]
-    code = (
-        "import importlib, json, sys\n"
-        f"names = {names!r}\n"
-        "failures = []\n"
-        "for name in names:\n"
-        "    for loaded in [m for m in sys.modules if m.split('.')[0] in "
-        f"{PACKAGES!r}]:\n"
-        "        del sys.modules[loaded]\n"
-        "    try:\n"
-        "        importlib.import_module(name)\n"
-        "    except Exception as error:\n"
-        "        failures.append(f'{name}: {type(error).__name__}: {error}')\n"
-        "print(json.dumps(failures))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
-    )
-    assert json.loads(result.stdout) == []
 
 
 @pytest.mark.parametrize("package", ["engine", "protocol"])

@@ -61,6 +61,15 @@ class AsksBeforeQuitting(Protocol):
     def quit_detail(self) -> str: ...
 
 
+@runtime_checkable
+class HoldsAGame(Protocol):
+    """A screen whose game holds files open (its log: one writer at a time), let go at once
+    when the screen is left: Textual removes a popped screen a moment later, and the lobby
+    reads which games are free as soon as it is back."""
+
+    def let_go(self) -> None: ...
+
+
 def app_styles() -> list[str | Path]:
     """TablierApp's style sheets, found from its module (a subclass resolves relative paths
     from its own file)."""
@@ -226,6 +235,8 @@ class TablierApp(App[None]):
 
     def return_to_lobby(self) -> None:
         while len(self.screen_stack) > 1:
+            if isinstance(self.screen, HoldsAGame):
+                self.screen.let_go()
             self.pop_screen()
 
     async def action_quit(self) -> None:

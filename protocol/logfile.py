@@ -22,6 +22,7 @@ match are the same bytes exactly when they hold the same records: compare them b
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -100,8 +101,46 @@ def encode_log(setup: MatchSetup, records: Sequence[bytes]) -> bytes:
     return encode_header(setup) + b"".join(encode_record(record) for record in records)
 
 
+class LogInUse(LocalProtocolError):
+    """The log is being written by another program (a game open in another terminal)."""
+
+
+def _lock(file: BinaryIO, path: Path) -> None:
+    """Hold *file*'s log as its one writer: an exclusive lock on the open file, which the
+    system lets go when this program ends in any way (a crash included), so a stopped
+    writer never keeps a game from being taken up again. Raise :class:`LogInUse` when
+    another program holds it (and close *file*)."""
+    try:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        file.close()
+        raise LogInUse(Clause.of(N_("{path} is being played in another Tablier (another "
+                                    "terminal): a log has one writer at a time"),
+                                 path=str(path))) from None  # fmt: skip
+
+
+def log_in_use(path: Path) -> bool:
+    """Whether another program (or another writer of this one) writes the log at *path*
+    now. False when there is no such file; a moment's answer, for what a list shows: the
+    writer's own lock is what keeps two writers apart."""
+    try:
+        file = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError:
+        return False
+    with file:
+        try:
+            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        except OSError:  # a file that takes no lock (a FIFO, a device): nobody writes it as a log
+            return False
+        fcntl.flock(file.fileno(), fcntl.LOCK_UN)
+        return False
+
+
 class LogWriter:
-    """Append-only writer: header at creation, then one fsynced write per record."""
+    """Append-only writer: header at creation, then one fsynced write per record. It holds
+    its log's lock while open (:class:`LogInUse`: one writer at a time)."""
 
     def __init__(self, path: Path, setup: MatchSetup, *, resume_at: int | None = None) -> None:
         """A new log at *path*; or, with *resume_at*, the existing log of *setup* there, taken
@@ -112,6 +151,7 @@ class LogWriter:
         self.path = path
         if resume_at is not None:
             self._file: BinaryIO | None = open(path, "r+b")  # noqa: SIM115 - kept open
+            _lock(self._file, path)  # before anything is cut: another writer may be at it
             self._file.truncate(resume_at)  # a record cut short by the stop goes
             self._file.seek(resume_at)
             return
@@ -121,6 +161,7 @@ class LogWriter:
             exists = Clause.of(N_("{path} already exists; a log is never overwritten"),
                                path=str(path))  # fmt: skip
             raise LocalProtocolError(exists) from None
+        _lock(self._file, path)
         self._write(encode_header(setup))
 
     def append(self, record: bytes) -> None:

@@ -120,7 +120,7 @@ class LocalGame(QueuedTurns):
         Call it off the UI thread: a long log takes a moment."""
         from protocol.errors import NotALog, ProtocolError
         from protocol.identity import Identity
-        from protocol.logfile import read_log
+        from protocol.logfile import LogInUse, read_log
 
         try:
             seats = load_local_seats(seats_file)
@@ -145,6 +145,9 @@ class LocalGame(QueuedTurns):
         except (LocalSeatsError, NotALog) as problem:
             raise ResumeRefused(_("This game cannot be taken up again: {problem}.").format(
                 problem=said(problem))) from None  # fmt: skip
+        except LogInUse:
+            raise ResumeRefused(_("This game is being played in another terminal: a game is "
+                                  "played from one terminal at a time.")) from None  # fmt: skip
         except ProtocolError as problem:  # the log was changed, or is another game's
             refusal = _("Its log fails verification, so the game cannot be taken up again: "
                         "{problem}.").format(problem=said(problem))  # fmt: skip

@@ -27,13 +27,20 @@ from client.net.game import NetworkGame
 from client.net.invite import Invite
 from client.net.link import Backoff, LinkFailed, LinkStatus, RelayLink
 from client.net.match import NetMatch, Role
-from client.net.seatfile import Seat, load_seat, save_seat, seat_path
+from client.net.seatfile import (
+    Seat,
+    SeatFileError,
+    load_seat,
+    room_seat_files,
+    save_seat,
+    seat_path,
+)
 from client.net.tasks import stop
-from client.net.untrusted import RelayMisbehaved, check_secret
+from client.net.untrusted import RelayMisbehaved, check_secret, shown
 from client.setup import SessionSettings
 from protocol.games import OptionValue
 from protocol.identity import Identity
-from protocol.logfile import read_log
+from protocol.logfile import LogInUse, log_in_use, read_log
 from protocol.setup import DEFAULT_TIME_LIMIT_MS, MatchSetup, Proposal, check_start
 from relay.client import RelayError
 from relay.envelope import Created, EnvelopeError
@@ -222,7 +229,7 @@ async def host_room(
         link,
         invite,
         invite.with_role("watch", created.spectator_token),
-        seat_path=seat_path(created.room_id, settings.data_dir),
+        seat_path=seat_path(created.room_id, match.identity.public_key, settings.data_dir),
     )
     link.flush()
     room.start()
@@ -286,18 +293,29 @@ async def join_room(
     as a new player. ``connect_timeout``: how long to try before the relay first answered.
     """
     role: Role = "player" if invite.role == "player" else "spectator"
-    path = seat_path(invite.room_id, settings.data_dir) if role == "player" else None
     notice = None
-    if path is not None:
+    unusable: Path | None = None  # a seat file that cannot be used: the new seat's goes there
+    if role == "player":
+        found: tuple[Seat, Path] | None = None
         try:
-            seat = load_seat(path)
-            if seat is not None:
-                return await _resume_room(seat, path, invite, settings=settings, backoff=backoff,
+            found = _seat_to_take_back(invite.room_id, name, settings.data_dir)
+            if found is not None:
+                return await _resume_room(*found, invite, settings=settings, backoff=backoff,
                                           connect_timeout=connect_timeout)  # fmt: skip
+        except RoomError:
+            raise
+        except LogInUse:  # taken up by another terminal a moment ago
+            raise RoomError(_in_use(name)) from None
         except (ValueError, OSError) as problem:  # OSError: its log cannot be reopened
             notice = _("Your saved seat in this room cannot be used: {problem}. Joining anew.")
             notice = notice.format(problem=said(problem))
+            unusable = problem.path if isinstance(problem, _Unusable) else None
+            if found is not None:
+                unusable = found[1]
     match = _new_match(role, name, settings, identity)
+    path = unusable
+    if role == "player" and path is None:
+        path = seat_path(invite.room_id, match.identity.public_key, settings.data_dir)
     link = RelayLink(
         match,
         invite.relay_url,
@@ -310,6 +328,54 @@ async def join_room(
     room = Room(match, link, invite, seat_path=path, notice=notice)
     room.start()
     return room
+
+
+class _Unusable(SeatFileError):
+    """The seat file at ``path`` cannot be used (the message says why)."""
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def _seat_to_take_back(
+    room_id: str, name: str, data_dir: Path | None
+) -> tuple[Seat, Path] | None:
+    """The seat file of room *room_id* this player takes back, if any: among those whose log
+    no other program writes now (a seat still played in another terminal is that
+    terminal's), the one saved under *name*, or the only one. :class:`RoomError` when the
+    choice is not this program's to make (several, none named *name*; or the one named
+    *name* is being played elsewhere); an unusable file raises :class:`_Unusable`."""
+    free: list[tuple[Seat, Path]] = []
+    busy: list[str] = []
+    for path in room_seat_files(room_id, data_dir):
+        try:
+            seat = load_seat(path)
+        except SeatFileError as problem:
+            raise _Unusable(str(problem), path) from None
+        if seat is None:  # gone since it was listed: the match ended meanwhile
+            continue
+        if log_in_use(seat.log_path):
+            busy.append(seat.name)
+        else:
+            free.append((seat, path))
+    named = [(seat, path) for seat, path in free if seat.name == name]
+    if named:
+        return named[0]
+    if name in busy:
+        raise RoomError(_in_use(name))
+    if len(free) == 1:
+        return free[0]
+    if free:
+        names = ", ".join(shown(seat.name) for seat, _path in free)
+        raise RoomError(_("Seats were left in this room as {names}: join again with --name and "
+                          "the name of yours to take it back.").format(names=names))  # fmt: skip
+    return None
+
+
+def _in_use(name: str) -> str:
+    return _("Your seat as {name} in this room is being played in another terminal: quit "
+             "Tablier there first (a match has one program per seat).").format(name=shown(name))
 
 
 async def _resume_room(

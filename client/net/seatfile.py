@@ -1,10 +1,11 @@
 """Seat files: what a player needs to take his seat back after the app quit or crashed.
 
-While a networked match is in progress, each player (the host too) keeps one small file,
-``<data dir>/seats/<room id>``, written whole or not at all and readable by him only (mode
-0600: it holds the match's secrets). ``tablier join`` with that room's invite finds it and
-resumes the match from its log (:func:`client.net.room.join_room`). It is removed when the
-match ends.
+While a networked match is in progress, each player (the host too) keeps one small file
+of his own, ``<data dir>/seats/<room id>.<key>`` (:func:`seat_path`), written whole or not
+at all and readable by him only (mode 0600: it holds the match's secrets). ``tablier join``
+with that room's invite finds it and resumes the match from its log
+(:func:`client.net.room.join_room`): a seat whose log another program is writing (the
+player still at it in another terminal) is not taken. It is removed when the match ends.
 
 The dice chains need no updating: every chain of the seat, the committed one and each
 renewal, is drawn from ``chain_secret`` in turn (see :func:`chain_source`), so the file
@@ -29,6 +30,8 @@ a damaged seat file (its relay listened on '0.0.0.0:99999999999999999999')
 
 from __future__ import annotations
 
+import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
@@ -176,28 +179,52 @@ def chain_source(secret: bytes) -> RandomSource:
 
 
 def seats_folder(data_dir: Path | None = None) -> Path:
-    """``<data dir>/seats``: every seat file, one per room."""
+    """``<data dir>/seats``: every seat file, one per seat taken in a room."""
     return (data_dir if data_dir is not None else default_data_dir()) / "seats"
 
 
-def seat_path(room_id: str, data_dir: Path | None = None) -> Path:
-    """``<data dir>/seats/<room id>``, for a room id of the invites' shape only (URL-safe
-    base64: no separator, no dot), and only if it resolves inside that folder (a link placed
-    there cannot send the seat's secrets elsewhere); :class:`SeatFileError` otherwise.
+def seat_path(room_id: str, public_key: bytes, data_dir: Path | None = None) -> Path:
+    """``<data dir>/seats/<room id>.<key>``: the seat file of the player whose match key is
+    *public_key* (its SHA-256's first 16 hex digits) in room *room_id* — one file per seat,
+    so that two players of one room on one machine (the host and a friend, say) never write
+    each other's. For a room id of the invites' shape only (URL-safe base64: no separator,
+    no dot), and only if it resolves inside that folder (a link placed there cannot send the
+    seat's secrets elsewhere); :class:`SeatFileError` otherwise.
 
-    >>> seat_path("R" * 22, Path("/data"))
-    PosixPath('/data/seats/RRRRRRRRRRRRRRRRRRRRRR')
+    >>> seat_path("R" * 22, bytes(32), Path("/data"))
+    PosixPath('/data/seats/RRRRRRRRRRRRRRRRRRRRRR.66687aadf862bd77')
     >>> try:
-    ...     seat_path("../../.bashrc", Path("/data"))
+    ...     seat_path("../../.bashrc", bytes(32), Path("/data"))
     ... except SeatFileError as error:
     ...     print(error)
     no seat file is kept for a room named '../../.bashrc': that is not a room id
     """
+    key = hashlib.sha256(public_key).hexdigest()[:16]
+    return _inside(seats_folder(data_dir), f"{_room(room_id)}.{key}")
+
+
+def room_seat_files(room_id: str, data_dir: Path | None = None) -> list[Path]:
+    """Every seat file kept for room *room_id* (``<room id>.<key>``; and ``<room id>``
+    alone, as versions before one file per seat named it), in name order."""
+    folder = seats_folder(data_dir)
+    room = _room(room_id)
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except OSError:  # no folder yet (nothing saved), or none readable: no seat to take back
+        return []
+    ours = [name for name in names if name == room or name.startswith(room + ".")]
+    return [_inside(folder, name) for name in ours if not name.endswith(".tmp")]
+
+
+def _room(room_id: str) -> str:
     if not is_secret(room_id):
         raise SeatFileError(_("no seat file is kept for a room named {room}: that is not a room "
                               "id").format(room=repr(room_id)))  # fmt: skip
-    folder = seats_folder(data_dir)
-    path = folder / room_id
+    return room_id
+
+
+def _inside(folder: Path, name: str) -> Path:
+    path = folder / name
     if path.resolve().parent != folder.resolve():
         raise SeatFileError(
             _("{path} leads out of {folder}: remove it, it is no seat file").format(

@@ -167,6 +167,13 @@ class GameScreen(Screen[None]):
         """From the driver, whose news comes in the middle of its own work: handled after."""
         self.post_message(self.News(news))
 
+    def let_go(self) -> None:
+        """The screen is being left: its game's files go at once (see :class:`HoldsAGame
+        <client.app.HoldsAGame>`); closing again on unmount does nothing more. A networked
+        game's log stays open until its room is left (records may come until then)."""
+        if self.extras.link is None:
+            self.game.close()
+
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()

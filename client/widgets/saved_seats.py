@@ -54,7 +54,7 @@ def saved_seats(data_dir: Path | None) -> list[SavedSeat]:
 
 def _describe(entry: Listed) -> SavedSeat:
     from client.net.seatfile import SeatFileError, load_seat
-    from protocol.logfile import read_log
+    from protocol.logfile import log_in_use, read_log
 
     path, left = entry.path, format_moment(entry.mtime)
     try:
@@ -70,6 +70,11 @@ def _describe(entry: Listed) -> SavedSeat:
         return SavedSeat(path, None, title)
     game = setup.proposal.rules.proper_name
     others = [name for name in setup.names if name != seat.name]
+    if log_in_use(seat.log_path):  # its log has one writer: that terminal's
+        title = _("{game} with {players}, as {name}: being played in another terminal").format(
+            game=game, players=", ".join(others), name=seat.name
+        )
+        return SavedSeat(path, None, title)
     title = _("{game} with {players}, as {name} ({left})").format(
         game=game, players=", ".join(others), name=seat.name, left=left
     )

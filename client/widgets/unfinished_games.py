@@ -32,6 +32,7 @@ class UnfinishedGame:
     path: Path
     title: str
     usable: bool
+    in_use: bool = False  # open in another terminal: neither resumed nor forgotten here
 
 
 def unfinished_games(data_dir: Path | None) -> list[UnfinishedGame]:
@@ -49,7 +50,7 @@ def _describe(entry: Listed) -> UnfinishedGame | None:
     """The entry for the seat file at *path*; None for a game not yet begun (its screen,
     just left, is about to remove it and its empty log)."""
     from client.game.local_seats import load_local_seats
-    from protocol.logfile import read_log
+    from protocol.logfile import log_in_use, read_log
 
     path, left = entry.path, format_moment(entry.mtime)
     try:
@@ -65,8 +66,13 @@ def _describe(entry: Listed) -> UnfinishedGame | None:
         return None
     setup = contents.setup
     players = shown(", ".join(setup.names))
-    title = _("{game}: {players} ({left})").format(game=setup.proposal.rules.proper_name,
-                                                   players=players, left=left)  # fmt: skip
+    game = setup.proposal.rules.proper_name
+    if log_in_use(seats.log_path):  # its log has one writer: that terminal's
+        title = _("{game}: {players} — being played in another terminal").format(
+            game=game, players=players
+        )
+        return UnfinishedGame(path, title, False, in_use=True)
+    title = _("{game}: {players} ({left})").format(game=game, players=players, left=left)
     return UnfinishedGame(path, title, True)
 
 
@@ -132,13 +138,19 @@ class UnfinishedGames(Vertical):
         game = self.games[event.option_index]
         if game.usable:
             self.post_message(self.Resume(game))
-        else:
-            self.app.notify(game.title, title=_("Cannot resume"), severity="warning")
+            return
+        self.app.notify(game.title, title=_("Cannot resume"), severity="warning")
+        if game.in_use:  # it may have been let go since the list was read: read it again
+            self.refresh_games()
 
     def action_forget(self) -> None:
         index = self.query_one("#unfinished-list", OptionList).highlighted
         if index is not None and index < len(self.games):
-            self.post_message(self.Forget(self.games[index]))
+            game = self.games[index]
+            if game.in_use:
+                self.app.notify(game.title, title=_("Cannot forget"), severity="warning")
+                return
+            self.post_message(self.Forget(game))
 
     def forget(self, game: UnfinishedGame) -> None:
         game.path.unlink(missing_ok=True)

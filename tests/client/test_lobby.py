@@ -231,8 +231,8 @@ async def test_the_network_tab_lists_matches_left_before_their_end(tmp_path: Pat
     log.write_bytes(played.log_bytes())
     seat = Seat("ws://127.0.0.1:9/", "R" * 22, "P" * 43, "S" * 43, "K" * 43, "Bob", "player",
                 log, b"i" * 32, b"c" * 32)  # fmt: skip
-    save_seat(seat_path(seat.room_id, tmp_path), seat)
-    damaged = seat_path("D" * 22, tmp_path)
+    save_seat(seat_path(seat.room_id, bytes(32), tmp_path), seat)
+    damaged = seat_path("D" * 22, bytes(32), tmp_path)
     damaged.write_bytes(b"not a seat file")
     app = TablierApp(settings=seeded_settings(tmp_path))
     async with app.run_test(size=(100, 30)) as pilot:

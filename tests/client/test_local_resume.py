@@ -103,3 +103,56 @@ async def test_a_log_changed_since_is_refused_in_a_sentence(tmp_path: Path) -> N
             "Its log fails verification, so the game cannot be taken up again: "
         )
         assert app.screen is lobby
+
+
+async def test_a_game_open_in_another_terminal_is_shown_so_and_cannot_be_opened_twice(
+    tmp_path: Path,
+) -> None:
+    """Two terminals, one data folder (issue 29, item 1): while the first plays a local
+    game, the second's lobby lists it as being played elsewhere and cannot open it (its log
+    has one writer, held by an OS lock); once the first left it, the second takes it up."""
+    from client.game.local import ResumeRefused
+
+    first_app = TablierApp(THREE, seeded_settings(tmp_path))
+    second_app = TablierApp(None, seeded_settings(tmp_path))
+    async with first_app.run_test(size=(80, 24)) as first, second_app.run_test(
+        size=(80, 24)
+    ) as second:
+        await until(first, lambda: isinstance(first_app.screen, GooseScreen), "the game")
+        playing = first_app.screen
+        assert isinstance(playing, GooseScreen) and isinstance(playing.game, LocalGame)
+        await first.press("space", "space")
+        await until(first, lambda: not playing.game.pending_turns, "the throws")
+        log_bytes = playing.game.log_path.read_bytes()
+
+        listed = await _unfinished(second)
+        assert listed.option_count == 1
+        assert str(listed.get_option_at_index(0).prompt) == (
+            "Jeu de l'oie: Alice, Bruno, Chloé — being played in another terminal"
+        )
+        (seat_file,) = (tmp_path / "local").iterdir()
+        try:
+            LocalGame.resume(seat_file, seeded_settings(tmp_path))
+        except ResumeRefused as refusal:
+            assert str(refusal) == (
+                "This game is being played in another terminal: a game is played from one "
+                "terminal at a time."
+            )
+        else:
+            raise AssertionError("a game open elsewhere was opened twice")
+        listed.focus()
+        await second.press("enter")  # told why, and nothing opens
+        await second.pause()
+        assert isinstance(second_app.screen, LobbyScreen)
+        assert playing.game.log_path.read_bytes() == log_bytes  # nobody else wrote to it
+
+        await _leave_for_the_lobby(first)  # the first terminal lets it go
+        await second.press("enter")  # picked again: still listed as busy, so read again
+        await second_app.workers.wait_for_complete()
+        await second.pause()
+        assert str(listed.get_option_at_index(0).prompt).startswith(
+            "Jeu de l'oie: Alice, Bruno, Chloé ("
+        )
+        listed.focus()
+        await second.press("enter")
+        await until(second, lambda: isinstance(second_app.screen, GooseScreen), "the game here")

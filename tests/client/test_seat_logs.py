@@ -100,9 +100,9 @@ async def test_the_lobby_lists_seats_whose_log_is_a_fifo_or_a_device_in_a_senten
     folder.mkdir()
     save_local_seats(folder / ("a" * 64), local_seats(fifo))
     save_local_seats(folder / ("b" * 64), local_seats("/dev/zero"))
-    save_seat(seat_path("R" * 22, tmp_path), net_seat(fifo))
-    save_seat(seat_path("Z" * 22, tmp_path), net_seat("/dev/zero"))
-    save_seat(seat_path("E" * 22, tmp_path), net_seat(f"/tmp/{ESCAPE}"))
+    save_seat(seat_path("R" * 22, bytes(32), tmp_path), net_seat(fifo))
+    save_seat(seat_path("Z" * 22, bytes(32), tmp_path), net_seat("/dev/zero"))
+    save_seat(seat_path("E" * 22, bytes(32), tmp_path), net_seat(f"/tmp/{ESCAPE}"))
     app = TablierApp(settings=seeded_settings(tmp_path))
     async with app.run_test(size=(100, 30)) as pilot:
         lobby = app.screen

@@ -18,7 +18,7 @@ from client.net.game import NetworkGame
 from client.net.match import Outgoing
 from client.net.plan import HostPlan, JoinPlan
 from client.net.room import Room, join_room
-from client.net.seatfile import load_seat, seat_path
+from client.net.seatfile import load_seat, room_seat_files
 from client.screens.end import EndScreen
 from client.screens.game import GameScreen
 from client.setup import SessionSettings
@@ -83,7 +83,7 @@ async def test_a_player_asks_and_the_rematch_is_a_new_match_with_its_own_log(
     async with ada_and_bob(relay.url, settings) as (rooms, first):
         await play_out(first)
         first_log = await assert_same_verified_logs(first)
-        bob_seat = seat_path(rooms[1].invite.room_id, settings("Bob").data_dir)
+        [bob_seat] = room_seat_files(rooms[1].invite.room_id, settings("Bob").data_dir)
         kept = load_seat(bob_seat)  # between two matches too: a crash there is recoverable
         assert kept is not None and kept.log_path == first[1].log_path
 

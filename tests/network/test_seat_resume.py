@@ -13,12 +13,14 @@ import contextlib
 import doctest
 import stat
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import client.net.seatfile
 from client.app import NetworkApp
+from client.net.failures import RoomError
 from client.net.game import NetworkGame
 from client.net.invite import Invite
 from client.net.plan import HostPlan, JoinPlan
@@ -29,8 +31,9 @@ from client.net.seatfile import (
     decode_seat,
     encode_seat,
     load_seat,
+    room_seat_files,
     save_seat,
-    seat_path,
+    seats_folder,
 )
 from client.setup import SessionSettings
 from protocol.identity import seeded_source
@@ -56,6 +59,12 @@ class Crash(Exception):
     """The app dies here."""
 
 
+def one_seat_file(room_id: str, data_dir: Path | None) -> Path:
+    """The seat file kept in *data_dir* for room *room_id* (there must be one)."""
+    [path] = room_seat_files(room_id, data_dir)
+    return path
+
+
 def crash_after(actions: int) -> Callable[[NetworkGame], None]:
     """An ``acted`` hook for autoplay: the app dies right after its *actions*-th action."""
     done = 0
@@ -70,8 +79,12 @@ def crash_after(actions: int) -> Callable[[NetworkGame], None]:
 
 
 async def crash(room: Room) -> None:
-    """Kill the room's connection as a dying process would: no close, no flush, no goodbye."""
+    """Kill the room's connection as a dying process would: no close, no flush, no goodbye;
+    and let its log go as the system does when a process dies (what was written stays, the
+    writer's lock goes)."""
     room.match.forget_listeners()
+    if room.match.logs.writer is not None:
+        room.match.logs.writer.close()
     assert room.task is not None and room.ticker is not None
     for task in (room.ticker, room.task):
         task.cancel()
@@ -118,7 +131,7 @@ async def test_a_crashed_player_comes_back_from_disk_and_the_match_ends_the_same
     names = ["Ada", "Bob"]
     rooms = await meet(relay.url, "jacquet", {"match_to": 1}, names, settings)
     games = [room.game(settings(name)) for room, name in zip(rooms, names, strict=True)]
-    paths = [seat_path(rooms[0].invite.room_id, settings(name).data_dir) for name in names]
+    paths = [one_seat_file(rooms[0].invite.room_id, settings(name).data_dir) for name in names]
     assert all(stat.S_IMODE(path.stat().st_mode) == 0o600 for path in paths)
     survivor = games[1 - who]
     live = [rooms[1 - who]]  # the crashed room is never closed: its process is gone
@@ -167,7 +180,7 @@ async def crash_and_come_back(
             await autoplay(bob, stop_after=6)
             await crash(rooms[1])
             await away()
-        path = seat_path(rooms[0].invite.room_id, settings("Bob").data_dir)
+        path = one_seat_file(rooms[0].invite.room_id, settings("Bob").data_dir)
         saved = load_seat(path)
         assert saved is not None
 
@@ -214,7 +227,7 @@ async def test_an_unusable_seat_file_is_named_and_the_join_goes_on(
 ) -> None:
     host = await host_room(relay.url, "jacquet", {}, seats=2, name="Ada",
                            settings=settings("Ada"), backoff=QUICK)  # fmt: skip
-    path = seat_path(host.invite.room_id, settings("Bob").data_dir)
+    path = seats_folder(settings("Bob").data_dir) / host.invite.room_id  # an older version's name
     if damage == "garbage":
         path.parent.mkdir(parents=True)
         path.write_bytes(b"\x93not a seat")
@@ -264,7 +277,7 @@ async def test_the_app_quit_mid_match_and_run_again_opens_on_the_board(
             await ada.press("r")  # Ada throws the opening
             await until(ada, lambda: "Ada" in narrative_text(host), "the throw")
         # Bob's app quit mid-match; he runs `tablier join` with the same invite again.
-        assert seat_path(room.invite.room_id, settings("Bob").data_dir).exists()
+        assert one_seat_file(room.invite.room_id, settings("Bob").data_dir).exists()
         again = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
         async with again.run_test(size=SIZE) as bob:
             await until(bob, shows_game(again), "Bob's board again")
@@ -303,11 +316,53 @@ async def test_a_host_whose_app_ran_the_relay_brings_it_back_with_his_seat(
         await asyncio.gather(*(room.close() for room in live))
 
 
-async def test_a_second_terminal_takes_the_seat_and_the_first_stops_saying_why(
+@pytest.mark.parametrize("again_as", ["Ada", "root"], ids=["named", "login-name"])
+async def test_host_and_guest_on_one_machine_each_keep_their_own_seat(
+    relay: RelayServer, settings: Callable[[str], SessionSettings], tmp_path: Path,
+    again_as: str,
+) -> None:
+    """The README's first example: Ada hosts and Bob joins from two terminals of one machine
+    (one data folder). Each seat has its own file; after Ada's app is killed, her `tablier
+    join` — under her name, or under the login name `join` uses by default — takes back
+    Ada's seat, never Bob's (whose app is still playing), and the match ends alike."""
+    machine = tmp_path / "one-machine"
+
+    def on_this_machine(name: str) -> SessionSettings:
+        return replace(settings(name), data_dir=machine)
+
+    rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], on_this_machine)
+    ada, bob = (room.game(on_this_machine(name))
+                for room, name in zip(rooms, ["Ada", "Bob"], strict=True))  # fmt: skip
+    files = room_seat_files(rooms[0].invite.room_id, machine)
+    seats = [load_seat(path) for path in files]
+    assert sorted(seat.name for seat in seats if seat is not None) == ["Ada", "Bob"]
+    following = asyncio.create_task(autoplay(bob))
+    live = [rooms[1]]
+    try:
+        with pytest.raises(Crash):
+            async with asyncio.timeout(TIMEOUT):
+                await autoplay(ada, acted=crash_after(3))
+        await crash(rooms[0])
+
+        def took_ada_s_seat(room: Room) -> None:
+            assert (room.notice or "").startswith("Back in your seat as Ada;")
+            assert room.match.name == "Ada" and room.match.seat == 0
+
+        back = await back_and_finish(rooms[0].invite, again_as, on_this_machine("Ada"), live,
+                                     following, bob, check=took_ada_s_seat)  # fmt: skip
+        assert back.ended is not None
+    finally:
+        following.cancel()
+        await asyncio.gather(*(room.close() for room in live))
+
+
+async def test_a_second_terminal_cannot_take_a_seat_still_played_and_says_where(
     relay: RelayServer, settings: Callable[[str], SessionSettings]
 ) -> None:
-    """Bob's first app is still running when he resumes in another terminal: the relay
-    hands the seat to the newer one, and the older one stops instead of taking it back."""
+    """Bob's first app is still running when he joins again in another terminal: the second
+    is refused with a sentence (the seat's log has one writer, the first app's), the first
+    goes on undisturbed and the match ends the same for both; once the first app is gone
+    (a crash lets its lock go), the seat is his to take back."""
     rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
     ada, bob = (room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"], strict=True))
     following = asyncio.create_task(autoplay(ada))
@@ -315,9 +370,19 @@ async def test_a_second_terminal_takes_the_seat_and_the_first_stops_saying_why(
     try:
         async with asyncio.timeout(TIMEOUT):
             await autoplay(bob, stop_after=5)
+        with pytest.raises(RoomError, match="Your seat as Bob in this room is being played in "
+                                            "another terminal: quit Tablier there first"):
+            await join_room(rooms[0].invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
+        assert rooms[1].link.status.state == "connected"
+        log = rooms[1].match.logs.path
+        assert log is not None
+        written = log.read_bytes()
+        async with asyncio.timeout(TIMEOUT):
+            await autoplay(bob, stop_after=3)
+        assert log.read_bytes().startswith(written)  # the refused one wrote nothing to it
+        await crash(rooms[1])
+        live.remove(rooms[1])
         await back_and_finish(rooms[0].invite, "Bob", settings("Bob"), live, following, ada)
-        assert rooms[1].link.status.state == "failed"  # and not fighting for the seat
-        assert "reclaimed by a newer connection" in (rooms[1].failure or "")
     finally:
         following.cancel()
         await asyncio.gather(*(room.close() for room in live))
@@ -330,7 +395,7 @@ async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_keeps_the_
     rematch is joined from it)."""
     rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
     games = [room.game(settings(name)) for room, name in zip(rooms, ["Ada", "Bob"], strict=True)]
-    path = seat_path(rooms[0].invite.room_id, settings("Bob").data_dir)
+    path = one_seat_file(rooms[0].invite.room_id, settings("Bob").data_dir)
     seat = load_seat(path)
     assert seat is not None
     live = [rooms[0]]

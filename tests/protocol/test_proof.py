@@ -4,13 +4,14 @@ the seats it goes against did not sign, and two players' logs of one match show 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 from client.cli import main
 from engine.awaiting import ChoosePlay, ThrowDice
 from protocol.identity import Identity, seeded_source
 from protocol.local import LocalMatch
 from protocol.logfile import encode_log, parse_log
-from protocol.messages import Claim, seal
+from protocol.messages import Claim, Resign, decode_message, seal
 from protocol.selfplay import first_legal
 from protocol.session import MatchSession
 from protocol.verify import verify_bytes
@@ -123,3 +124,57 @@ def test_copies_that_agree_part_only_over_chat_or_are_of_another_match(tmp_path,
     paths[1].write_bytes(other.log_bytes())
     assert main(["verify", *map(str, paths)]) == 1
     assert "logs of two different matches" in capsys.readouterr().out
+
+
+def backdated_resignation(seed: str) -> tuple[bytes, bytes, int]:
+    """Bastien's shares of a Goose match, then his resignation dated back two records (a
+    resignation is never stale: it counts where it comes); and the same log with his last
+    share's time changed under its signature, by whoever holds the log. Nothing Bastien
+    signed after his last share commits to it: his resignation's history stops before it.
+    Returns (honest, forged, the forged record's index)."""
+    source = seeded_source(seed)
+    keys = [Identity.generate(source) for _ in NAMES]
+    match = LocalMatch.create("goose", {}, names=NAMES, random_source=source, now=0,
+                              identities=keys)  # fmt: skip
+    now = 0
+    while True:
+        now += 1_000
+        match.throw(match.awaiting.seat, now)
+        records = match.sessions[1].records
+        if len(records) > 4 and decode_message(records[-1]).seat == 1:
+            break
+    spectator = MatchSession(match.setup, seat=None, strict=True)
+    for record in records:
+        spectator.receive_bytes(record, now)
+    back = spectator.progress.position - 2
+    resign = seal(Resign(1, back, now, b"", spectator.progress.digest_at(back)), keys[1],
+                  match.setup.match_id)  # fmt: skip
+    last = decode_message(records[-1])
+    altered = replace(last, time=last.time + 1)  # the same signature, over another time
+    honest = encode_log(match.setup, [*records, resign.encode()])
+    forged = encode_log(match.setup, [*records[:-1], altered.encode(), resign.encode()])
+    return honest, forged, len(records) - 1
+
+
+def test_a_record_no_later_signature_covers_has_its_own_checked(tmp_path, capsys) -> None:
+    """Verify checked each seat's last signature only: a resignation dated back covers none
+    of its signer's records after the place it names, so a broken signature there passed as
+    valid — and two logs compared then named the seat whose record was altered as the liar.
+    Now a record no later valid signature of its signer covers has its own checked, and
+    compare blames only on records whose signature holds and whose history is the log's."""
+    honest, forged, altered = backdated_resignation("backdated")
+    report = verify_bytes(honest)
+    assert report.ok and report.proven
+    assert report.proof == "Bastien resigned, and signed the resignation"
+    report = verify_bytes(forged)
+    assert not report.ok and report.bad_record == altered
+    assert "claiming to be Bastien's is not signed by their key" in (report.error or "")
+    paths = [tmp_path / "anne.tablier", tmp_path / "bastien.tablier"]
+    paths[0].write_bytes(forged)
+    paths[1].write_bytes(honest)
+    capsys.readouterr()
+    assert main(["verify", *map(str, paths)]) == 1
+    out = capsys.readouterr().out
+    assert f"the logs part at record {altered}:" in out
+    assert "Bastien signed both" not in out and "Anne signed both" not in out
+    assert "no player signed both sides" in out

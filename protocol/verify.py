@@ -24,7 +24,7 @@ only when something fails.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -150,21 +150,26 @@ def verify_log(path: Path) -> VerifyReport:
     return verify_contents(read_log(path))
 
 
+def _go_on() -> None:
+    """Between two records: nothing (a caller that may be stopped raises here instead)."""
+
+
 def verify_bytes(data: bytes) -> VerifyReport:
     """:func:`verify_log` for a log held in memory."""
     return verify_contents(parse_log(data))
 
 
-def verify_contents(contents: LogContents) -> VerifyReport:
+def verify_contents(contents: LogContents, *, between: Callable[[], None] = _go_on) -> VerifyReport:
     """Verify a log: every record as a strict spectator checks it, about one signature per
     seat (:func:`vouched`).
 
     Should anything fail, the log is checked again signature by signature, so the report
-    names the first bad record and the right culprit.
+    names the first bad record and the right culprit. *between* is called after each record:
+    whatever it raises (a program quitting, say) stops the verification and goes out as is.
     """
-    session, error = _check(contents, every_signature=False)
+    session, error = _check(contents, between, every_signature=False)
     if error is not None or not vouched(session):
-        session, error = _check(contents, every_signature=True)
+        session, error = _check(contents, between, every_signature=True)
     if error is None:
         error = contents.problem
     setup = contents.setup
@@ -189,12 +194,12 @@ def verify_contents(contents: LogContents) -> VerifyReport:
 
 
 def _check(
-    contents: LogContents, *, every_signature: bool
+    contents: LogContents, between: Callable[[], None], *, every_signature: bool
 ) -> tuple[MatchSession, CorruptLog | None]:
     session = MatchSession(contents.setup, seat=None, strict=True, check_signatures=every_signature)
     try:
         for _ in replay(contents, session):
-            pass
+            between()
     except CorruptLog as bad:
         return session, bad
     return session, None

@@ -46,6 +46,15 @@ TEXT: Final = {
     "goose_paid": N_("tokens paid into the pot"),
     "goose_won": N_("tokens taken from the pot"),
     "goose_net": N_("balance"),
+    "no_ending": N_(
+        "THIS LOG HAS NO ENDING: the match is unfinished, or the log was cut short (whoever "
+        "hands a log out may keep only his good stretch). What follows covers the turns it "
+        "holds, not a whole match."
+    ),
+    "cut": N_(
+        "ONLY THE FIRST {analysed} OF ITS {turns} TURNS ARE JUDGED (at most {analysed} a "
+        "report: tablier analyze --max-turns N)."
+    ),
     "thresholds": N_(
         "Marks: doubtful from {doubtful}, bad from {bad}, very bad from {very_bad} points lost."
     ),
@@ -90,7 +99,7 @@ def format_report(analysed: Analysed, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(_json(analysed), indent=1, ensure_ascii=False) + "\n"
     title = text("title").format(log=path_shown(analysed.log_name), sha256=analysed.log_sha256)
-    lines = [title, ""]
+    lines = [title, *_notes(analysed), ""]
     if analysed.analysis is not None:
         lines += _jacquet_text(analysed.analysis)
     elif analysed.goose is not None:
@@ -98,12 +107,31 @@ def format_report(analysed: Analysed, fmt: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _notes(analysed: Analysed) -> list[str]:
+    """What the report must say before anything else: a log without the match's end, and
+    turns left unjudged."""
+    notes = [] if analysed.ended else ["", text("no_ending")]
+    judged = _judged(analysed)
+    if judged is not None and judged < analysed.turns:
+        notes += ["", text("cut").format(analysed=judged, turns=analysed.turns)]
+    return notes
+
+
+def _judged(analysed: Analysed) -> int | None:
+    return None if analysed.analysis is None else len(analysed.analysis.turns)
+
+
 def _json(analysed: Analysed) -> dict[str, Any]:
+    # First, beside the format: whether the match ended in this log, and how many turns it
+    # holds and were judged (a report of a cut log must not pass for a whole match's).
+    head: dict[str, Any] = {"format": "tablier-analysis/1", "match_ended": analysed.ended}
+    judged = _judged(analysed)
+    if judged is not None:
+        head |= {"turns_in_log": analysed.turns, "turns_judged": judged}
     if analysed.analysis is not None:
-        return analysis_to_json(analysed.analysis)
+        return head | analysis_to_json(analysed.analysis)
     assert analysed.goose is not None
-    return {
-        "format": "tablier-analysis/1",
+    return head | {
         "log": {"file": analysed.log_name, "sha256": analysed.log_sha256},
         "game": "goose",
         "players": list(analysed.players),

@@ -8,7 +8,6 @@ the templates take named fields, numbers are formatted by :func:`signed` and
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 from client.commands.analyze_log import Analysed, GooseLuck
@@ -17,6 +16,7 @@ from client.i18n import N_, _, decimal_symbol, ngettext, path_shown
 from engine.bot.analysis import MARK_THRESHOLDS, MatchAnalysis, PlayerSummary, TurnAnalysis
 from engine.bot.analysis_json import analysis_to_json
 from engine.jacquet import format_dice
+from protocol.export import safe_json
 
 TEXT: Final = {
     "title": N_("Analysis of {log}\nSHA-256 {sha256}"),
@@ -97,7 +97,7 @@ def signed(micro: int) -> str:
 def format_report(analysed: Analysed, fmt: str) -> str:
     """The report, as text or as JSON (one object per turn, then the summary)."""
     if fmt == "json":
-        return json.dumps(_json(analysed), indent=1, ensure_ascii=False) + "\n"
+        return safe_json(_json(analysed), indent=1) + "\n"  # a file's name may hold controls
     title = text("title").format(log=path_shown(analysed.log_name), sha256=analysed.log_sha256)
     lines = [title, *_notes(analysed), ""]
     if analysed.analysis is not None:

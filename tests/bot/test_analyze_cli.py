@@ -169,3 +169,19 @@ def test_a_log_without_its_end_says_so_first_and_the_judged_turns_are_bounded(
                                       "--format", "json", "--out", "-").stdout)  # fmt: skip
     assert whole_report["match_ended"] is True
     assert analysis_from_json(whole_report).turns  # still read back as an analysis
+
+
+def test_json_reports_write_c1_controls_of_a_file_name_as_escapes(
+    logs: Path, tmp_path: Path
+) -> None:
+    """A log's file name is anyone's choice; JSON escapes only controls below U+0020, so
+    U+0085 and U+009B (an 8-bit CSI: "\\x9b31m" colours a terminal red) went out raw in
+    ``analyze --format json``. Every character that is not printable is now a \\u escape."""
+    name = "a\x85\x9b31m\u200bb.tablier"
+    log = tmp_path / name
+    log.write_bytes((logs / "goose.tablier").read_bytes())
+    result = tablier("analyze", str(log), "--format", "json", "--out", "-")
+    assert result.returncode == 0, result.stderr
+    assert all(c.isprintable() or c == "\n" for c in result.stdout)
+    assert "\\u0085\\u009b31m\\u200bb.tablier" in result.stdout
+    assert json.loads(result.stdout)["log"]["file"] == name  # the same text to a JSON reader

@@ -124,3 +124,36 @@ async def test_quitting_stops_the_logs_being_verified_and_a_return_reads_them_on
             await asyncio.sleep(0.01)
     # The log it was verifying when the quit came was left there, not read to its end.
     assert done < copies and len(form.results) == done
+
+
+async def test_a_log_being_opened_is_not_verified_twice_and_a_quit_stops_it(
+    tmp_path: Path,
+) -> None:
+    """Enter pressed again on a log being verified started a second pass beside the first,
+    and quitting waited for both to end."""
+    from textual.worker import WorkerState
+
+    from client.screens.match_logs import ReplayForm
+
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    log = folder / "long.tablier"
+    log.write_bytes(selfplay("jacquet", {"match_to": 7}, seed="long",
+                             start_time=FIXED_TIME_MS).log_bytes())  # fmt: skip
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        form = app.screen.query_one(ReplayForm)
+        form.open_log(log)
+        await pilot.pause()
+        opening = [w for w in app.workers if w.group == "replay"]
+        assert len(opening) == 1 and form.opening == log
+        form.open_log(log)  # enter again: the pass running goes on, alone
+        await pilot.pause()
+        assert [w for w in app.workers if w.group == "replay"] == opening
+        assert opening[0].state == WorkerState.RUNNING
+        app.exit()
+    assert opening[0].state == WorkerState.CANCELLED
+    async with asyncio.timeout(UNTIL_SECONDS):  # its thread ends at its next record
+        while form.opening is not None:
+            await asyncio.sleep(0.01)

@@ -123,18 +123,9 @@ def saved_language(config_dir: Path) -> str | None:
     return text if text in LANGUAGES else None
 
 
-def save_language(config_dir: Path, language: str) -> None:
-    """Keep *language* for the next start (raises OSError when it cannot be written)."""
-    if language not in LANGUAGES:
-        raise ValueError(f"Tablier speaks {' and '.join(LANGUAGES)}, not {language!r}")
-    config_dir.mkdir(parents=True, exist_ok=True)
-    (config_dir / LANGUAGE_FILE).write_text(language + "\n", encoding="ascii")
-
-
 def config_dir() -> Path:
     """Tablier's config folder (``~/.config/tablier`` on Linux), where its identity
-    (:func:`protocol.identity.default_config_dir`, the same folder: not imported here, the
-    language is chosen before anything heavy loads) and its saved language live."""
+    and its saved language live (:mod:`client.config_files` writes them)."""
     import platformdirs
 
     return Path(platformdirs.user_config_dir("tablier"))

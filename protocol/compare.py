@@ -23,8 +23,10 @@ from dataclasses import dataclass
 from engine.clause import ENGLISH, N_, Clause, Words
 from protocol.clock import duration
 from protocol.errors import ProtocolError
+from protocol.gate import signed_by_its_seat
 from protocol.logfile import LogContents
 from protocol.messages import Chat, Claim, GameMessage, Play, Resign, Seen, Share, decode_message
+from protocol.progress import first_digest, next_digest
 from protocol.verify import when
 
 
@@ -79,8 +81,8 @@ def compare(first: LogContents, second: LogContents) -> Comparison:
     split = min(len(game_a), len(game_b)) if split is None else split
     liars: list[int] = []
     for seat, name in enumerate(names):
-        mine_a = [k for k, raw in game_a[split:] if _seat(raw) == seat]
-        mine_b = [k for k, raw in game_b[split:] if _seat(raw) == seat]
+        mine_a = _committed(first, game_a, split, seat)
+        mine_b = _committed(second, game_b, split, seat)
         if mine_a and mine_b:
             liars.append(seat)
             lines.append(say(
@@ -126,9 +128,34 @@ def _game(records: tuple[bytes, ...]) -> list[tuple[int, bytes]]:
     return [(k, raw) for k, raw in enumerate(records) if not isinstance(_decode(raw), Chat)]
 
 
-def _seat(raw: bytes) -> int | None:
-    message = _decode(raw)
-    return None if message is None else message.seat
+def _committed(
+    contents: LogContents, game: list[tuple[int, bytes]], split: int, seat: int
+) -> list[int]:
+    """The indices of *seat*'s records in *game* that prove it signed this side of *split*.
+
+    A record proves that only if *seat* signed it (its signature holds: a record altered by
+    whoever holds the log proves nothing against its seat) and it commits to this log's
+    history past the split: its history is this log's, longer than *split* records — or, for
+    a claim, exactly *split* records, since a claim says no record came after those. A
+    resignation dated back to before the split commits to nothing after it.
+    """
+    digest, place = first_digest(contents.setup.match_id), {}
+    for position, (_k, raw) in enumerate(game):
+        place[digest] = position
+        digest = next_digest(digest, raw)
+    found = []
+    for position, (k, raw) in enumerate(game[split:], start=split):
+        message = _decode(raw)
+        if message is None or isinstance(message, Chat) or message.seat != seat:
+            continue
+        covers = place.get(message.history)
+        if covers is None or covers > position:
+            continue  # a history this log does not hold there
+        if (covers > split or (covers == split and isinstance(message, Claim))) and (
+            signed_by_its_seat(contents.setup, message)
+        ):
+            found.append(k)
+    return found
 
 
 def _decode(raw: bytes) -> GameMessage | None:

@@ -29,11 +29,40 @@ from protocol.narrate import narrate, narrate_turns
 from protocol.verify import replay
 
 
+def safe_json(value: Any, *, indent: int | None = None) -> str:
+    """*value* as JSON whose every character shows: JSON escapes only the controls below
+    U+0020, so a file's name or other outside text could still write U+0080-U+009F (the C1
+    controls: U+009B opens an escape sequence, as ESC [ does) or a format character to a
+    terminal; every character that is not printable is written as a ``\\u`` escape (the
+    same text to a JSON reader).
+
+    >>> print(safe_json({"file": "a\x85\x9b[31mb", "name": "Élise\u200b"}))
+    {"file": "a\\u0085\\u009b[31mb", "name": "Élise\\u200b"}
+    >>> json.loads(safe_json(["\U000e0001"])) == ["\U000e0001"]
+    True
+    """
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return "\n".join(
+        line if line.isprintable() else "".join(map(_shown, line)) for line in text.split("\n")
+    )
+
+
+def _shown(char: str) -> str:
+    """One character of a JSON text, escaped unless printable (or a space between tokens)."""
+    if char.isprintable():
+        return char
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # beyond the BMP: JSON writes a surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 def export_json(contents: LogContents) -> Iterator[str]:
     """One JSON object per line: the header, then each record with what it caused."""
     setup = contents.setup
     proposal = setup.proposal
-    yield json.dumps({
+    yield safe_json({
         "type": "header",
         "game": setup.game,
         "options": dict(proposal.options),
@@ -46,7 +75,7 @@ def export_json(contents: LogContents) -> Iterator[str]:
         "start_time": proposal.start_time,
         "time_limit_ms": proposal.time_limit_ms,
         "dice_derivation": proposal.dice,
-    }, ensure_ascii=False)  # fmt: skip
+    })  # fmt: skip
     names = setup.names
     for step in replay(contents):
         message = step.message
@@ -79,7 +108,7 @@ def export_json(contents: LogContents) -> Iterator[str]:
         if said:
             entry["narration"] = said
         entry["signature"] = message.signature.hex()
-        yield json.dumps(entry, ensure_ascii=False)
+        yield safe_json(entry)
 
 
 def export_text(contents: LogContents, words: Words = ENGLISH) -> Iterator[str]:

@@ -33,8 +33,8 @@ class Gate:
     """The checks for one seat's session (``seat=None``: a spectator's or a verifier's).
 
     ``check_signatures=False`` (a verifier in a hurry) leaves game records' signatures
-    unchecked as they come; :attr:`unchecked` keeps each seat's last one, whose signature
-    vouches for all of that seat's others (it commits to the history before it).
+    unchecked as they come: :mod:`protocol.verify` checks, once the log is replayed, those
+    that no later signature of their signer vouches for.
     """
 
     def __init__(
@@ -49,7 +49,6 @@ class Gate:
         self.seat = seat
         self.check_signatures = check_signatures
         self.restored = False  # own messages from before a restart come in like others'
-        self.unchecked: dict[int, tuple[GameMessage, bytes]] = {}
         self._verify = verify
 
     def admit(self, raw: bytes, *, sender: int | None, own: bool) -> GameMessage:
@@ -71,9 +70,9 @@ class Gate:
         if seat == self.seat and not self.restored:
             raise BadSignature(Clause.of(N_("a message claims to come from our own seat")),
                                seat=sender, fatal=False)  # fmt: skip
-        if not self.check_signatures and not isinstance(message, Chat):
-            self.unchecked[seat] = (message, raw)
-        elif not self.signature_holds(message):
+        if (self.check_signatures or isinstance(message, Chat)) and not self.signature_holds(
+            message
+        ):
             raise BadSignature(_unsigned(names[seat], None if sender is None else names[sender]),
                                seat=sender, fatal=False)  # fmt: skip
         return message
@@ -89,8 +88,7 @@ class Gate:
 
     def signature_holds(self, message: GameMessage) -> bool:
         """Whether *message* is signed by the key of the seat it names."""
-        signed = signed_data(self.setup.match_id, message.unsigned_fields())
-        return self._verify(self.setup.public_keys[message.seat], message.signature, signed)
+        return signed_by_its_seat(self.setup, message, self._verify)
 
     def blame(self, message: GameMessage, error: RemoteProtocolError) -> RemoteProtocolError:
         """*error*, unless *message*'s signature was left unchecked and does not hold: then
@@ -98,6 +96,17 @@ class Gate:
         if not self.check_signatures and not self.signature_holds(message):
             return BadSignature(_unsigned(self.setup.names[message.seat], None), fatal=False)
         return error
+
+
+def signed_by_its_seat(
+    setup: MatchSetup,
+    message: GameMessage,
+    verify: Callable[[bytes, bytes, bytes], bool] = verify_signature,
+) -> bool:
+    """Whether *message*, of the match *setup*, is signed by the key of the seat it names
+    (a seat the match has: the caller has checked that)."""
+    signed = signed_data(setup.match_id, message.unsigned_fields())
+    return verify(setup.public_keys[message.seat], message.signature, signed)
 
 
 def _unsigned(seat: str, sender: str | None) -> Clause:

@@ -1,4 +1,5 @@
-"""Ed25519 identities: a player's signing key, fresh per match or kept in the config dir.
+"""Ed25519 identities: a player's signing key, fresh per match or kept in the config dir
+(by the client: :mod:`client.config_files`; this module does no I/O).
 
 The protocol never draws random numbers itself: key creation takes the caller's
 ``random_source`` (``secrets.token_bytes`` in real use; :func:`seeded_source` makes a
@@ -15,10 +16,8 @@ False
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
 from typing import Final
 
 from cryptography.exceptions import InvalidSignature
@@ -33,7 +32,6 @@ RandomSource = Callable[[int], bytes]
 
 KEY_BYTES: Final = 32
 SIGNATURE_BYTES: Final = 64
-IDENTITY_FILE: Final = "identity.ed25519"
 
 
 class Identity:
@@ -57,7 +55,7 @@ class Identity:
         return cls(_take(random_source, KEY_BYTES))
 
     def private_bytes(self) -> bytes:
-        """The raw 32-byte private key (what :func:`load_or_create_identity` stores)."""
+        """The raw 32-byte private key (what the client keeps in its config folder)."""
         return self._private.private_bytes(
             serialization.Encoding.Raw,
             serialization.PrivateFormat.Raw,
@@ -108,43 +106,6 @@ class SignatureMemo:
             return False
         self._passed.add(key)
         return True
-
-
-def load_or_create_identity(
-    random_source: RandomSource, config_dir: Path | None = None
-) -> Identity:
-    """The persistent identity in ``config_dir`` (default: the XDG config dir), made if absent.
-
-    The key is stored raw (32 bytes, mode 0600) in ``identity.ed25519``; a file of another size
-    is refused with an error naming it rather than silently replaced.
-    """
-    directory = config_dir if config_dir is not None else default_config_dir()
-    path = directory / IDENTITY_FILE
-    if path.exists():
-        data = path.read_bytes()
-        if len(data) != KEY_BYTES:
-            raise LocalProtocolError(Clause.of(N_("{path} is not a Tablier identity ({size} bytes, "
-                                                  "expected {expected}); move it away to create "
-                                                  "a new one"), path=str(path), size=len(data),
-                                               expected=KEY_BYTES))  # fmt: skip
-        return Identity(data)
-    identity = Identity.generate(random_source)
-    directory.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(identity.private_bytes())
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-    return identity
-
-
-def default_config_dir() -> Path:
-    """``~/.config/tablier`` on Linux (platformdirs' user config dir)."""
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("tablier"))
 
 
 def seeded_source(seed: str | bytes | int) -> RandomSource:

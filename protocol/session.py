@@ -77,8 +77,7 @@ class MatchSession(Referee):
 
     ``check_signatures=False`` (a verifier in a hurry, :mod:`protocol.verify`) leaves the
     signatures of game records unchecked as they come, but checks a record's before blaming
-    its seat for anything; :meth:`unchecked` then lists, per seat, the one record whose
-    signature vouches for all of that seat's others (it commits to the history before it).
+    its seat for anything (:func:`protocol.verify.vouched` checks the rest afterwards).
     ``began``: a live member's clock when the match was set up (the first turn's limit runs
     from there at the earliest; see :meth:`protocol.progress.Progress.deadline`).
     """
@@ -187,10 +186,6 @@ class MatchSession(Referee):
             raise LocalProtocolError(Clause.of(N_("there is no record {index} (have {have})"),
                                                index=index, have=len(self.records)))  # fmt: skip
         return pack(self.records[index:])
-
-    def unchecked(self) -> list[tuple[GameMessage, bytes]]:
-        """``check_signatures=False``: per seat, its last signed game record (unchecked)."""
-        return [self._gate.unchecked[seat] for seat in sorted(self._gate.unchecked)]
 
     def signature_holds(self, message: GameMessage) -> bool:
         """Whether *message* is signed by the key of the seat it names."""

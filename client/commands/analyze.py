@@ -17,6 +17,7 @@ from typing import Any
 
 from client.commands.argparse_words import integer
 from client.commands.log_gate import EXIT_INVALID, EXIT_NOT_A_LOG, LogGate, reads_logs
+from client.game.budget import MAX_JUDGED_TURNS
 from client.i18n import _, os_reason_of, path_shown
 
 EXIT_OK, EXIT_CANNOT_WRITE = 0, 3  # 1 and 2: a bad log and no log, as every log command
@@ -48,6 +49,15 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--out", metavar=_("PATH"), help=_("where to write the report (- for standard output)")
+    )
+    parser.add_argument(
+        "--max-turns",
+        type=integer,
+        default=MAX_JUDGED_TURNS,
+        metavar=_("N"),
+        help=_("judge at most the first N turns, and say so (default {count})").format(
+            count=MAX_JUDGED_TURNS
+        ),
     )
     parser.add_argument(
         "--plies",
@@ -87,7 +97,8 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
     contents = gate.read(args.log)
     try:
         analysed = analyse_contents(contents, args.log, plies=args.plies,
-                                    progress=_progress_bar())  # fmt: skip
+                                    progress=_progress_bar(),
+                                    max_turns=max(0, args.max_turns))  # fmt: skip
     except LogRefused as refusal:
         gate.say(str(refusal))
         return EXIT_NOT_A_LOG if refusal.not_a_log else EXIT_INVALID

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from client.game.budget import MAX_JUDGED_TURNS
 from client.game.jacquet_turns import indexed_jacquet_turns
 from client.i18n import _, path_shown, said, say
 from engine.bot.analysis import MatchAnalysis, analyse_turn, summarise
@@ -52,7 +53,13 @@ class GooseLuck:
 @dataclass(frozen=True, slots=True)
 class Analysed:
     """What :func:`analyse_log` returns: a Jacquet ``analysis`` or a Goose ``goose`` summary
-    (with the log's name, hash and players), and a ``warning`` about a truncated tail."""
+    (with the log's name, hash and players), and a ``warning`` about a truncated tail.
+
+    ``ended``: whether the log holds the match's end (played out, a resignation or a claim):
+    a log without one is of an unfinished match, or cut short by whoever hands it out — a
+    player can keep his good stretch — and the report says so first. ``turns``: the Jacquet
+    turns the log holds, of which the first ``len(analysis.turns)`` are judged (at most
+    ``max_turns``)."""
 
     log_name: str
     log_sha256: str
@@ -60,6 +67,8 @@ class Analysed:
     analysis: MatchAnalysis | None
     goose: tuple[GooseLuck, ...] | None
     warning: str | None
+    ended: bool = True
+    turns: int = 0
 
 
 def read(path: Path) -> tuple[bytes, LogContents]:
@@ -75,8 +84,9 @@ def read(path: Path) -> tuple[bytes, LogContents]:
         ) from None
 
 
-def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
-    """(state before, step) for every record; :class:`LogRefused` at the first bad one."""
+def _replayed(contents: LogContents, path: Path) -> tuple[list[tuple[Any, Any]], bool]:
+    """(state before, step) for every record, and whether the match ended in the log;
+    :class:`LogRefused` at the first bad one."""
     session = MatchSession(contents.setup, seat=None, strict=True)
     steps = []
     before = session.state
@@ -93,7 +103,7 @@ def _replayed(contents: LogContents, path: Path) -> list[tuple[Any, Any]]:
                 "the details"
             ).format(path=path_shown(path), record=error.record, error=why)
         ) from None
-    return steps
+    return steps, session.ended is not None
 
 
 def goose_luck(steps: Sequence[tuple[Any, Any]], seats: int) -> tuple[GooseLuck, ...]:
@@ -119,22 +129,34 @@ def goose_luck(steps: Sequence[tuple[Any, Any]], seats: int) -> tuple[GooseLuck,
     )  # fmt: skip
 
 
-def analyse_log(path: Path, *, plies: int = 2, progress: Progress | None = None) -> Analysed:
+def analyse_log(
+    path: Path,
+    *,
+    plies: int = 2,
+    progress: Progress | None = None,
+    max_turns: int = MAX_JUDGED_TURNS,
+) -> Analysed:
     """Read the log at ``path``, verify it and analyse it (:func:`analyse_contents`)."""
     _data, contents = read(path)
-    return analyse_contents(contents, path, plies=plies, progress=progress)
+    return analyse_contents(contents, path, plies=plies, progress=progress, max_turns=max_turns)
 
 
 def analyse_contents(
-    contents: LogContents, path: Path, *, plies: int = 2, progress: Progress | None = None
+    contents: LogContents,
+    path: Path,
+    *,
+    plies: int = 2,
+    progress: Progress | None = None,
+    max_turns: int = MAX_JUDGED_TURNS,
 ) -> Analysed:
-    """Verify the log read from ``path`` and analyse it (``progress(done, total)`` after
-    each turn). The report names the bytes analysed by their SHA-256 (as ``tablier verify``
-    does: the whole file, unless its tail is damaged). ``contents.place`` follows the
-    record whose turn is being judged, so what the analysis cannot handle names it."""
+    """Verify the log read from ``path`` and analyse its first *max_turns* turns
+    (``progress(done, total)`` after each). The report names the bytes analysed by their
+    SHA-256 (as ``tablier verify`` does: the whole file, unless its tail is damaged).
+    ``contents.place`` follows the record whose turn is being judged, so what the analysis
+    cannot handle names it."""
     from engine.bot.analysis import ANALYSIS_LIMITS
 
-    steps = _replayed(contents, path)
+    steps, ended = _replayed(contents, path)
     warning = None
     if contents.problem is not None:
         warning = _("the log's tail is damaged ({problem}); analysing what precedes it").format(
@@ -144,8 +166,10 @@ def analyse_contents(
     names = tuple(setup.names)
     digest = contents.sha256.hex()
     if setup.game == "goose":
-        return Analysed(path.name, digest, names, None, goose_luck(steps, len(names)), warning)
-    turns = indexed_jacquet_turns(steps)
+        luck = goose_luck(steps, len(names))
+        return Analysed(path.name, digest, names, None, luck, warning, ended)
+    every_turn = indexed_jacquet_turns(steps)
+    turns = every_turn[:max_turns]
     limits = NetLimits(plies, ANALYSIS_LIMITS.candidates, ANALYSIS_LIMITS.margin,
                        ANALYSIS_LIMITS.nodes)  # fmt: skip
     analysed = []
@@ -158,4 +182,4 @@ def analyse_contents(
     score = tuple(final.score) if final is not None else (0, 0)
     analysis = MatchAnalysis(path.name, digest, (names[0], names[1]), plies, tuple(analysed),
                              summarise(analysed, (score[0], score[1])))  # fmt: skip
-    return Analysed(path.name, digest, names, analysis, None, warning)
+    return Analysed(path.name, digest, names, analysis, None, warning, ended, len(every_turn))

@@ -8,7 +8,6 @@ the templates take named fields, numbers are formatted by :func:`signed` and
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 from client.commands.analyze_log import Analysed, GooseLuck
@@ -17,6 +16,7 @@ from client.i18n import N_, _, decimal_symbol, ngettext, path_shown
 from engine.bot.analysis import MARK_THRESHOLDS, MatchAnalysis, PlayerSummary, TurnAnalysis
 from engine.bot.analysis_json import analysis_to_json
 from engine.jacquet import format_dice
+from protocol.export import safe_json
 
 TEXT: Final = {
     "title": N_("Analysis of {log}\nSHA-256 {sha256}"),
@@ -46,6 +46,15 @@ TEXT: Final = {
     "goose_paid": N_("tokens paid into the pot"),
     "goose_won": N_("tokens taken from the pot"),
     "goose_net": N_("balance"),
+    "no_ending": N_(
+        "THIS LOG HAS NO ENDING: the match is unfinished, or the log was cut short (whoever "
+        "hands a log out may keep only his good stretch). What follows covers the turns it "
+        "holds, not a whole match."
+    ),
+    "cut": N_(
+        "ONLY THE FIRST {analysed} OF ITS {turns} TURNS ARE JUDGED (at most {analysed} a "
+        "report: tablier analyze --max-turns N)."
+    ),
     "thresholds": N_(
         "Marks: doubtful from {doubtful}, bad from {bad}, very bad from {very_bad} points lost."
     ),
@@ -88,9 +97,9 @@ def signed(micro: int) -> str:
 def format_report(analysed: Analysed, fmt: str) -> str:
     """The report, as text or as JSON (one object per turn, then the summary)."""
     if fmt == "json":
-        return json.dumps(_json(analysed), indent=1, ensure_ascii=False) + "\n"
+        return safe_json(_json(analysed), indent=1) + "\n"  # a file's name may hold controls
     title = text("title").format(log=path_shown(analysed.log_name), sha256=analysed.log_sha256)
-    lines = [title, ""]
+    lines = [title, *_notes(analysed), ""]
     if analysed.analysis is not None:
         lines += _jacquet_text(analysed.analysis)
     elif analysed.goose is not None:
@@ -98,12 +107,31 @@ def format_report(analysed: Analysed, fmt: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _notes(analysed: Analysed) -> list[str]:
+    """What the report must say before anything else: a log without the match's end, and
+    turns left unjudged."""
+    notes = [] if analysed.ended else ["", text("no_ending")]
+    judged = _judged(analysed)
+    if judged is not None and judged < analysed.turns:
+        notes += ["", text("cut").format(analysed=judged, turns=analysed.turns)]
+    return notes
+
+
+def _judged(analysed: Analysed) -> int | None:
+    return None if analysed.analysis is None else len(analysed.analysis.turns)
+
+
 def _json(analysed: Analysed) -> dict[str, Any]:
+    # First, beside the format: whether the match ended in this log, and how many turns it
+    # holds and were judged (a report of a cut log must not pass for a whole match's).
+    head: dict[str, Any] = {"format": "tablier-analysis/1", "match_ended": analysed.ended}
+    judged = _judged(analysed)
+    if judged is not None:
+        head |= {"turns_in_log": analysed.turns, "turns_judged": judged}
     if analysed.analysis is not None:
-        return analysis_to_json(analysed.analysis)
+        return head | analysis_to_json(analysed.analysis)
     assert analysed.goose is not None
-    return {
-        "format": "tablier-analysis/1",
+    return head | {
         "log": {"file": analysed.log_name, "sha256": analysed.log_sha256},
         "game": "goose",
         "players": list(analysed.players),

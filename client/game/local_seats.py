@@ -26,6 +26,7 @@ from typing import Final
 from client.i18n import N_, _, os_reason_of, path_shown
 from client.private_file import write_private
 from client.setup import JACQUET_LEVELS
+from protocol.bounds import MAX_SEATS
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage
 from protocol.identity import KEY_BYTES
@@ -34,7 +35,6 @@ from protocol.logfile import default_data_dir, parse_log_path
 LOCAL_SEATS_FORMAT: Final = "tablier-local-seats"
 LOCAL_SEATS_VERSION: Final = 1
 MAX_LOCAL_SEATS_BYTES: Final = 16 * 1024  # fifteen seats' secrets and a path: far less
-MAX_SEATS: Final = 15
 
 
 class LocalSeatsError(ValueError):

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from client.game.budget import Cancelled
 from client.game.driver import Extras, Listener, ScreenAwaiting, SeatRole
 from client.game.story import tell
 from client.game.turn import GameState, NotYourTurnError, Turn, TurnEvent, TurnQueue
@@ -76,9 +77,10 @@ class MatchReplay:
         return next(index for index, frame in enumerate(self.frames) if frame.throws == throw)
 
 
-def load_replay(path: Path) -> MatchReplay:
+def load_replay(path: Path, *, between: Callable[[], None] = lambda: None) -> MatchReplay:
     """Read and verify the log at *path*; :class:`ReplayRefused` says why it cannot be used,
-    whatever the file holds (it raises nothing else: the lobby opens any file with it)."""
+    whatever the file holds (it raises nothing else: the lobby opens any file with it, but
+    what *between*, called after each record, raises: :class:`~client.game.budget.Cancelled`)."""
     try:
         contents = read_log(path)
     except NotALog as error:
@@ -86,7 +88,9 @@ def load_replay(path: Path) -> MatchReplay:
     except LogError as error:  # its header
         raise ReplayRefused(_fails(error)) from None
     try:
-        return replay_contents(contents)
+        return replay_contents(contents, between=between)
+    except Cancelled:
+        raise
     except Exception as error:  # whatever its type: said of the record it came from
         raise ReplayRefused(_fails(contents.damaged(error))) from None
 
@@ -95,9 +99,12 @@ def _fails(error: LogError) -> str:
     return _("this log fails verification: {error}").format(error=said(error))
 
 
-def replay_contents(contents: LogContents) -> MatchReplay:
+def replay_contents(
+    contents: LogContents, *, between: Callable[[], None] = lambda: None
+) -> MatchReplay:
     """Every frame of the log's match; the :class:`~protocol.errors.CorruptLog` of its
-    first bad record (or whatever a record raised: ``contents.place`` names it)."""
+    first bad record (or whatever a record raised: ``contents.place`` names it). *between*
+    is called after each record (it may raise to stop)."""
     setup = contents.setup
     names = setup.names
     session = MatchSession(setup, seat=None, strict=True)
@@ -107,6 +114,7 @@ def replay_contents(contents: LogContents) -> MatchReplay:
     frames = [ReplayFrame(session.state, (), opening, 0, 0)]
     throws = 0
     for step in verified_steps(contents, session):
+        between()
         rolled = [event for event in step.events if isinstance(event, DiceRolled)]
         throws += len(rolled)
         story = " ".join(tell(setup.game, step.events, names))

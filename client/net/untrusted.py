@@ -28,10 +28,10 @@ from collections.abc import Iterable
 from typing import Final
 
 from client.i18n import N_, _, printable
+from protocol.bounds import MAX_SEATS  # the relay's hard cap on a room's seats too
 
 SECRET: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """Room ids and tokens: the relay makes them from 16 or 32 random bytes, URL-safe base64."""
-MAX_SEATS: Final = 15  # the relay's hard cap on a room's seats
 MAX_SHOWN_CHARS: Final = 300  # a relay's sentence for people: a line or two, never a page
 
 

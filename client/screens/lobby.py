@@ -247,8 +247,10 @@ class LobbyScreen(Screen[None]):
         if language == i18n.current():
             return
         i18n.use(language)
+        from client.config_files import save_language
+
         try:
-            i18n.save_language(self.settings.config_dir or i18n.config_dir(), language)
+            save_language(self.settings.config_dir or i18n.config_dir(), language)
         except OSError as error:
             self.notify(_("The language cannot be kept for the next start: {error}").format(
                 error=i18n.os_reason_of(error)

@@ -5,7 +5,8 @@ A log is a file anyone could have put in the folder, so its contents are only wo
 each is verified as ``tablier verify`` does, the result it reaches is shown with every
 character that is not printable replaced and cut to a line, and a log that cannot be read
 or fails verification says so ("unreadable: …") in the app's own words, never the file's.
-Reading them takes a moment: call :func:`recorded_result` off the UI thread.
+Reading them takes a moment: call :func:`recorded_result` off the UI thread, in a worker, which
+stops between two records once cancelled (:func:`~client.lifecycle.stop_if_cancelled`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.worker import Worker, WorkerState
 
 from client.folder_listing import files_in
+from client.game.budget import Cancelled
 from client.i18n import N_, _, path_shown, say
-from client.lifecycle import closing
+from client.lifecycle import closing, stop_if_cancelled
 from client.messages import OpenGame
 from client.net.untrusted import shown
 from client.setup import SessionSettings
@@ -61,7 +63,8 @@ def recent_logs(data_dir: Path | None, limit: int = 12) -> list[Path]:
 def recorded_result(path: Path) -> str:
     """How the match in the log at *path* ended ("Ada wins the match 1-0", "unfinished"),
     or why it cannot be told ("unreadable: …", "damaged: record 8 — …"), safe to show as
-    plain text. Whatever the file holds, it raises nothing: the list goes on.
+    plain text. Whatever the file holds, it raises nothing: the list goes on (in a cancelled
+    worker: :class:`~client.game.budget.Cancelled`, between two records).
 
     >>> import tempfile
     >>> garbage = Path(tempfile.mkdtemp()) / "x.tablier"
@@ -80,9 +83,11 @@ def recorded_result(path: Path) -> str:
     except LogError as error:  # its header: nothing else is raised
         return _one_line(_damaged(error))
     try:
-        report = verify_contents(contents)
+        report = verify_contents(contents, between=stop_if_cancelled)
         if report.ok:
             return _one_line(shown(say(report.outcome)))
+    except Cancelled:
+        raise
     except Exception as error:  # whatever its type: said of the record it came from
         return _one_line(_damaged(contents.damaged(error)))
     # Every good record verified, the tail is cut or garbled: the file was damaged.
@@ -92,6 +97,15 @@ def recorded_result(path: Path) -> str:
     if failure is not None and failure.cause is None:  # not a fault: what cannot be handled
         return _one_line(_damaged(failure))
     return _(FORGED).format(record=report.bad_record)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """The file's size and modification time (changed when a game appends to it), or None."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_size, status.st_mtime_ns
 
 
 def _damaged(error: LogError) -> str:
@@ -121,6 +135,14 @@ class ReplayForm(Vertical):
         self.settings = settings
         self.data_dir = settings.data_dir
         self.logs: list[Path] = []
+        # The logs a worker is reading now, and the path one is verifying to open: asked for
+        # again meanwhile (each return to the lobby lists the logs again), they are not read
+        # twice at once. Set on the UI thread, cleared by the worker when it ends.
+        self.reading: list[Path] | None = None
+        self.opening: Path | None = None
+        # Each log's result, by the file's size and time: back in the lobby, a log left
+        # as it was is not verified again.
+        self.results: dict[Path, tuple[tuple[int, int] | None, str]] = {}
 
     def on_mount(self) -> None:
         if not closing(self):
@@ -136,16 +158,29 @@ class ReplayForm(Vertical):
         listed.add_options([path_shown(log.name) for log in self.logs])
         listed.display = bool(self.logs)
         self.query_one(UnfinishedGames).refresh_games()
-        if self.logs:
-            self._read_results(list(self.logs))
+        if self.logs and self.reading != self.logs:
+            self.reading = list(self.logs)
+            self._read_results(self.reading)
 
     @work(thread=True, exclusive=True, group="recorded-results")
     def _read_results(self, logs: list[Path]) -> None:
-        """In a thread: each log is verified to tell its result (a moment for a long one)."""
-        for index, log in enumerate(logs):
-            result = recorded_result(log)
-            prompt = f"{path_shown(log.name)}  ·  {result}"
-            self.app.call_from_thread(self._show_result, logs, index, prompt)
+        """In a thread: each log is verified to tell its result (a moment for a long one);
+        stopped between two records when cancelled (a newer list, the lobby gone, a quit)."""
+        try:
+            for index, log in enumerate(logs):
+                stamp = _stamp(log)
+                known = self.results.get(log)
+                if known is None or known[0] != stamp or stamp is None:
+                    known = (stamp, recorded_result(log))
+                    self.results[log] = known
+                stop_if_cancelled()
+                prompt = f"{path_shown(log.name)}  ·  {known[1]}"
+                self.app.call_from_thread(self._show_result, logs, index, prompt)
+        except Cancelled:
+            pass
+        finally:
+            if self.reading is logs:
+                self.reading = None
 
     def _show_result(self, logs: list[Path], index: int, prompt: str) -> None:
         if not closing(self) and logs == self.logs:  # (not a list read again since)
@@ -181,23 +216,32 @@ class ReplayForm(Vertical):
         self.open_log(self.logs[event.option_index])
 
     def open_log(self, path: Path) -> None:
+        if path == self.opening:
+            return  # being verified already (enter pressed again): one pass is enough
         verifying = _("Verifying {log}…").format(log=path_shown(path.name))
         self.query_one("#replay-error", Static).update(verifying)
+        self.opening = path
         self._load(path)
 
     @work(thread=True, exclusive=True, group="replay")
-    def _load(self, path: Path) -> ReplayGame | str:
+    def _load(self, path: Path) -> ReplayGame | str | None:
         """In a thread: verifying a long log takes a moment; the lobby stays responsive.
         The replay, or why it cannot be opened (shown by :meth:`_loaded`): whatever the file
-        holds, this worker ends in one or the other, never in an error that ends the app."""
+        holds, this worker ends in one or the other, never in an error that ends the app —
+        or, cancelled, stops between two records with nothing."""
         from client.game.replay import ReplayGame, ReplayRefused, load_replay
 
         try:
-            return ReplayGame(load_replay(path))
+            return ReplayGame(load_replay(path, between=stop_if_cancelled))
+        except Cancelled:
+            return None
         except ReplayRefused as refusal:
             return shown(str(refusal))  # it may quote the log
         except Exception as error:  # whatever its type: the screens cannot set this match up
             return _("This log cannot be shown: {error}").format(error=shown(str(error)))
+        finally:
+            if self.opening == path:
+                self.opening = None
 
     @on(Worker.StateChanged)
     def _loaded(self, event: Worker.StateChanged) -> None:
@@ -205,6 +249,8 @@ class ReplayForm(Vertical):
         if worker.group != "replay" or event.state != WorkerState.SUCCESS:
             return
         result = worker.result
+        if result is None:
+            return
         if isinstance(result, str):
             self.query_one("#replay-error", Static).update(result)
             return

@@ -15,8 +15,8 @@ from client.game.driver import ChatChannel, seated
 from client.game.turn import NotYourTurnError
 from client.i18n import N_, _
 from client.lifecycle import closing
+from protocol.bounds import MAX_CHAT_CHARS
 
-MAX_CHAT_CHARS = 500
 READ_ONLY_NOTE = N_("You are watching: you read the players' chat but cannot write in it.")
 
 

@@ -5,8 +5,9 @@ few lines of the side panel. Every judgement runs in a worker thread — at two 
 take a few hundred milliseconds — so the screen never waits for it; the answer comes back
 on the UI thread and the screen is told by a message:
 
-* in a replay, :meth:`CoachPanel.analyse_replay` judges every play of the log (one ply:
-  ``tablier analyze`` looks two deep) and then :meth:`CoachPanel.show_frame` gives the move
+* in a replay, :meth:`CoachPanel.analyse_replay` judges the log's plays (one ply:
+  ``tablier analyze`` looks two deep; the first :data:`~client.game.budget.MAX_JUDGED_TURNS`
+  of them, and says so past those) and then :meth:`CoachPanel.show_frame` gives the move
   on the board its mark, the equity it lost and the best play; :meth:`CoachPanel.next_mistake`
   finds the next marked play;
 * in local play, and in a networked match whose signed setup allows it,
@@ -28,10 +29,12 @@ from textual import work
 from textual.message import Message
 from textual.widgets import Static
 
+from client.game.budget import MAX_JUDGED_TURNS, Cancelled
 from client.game.driver import ReplayControl
 from client.game.jacquet_turns import indexed_jacquet_turns
 from client.game.marks import MARK_NAMES
-from client.i18n import N_, _, decimal_symbol, said
+from client.i18n import N_, _, decimal_symbol, ngettext, said
+from client.lifecycle import stop_if_cancelled
 from engine.bot.analysis import (
     Judgement,
     RankedPlay,
@@ -118,6 +121,9 @@ class CoachPanel(Static):
         self.replay = replay
         self.tutor = tutor
         self.marks: dict[int, TurnAnalysis] = {}
+        self.unjudged = 0  # the replay's plays past the coach's budget, left unjudged
+        self.analysing = False  # a worker is judging the plays (cleared by it when it ends)
+        self.judged = 0  # how many plays the pass running has judged so far
         self._wanted: tuple[Position, tuple[int, int]] | None = None
         self._judging: Play | None = None
 
@@ -125,19 +131,32 @@ class CoachPanel(Static):
 
     @work(thread=True, exclusive=True, group="coach-replay")
     def analyse_replay(self) -> None:
-        """Judge every play of the replay (in a worker thread), then show the marks."""
+        """Judge the replay's plays (in a worker thread: at most :data:`MAX_JUDGED_TURNS`,
+        stopped between two once cancelled — the screen left, the app quitting), then show
+        the marks."""
         assert self.replay is not None
+        self.analysing = True
         try:
             turns = frame_turns(self.replay.frames)
-            marks = {index: analyse_turn(turn, REPLAY_LIMITS) for index, turn in turns.items()}
+            marks: dict[int, TurnAnalysis] = {}
+            for index, turn in list(turns.items())[:MAX_JUDGED_TURNS]:
+                stop_if_cancelled()
+                marks[index] = analyse_turn(turn, REPLAY_LIMITS)
+                self.judged = len(marks)
+            stop_if_cancelled()
+        except Cancelled:
+            return
         except ValueError as error:  # a play the engine refuses: the log was verified, so a bug
             why = _("The plays could not be judged: {error}").format(error=said(error))
             self.app.call_from_thread(self.update, why)
             return
-        self.app.call_from_thread(self._analysed, marks)
+        finally:
+            self.analysing = False
+        self.app.call_from_thread(self._analysed, marks, len(turns))
 
-    def _analysed(self, marks: dict[int, TurnAnalysis]) -> None:
+    def _analysed(self, marks: dict[int, TurnAnalysis], turns: int) -> None:
         self.marks = marks
+        self.unjudged = turns - len(marks)
         self.show_frame()
         self.post_message(self.Analysed())
 
@@ -149,7 +168,16 @@ class CoachPanel(Static):
             self.update(_("Analysing the plays…"))
             return
         turn = self.marks.get(self.replay.index)
-        self.update("" if turn is None else verdict_line(turn))
+        line = "" if turn is None else verdict_line(turn)
+        if turn is None and self.unjudged and self.replay.index > max(self.marks):
+            line = ngettext(
+                "Not judged: the coach judges the first {judged} plays of a log; {count} more "
+                "play follows (tablier analyze --max-turns judges more).",
+                "Not judged: the coach judges the first {judged} plays of a log; {count} more "
+                "plays follow (tablier analyze --max-turns judges more).",
+                self.unjudged,
+            ).format(judged=len(self.marks), count=self.unjudged)
+        self.update(line)
 
     def best_here(self) -> TurnAnalysis | None:
         """The analysis of the play on the board, if the frame shown completes one."""

@@ -9,8 +9,7 @@ from textual.message import Message
 from textual.widgets import Input
 
 from client.i18n import N_, _
-
-MAX_PLAY_CHARS = 40  # four moves of "21/off" with room for spaces
+from protocol.bounds import MAX_PLAY_CHARS
 
 
 class PlayInput(Input):

@@ -132,3 +132,56 @@ def test_paths_are_printed_without_their_escape_sequences(logs: Path, tmp_path: 
     assert result.returncode == 0, result.stderr
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     assert "a\ufffd]2;PWNED\ufffd\ufffd[2J.tablier" in result.stdout
+
+
+def test_a_log_without_its_end_says_so_first_and_the_judged_turns_are_bounded(
+    logs: Path, tmp_path: Path
+) -> None:
+    """A player could cut his log after his good stretch and hand out its analysis, which
+    said nothing of it: the report now says first that the log holds no ending. And a log
+    holds as many turns as its writer likes (0.45 s each at two plies): at most --max-turns
+    are judged (MAX_JUDGED_TURNS by default), and the report says so."""
+    from client.game.budget import MAX_JUDGED_TURNS
+    from protocol.logfile import parse_log
+
+    whole = (logs / "jacquet.tablier").read_bytes()
+    cut = tmp_path / "cut.tablier"
+    cut.write_bytes(whole[: parse_log(whole).offsets[60]])
+    text = tablier("analyze", str(cut), "--plies", "1", "--out", "-")
+    assert text.returncode == 0, text.stderr
+    head = text.stdout.split("\n\n")[:2]
+    assert head[1].startswith("THIS LOG HAS NO ENDING: the match is unfinished, or the log")
+    report = json.loads(tablier("analyze", str(cut), "--plies", "1", "--format", "json",
+                                "--out", "-").stdout)  # fmt: skip
+    assert list(report)[:2] == ["format", "match_ended"] and report["match_ended"] is False
+    assert report["turns_judged"] == report["turns_in_log"] == len(report["turns"]) > 5
+    full = tablier("analyze", str(logs / "jacquet.tablier"), "--plies", "1", "--out", "-")
+    assert "NO ENDING" not in full.stdout and "ONLY THE FIRST" not in full.stdout
+    helped = " ".join(tablier("analyze", "--help").stdout.split())
+    assert f"(default {MAX_JUDGED_TURNS})" in helped
+    bounded = tablier("analyze", str(cut), "--plies", "1", "--max-turns", "5", "--out", "-")
+    turns = report["turns_in_log"]
+    assert f"ONLY THE FIRST 5 OF ITS {turns} TURNS ARE JUDGED" in bounded.stdout.split("\n\n")[2]
+    report = json.loads(tablier("analyze", str(cut), "--plies", "1", "--max-turns", "5",
+                                "--format", "json", "--out", "-").stdout)  # fmt: skip
+    assert report["turns_judged"] == len(report["turns"]) == 5 and report["turns_in_log"] == turns
+    whole_report = json.loads(tablier("analyze", str(logs / "jacquet.tablier"), "--plies", "1",
+                                      "--format", "json", "--out", "-").stdout)  # fmt: skip
+    assert whole_report["match_ended"] is True
+    assert analysis_from_json(whole_report).turns  # still read back as an analysis
+
+
+def test_json_reports_write_c1_controls_of_a_file_name_as_escapes(
+    logs: Path, tmp_path: Path
+) -> None:
+    """A log's file name is anyone's choice; JSON escapes only controls below U+0020, so
+    U+0085 and U+009B (an 8-bit CSI: "\\x9b31m" colours a terminal red) went out raw in
+    ``analyze --format json``. Every character that is not printable is now a \\u escape."""
+    name = "a\x85\x9b31m\u200bb.tablier"
+    log = tmp_path / name
+    log.write_bytes((logs / "goose.tablier").read_bytes())
+    result = tablier("analyze", str(log), "--format", "json", "--out", "-")
+    assert result.returncode == 0, result.stderr
+    assert all(c.isprintable() or c == "\n" for c in result.stdout)
+    assert "\\u0085\\u009b31m\\u200bb.tablier" in result.stdout
+    assert json.loads(result.stdout)["log"]["file"] == name  # the same text to a JSON reader

@@ -6,6 +6,7 @@ position (:mod:`engine.bot.analysis`), computed here directly.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import cast
@@ -201,3 +202,47 @@ async def test_a_networked_match_says_on_every_seat_whether_its_signed_setup_all
         await wait_for(pilot, lambda: coach_text(screen) == said, seconds=5)
         assert coach_text(screen) == said
     room.close()
+
+
+async def test_leaving_a_replay_stops_its_coach_which_judges_a_bounded_number_of_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The coach judged every play of a replay in a thread worker, which Textual cannot
+    interrupt: quitting waited for the last play (a huge log: hours). Now it stops between
+    two plays once cancelled, and judges at most MAX_JUDGED_TURNS (here 3), saying so past
+    them."""
+    from protocol.selfplay import selfplay
+    from tests.client.conftest import FIXED_TIME_MS, UNTIL_SECONDS
+
+    path = tmp_path / "long.tablier"
+    path.write_bytes(selfplay("jacquet", {"match_to": 7}, seed="coach-long",
+                              start_time=FIXED_TIME_MS).log_bytes())  # fmt: skip
+    replay = load_replay(path)
+    plays = len(frame_turns(replay.frames))
+    app = ReplayApp(replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        coach = app.screen.query_one(CoachPanel)
+        await wait_for(pilot, lambda: coach.judged > 0)
+        app.exit()
+    async with asyncio.timeout(UNTIL_SECONDS):  # its thread ends at its next play
+        while coach.analysing:
+            await asyncio.sleep(0.01)
+    assert 0 < coach.judged < plays and not coach.marks
+
+    monkeypatch.setattr("client.widgets.coach.MAX_JUDGED_TURNS", 3)
+    short = tmp_path / "short.tablier"
+    record_match(short, "jacquet", ("Blanc", "Noir"), throws=12)
+    replay = load_replay(short)
+    judged = sorted(frame_turns(replay.frames))[:3]
+    app = ReplayApp(replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, JacquetScreen)
+        coach = screen.query_one(CoachPanel)
+        await wait_for(pilot, lambda: bool(coach.marks))
+        assert sorted(coach.marks) == judged
+        await pilot.press("end")
+        await wait_for(pilot, lambda: screen.game.index == len(replay.frames) - 1)
+        left = len(frame_turns(replay.frames)) - 3
+        assert coach_text(screen).startswith("Not judged: the coach judges the first 3 plays")
+        assert f"{left} more play" in " ".join(coach_text(screen).split())

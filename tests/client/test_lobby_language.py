@@ -45,7 +45,39 @@ def test_a_damaged_saved_language_is_ignored(tmp_path: Path) -> None:
     assert i18n.saved_language(tmp_path / "nowhere") is None
 
 
-def test_the_saved_language_lives_beside_the_identity() -> None:
-    from protocol.identity import default_config_dir
+def test_the_language_and_the_identity_are_written_whole_and_never_through_a_link(
+    tmp_path: Path,
+) -> None:
+    """The language file was written in place (``write_text``, following a link put as its
+    name) and the identity through ``identity.tmp`` opened O_TRUNC (following a link put
+    there, whose target it overwrote with the key); both now go through the one safe writer
+    (client.private_file.write_whole: an O_EXCL temporary under a name nobody can guess,
+    renamed over the name)."""
+    import stat
 
-    assert i18n.config_dir() == default_config_dir()
+    from client.config_files import IDENTITY_FILE, load_or_create_identity, save_language
+    from client.private_file import RefusedDestination
+    from protocol.errors import LocalProtocolError
+    from protocol.identity import seeded_source
+
+    victim = tmp_path / "victim"
+    victim.write_text("mine")
+    folder = tmp_path / "cfg"
+    folder.mkdir()
+    (folder / "identity.tmp").symlink_to(victim)
+    first = load_or_create_identity(seeded_source("a"), folder)
+    assert victim.read_text() == "mine"
+    identity = folder / IDENTITY_FILE
+    assert identity.read_bytes() == first.private_bytes()
+    assert stat.S_IMODE(identity.stat().st_mode) == 0o600
+    assert load_or_create_identity(seeded_source("b"), folder).public_key == first.public_key
+    identity.write_bytes(b"not a key")
+    with pytest.raises(LocalProtocolError, match="not a Tablier identity"):
+        load_or_create_identity(seeded_source("a"), folder)
+    save_language(folder, "fr")
+    assert i18n.saved_language(folder) == "fr"
+    (folder / i18n.LANGUAGE_FILE).unlink()
+    (folder / i18n.LANGUAGE_FILE).symlink_to(victim)
+    with pytest.raises(RefusedDestination):
+        save_language(folder, "en")
+    assert victim.read_text() == "mine"

@@ -3,6 +3,7 @@ cannot be read, in the app's words, and nothing in a log becomes markup."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from client.app import TablierApp
 from client.screens.match_logs import recorded_result
 from protocol.logfile import parse_log
 from protocol.selfplay import selfplay
-from tests.client.conftest import FIXED_TIME_MS, seeded_settings
+from tests.client.conftest import FIXED_TIME_MS, UNTIL_SECONDS, seeded_settings, until
 
 HOSTILE = ("[@click=app.quit]", "[b]Zed")
 
@@ -84,3 +85,75 @@ async def test_the_recorded_match_tab_lists_each_result_as_plain_text(data_dir: 
         assert by_log["unfinished.tablier"] == "unfinished"
         assert by_log["hostile.tablier"].startswith(HOSTILE)  # shown as written, not run
         assert app.is_running
+
+
+async def test_quitting_stops_the_logs_being_verified_and_a_return_reads_them_once(
+    tmp_path: Path,
+) -> None:
+    """Verifying runs in a thread worker, which Textual cannot interrupt: quitting waited for
+    it to read every log to its end (51 s for a 17 MB one), and each return to the lobby (F1,
+    then esc) started another pass beside it. Now the worker stops between two records once
+    cancelled, and the logs being read are not read again meanwhile."""
+    from textual.worker import WorkerState
+
+    from client.screens.match_logs import ReplayForm
+
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    log = selfplay("jacquet", {"match_to": 7}, seed="long", start_time=FIXED_TIME_MS).log_bytes()
+    copies = 12  # as many as the tab lists: each takes a moment to verify
+    for number in range(copies):
+        (folder / f"long-{number:02d}.tablier").write_bytes(log)
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        form = app.screen.query_one(ReplayForm)
+        await until(pilot, lambda: form.reading is not None, "the logs being read")
+        reading = [w for w in app.workers if w.group == "recorded-results"]
+        assert len(reading) == 1 and reading[0].state == WorkerState.RUNNING
+        await pilot.press("f1")
+        await until(pilot, lambda: app.screen is not form.screen, "the help")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is form.screen, "the lobby again")
+        assert [w for w in app.workers if w.group == "recorded-results"] == reading
+        done = len(form.results)
+        app.exit()
+    assert reading[0].state == WorkerState.CANCELLED
+    async with asyncio.timeout(UNTIL_SECONDS):  # its thread ends at its next record
+        while form.reading is not None:
+            await asyncio.sleep(0.01)
+    # The log it was verifying when the quit came was left there, not read to its end.
+    assert done < copies and len(form.results) == done
+
+
+async def test_a_log_being_opened_is_not_verified_twice_and_a_quit_stops_it(
+    tmp_path: Path,
+) -> None:
+    """Enter pressed again on a log being verified started a second pass beside the first,
+    and quitting waited for both to end."""
+    from textual.worker import WorkerState
+
+    from client.screens.match_logs import ReplayForm
+
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    log = folder / "long.tablier"
+    log.write_bytes(selfplay("jacquet", {"match_to": 7}, seed="long",
+                             start_time=FIXED_TIME_MS).log_bytes())  # fmt: skip
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        form = app.screen.query_one(ReplayForm)
+        form.open_log(log)
+        await pilot.pause()
+        opening = [w for w in app.workers if w.group == "replay"]
+        assert len(opening) == 1 and form.opening == log
+        form.open_log(log)  # enter again: the pass running goes on, alone
+        await pilot.pause()
+        assert [w for w in app.workers if w.group == "replay"] == opening
+        assert opening[0].state == WorkerState.RUNNING
+        app.exit()
+    assert opening[0].state == WorkerState.CANCELLED
+    async with asyncio.timeout(UNTIL_SECONDS):  # its thread ends at its next record
+        while form.opening is not None:
+            await asyncio.sleep(0.01)

@@ -146,3 +146,30 @@ def test_a_start_ten_years_ahead_is_refused_and_one_from_the_past_taken() -> Non
         check_start(replace(_proposal(), start_time=now + ten_years), now)
     check_start(replace(_proposal(), start_time=now - ten_years), now)  # a room opened long ago
     check_start(replace(_proposal(), start_time=now + CLOCK_TOLERANCE_MS), now)
+
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def test_each_bound_of_protocol_bounds_is_stated_there_only() -> None:
+    """A bound is stated once (issue 28, *one gate*): a module of the client, engine or
+    protocol that needs one imports it from protocol.bounds. The chat panel had its own
+    MAX_CHAT_CHARS = 500, free to drift from the one the protocol refuses past. (The relay,
+    which may import nothing of the protocol, keeps its own, tied to these by its tests.)"""
+    import ast
+
+    tree = ast.parse((ROOT / "protocol" / "bounds.py").read_text(encoding="utf-8"))
+    stated = {node.target.id for node in tree.body
+              if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}  # fmt: skip
+    found = []
+    for package in ("engine", "protocol", "client"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path == ROOT / "protocol" / "bounds.py":
+                continue  # (what it takes from protocol.clock is stated there, once)
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                assigned = isinstance(node, ast.Assign)
+                annotated = isinstance(node, ast.AnnAssign)
+                targets = node.targets if assigned else [node.target] if annotated else []
+                found += [f"{path.relative_to(ROOT)}: {target.id}" for target in targets
+                          if isinstance(target, ast.Name) and target.id in stated]  # fmt: skip
+    assert found == []

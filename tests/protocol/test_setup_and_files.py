@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import stat
 from collections import Counter
 
 import pytest
@@ -12,7 +11,7 @@ from protocol.chain import CHAIN_LINKS, HashChain, link_follows
 from protocol.codec import pack
 from protocol.dice import derive_dice
 from protocol.errors import BadSignature, LocalProtocolError, MalformedMessage, VersionMismatch
-from protocol.identity import Identity, load_or_create_identity, seeded_source
+from protocol.identity import Identity, seeded_source
 from protocol.logfile import LogWriter, default_log_path, encode_header, encode_record, read_log
 from protocol.setup import Join, MatchSetup, Proposal
 
@@ -86,17 +85,6 @@ def test_hints_allowed_is_in_what_every_player_signs_and_never_reaches_the_engin
     for bad, says in ((0, "1 .hints allowed. or absent"), ("yes", "must be a whole number")):
         with pytest.raises(LocalProtocolError, match=says):
             Proposal.create("jacquet", {"coach": bad}, seats=2, start_time=0, random_source=source)
-
-def test_persistent_identity_lives_in_the_config_dir(tmp_path) -> None:
-    first = load_or_create_identity(seeded_source("a"), tmp_path / "cfg")
-    path = tmp_path / "cfg" / "identity.ed25519"
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    second = load_or_create_identity(seeded_source("other"), tmp_path / "cfg")
-    assert second.public_key == first.public_key
-    path.write_bytes(b"not a key")
-    with pytest.raises(LocalProtocolError, match="not a Tablier identity"):
-        load_or_create_identity(seeded_source("a"), tmp_path / "cfg")
-
 
 def test_chain_links_follow_from_the_tip() -> None:
     chain = HashChain.generate(seeded_source("c"))

@@ -37,9 +37,17 @@ def speak() -> None:
     """Make argparse say its words in the language in use (call before building a parser:
     the "options" heading is translated when the parser is made)."""
     # argparse looks its `_` and `ngettext` up as module globals on every call.
-    setattr(argparse, "_", _)  # noqa: B010 (mypy: argparse does not export `_`)
+    setattr(argparse, "_", _argparse_gettext)  # noqa: B010 (mypy: argparse does not export `_`)
     setattr(argparse, "ngettext", ngettext)  # noqa: B010
     argparse.HelpFormatter.start_section = _start_section  # type: ignore[method-assign]
+
+
+def _argparse_gettext(text: str | None) -> str | None:
+    """argparse's words translated; what is no words left as it is: argparse asks for the
+    translation of a subparsers group's missing description (None, which a catalogue would
+    turn into the line "None" under every group heading) and a catalogue's translation of ""
+    is its header."""
+    return _(text) if text else text
 
 
 _argparse_start_section = argparse.HelpFormatter.start_section

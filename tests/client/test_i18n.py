@@ -295,6 +295,17 @@ def test_tablier_lang_fr_help_is_french(tmp_path: Path) -> None:
     assert "vérifier un journal de partie" in shown.stdout
 
 
+@pytest.mark.parametrize("command", [(), ("play",), ("host",), ("log",), ("engine",)])
+def test_no_help_in_french_shows_a_none_under_its_group_headings(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """argparse asks for the translation of a missing group description (None): it used to
+    come out as a line "None" under every heading of the French help (issue 29, item 10)."""
+    shown = _tablier("--lang", "fr", *command, "--help", home=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "None" not in shown.stdout.split(), shown.stdout
+
+
 def test_a_bad_flag_is_refused_in_the_locales_french(tmp_path: Path) -> None:
     refused = _tablier("play", "goose", "--bogus", home=tmp_path, LANG="fr_FR.UTF-8")
     assert (refused.returncode, refused.stdout) == (2, "")

@@ -174,6 +174,16 @@ class RematchOffer(Protocol):
         ...
 
     @property
+    def can_ask_rematch(self) -> bool:
+        """Whether this reader may ask for one at all (a spectator may not)."""
+        ...
+
+    @property
+    def can_withdraw_rematch(self) -> bool:
+        """Whether there is a rematch this reader may withdraw now (the host's, proposed)."""
+        ...
+
+    @property
     def rematch_note(self) -> str | None:
         """Where the rematch stands, for the end screen (None: nobody asked)."""
         ...

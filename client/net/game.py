@@ -235,6 +235,14 @@ class NetworkGame(QueuedTurns):
         self.link.flush()
 
     @property
+    def can_ask_rematch(self) -> bool:
+        return not self.watching
+
+    @property
+    def can_withdraw_rematch(self) -> bool:
+        return self.match.role == "host" and self.match.rematching
+
+    @property
     def rematch_note(self) -> str | None:
         return self.match.rematch_note()
 

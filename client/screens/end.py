@@ -107,7 +107,8 @@ class EndScreen(ModalScreen[EndChoice]):
         with _Dialog(id="dialog"):
             yield Label(self.summary.title, id="title", markup=False)
             with Horizontal(id="buttons"):
-                yield Button(_("Play again (a)"), variant="success", id="again")
+                if self._may_play_again:
+                    yield Button(_("Play again (a)"), variant="success", id="again")
                 yield Button(_("Lobby (l)"), variant="primary", id="lobby")
                 yield Button(_("Quit (q)"), id="quit")
             for line in self.summary.lines:
@@ -124,17 +125,31 @@ class EndScreen(ModalScreen[EndChoice]):
                 yield Label("", id="rematch", markup=False)
         yield KeysFooter()  # the dialog's own keys, not those of the screen below
 
+    @property
+    def _may_play_again(self) -> bool:
+        """A local game can always be played again; a room's, by its players only."""
+        return self.rematch is None or self.rematch.can_ask_rematch
+
     def on_mount(self) -> None:
-        if not closing(self):
-            self.show_rematch()
+        if closing(self):
+            return
+        if not self._may_play_again:
+            self.query_one("#lobby", Button).focus()
+        self.show_rematch()
 
     def show_rematch(self) -> None:
-        """Say where the rematch stands (the game screen calls it when that changes)."""
+        """Say where the rematch stands (the game screen calls it when that changes), and
+        offer only what the reader can do now (withdrawing: the host, once it is proposed)."""
         if self.rematch is not None:
             self.query_one("#rematch", Label).update(self.rematch.rematch_note or "")
+            self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return action != "withdraw" or self.rematch is not None
+        if action == "withdraw":
+            return self.rematch is not None and self.rematch.can_withdraw_rematch
+        if action == "choose" and parameters == ("again",):
+            return self._may_play_again
+        return True
 
     def action_withdraw(self) -> None:
         if self.rematch is not None:

@@ -530,9 +530,22 @@ class JacquetScreen(GameScreen):
         def answered(play_anyway: bool | None) -> None:
             if play_anyway:
                 self._send(message.play)
+            else:
+                self._rethink(message.play)
 
         self.app.push_screen(ConfirmScreen(question, detail=detail, confirm_label=_("Play anyway"),
                                            cancel_label=_("Rethink")), answered)  # fmt: skip
+
+    def _rethink(self, play: Play) -> None:
+        """The tutor's Rethink: back to the start of the turn, the warned play off the
+        board, so that any play — the one the tutor suggests, typed — can be entered."""
+        entry = self._entry
+        if entry is None or entry.play != play:
+            return  # the entry changed while the dialog was up: leave it as it is
+        self._entry = TurnEntry(entry.position, entry.dice, entry.bearoff)
+        self._selected = None
+        self._prompt_entry()
+        self._redraw()
 
     def action_flip(self) -> None:
         if self.check_action("flip", ()):

@@ -20,6 +20,7 @@ from client.net.game import NetworkGame
 from client.net.link import RelayLink
 from client.screens.confirm import ConfirmScreen
 from client.screens.jacquet import JacquetScreen
+from client.screens.jacquet_view import board_view
 from client.setup import JacquetSetup
 from client.widgets.coach import (
     HELP_AGREED,
@@ -170,9 +171,13 @@ async def test_the_tutor_warns_before_a_costly_play_rethink_or_play_anyway(
         assert isinstance(dialog, ConfirmScreen)
         assert f"loses {verdict.loss / 1_000_000:.3f} points" in dialog.question
         assert verdict.best.play in dialog.detail
-        await pilot.press("n")  # Rethink: nothing was sent
+        await pilot.press("n")  # Rethink: nothing was sent, and the turn starts again
         await wait_for(pilot, lambda: app.screen is screen)
         assert screen.game.state == state and screen._entry is not None
+        assert not screen._entry.steps  # the warned play is off the board
+        board = screen.query_one(JacquetBoard)
+        assert board.view == board_view(state.position, board.view.viewer)
+        await enter_play(pilot, worst)  # entered again, and played anyway this time
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")  # Play anyway
@@ -181,6 +186,29 @@ async def test_the_tutor_warns_before_a_costly_play_rethink_or_play_anyway(
         assert isinstance(after, JacquetState)
         assert after.position.boards == apply_play(state.position, parse_play(worst)).boards
         assert format_play(parse_play(worst)) == worst
+
+
+async def test_after_rethink_the_suggested_play_can_be_typed(tmp_path: Path) -> None:
+    """Issue 29, item 5: Rethink left the warned play on the board, so typing the play the
+    tutor suggested was refused ("you have no checker on 16")."""
+    app = local_app(tmp_path, tutor=TUTOR)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, state, awaiting = await at_a_real_choice(pilot)
+        ranked = rank_plays(state.position, awaiting.dice)
+        worst, best = ranked[-1].play, ranked[0].play
+        await enter_play(pilot, worst)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen) and best in dialog.detail
+        await pilot.press("n")  # Rethink
+        await wait_for(pilot, lambda: app.screen is screen)
+        screen.action_type_play()
+        await pilot.press(*best, "enter")
+        await wait_for(pilot, lambda: screen.game.state != state)
+        after = screen.game.state
+        assert isinstance(after, JacquetState)
+        assert after.position.boards == apply_play(state.position, parse_play(best)).boards
 
 
 @pytest.mark.parametrize("seat", [0, 1])

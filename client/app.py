@@ -278,6 +278,9 @@ class TablierApp(App[None]):
                     else _("key: {key}").format(key=self.get_key_display(binding)),
                     partial(screen.run_action, binding.action),
                 )
+        if "app.quit" not in offered:  # the lobby's: its key is the app's ctrl+q
+            yield SystemCommand(_("Quit"), _("Quit Tablier (asks first mid-game)"),
+                                partial(self.run_action, "quit"))  # fmt: skip
         yield from system_commands(super().get_system_commands(screen), self._save_screenshot)
 
     def get_key_display(self, binding: Binding) -> str:

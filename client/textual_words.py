@@ -20,7 +20,6 @@ WORDS: tuple[str, ...] = (
     N_("Search for themes…"),
     N_("Theme"),
     N_("Change the current theme"),
-    N_("Quit the application as soon as possible"),
     N_("Minimize"),
     N_("Minimize the widget and restore to normal size"),
     N_("Maximize"),
@@ -35,6 +34,9 @@ names its own keys (a screen's tab, shift+tab and ctrl+c)."""
 SCREENSHOT = "Screenshot"
 """Textual's screenshot command, whose notices (English, from deep in Textual) Tablier
 replaces by its own."""
+QUIT = "Quit"
+"""Textual's quit, left out of the palette: Tablier offers its own (the same words as its
+key's, asking first mid-game), once."""
 KEYS = "Keys"
 """Textual's key panel, left out of the palette: it lists the keys with their English
 descriptions (Tablier translates them where it draws them), and F1's help lists them all
@@ -64,7 +66,7 @@ def system_commands(
     """Textual's own palette commands in the language in use; its screenshot's done by
     *screenshot*, which says where it went in the same language."""
     for command in commands:
-        if command.title == KEYS:
+        if command.title in (KEYS, QUIT):
             continue
         if command.title == SCREENSHOT:
             yield SystemCommand(_("Screenshot"), _("Save a picture of the screen (SVG)"),

@@ -116,6 +116,18 @@ class ChatChannel(Protocol):
         ...
 
 
+class Resigning(Protocol):
+    """Giving up the match (the screen asks first): a networked seat, or the person to move
+    in a local game."""
+
+    @property
+    def resigner(self) -> int | None:
+        """The seat that would resign now (None: nobody here may, now)."""
+        ...
+
+    def resign(self) -> None: ...
+
+
 class MatchLink(Protocol):
     """The relay room behind a networked match: connection, peers, claims, resigning."""
 
@@ -241,6 +253,7 @@ class Extras:
 
     chat: ChatChannel | None = None
     link: MatchLink | None = None
+    resigning: Resigning | None = None
     rematch: RematchOffer | None = None
     replay: ReplayControl | None = None
     score: RunningScore | None = None  # the session's before this game (None: its first)

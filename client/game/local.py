@@ -31,7 +31,7 @@ from client.setup import (
     game_options,
     setup_for_match,
 )
-from engine.awaiting import ChoosePlay, ThrowDice
+from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from engine.jacquet import Play
 from protocol.local import LocalMatch
 from protocol.logfile import default_data_dir
@@ -103,7 +103,7 @@ class LocalGame(QueuedTurns):
         *score*: the session's so far, when this game is played again after others."""
         self.setup = setup
         self.settings = settings
-        self.extras = Extras(score=score)
+        self.extras = Extras(resigning=self, score=score)
         if resumed is None:
             self.match, self.seats_file = _new_match(setup, settings)
         else:
@@ -171,6 +171,23 @@ class LocalGame(QueuedTurns):
 
     def seat_role(self, seat: int) -> SeatRole:
         return "computer" if seat in self.setup.computer_seats else "person"
+
+    @property
+    def resigner(self) -> int | None:
+        """The person to move (every seat is at this terminal: the one whose turn it is
+        gives up, as at a real table); None on a computer's turn or once it is over."""
+        awaiting = self.match.awaiting
+        if self.match.ended is not None or isinstance(awaiting, Finished):
+            return None
+        seat = int(awaiting.seat)
+        return seat if self.seat_role(seat) == "person" else None
+
+    def resign(self) -> None:
+        """The person to move gives up the match (it ends for every seat)."""
+        seat = self.resigner
+        if seat is None:
+            raise NotYourTurnError(_("nobody here may resign now"))
+        self._act(seat, lambda now: self.match.resign(seat, now))
 
     def throw(self) -> None:
         """Throw the dice the match waits for (whoever's turn it is: every seat is here)."""

@@ -90,7 +90,8 @@ class NetworkGame(QueuedTurns):
         self.closer: Closer | None = None  # leaves the room
         self._next: NetworkGame | None = None  # the rematch's game, once asked for
         self._told_superseded = False
-        self.extras = Extras(chat=self, link=self, rematch=self, score=match.score)
+        self.extras = Extras(chat=self, link=self, resigning=self, rematch=self,
+                             score=match.score)  # fmt: skip
         self._unsubscribe = match.subscribe(self._on_change)
         self._on_change()
 
@@ -208,6 +209,10 @@ class NetworkGame(QueuedTurns):
 
     def claim_abandonment(self, seat: int) -> None:
         self._act(lambda session: session.claim_abandonment(seat, self.settings.clock()))
+
+    @property
+    def resigner(self) -> int | None:
+        return None if self.finished else self.local_seat
 
     def resign(self) -> None:
         self._act(lambda session: session.resign(self.settings.clock()))

@@ -280,10 +280,11 @@ class GameScreen(Screen[None]):
         chat, link = self.extras.chat, self.extras.link
         if action == "chat":
             return chat is not None and chat.can_speak
+        if action == "resign":
+            resigning = self.extras.resigning
+            return resigning is not None and resigning.resigner is not None
         if link is None or link.watching:
             return False
-        if action == "resign":
-            return not self.game.finished
         return self._claimable
 
     def refuse(self, reason: str) -> None:
@@ -342,18 +343,22 @@ class GameScreen(Screen[None]):
         self.start(lambda: link.claim_abandonment(seat))
 
     def action_resign(self) -> None:
-        link = self.extras.link
-        if link is None or not self.check_action("resign", ()):
+        resigning = self.extras.resigning
+        resigner = None if resigning is None else resigning.resigner
+        if resigning is None or resigner is None:
             return
-        others = [name for seat, name in enumerate(self.game.names) if seat != self.game.home_seat]
+        names = self.game.names
+        others = [name for seat, name in enumerate(names) if seat != resigner]
+        local = self.extras.link is None  # every seat is here: say who gives up
 
         def answered(resign: bool | None) -> None:
             if resign and not self.game.finished:
-                self.start(link.resign)  # the end comes back as a turn, as any turn does
+                self.start(resigning.resign)  # the end comes back as a turn, as any turn does
 
         self.app.push_screen(
             ConfirmScreen(
-                _("Resign this match?"),
+                _("Resign this match, {name}?").format(name=names[resigner]) if local
+                else _("Resign this match?"),
                 detail=_("It ends now for {players} too; its log is kept.").format(
                     players=", ".join(others)
                 ),

@@ -49,9 +49,9 @@ class HelpScreen(ModalScreen[None]):
         widget_groups: dict[str, str] = {}  # a focused widget's key group: its keys, one row
         for active in screen.active_bindings.values():
             binding = active.binding
-            if not binding.show:
-                continue
             if active.node not in (screen, screen.app):
+                if not binding.show:
+                    continue
                 if binding.group is not None:  # the board's cursor keys, shown in the footer
                     key = screen.app.get_key_display(binding)
                     description = _(binding.group.description)
@@ -59,6 +59,11 @@ class HelpScreen(ModalScreen[None]):
                     if key not in group_keys:  # left and h: one binding, one key shown
                         widget_groups[description] = group_keys + key
                 continue  # focus moves, copying, a widget's scrolling: not the game's keys
+            if not binding.show and (not binding.description or not _ours(active.node, binding)):
+                # A key's shortcut (a digit starting a typed play), or Textual's own hidden
+                # keys (focus moves, the palette: listed below): not a key of this screen's.
+                # Tablier's keys kept off a full footer (hints, resign) are listed here.
+                continue
             table = keys if active.node is screen else app_keys
             described = (*keys.values(), *app_keys.values())
             description = _(binding.description) if binding.description else ""
@@ -91,3 +96,16 @@ class HelpScreen(ModalScreen[None]):
     def _keys_markdown(self) -> str:
         rows = "\n".join(f"| `{key}` | {description} |" for key, description in self.keys)
         return _("## Keys\n\n| key | does |\n|---|---|\n{rows}\n").format(rows=rows)
+
+
+def _ours(node: object, binding: Binding) -> bool:
+    """Whether *binding* is declared by one of Tablier's classes (not inherited from
+    Textual's), for the node it is active on."""
+    declared = (
+        (item.action, item.description)
+        for cls in type(node).__mro__
+        if cls.__module__.startswith("client.")
+        for item in cls.__dict__.get("BINDINGS", ())
+        if isinstance(item, Binding)  # (a key made from a key of its own: split, same action)
+    )
+    return (binding.action, binding.description) in declared

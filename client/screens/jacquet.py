@@ -107,6 +107,8 @@ class JacquetScreen(GameScreen):
         Binding("f", "flip", N_("Flip"), tooltip=N_("See the board from the other side")),
         Binding("b", "best", N_("Best"), tooltip=N_("Show the best play on the board (a replay)")),
         Binding("n", "next_mistake", N_("Mistake"), tooltip=N_("Jump to the next marked play")),
+        # Not in the footer (full at 80 columns, in French first): F1's key list and the
+        # palette offer it.
         Binding("H", "hint", N_("Hints"), show=False,
                 tooltip=N_("The computer's three best plays, with their equities (local play)")),
     ]  # fmt: skip

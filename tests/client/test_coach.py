@@ -19,6 +19,7 @@ from client.game.replay import ReplayGame, load_replay
 from client.net.game import NetworkGame
 from client.net.link import RelayLink
 from client.screens.confirm import ConfirmScreen
+from client.screens.help import HelpScreen
 from client.screens.jacquet import JacquetScreen
 from client.screens.jacquet_view import board_view
 from client.setup import JacquetSetup
@@ -145,6 +146,11 @@ async def test_hints_show_the_computers_three_best_plays_with_their_equities(
     app = local_app(tmp_path, tutor=None)
     async with app.run_test(size=(80, 24)) as pilot:
         screen, state, awaiting = await at_a_real_choice(pilot)
+        await pilot.press("f1")  # H is off the full footer: F1 lists it (issue 29, item 8)
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert ("H", "Hints") in cast(HelpScreen, app.screen).keys
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("H")
         await wait_for(pilot, lambda: "Hints" in coach_text(screen))
         top = rank_plays(state.position, awaiting.dice)[:3]

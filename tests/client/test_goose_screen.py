@@ -97,7 +97,10 @@ async def test_command_palette_offers_the_screen_keys(settings: SessionSettings)
     app = TablierApp(GooseSetup(THREE), settings)
     async with app.run_test() as pilot:
         titles = [command.title for command in app.get_system_commands(app.screen)]
-        assert {"Throw", "Lobby", "Quit"} <= set(titles)
+        assert {"Throw", "Lobby", "Quit", "Resign"} <= set(titles)
+        assert titles.count("Quit") == 1  # Tablier's, which asks first mid-game; not Textual's too
+        lobby_titles = [command.title for command in app.get_system_commands(app.screen_stack[0])]
+        assert lobby_titles.count("Quit") == 1
         await pilot.press("q")
         assert isinstance(app.screen, ConfirmScreen)
         titles = [command.title for command in app.get_system_commands(app.screen)]
@@ -170,8 +173,36 @@ async def test_help_shows_the_rules_and_every_key(settings: SessionSettings) -> 
         assert keys["Throw"] == "space"
         assert "Skip animation" not in keys  # throws are not animated in this game
         assert keys["Lobby"] == "esc"
+        assert keys["Resign"] == "^r"  # kept off the full footer, but listed here
         await pilot.press("escape")
         assert isinstance(app.screen, GooseScreen)
+
+
+async def test_a_local_game_is_resigned_by_the_person_to_move(settings: SessionSettings) -> None:
+    """ctrl+r works in a local game too (issue 29, item 8): the person whose turn it is
+    gives up, after a question naming him, and the game ends for everyone, in its log."""
+    app = TablierApp(GooseSetup(("Alice", "Bruno")), settings)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GooseScreen)
+        await pilot.press("space")  # Alice throws: Bruno to move
+        await until_shown(pilot, screen)
+        assert screen.game.awaiting.seat == 1
+        await pilot.press("ctrl+r")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert dialog.question == "Resign this match, Bruno?"
+        assert "It ends now for Alice too" in dialog.detail
+        await pilot.press("y")
+        async with asyncio.timeout(30):
+            while not isinstance(app.screen, EndScreen):
+                await pilot.pause(0.01)
+        assert str(app.screen.query_one("#title", Static).render()) == (
+            "Bruno resigned: Alice wins the match."
+        )
+        log_path = screen.game.log_path
+    report = verify_log(log_path)
+    assert report.ok and report.proven and "resigned" in report.result, report.result
 
 
 async def test_play_again_starts_a_new_game_with_its_own_log(tmp_path: Path) -> None:

@@ -83,7 +83,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 0
         return int(lobby(args))
-    return int(run(args) or 0)
+    try:
+        return int(run(args) or 0)
+    except KeyboardInterrupt:  # ctrl+c in a command that runs for a while (analyze, selfplay)
+        command = argv[0] if argv and not argv[0].startswith("-") else "tablier"
+        print(_("tablier {command}: interrupted").format(command=command), file=sys.stderr)
+        return INTERRUPTED
+
+
+INTERRUPTED = 130
+"""The exit status of a command stopped by ctrl+c (128 + SIGINT, as shells report it)."""
 
 
 if __name__ == "__main__":

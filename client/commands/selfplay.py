@@ -113,6 +113,11 @@ def run(args: argparse.Namespace) -> int:
         choose = seat_players(args.levels, args.seed) if args.levels else None
         match = selfplay(args.game, options, players=players, seed=args.seed,
                          start_time=start, log_path=Path(args.out), choose=choose)
+    except KeyboardInterrupt:  # a log cut short is no match's: it goes (it was ours alone)
+        Path(args.out).unlink(missing_ok=True)
+        print(_("tablier {command}: interrupted; no log was written").format(command="selfplay"),
+              file=sys.stderr)  # fmt: skip
+        return 130
     except ValueError as error:  # the engine's or the protocol's refusal of the options
         print(_("tablier {command}: {error}").format(command="selfplay", error=said(error)),
               file=sys.stderr)  # fmt: skip

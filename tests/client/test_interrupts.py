@@ -57,14 +57,14 @@ def test_ctrl_c_in_selfplay_says_so_and_leaves_no_half_written_log(tmp_path: Pat
     # Level-4 seats think for a while on each play: the log is being written when it stops.
     args = ["selfplay", "jacquet", "--match-to", "15", "--levels", "4,4", "--seed", "ctrl-c",
             "--out", str(log), "--start-time", "0"]  # fmt: skip
-    process = subprocess.Popen([*TABLIER, *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=environment(tmp_path), cwd=ROOT)  # fmt: skip
+    process = subprocess.Popen([*TABLIER, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=environment(tmp_path), cwd=ROOT)  # fmt: skip
     deadline = time.monotonic() + 120  # a hang guard, not a speed
     while not log.exists() and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
     assert log.exists(), "selfplay never began its log"
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    _out, err = process.communicate(timeout=60)
     assert process.returncode == INTERRUPTED, err
     assert err.decode() == "tablier selfplay: interrupted; no log was written\n"
     assert not log.exists()

@@ -11,11 +11,14 @@ from client.commands.network import add_player_options, parse_listen, player_nam
 from client.i18n import _
 from client.setup import (
     BEAROFF_HELP,
+    GOOSE_DEFAULT_ANTE,
+    GOOSE_DEFAULT_FEE,
     GOOSE_DEFAULT_PLAYERS,
     GOOSE_MAX_PLAYERS,
     GOOSE_MIN_PLAYERS,
     GOOSE_RULE_SETS,
     JACQUET_BEAROFF_RULES,
+    JACQUET_DEFAULT_MATCH_TO,
     RULES_HELP,
     GooseSetup,
     JacquetSetup,
@@ -54,10 +57,12 @@ def register(subparsers: Any) -> None:
         ),
     )
     goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont", help=_(RULES_HELP))
-    goose.add_argument("--ante", type=integer, default=4, metavar=_("TOKENS"),
-                       help=_("tokens each player puts in the pot"))  # fmt: skip
-    goose.add_argument("--fee", type=integer, default=1, metavar=_("TOKENS"),
-                       help=_("tokens each hazard costs"))  # fmt: skip
+    goose.add_argument("--ante", type=integer, default=GOOSE_DEFAULT_ANTE, metavar=_("TOKENS"),
+                       help=_("tokens each player puts in the pot (default {default})")
+                       .format(default=GOOSE_DEFAULT_ANTE))  # fmt: skip
+    goose.add_argument("--fee", type=integer, default=GOOSE_DEFAULT_FEE, metavar=_("TOKENS"),
+                       help=_("tokens each hazard costs (default {default})")
+                       .format(default=GOOSE_DEFAULT_FEE))  # fmt: skip
     jacquet = games.add_parser(
         "jacquet",
         help=_("Jacquet, two players"),
@@ -68,7 +73,9 @@ def register(subparsers: Any) -> None:
         ),
     )
     jacquet.add_argument(
-        "--match-to", type=integer, default=1, metavar="N", help=_("points to win the match")
+        "--match-to", type=integer, default=JACQUET_DEFAULT_MATCH_TO, metavar="N",
+        help=_("points to win the match (default {default})").format(
+            default=JACQUET_DEFAULT_MATCH_TO),
     )
     jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon",
                          help=_(BEAROFF_HELP))  # fmt: skip
@@ -104,7 +111,7 @@ def register(subparsers: Any) -> None:
                 "- writes them to standard output (redirected: the screen is the room's)"
             ),
         )
-        add_player_options(sub)
+        add_player_options(sub, jacquet=game == "jacquet")
         sub.set_defaults(run=lambda args, game=game: run("host", _plan(game), args))
 
 
@@ -144,7 +151,7 @@ def _plan(game: str) -> Any:
             relay_url=args.relay,
             listen=args.listen,
             computer=args.computer,
-            level=args.level,
+            level=getattr(args, "level", 1),  # (a Jacquet option)
             invite_file=args.invite_file,
         )
 

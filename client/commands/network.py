@@ -24,7 +24,11 @@ if TYPE_CHECKING:
     from client.net.plan import HostPlan, JoinPlan
 
 
-def add_player_options(parser: argparse.ArgumentParser, *, playing: bool = True) -> None:
+def add_player_options(
+    parser: argparse.ArgumentParser, *, playing: bool = True, jacquet: bool = True
+) -> None:
+    """The options of a player's command; ``jacquet``: the game may be Jacquet (the
+    computer's level is a Jacquet option: the Goose has no choice to make)."""
     parser.add_argument(
         "--name", metavar=_("NAME"), help=_("the name the others see (default: your login name)")
     )
@@ -34,13 +38,15 @@ def add_player_options(parser: argparse.ArgumentParser, *, playing: bool = True)
             action="store_true",
             help=_("let the computer play your seat (for demos and tests)"),
         )
-        parser.add_argument(
-            "--level",
-            type=integer,
-            choices=JACQUET_LEVELS,
-            default=1,
-            help=_("the computer's Jacquet strength with --computer"),
-        )
+        if jacquet:
+            parser.add_argument(
+                "--level",
+                type=integer,
+                choices=JACQUET_LEVELS,
+                default=1,
+                help=_("the computer's Jacquet strength with --computer (default {default})")
+                .format(default=1),
+            )
     parser.add_argument("--no-animation", action="store_true", help=_("show each throw at once"))
     parser.add_argument(
         "--log",

@@ -15,11 +15,14 @@ from client.setup import (
     BEAROFF_HELP,
     DEFAULT_GOOSE_NAMES,
     DEFAULT_JACQUET_NAMES,
+    GOOSE_DEFAULT_ANTE,
+    GOOSE_DEFAULT_FEE,
     GOOSE_DEFAULT_PLAYERS,
     GOOSE_MAX_PLAYERS,
     GOOSE_MIN_PLAYERS,
     GOOSE_RULE_SETS,
     JACQUET_BEAROFF_RULES,
+    JACQUET_DEFAULT_MATCH_TO,
     JACQUET_LEVELS,
     RULES_HELP,
     GameSetup,
@@ -68,10 +71,12 @@ def register(subparsers: Any) -> None:
         help=_("the computer plays every seat but the first"),
     )
     goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont", help=_(RULES_HELP))
-    goose.add_argument("--ante", type=integer, default=4, metavar=_("TOKENS"),
-                       help=_("tokens each player puts in the pot"))  # fmt: skip
-    goose.add_argument("--fee", type=integer, default=1, metavar=_("TOKENS"),
-                       help=_("tokens each hazard costs"))  # fmt: skip
+    goose.add_argument("--ante", type=integer, default=GOOSE_DEFAULT_ANTE, metavar=_("TOKENS"),
+                       help=_("tokens each player puts in the pot (default {default})")
+                       .format(default=GOOSE_DEFAULT_ANTE))  # fmt: skip
+    goose.add_argument("--fee", type=integer, default=GOOSE_DEFAULT_FEE, metavar=_("TOKENS"),
+                       help=_("tokens each hazard costs (default {default})")
+                       .format(default=GOOSE_DEFAULT_FEE))  # fmt: skip
     _add_session_options(goose)
     goose.set_defaults(run=_run_goose)
 
@@ -84,10 +89,12 @@ def register(subparsers: Any) -> None:
     jacquet.add_argument("--vs-computer", action="store_true", help=_("the computer plays black"))
     jacquet.add_argument(
         "--level", type=integer, choices=JACQUET_LEVELS, default=1,
-        help=_("the computer's strength"),
+        help=_("the computer's strength (default {default})").format(default=1),
     )
     jacquet.add_argument(
-        "--match-to", type=integer, default=1, metavar="N", help=_("points to win the match")
+        "--match-to", type=integer, default=JACQUET_DEFAULT_MATCH_TO, metavar="N",
+        help=_("points to win the match (default {default})").format(
+            default=JACQUET_DEFAULT_MATCH_TO),
     )
     jacquet.add_argument("--bearoff", choices=JACQUET_BEAROFF_RULES, default="backgammon",
                          help=_(BEAROFF_HELP))  # fmt: skip

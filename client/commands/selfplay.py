@@ -10,7 +10,16 @@ from typing import Any
 from client.commands.argparse_words import integer
 from client.commands.paths import check_new_file
 from client.i18n import _, format_number, ngettext, path_shown, said, say
-from client.setup import GOOSE_DEFAULT_PLAYERS, GOOSE_MAX_PLAYERS, GOOSE_MIN_PLAYERS
+from client.setup import (
+    GOOSE_DEFAULT_ANTE,
+    GOOSE_DEFAULT_FEE,
+    GOOSE_DEFAULT_PLAYERS,
+    GOOSE_DEFAULT_RULES,
+    GOOSE_MAX_PLAYERS,
+    GOOSE_MIN_PLAYERS,
+    JACQUET_DEFAULT_BEAROFF,
+    JACQUET_DEFAULT_MATCH_TO,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -28,14 +37,21 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--players", type=integer, metavar="N",
                         help=_("goose: number of players, 2-15 (default {default})").format(
                             default=GOOSE_DEFAULT_PLAYERS))  # fmt: skip
-    parser.add_argument("--rules", choices=("daumont", "1792"), help=_("goose: rule set"))
+    parser.add_argument("--rules", choices=("daumont", "1792"),
+                        help=_("goose: rule set (default {default})").format(
+                            default=GOOSE_DEFAULT_RULES))  # fmt: skip
     parser.add_argument("--ante", type=integer, metavar=_("TOKENS"),
-                        help=_("goose: ante per player"))  # fmt: skip
-    parser.add_argument("--fee", type=integer, metavar=_("TOKENS"), help=_("goose: fee per hazard"))
+                        help=_("goose: ante per player (default {default})").format(
+                            default=GOOSE_DEFAULT_ANTE))  # fmt: skip
+    parser.add_argument("--fee", type=integer, metavar=_("TOKENS"),
+                        help=_("goose: fee per hazard (default {default})").format(
+                            default=GOOSE_DEFAULT_FEE))  # fmt: skip
     parser.add_argument("--match-to", type=integer, metavar=_("POINTS"),
-                        help=_("jacquet: match length in points"))
+                        help=_("jacquet: match length in points (default {default})").format(
+                            default=JACQUET_DEFAULT_MATCH_TO))  # fmt: skip
     parser.add_argument("--bearoff", choices=("backgammon", "trictrac"),
-                        help=_("jacquet: bear-off rule"))
+                        help=_("jacquet: bear-off rule (default {default})").format(
+                            default=JACQUET_DEFAULT_BEAROFF))  # fmt: skip
     parser.add_argument("--levels", metavar="A,B",
                         help=_("jacquet: white's and black's player, each random, greedy, pubeval "
                         "or a level 1-4 (default 1,1)"))

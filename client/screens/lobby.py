@@ -149,11 +149,12 @@ class JacquetForm(Vertical):
                     id="jacquet-level",
                 )
             with Horizontal(classes="options"):
-                yield Label(_("Match to"), classes="option-label", markup=False)
+                # Not "Match to [1] points": a label cannot agree with the number typed.
+                yield Label(_("Points to win"), classes="option-label", markup=False)
                 yield Input(
                     "1", type="integer", id="jacquet-match-to", classes="number", compact=True
                 )
-                yield Label(_("points   Bear-off"), classes="option-label", markup=False)
+                yield Label(_("Bear-off"), classes="option-label", markup=False)
                 yield LightSelect(
                     [(rule, rule) for rule in JACQUET_BEAROFF_RULES],
                     value="backgammon",

@@ -71,3 +71,34 @@ def test_a_log_path_that_is_a_folder_is_refused(
 ) -> None:
     assert main(["play", "goose", "--log", str(tmp_path)]) == 2
     assert f"--log {tmp_path} is a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (["play", "jacquet"], ["the computer's strength (default 1)",
+                               "points to win the match (default 1)"]),
+        (["play", "goose"], ["tokens each player puts in the pot (default 4)",
+                             "tokens each hazard costs (default 1)"]),
+        (["host", "goose"], ["tokens each player puts in the pot (default 4)"]),
+        (["host", "jacquet"], ["points to win the match (default 1)",
+                               "strength with --computer (default 1)"]),
+        (["selfplay"], ["goose: rule set (default daumont)",
+                        "jacquet: bear-off rule (default backgammon)"]),
+    ],
+)  # fmt: skip
+def test_every_option_s_help_says_its_default(
+    command: list[str], said: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 29, item 11: the defaults a newcomer looked for in --help."""
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    for words in said:
+        assert words in shown
+
+
+def test_host_goose_offers_no_jacquet_level(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["host", "goose", "--help"])
+    assert "--level" not in capsys.readouterr().out

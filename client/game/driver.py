@@ -166,6 +166,15 @@ class MatchLink(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class RoomInvites:
+    """The invites of a networked match's room this terminal holds, encoded (None: not
+    held here — a spectator has no player invite)."""
+
+    player: str | None
+    watch: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class PeerLine:
     """One other player as the connection line shows him."""
 
@@ -254,6 +263,7 @@ class Extras:
     chat: ChatChannel | None = None
     link: MatchLink | None = None
     resigning: Resigning | None = None
+    invites: RoomInvites | None = None  # a networked match's room: its invites (key i)
     rematch: RematchOffer | None = None
     replay: ReplayControl | None = None
     score: RunningScore | None = None  # the session's before this game (None: its first)

@@ -28,6 +28,7 @@ from client.game.driver import (
     Offence,
     OffenceNews,
     PeerLine,
+    RoomInvites,
     SeatRole,
     Superseded,
     seated,
@@ -61,6 +62,7 @@ class NetworkGame(QueuedTurns):
         *,
         computer: bool = False,
         level: int = 1,
+        invites: RoomInvites | None = None,
     ) -> None:
         assert match.setup is not None and match.session is not None, "the match has begun"
         self.match = match
@@ -91,7 +93,7 @@ class NetworkGame(QueuedTurns):
         self._next: NetworkGame | None = None  # the rematch's game, once asked for
         self._told_superseded = False
         self.extras = Extras(chat=self, link=self, resigning=self, rematch=self,
-                             score=match.score)  # fmt: skip
+                             score=match.score, invites=invites)  # fmt: skip
         self._unsubscribe = match.subscribe(self._on_change)
         self._on_change()
 
@@ -262,9 +264,8 @@ class NetworkGame(QueuedTurns):
         assert self.superseded
         if self._next is None:
             self._unsubscribe()
-            game = NetworkGame(
-                self.match, self.link, self.settings, computer=self.computer, level=self.level
-            )
+            game = NetworkGame(self.match, self.link, self.settings, computer=self.computer,
+                               level=self.level, invites=self.extras.invites)  # fmt: skip
             game.closer, self.closer = self.closer, None
             game.chat_history[:0] = self.chat_history  # the talk goes on across matches
             self._handed_over = True

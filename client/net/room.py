@@ -20,7 +20,7 @@ from typing import Any
 
 from websockets.exceptions import WebSocketException
 
-from client.game.driver import Offence
+from client.game.driver import Offence, RoomInvites
 from client.i18n import N_, _, os_reason_of, path_shown, reason_of, said
 from client.net.failures import RoomError, listen_failure, relay_failure
 from client.net.game import NetworkGame
@@ -159,11 +159,22 @@ class Room:
         """The started match as the game screens use it (the room's first; each rematch's
         comes from :meth:`NetworkGame.rematch`)."""
         if self._game is None:
-            self._game = NetworkGame(
-                self.match, self.link, settings, computer=computer, level=level
-            )
+            self._game = NetworkGame(self.match, self.link, settings, computer=computer,
+                                     level=level, invites=self.invites())  # fmt: skip
             self._game.closer = self.close
         return self._game
+
+    def invites(self) -> RoomInvites:
+        """The room's invites this terminal holds: a player both (every player is told the
+        spectator token with the proposal), a spectator his own."""
+        invite = self.invite
+        if invite.role == "watch":
+            return RoomInvites(None, invite.encode())
+        watch = self.spectator_invite
+        token = self.match.spectator_token
+        if watch is None and token is not None:
+            watch = invite.with_role("watch", token)
+        return RoomInvites(invite.encode(), None if watch is None else watch.encode())
 
     async def close(self) -> None:
         await self.link.close()

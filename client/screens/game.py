@@ -79,8 +79,12 @@ class GameScreen(Screen[None]):
             "ctrl+r", "resign", N_("Resign"), show=False,
             tooltip=N_("Give up the match (asks first)"),
         ),
+        Binding(
+            "i", "invites", N_("Invites"), show=False,
+            tooltip=N_("Show and copy this room's invites (a spectator's too)"),
+        ),
     ]
-    _EXTRA_ACTIONS: ClassVar[frozenset[str]] = frozenset({"chat", "claim", "resign"})
+    _EXTRA_ACTIONS: ClassVar[frozenset[str]] = frozenset({"chat", "claim", "resign", "invites"})
 
     class News(Message):
         """Something the driver told (posted by the screen to itself, from the driver)."""
@@ -280,6 +284,8 @@ class GameScreen(Screen[None]):
         chat, link = self.extras.chat, self.extras.link
         if action == "chat":
             return chat is not None and chat.can_speak
+        if action == "invites":
+            return self.extras.invites is not None
         if action == "resign":
             resigning = self.extras.resigning
             return resigning is not None and resigning.resigner is not None
@@ -341,6 +347,13 @@ class GameScreen(Screen[None]):
             self.notify(_("Nobody is past the time limit."), title=_("Nothing to claim"))
             return
         self.start(lambda: link.claim_abandonment(seat))
+
+    def action_invites(self) -> None:
+        from client.screens.invites import InvitesScreen
+
+        invites = self.extras.invites
+        if invites is not None:
+            self.app.push_screen(InvitesScreen(invites))
 
     def action_resign(self) -> None:
         resigning = self.extras.resigning

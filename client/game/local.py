@@ -8,7 +8,7 @@ runs at once; its turn waits in the driver's queue for the screen (:meth:`next_t
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from client.game.driver import Extras, Listener, SeatRole
@@ -22,6 +22,7 @@ from client.game.local_seats import (
 from client.game.queued import QueuedTurns
 from client.game.score import RunningScore
 from client.game.turn import NotYourTurnError, Turn, TurnEvent, TurnQueue
+from client.game.turn_cutter import TurnCutter
 from client.i18n import _, os_reason_of, said
 from client.setup import (
     GameSetup,
@@ -34,7 +35,7 @@ from client.setup import (
 from engine.awaiting import ChoosePlay, Finished, ThrowDice
 from engine.jacquet import Play
 from protocol.local import LocalMatch
-from protocol.logfile import default_data_dir
+from protocol.logfile import LogContents, default_data_dir
 
 
 def free_log_path(path: Path) -> Path:
@@ -113,6 +114,14 @@ class LocalGame(QueuedTurns):
         self.log_path: Path = self.match.log_path
         self._turns = TurnQueue(self.match.state)
 
+    def retell(self, turns: Sequence[Turn]) -> None:
+        """Taken up again: the screen is handed the game's *turns* so far first, as a
+        networked rejoin's is (its side log tells the match, then play goes on)."""
+        if turns:
+            self._turns = TurnQueue(turns[0].before)
+            for turn in turns:
+                self._turns.put(turn)
+
     @classmethod
     def resume(cls, seats_file: Path, settings: SessionSettings) -> LocalGame:
         """The unfinished game whose seat file is *seats_file*, replayed from its log to
@@ -163,7 +172,9 @@ class LocalGame(QueuedTurns):
             match.close()
             seats_file.unlink(missing_ok=True)
             raise ResumeRefused(_("This game is over: Recorded match (F4) plays it back."))
-        return cls(setup, settings, (match, seats_file))
+        game = cls(setup, settings, (match, seats_file))
+        game.retell(_turns_of(contents))
+        return game
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -221,3 +232,16 @@ class LocalGame(QueuedTurns):
         if self.match.ended is not None:
             self.close()
         self._turns.put(Turn(seat, before, self.match.state, events))
+
+
+def _turns_of(contents: LogContents) -> list[Turn]:
+    """The turns of a log's records, as the screen shows them (read by a spectator's session:
+    the records were checked as the game was taken up)."""
+    from protocol.session import MatchSession
+
+    session = MatchSession(contents.setup, seat=None, strict=True)  # a log's reader: no clock
+    cutter = TurnCutter(session.state)
+    for record in contents.records:
+        cutter.take(session.receive_bytes(record, 0))
+        cutter.cut(session.state)
+    return list(cutter.turns)

@@ -8,7 +8,7 @@
   (:mod:`client.net.rematch`): the asks, the host's proposal, its withdrawal;
 - :mod:`client.net.playing` — the match in progress: every game payload goes through this
   client's :class:`~protocol.session.MatchSession`, the authority on what happened, whose
-  events :mod:`client.net.turns` cuts into turns for the screens; after a gap the relay
+  events :mod:`client.game.turn_cutter` cuts into turns for the screens; after a gap the relay
   could not fill, the hellos and transcripts of :mod:`client.net.catchup`; every fault
   named after its sender;
 - :mod:`client.net.spectators` — the match so far for a spectator who came too late for the

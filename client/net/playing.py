@@ -6,7 +6,7 @@ being played (or the one that just ended): the authority on what happened. It ta
 room's traffic about that match — game messages, and the hellos and transcripts that fill a
 gap (:mod:`client.net.catchup`) — and this seat's own actions, and hands on:
 
-- the turns :mod:`client.net.turns` cuts for the screens, and the chat lines;
+- the turns :mod:`client.game.turn_cutter` cuts for the screens, and the chat lines;
 - every fault, as an :class:`~client.game.driver.Offence` named after whoever is to blame:
   the seat that signed a record against the rules, else the relay member who sent it;
 - the payloads to send, through the *send* it is given (the shell's outbox).
@@ -22,11 +22,11 @@ from collections.abc import Callable, Sequence
 
 from client.game.driver import Offence
 from client.game.turn import Turn
+from client.game.turn_cutter import TurnCutter
 from client.i18n import _, reason_of
 from client.net import wire
 from client.net.catchup import CatchUp, hello_holds, sign_hello
 from client.net.roster import Roster
-from client.net.turns import TurnCutter
 from protocol.chain import HashChain
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ChatReceived, Event

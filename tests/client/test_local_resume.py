@@ -15,6 +15,7 @@ from client.game.local import LocalGame
 from client.screens.goose import GooseScreen
 from client.screens.lobby import LobbyScreen
 from client.setup import GooseSetup
+from client.widgets.narrative import NarrativeLog
 from protocol.logfile import parse_log
 from protocol.verify import verify_log
 from tests.client.conftest import seeded_settings, until
@@ -74,7 +75,13 @@ async def test_a_local_game_left_midway_is_taken_up_where_it_stopped(tmp_path: P
         await until(pilot, lambda: isinstance(app.screen, GooseScreen), "the game again")
         again = app.screen
         assert isinstance(again, GooseScreen) and isinstance(again.game, LocalGame)
+        # The side log tells the game so far first, as a networked rejoin's does (issue 29,
+        # item 7): the four throws, then the board where it stopped.
+        await until(pilot, lambda: not again.game.pending_turns, "the game retold")
         assert again.game.state == left_at and again.game.log_path == log_path
+        told = "\n".join(line.text for line in again.query_one(NarrativeLog).lines)
+        assert all(name in told for name in ("Alice", "Bruno", "Chloé")), told
+        assert told.count("throws") >= 4, told
         await pilot.press("space")  # the log goes on from there
         await until(pilot, lambda: not again.game.pending_turns, "the throw")
         await _leave_for_the_lobby(pilot)

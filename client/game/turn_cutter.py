@@ -1,4 +1,5 @@
-"""A networked match's events cut into turns, sans-I/O: session events in, turns out.
+"""A match's events cut into turns, sans-I/O: session events in, turns out (a networked
+match's live, a local game's taken up again from its log).
 
 A session reports events as records arrive, a turn's in several pieces (each seat's share,
 then the dice and the engine's moves). :class:`TurnCutter` holds them until a turn can be

@@ -120,6 +120,8 @@ class JacquetScreen(GameScreen):
         self._viewer = persons[0] if persons else (game.home_seat or 0)
         self._entry: TurnEntry | None = None
         self._selected: int | None = None
+        # How the last game ended, told (its value: simple to quadruple): the end screen's too.
+        self._last_game: str | None = None
         self._recent: frozenset[int] = frozenset()
         self._dice: tuple[tuple[int, ...], tuple[bool, ...]] = ((), ())
         self._pass_seen: asyncio.Event | None = None  # a person's pass, until acknowledged
@@ -335,7 +337,8 @@ class JacquetScreen(GameScreen):
             self.tell(sentence)
         ended = [e for e in turn.events if isinstance(e, GameWon | PostillonBlocked)]
         if ended:  # the next game's opening prompt starts with how this one ended
-            self._notice = " ".join(tell("jacquet", ended, names)) + " "
+            self._last_game = " ".join(tell("jacquet", ended, names))
+            self._notice = self._last_game + " "
         moved = [event for event in turn.events if isinstance(event, Moved)]
         if moved:  # the last play stays highlighted until the next (a throw keeps it)
             self._recent = seen_points((e.move for e in moved), moved[0].seat, self._viewer)
@@ -594,4 +597,5 @@ class JacquetScreen(GameScreen):
 
     def summary(self) -> GameSummary:
         game = self.game
-        return game_summary(self.state, game.names, game.ended, game.log_path)
+        return game_summary(self.state, game.names, game.ended, game.log_path,
+                            last_game=self._last_game)  # fmt: skip

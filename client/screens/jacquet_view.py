@@ -75,14 +75,22 @@ def status_view(
 
 
 def game_summary(
-    state: JacquetState, names: Sequence[str], ended: MatchEnded | None, log_path: Path | None
+    state: JacquetState,
+    names: Sequence[str],
+    ended: MatchEnded | None,
+    log_path: Path | None,
+    *,
+    last_game: str | None = None,
 ) -> GameSummary:
-    """What the end-of-game screen says: the protocol's one-line result and the score."""
+    """What the end-of-game screen says: the protocol's one-line result, how the last game
+    was won (*last_game*, told: its value, simple to quadruple, and its points) and the
+    score."""
     title = result_clause(ended, tuple(names), state).say(words())
     white, black = state.score
-    lines = [_("Final score: {white} {white_points}, {black} {black_points}.").format(
+    lines = [] if last_game is None else [last_game]
+    lines.append(_("Final score: {white} {white_points}, {black} {black_points}.").format(
         white=names[0], white_points=white, black=names[1], black_points=black
-    )]
+    ))
     if state.options.match_to > 1:
         lines.append(ngettext(
             "A match to {points} points, over {games} game.",

@@ -8,6 +8,7 @@ black 1-2.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -212,6 +213,12 @@ async def test_the_computer_plays_a_whole_match_against_itself(tmp_path: Path) -
         assert isinstance(app.screen, EndScreen)
         assert game.finished and max(game.state.score) >= 2
         await pilot.pause()
+        # The end says how the last game was won, its value included (issue 29, item 11).
+        lines = [str(label.render()) for label in app.screen.query(".result-line")]
+        # (or a postillon blocked: "…'s postillon is blocked: Noir wins 4 points (score 0-4).")
+        assert re.fullmatch(r".+ wins (the game (simple|double|triple|quadruple): )?\d points? "
+                            r"\(score \d-\d\)\.", lines[0]), lines  # fmt: skip
+        assert lines[1].startswith("Final score:")
 
 
 KEY_ACTIONS = {"r": "throw", "enter": "confirm"}

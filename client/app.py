@@ -348,6 +348,12 @@ class NetworkApp(TablierApp):
         if message.room_screen is self.room_screen:
             self.exit(return_code=1)
 
+    def on_room_screen_left_unentered(self, message: RoomScreen.LeftUnentered) -> None:
+        """esc while `tablier join` was still connecting: the command ends (saying why), it
+        does not drop the person into a lobby he never asked for."""
+        if message.room_screen is self.room_screen:
+            self.exit(return_code=1)
+
     def problem(self) -> str | None:
         """Why the command's room was never entered (None: it was)."""
         if self.room_screen is None:

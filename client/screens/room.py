@@ -295,7 +295,17 @@ class RoomScreen(Screen[None]):
         what = _("The player invite") if which == "player" else _("The spectator invite")
         self.notify(copied.sentence(what), timeout=8 if copied.where else 15, markup=False)
 
+    class LeftUnentered(Message):
+        """The person left before the room was entered (esc while still connecting): a
+        command that was run for this room ends there, with its reason."""
+
+        def __init__(self, room_screen: RoomScreen) -> None:
+            super().__init__()
+            self.room_screen = room_screen
+
     def action_leave(self) -> None:
+        if self.outcome() is not None:
+            self.app.post_message(self.LeftUnentered(self))  # (this screen is gone next)
         self.app.pop_screen()
 
     def on_unmount(self) -> None:

@@ -353,3 +353,25 @@ async def test_a_player_resigns_during_the_others_turn_and_both_see_the_end(
                 )
             assert all(game.ended and game.ended.reason == "resigned" for game in games)
             await assert_same_verified_logs(games)
+
+
+async def test_escape_while_join_is_still_connecting_ends_the_command(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    """Issue 29, item 11: esc on `tablier join` before the relay answered ends the command
+    (status 1, saying why), rather than dropping the person into a lobby."""
+    import socket
+
+    from client.net.invite import Invite
+
+    with socket.socket() as listener:  # a port that accepts nothing: the join keeps trying
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        invite = Invite(f"ws://127.0.0.1:{port}/", "R" * 22, "P" * 43, "player")
+        guest = NetworkApp(JoinPlan(invite, "Bob", connect_timeout=600), settings("Bob"))
+        async with guest.run_test(size=SIZE) as bob:
+            await until(bob, lambda: isinstance(guest.screen, RoomScreen), "the room screen")
+            await bob.press("escape")
+            await until(bob, lambda: not guest.is_running, "the command's end")
+    assert guest.return_code == 1
+    assert guest.problem() == f"left before the relay at ws://127.0.0.1:{port}/ answered"

@@ -275,6 +275,7 @@ class JacquetScreen(GameScreen):
             self._prompt_entry()
             return
         notice, self._notice = self._notice, ""
+        self._dice = ((), ())  # the dice shown are the ones to be thrown now, not the last ones
         if self.state.phase == "opening":
             opening = _("Opening throw: each side throws one die, the higher starts. Press r.")
             self.say(f"{notice}{opening}")

@@ -159,6 +159,9 @@ async def test_against_the_computer_the_board_stays_with_the_person(tmp_path: Pa
         assert sum(black_moved[1:]) == 1 and black_moved[3] == 1  # his postillon on his 4
         assert 16 in screen.board.marks.recent  # black's 4 is white's 16, highlighted
         assert "Noir plays" in narrative(app)
+        await wait_for(pilot, lambda: "press r to throw" in message(app))
+        # Her turn to throw: the dice shown are hers to throw, not black's 2-1 (issue 29).
+        assert screen._status().dice == ()
 
 
 async def test_the_computers_pass_is_told_to_the_person_who_throws_next(tmp_path: Path) -> None:

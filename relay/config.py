@@ -224,6 +224,18 @@ def _parse_bool(text: str) -> bool:
     raise ValueError(f"expected yes/no, got {text!r}")
 
 
+def _shown(default: object) -> object:
+    """A default as the help writes it: 20, not 20.0 (a French reader would read the point
+    as a thousands separator, and every fractional default is a whole number of seconds).
+
+    >>> _shown(20.0), _shown(0.25), _shown(32), _shown("127.0.0.1")
+    (20, 0.25, 32, '127.0.0.1')
+    """
+    if isinstance(default, float) and default.is_integer():
+        return int(default)
+    return default
+
+
 def _parser_for(default: object) -> Callable[[str], Any]:
     if isinstance(default, bool):
         return _parse_bool
@@ -246,7 +258,7 @@ def add_arguments(parser: argparse.ArgumentParser, words: Callable[[str], str] =
             parser.add_argument(flag, action="store_true", default=None, help=help_text)
             continue
         if default is not None:
-            help_text += " " + words(N_("(default {default})")).format(default=default)
+            help_text += " " + words(N_("(default {default})")).format(default=_shown(default))
         metavar = _METAVARS.get(field.name) or (N_("SECONDS") if type(default) is float else "N")
         parser.add_argument(
             flag,

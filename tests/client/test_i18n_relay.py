@@ -46,6 +46,7 @@ def test_tablier_relay_help_is_french_and_the_relays_own_stays_english(tmp_path)
     assert "--seat-grace SECONDES" in french
     assert "port TCP (0 en choisit un libre) [env TABLIER_RELAY_PORT] (8765 par défaut)" in french
     assert "forwards the messages" not in french and "(default " not in french
+    assert "(20 par défaut)" in french and ".0 par défaut" not in french  # not "20.0" (issue 29)
     english = run(sys.executable, "-m", "relay", home=tmp_path)
     assert " ".join(DESCRIPTION.split()) in english
     assert "TCP port (0 picks a free one) [env TABLIER_RELAY_PORT] (default 8765)" in english

@@ -16,6 +16,8 @@ from functools import reduce
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from relay.limits import REPLAYED_FRAMES_PER_JOIN
+
 Words = Callable[[str], str]
 """A reader's language: a marked sentence in, the sentence in that language out."""
 Phrase = Callable[[Words], str]
@@ -94,6 +96,7 @@ class RelayConfig:
     ping_interval: float = 20.0
     ping_timeout: float = 20.0
     join_failures_per_minute: int = 10
+    joins_per_minute: int = 60
     shutdown_timeout: float = 5.0
     trust_proxy: bool = False
     log_json: bool = False
@@ -134,6 +137,7 @@ def _checks(c: RelayConfig) -> list[tuple[bool, Phrase]]:
          said(N_("ping interval and timeout must be positive"))),
         (c.join_failures_per_minute >= 1,
          said(N_("join failures per minute must be at least 1"))),
+        (c.joins_per_minute >= 1, said(N_("joins per minute must be at least 1"))),
         (c.shutdown_timeout > 0, said(N_("shutdown timeout must be positive"))),
         (c.backplane_lease >= 1, said(N_("backplane lease must be at least 1 second"))),
         (
@@ -186,6 +190,9 @@ HELP: dict[str, str] = {
     "ping_timeout": N_("seconds to wait for a pong before dropping a connection"),
     "join_failures_per_minute": N_("failed joins (unknown room, wrong token) allowed per "
                                    "address"),
+    "joins_per_minute": N_("joins (as a player or a spectator, failed or not) allowed per "
+                           "address, all at once at most; a join that replays the room's "
+                           "messages counts once more for every {frames} of them"),
     "shutdown_timeout": N_("seconds to wait for clients to close on shutdown"),
     "trust_proxy": N_("take client addresses from X-Forwarded-For (only behind nginx/Caddy)"),
     "log_json": N_("log one JSON object per line instead of plain text"),
@@ -208,7 +215,7 @@ _METAVARS = {
 
 def help_of(field: str, words: Callable[[str], str] = str) -> str:
     """What the setting *field* means, in the language of *words*."""
-    return words(HELP[field]).format(most=MAX_SEATS_PER_ROOM)
+    return words(HELP[field]).format(most=MAX_SEATS_PER_ROOM, frames=REPLAYED_FRAMES_PER_JOIN)
 
 
 def env_name(field: str) -> str:

@@ -27,6 +27,12 @@ class TokenBucket:
         self._tokens = tokens - 1.0
         return True
 
+    def charge(self, now: float, amount: float) -> None:
+        """Spend ``amount`` tokens at once, into debt if need be: work whose cost is known
+        only once it is done (a replay's frames) is paid for by the events that follow."""
+        self._refill(now)
+        self._tokens -= amount
+
     def ready(self, now: float) -> bool:
         """True if :meth:`take` would succeed, without spending anything."""
         self._refill(now)
@@ -57,3 +63,16 @@ UPGRADE_REQUEST_BYTES = 4 * 1024
 # worth (--max-frame). Past it, the frames are dropped and, once open, the connection is
 # refused as rate_limited: it sent more than a burst allows before it could send anything.
 EARLY_FRAME_COST = 64
+
+# A join costs its address one of --joins-per-minute, and a join that replays the room's
+# backlog (a resume, a spectator arriving) one more for every REPLAYED_FRAMES_PER_JOIN frames
+# it replays: a replay of 1,000 frames measured 19 times a plain join's work, so one join's
+# worth of tokens buys the relay at most some twice a plain join's work (1 + 64 x 19 / 1000).
+REPLAYED_FRAMES_PER_JOIN = 64
+
+# A room announces a spectator its backlog cannot serve (a ``watching`` event, after which a
+# player sends him the match so far) at most once in WATCHING_EVERY seconds: spectators who
+# arrive meanwhile are announced together when it has passed (each one then sees the match
+# that follows). A spectator token reconnecting in a loop, from any number of addresses, so
+# adds at most one event a room's backlog in this many seconds, never wipes it.
+WATCHING_EVERY = 5.0

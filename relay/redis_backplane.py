@@ -64,6 +64,7 @@ from relay.envelope import (
     presence_parts,
     stamp,
 )
+from relay.limits import WATCHING_EVERY
 from relay.redis_library import VERSION_ERROR, VERSION_KEY
 from relay.redis_link import RedisLink, Waiting, pack, tls_context
 from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
@@ -246,6 +247,9 @@ class RedisBackplane:
         self._fetching: set[str] = set()  # rooms whose missing numbers are being fetched
         self._extended: dict[str, float] = {}  # room -> when its life was last extended
         self._creators: dict[str, str] = {}  # room -> the address it counts against
+        # Room -> when its next watching event may be numbered, and the one waiting for it.
+        self._watch_at: dict[str, float] = {}
+        self._watching: dict[str, _Presence] = {}
         self._memory_read: Memory | None = None  # Redis's memory figures, as last read
         self._room_bytes = room_bytes(config)
         self._listener: Listener | None = None
@@ -420,6 +424,8 @@ class RedisBackplane:
     ) -> EnterResult:
         message, state, wall = request.message, loaded.state, loaded.now
         before = self._tidy(state, loaded.live, wall)
+        if not rules.knows(state, message.token):  # before anything the state would tell
+            return await self._failed(failures, ErrorCode.BAD_TOKEN)
         replayable = message.resume_from is not None and rules.can_replay(
             message.resume_from, message.epoch, loaded.epoch, loaded.base, loaded.next_seq
         )
@@ -467,7 +473,7 @@ class RedisBackplane:
                     request.holder, WATCHING_SEAT, int(PresenceEvent.WATCHING),
                     *presence_parts(WATCHING_SEAT, PresenceEvent.WATCHING, request.name),
                 )  # fmt: skip
-                await self._change_now(message.room_id, lambda state, wall: [watching])
+                await self._announce(room_id, watching)
             if self.down is not None or self._links != links:
                 # The link went while the join was stored: what Redis told it of the room
                 # meanwhile went with it, so he cannot be served from here. He is refused
@@ -492,6 +498,30 @@ class RedisBackplane:
             events=tuple(frame for _, frame in numbered),
             away=away,
         )
+
+    async def _announce(self, room_id: str, watching: _Presence) -> None:
+        """Number a ``watching`` event now, or, within relay.limits.WATCHING_EVERY of this
+        process's last one in the room, once that has passed (one for every spectator who
+        came meanwhile: the match the players then send serves them all)."""
+        now = asyncio.get_running_loop().time()
+        if room_id in self._watching:
+            return  # announced with the one already waiting
+        at = self._watch_at.get(room_id, now)
+        if now >= at:
+            self._watch_at[room_id] = now + WATCHING_EVERY
+            await self._change_now(room_id, lambda state, wall: [watching])
+            return
+        self._watching[room_id] = watching
+        asyncio.get_running_loop().call_at(at, self._announce_due, room_id)
+
+    def _announce_due(self, room_id: str) -> None:
+        if not self._closing:
+            self._spawn(self._announce_later(room_id))
+
+    async def _announce_later(self, room_id: str) -> None:
+        watching = self._watching.pop(room_id)
+        self._watch_at[room_id] = asyncio.get_running_loop().time() + WATCHING_EVERY
+        await self._change(room_id, lambda state, wall: [watching])
 
     def _entered(self, room_id: str) -> None:
         """A join's commit is answered (or failed): what Redis published of the room
@@ -777,6 +807,8 @@ class RedisBackplane:
         del self._cursors[room_id]
         self._extended.pop(room_id, None)
         self._creators.pop(room_id, None)
+        if room_id not in self._watching:
+            self._watch_at.pop(room_id, None)
 
     def _catch_up(self, room_id: str, next_seq: int) -> None:
         """The room's next number is ``next_seq`` (a lease renewal's answer, which comes after

@@ -76,3 +76,12 @@ REPLAYED_FRAMES_PER_JOIN = 64
 # that follows). A spectator token reconnecting in a loop, from any number of addresses, so
 # adds at most one event a room's backlog in this many seconds, never wipes it.
 WATCHING_EVERY = 5.0
+
+# How much of one socket read the relay hands websockets' parser at a time. websockets parses
+# a whole read (up to 256 KiB) and writes a pong for every ping in it before the relay sees a
+# frame: 40,000 tiny frames, some 0.4 s of work, before the rate limit could refuse any. Fed
+# in slices, a read stops at the first slice after its connection is refused, and nothing it
+# sends is parsed again (its refusal and close still go out; its close is not awaited past
+# --shutdown-timeout): at most --burst frames and one slice's worth (READ_SLICE / 6 bytes, a
+# client's smallest frame: 682) are parsed past the rate.
+READ_SLICE = 4096

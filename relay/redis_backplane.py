@@ -40,7 +40,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hmac
 import logging
+import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
@@ -85,7 +87,15 @@ from relay.shared import (
 TIMEOUT = 2.0  # seconds for any one Redis command
 RETRY_EVERY = 0.5  # seconds between attempts to reach Redis again
 WATCH_EVERY = 0.25  # seconds between looks at whether Redis stopped answering
-TRIES = 8  # a change of state decided again at most this often when others race it
+# A change of a room's state is stored only if nobody changed the room since it was loaded
+# (else it is decided again, after a random pause of up to CONFLICT_PAUSE times the tries so
+# far, so that racers spread out). A spectator's join is decided again at most TRIES times
+# (then refused: unavailable, and his app comes back); a player's join at most MEMBER_TRIES
+# times, so that spectators coming and going cannot keep a player out; a departure, until
+# it is stored (a departure dropped would leave a ghost in the room for good).
+TRIES = 8
+MEMBER_TRIES = 64
+CONFLICT_PAUSE = 0.002
 # Joins, departures and expiries being decided at once, at most: a crowd leaving together
 # (a restart) waits its turn rather than opening a connection to Redis each.
 CONCURRENT_CHANGES = 32
@@ -324,14 +334,20 @@ class RedisBackplane:
                 return ErrorCode.TOO_MANY_FAILURES
             if not is_room_id(message.room_id):  # no such id is ever made: never a key either
                 return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
-            for _ in range(TRIES):
+            digest = token_hash(message.token)
+            tries = 0
+            while True:
                 loaded = await self._load(message.room_id)
                 if loaded is None:
                     return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
                 try:
                     return await self._admit(request, loaded, failures, links)
                 except _Conflict:
-                    continue
+                    tries += 1
+                    watcher = hmac.compare_digest(digest, loaded.state.spectator_hash)
+                    if tries >= (TRIES if watcher else MEMBER_TRIES):
+                        break
+                    await _pause(tries)
         except (RedisError, OSError) as error:
             self._failure(error)
         return ErrorCode.UNAVAILABLE
@@ -565,8 +581,13 @@ class RedisBackplane:
 
     async def _decide(self, room_id: str, decide: Decide) -> None:
         """Tidy the room and apply ``decide``; store it only if anything changed (a
-        spectator's departure changes the state without an event)."""
-        for _ in range(TRIES):
+        spectator's departure changes the state without an event). Decided again until it
+        is stored (or Redis fails): a departure must never be lost."""
+        tries = 0
+        while True:
+            if tries:
+                await _pause(tries)
+            tries += 1
             loaded = await self._load(room_id)
             if loaded is None:
                 return
@@ -1118,6 +1139,11 @@ class RedisBackplane:
     def _log(self, event: str, details: dict[str, str | int]) -> None:
         if logs.logger.isEnabledFor(logging.INFO):
             logs.logger.info(logs.render(Log(None, event, details), self.config.log_json))
+
+
+async def _pause(tries: int) -> None:
+    """A random pause before deciding again a change that lost a race (CONFLICT_PAUSE)."""
+    await asyncio.sleep(random.uniform(0, CONFLICT_PAUSE * min(tries, 16)))
 
 
 @dataclass(frozen=True, slots=True)

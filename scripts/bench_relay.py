@@ -98,6 +98,7 @@ RELAY_FLAGS = (
     "--max-connections-per-ip", "100000",
     "--max-rooms", "100000",
     "--max-rooms-per-ip", "100000",
+    "--joins-per-minute", "1000000",
     "--rate", "1000000",
     "--burst", "1000000",
 )  # fmt: skip

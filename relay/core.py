@@ -109,6 +109,7 @@ class Session:
     ip: str
     opened_at: float
     bucket: TokenBucket
+    sending: TokenBucket  # its address's bytes (--max-bytes-per-ip), shared by its sessions
     room: Room | LocalRoom | None = None
     seat: Seat | None = None
     closing: bool = False
@@ -146,6 +147,10 @@ class RelayCore:
         self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
         self._failures: dict[str, TokenBucket] = {}
         self._joins: dict[str, TokenBucket] = {}  # by address (--joins-per-minute)
+        # By address (--max-bytes-per-ip): with a backplane, what one address's messages
+        # make Redis publish to a relay process is bounded by it, so a stall of that process
+        # fills Redis's output buffer for it (32 MB, then cut) only after a stated time.
+        self._sending: dict[str, TokenBucket] = {}
         # The rate a welcome announces: rounded down, so a client keeping to it keeps to ours.
         self._rate_per_minute = max(1, int(config.rate * 60))
 
@@ -212,7 +217,12 @@ class RelayCore:
 
     def open(self, conn: ConnId, ip: str, now: float) -> list[Output]:
         """A websocket connection completed its HTTP handshake."""
-        session = Session(conn, ip, now, TokenBucket(self.config.rate, self.config.burst, now))
+        config = self.config
+        sending = self._sending.get(ip)
+        if sending is None:
+            most = config.max_bytes_per_ip
+            sending = self._sending[ip] = TokenBucket(most, most, now)
+        session = Session(conn, ip, now, TokenBucket(config.rate, config.burst, now), sending)
         self.sessions[conn] = session
         self._per_ip[ip] += 1
         self.stats.connections_total += 1
@@ -230,6 +240,11 @@ class RelayCore:
             return []
         if not session.bucket.take(now):
             return self._refuse(session, ErrorCode.RATE_LIMITED)
+        if not session.sending.spend(now, len(data)):
+            text = (
+                "Your address sent more bytes than this relay allows, so it closed this connection."
+            )
+            return self._refuse(session, ErrorCode.RATE_LIMITED, text, why="address")
         packed = packed_send_payload(data) if len(data) <= self.config.max_frame else None
         if packed is not None:
             return self._forward(session, packed, tell=data[2] == Kind.SEND_TELL)
@@ -317,9 +332,9 @@ class RelayCore:
                 out += self._refuse(session, ErrorCode.HANDSHAKE_TIMEOUT)
         for room in list(self.rooms.values()):
             out += self._expire_room(room, now)
-        for buckets in (self._failures, self._joins):
+        for buckets in (self._failures, self._joins, self._sending):
             for ip, bucket in list(buckets.items()):
-                if bucket.full(now):
+                if bucket.full(now) and (buckets is not self._sending or ip not in self._per_ip):
                     del buckets[ip]
         for local in self.shared.values():
             due = [seat for seat, at in local.away.items() if at <= now]

@@ -27,6 +27,14 @@ class TokenBucket:
         self._tokens = tokens - 1.0
         return True
 
+    def spend(self, now: float, amount: float) -> bool:
+        """Spend ``amount`` tokens if there are as many; False means over the limit."""
+        self._refill(now)
+        if self._tokens < amount:
+            return False
+        self._tokens -= amount
+        return True
+
     def charge(self, now: float, amount: float) -> None:
         """Spend ``amount`` tokens at once, into debt if need be: work whose cost is known
         only once it is done (a replay's frames) is paid for by the events that follow."""

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from websockets.asyncio.client import connect
 
-from relay.client import RoomConnection, create_room
+from relay.client import RelayError, RoomConnection, create_room
 from relay.envelope import (
     Error,
     ErrorCode,
@@ -188,3 +188,42 @@ async def test_spectators_naming_a_made_up_epoch_cannot_wipe_a_backlog(
                                       epoch=bob.welcome.epoch)  # fmt: skip
     assert not again.welcome.resync
     await again.close()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def narrow(request: pytest.FixtureRequest) -> Iterator[RelayProcess]:
+    """32 KiB a second an address, whatever its connections' own rate."""
+    yield from relay_with(request, "--max-bytes-per-ip", "32768", "--rate", "1000")
+
+
+async def test_one_address_sends_at_most_its_bytes_a_second(narrow: RelayProcess) -> None:
+    """--max-bytes-per-ip bounds what all the connections of one address send together (and
+    so, with a backplane, what Redis publishes to a relay process for it): two players of
+    one address, each well under his own rate, are together refused past the address's."""
+    room = await create_room(narrow.url, seats=2)
+    ada = await RoomConnection.join(narrow.url, room.room_id, room.player_token, "Ada")
+    bob = await RoomConnection.join(narrow.url, room.room_id, room.player_token, "Bob")
+    big = b"x" * 15_000
+    for member in (ada, bob, ada):  # 45 KB at once: the third is one too many
+        await member.send(big)
+    # Whichever of them the relay read third is refused (each connection's frames are read
+    # in its own order); the other goes on, seeing the departure.
+    codes = await asyncio.gather(refusal(ada), refusal(bob))
+    assert sorted(codes, key=str) == ["left", ErrorCode.RATE_LIMITED]
+    await ada.close()
+    await bob.close()
+    logged = await asyncio.to_thread(narrow.log_lines)
+    assert any(line.get("why") == "address" for line in logged if line["event"] == "refused")
+
+
+async def refusal(member: RoomConnection) -> str:
+    """How ``member``'s connection ends: its refusal's code, or "left" once it sees another
+    member leave."""
+    try:
+        async with asyncio.timeout(10):
+            while True:
+                event = await member.receive()
+                if isinstance(event, Presence) and event.event == PresenceEvent.LEFT:
+                    return "left"
+    except RelayError as refused:
+        return refused.code

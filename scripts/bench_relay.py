@@ -99,6 +99,7 @@ RELAY_FLAGS = (
     "--max-rooms", "100000",
     "--max-rooms-per-ip", "100000",
     "--joins-per-minute", "1000000",
+    "--max-bytes-per-ip", "1000000000",
     "--rate", "1000000",
     "--burst", "1000000",
 )  # fmt: skip

@@ -83,7 +83,7 @@ class RelayConfig:
     rate: float = 20.0
     burst: int = 40
     max_connections_per_ip: int = 32
-    max_bytes_per_ip: int = 1024 * 1024
+    max_bytes_per_ip: int = 0  # no bound; 1048576 with --backplane (README)
     max_half_open: int = 1024
     max_rooms: int = 1000
     max_rooms_per_ip: int = 16
@@ -123,7 +123,7 @@ def _checks(c: RelayConfig) -> list[tuple[bool, Phrase]]:
         (256 <= c.max_frame <= 1024 * 1024, said(N_("max frame must be 256 B..1 MiB"))),
         (c.rate > 0 and c.burst >= 1, said(N_("rate must be positive and burst at least 1"))),
         (c.max_connections_per_ip >= 1, said(N_("max connections per IP must be at least 1"))),
-        (c.max_bytes_per_ip >= c.max_frame,
+        (c.max_bytes_per_ip == 0 or c.max_bytes_per_ip >= c.max_frame,
          said(N_("max bytes per IP must allow at least one full frame"))),
         (c.max_half_open >= 1, said(N_("max half-open connections must be at least 1"))),
         (c.max_rooms >= 1 and c.max_rooms_per_ip >= 1, said(N_("max rooms must be at least 1"))),
@@ -180,7 +180,7 @@ HELP: dict[str, str] = {
     "max_connections_per_ip": N_("connections allowed from one address, open or still in "
                                  "their HTTP upgrade"),
     "max_bytes_per_ip": N_("bytes of frames per second one address may send, all its "
-                           "connections together (a second's worth at once)"),
+                           "connections together (a second's worth at once; 0: no bound)"),
     "max_half_open": N_("connections still in their HTTP upgrade, from every address together"),
     "max_rooms": N_("rooms the relay holds at once"),
     "max_rooms_per_ip": N_("rooms created from one address that the relay holds at once"),

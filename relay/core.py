@@ -109,7 +109,8 @@ class Session:
     ip: str
     opened_at: float
     bucket: TokenBucket
-    sending: TokenBucket  # its address's bytes (--max-bytes-per-ip), shared by its sessions
+    # Its address's bytes (--max-bytes-per-ip), shared by its sessions; None: no bound.
+    sending: TokenBucket | None
     room: Room | LocalRoom | None = None
     seat: Seat | None = None
     closing: bool = False
@@ -219,7 +220,7 @@ class RelayCore:
         """A websocket connection completed its HTTP handshake."""
         config = self.config
         sending = self._sending.get(ip)
-        if sending is None:
+        if sending is None and config.max_bytes_per_ip:
             most = config.max_bytes_per_ip
             sending = self._sending[ip] = TokenBucket(most, most, now)
         session = Session(conn, ip, now, TokenBucket(config.rate, config.burst, now), sending)
@@ -240,7 +241,7 @@ class RelayCore:
             return []
         if not session.bucket.take(now):
             return self._refuse(session, ErrorCode.RATE_LIMITED)
-        if not session.sending.spend(now, len(data)):
+        if session.sending is not None and not session.sending.spend(now, len(data)):
             text = (
                 "Your address sent more bytes than this relay allows, so it closed this connection."
             )

@@ -16,6 +16,8 @@ from functools import reduce
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from relay.limits import REPLAYED_FRAMES_PER_JOIN
+
 Words = Callable[[str], str]
 """A reader's language: a marked sentence in, the sentence in that language out."""
 Phrase = Callable[[Words], str]
@@ -81,6 +83,7 @@ class RelayConfig:
     rate: float = 20.0
     burst: int = 40
     max_connections_per_ip: int = 32
+    max_bytes_per_ip: int = 0  # no bound; 1048576 with --backplane (README)
     max_half_open: int = 1024
     max_rooms: int = 1000
     max_rooms_per_ip: int = 16
@@ -94,6 +97,7 @@ class RelayConfig:
     ping_interval: float = 20.0
     ping_timeout: float = 20.0
     join_failures_per_minute: int = 10
+    joins_per_minute: int = 60
     shutdown_timeout: float = 5.0
     trust_proxy: bool = False
     log_json: bool = False
@@ -119,6 +123,8 @@ def _checks(c: RelayConfig) -> list[tuple[bool, Phrase]]:
         (256 <= c.max_frame <= 1024 * 1024, said(N_("max frame must be 256 B..1 MiB"))),
         (c.rate > 0 and c.burst >= 1, said(N_("rate must be positive and burst at least 1"))),
         (c.max_connections_per_ip >= 1, said(N_("max connections per IP must be at least 1"))),
+        (c.max_bytes_per_ip == 0 or c.max_bytes_per_ip >= c.max_frame,
+         said(N_("max bytes per IP must allow at least one full frame"))),
         (c.max_half_open >= 1, said(N_("max half-open connections must be at least 1"))),
         (c.max_rooms >= 1 and c.max_rooms_per_ip >= 1, said(N_("max rooms must be at least 1"))),
         (1 <= c.max_seats <= MAX_SEATS_PER_ROOM,
@@ -134,6 +140,7 @@ def _checks(c: RelayConfig) -> list[tuple[bool, Phrase]]:
          said(N_("ping interval and timeout must be positive"))),
         (c.join_failures_per_minute >= 1,
          said(N_("join failures per minute must be at least 1"))),
+        (c.joins_per_minute >= 1, said(N_("joins per minute must be at least 1"))),
         (c.shutdown_timeout > 0, said(N_("shutdown timeout must be positive"))),
         (c.backplane_lease >= 1, said(N_("backplane lease must be at least 1 second"))),
         (
@@ -172,6 +179,8 @@ HELP: dict[str, str] = {
     "burst": N_("messages a connection may send at once before the rate applies"),
     "max_connections_per_ip": N_("connections allowed from one address, open or still in "
                                  "their HTTP upgrade"),
+    "max_bytes_per_ip": N_("bytes of frames per second one address may send, all its "
+                           "connections together (a second's worth at once; 0: no bound)"),
     "max_half_open": N_("connections still in their HTTP upgrade, from every address together"),
     "max_rooms": N_("rooms the relay holds at once"),
     "max_rooms_per_ip": N_("rooms created from one address that the relay holds at once"),
@@ -186,6 +195,9 @@ HELP: dict[str, str] = {
     "ping_timeout": N_("seconds to wait for a pong before dropping a connection"),
     "join_failures_per_minute": N_("failed joins (unknown room, wrong token) allowed per "
                                    "address"),
+    "joins_per_minute": N_("joins (as a player or a spectator, failed or not) allowed per "
+                           "address, all at once at most; a join that replays the room's "
+                           "messages counts once more for every {frames} of them"),
     "shutdown_timeout": N_("seconds to wait for clients to close on shutdown"),
     "trust_proxy": N_("take client addresses from X-Forwarded-For (only behind nginx/Caddy)"),
     "log_json": N_("log one JSON object per line instead of plain text"),
@@ -208,7 +220,7 @@ _METAVARS = {
 
 def help_of(field: str, words: Callable[[str], str] = str) -> str:
     """What the setting *field* means, in the language of *words*."""
-    return words(HELP[field]).format(most=MAX_SEATS_PER_ROOM)
+    return words(HELP[field]).format(most=MAX_SEATS_PER_ROOM, frames=REPLAYED_FRAMES_PER_JOIN)
 
 
 def env_name(field: str) -> str:

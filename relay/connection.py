@@ -22,7 +22,7 @@ from websockets.frames import DATA_OPCODES, Frame, Opcode
 from websockets.http11 import Request
 from websockets.protocol import Event, State
 
-from relay.limits import EARLY_FRAME_COST, UPGRADE_REQUEST_BYTES
+from relay.limits import EARLY_FRAME_COST, READ_SLICE, UPGRADE_REQUEST_BYTES
 
 if TYPE_CHECKING:
     from relay.core import Output
@@ -40,6 +40,7 @@ class RelayConnection(ServerConnection):
     # Nothing is set on an instance but in the rare case of frames before start(): a
     # websocket connection holds some forty attributes, and one more doubles its dict.
     _early: _Early | None = None
+    _cut = False  # refused amid a large read: no large read of it is parsed any more
 
     @classmethod
     def for_relay(cls, relay: RelayServer) -> type[RelayConnection]:
@@ -67,7 +68,17 @@ class RelayConnection(ServerConnection):
 
     def data_received(self, data: bytes) -> None:
         if self.request is not None:
-            super().data_received(data)
+            if len(data) <= READ_SLICE:  # an honest client's read, nearly always
+                super().data_received(data)
+                return
+            # A large read is parsed a slice at a time, and no further once its connection
+            # is refused: the rest is a flood's (relay.limits.READ_SLICE). Small reads still
+            # are (a refused client's close frame).
+            for start in range(0, len(data), READ_SLICE):
+                if self._cut or self._refused():
+                    self._cut = True
+                    return
+                super().data_received(data[start : start + READ_SLICE])
             return
         # Still reading its upgrade request: websockets' own bounds (128 headers of 8 KiB)
         # would let it hold a megabyte; the relay holds UPGRADE_REQUEST_BYTES of it.
@@ -80,6 +91,12 @@ class RelayConnection(ServerConnection):
             self._refuse_upgrade()
             return
         super().data_received(data)
+
+    def _refused(self) -> bool:
+        """Whether the core refused this connection (it is closing)."""
+        conn = self._to.conns.get(self)
+        session = None if conn is None else self.relay.core.sessions.get(conn)
+        return session is not None and session.closing
 
     def _refuse_upgrade(self) -> None:
         """Its upgrade request is larger than any real client's: closed without a word (there

@@ -34,10 +34,18 @@ from relay.envelope import (
     packed_send_payload,
     stamp,
 )
-from relay.limits import TokenBucket
+from relay.limits import REPLAYED_FRAMES_PER_JOIN, WATCHING_EVERY, TokenBucket
 from relay.refusals import CLOSE_SERVICE_RESTART, REFUSALS
 from relay.rooms import ConnId, Room, Seat, new_room, room_id_for, token_hash
-from relay.rules import Admitted, admit, can_replay, display_name, expire_seats, leave
+from relay.rules import (
+    Admitted,
+    admit,
+    can_replay,
+    display_name,
+    expire_seats,
+    knows,
+    leave,
+)
 from relay.shared import (
     Append,
     Bring,
@@ -101,6 +109,8 @@ class Session:
     ip: str
     opened_at: float
     bucket: TokenBucket
+    # Its address's bytes (--max-bytes-per-ip), shared by its sessions; None: no bound.
+    sending: TokenBucket | None
     room: Room | LocalRoom | None = None
     seat: Seat | None = None
     closing: bool = False
@@ -137,6 +147,11 @@ class RelayCore:
         self._upgrading = 0  # all of them, from every address
         self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
         self._failures: dict[str, TokenBucket] = {}
+        self._joins: dict[str, TokenBucket] = {}  # by address (--joins-per-minute)
+        # By address (--max-bytes-per-ip): with a backplane, what one address's messages
+        # make Redis publish to a relay process is bounded by it, so a stall of that process
+        # fills Redis's output buffer for it (32 MB, then cut) only after a stated time.
+        self._sending: dict[str, TokenBucket] = {}
         # The rate a welcome announces: rounded down, so a client keeping to it keeps to ours.
         self._rate_per_minute = max(1, int(config.rate * 60))
 
@@ -203,7 +218,12 @@ class RelayCore:
 
     def open(self, conn: ConnId, ip: str, now: float) -> list[Output]:
         """A websocket connection completed its HTTP handshake."""
-        session = Session(conn, ip, now, TokenBucket(self.config.rate, self.config.burst, now))
+        config = self.config
+        sending = self._sending.get(ip)
+        if sending is None and config.max_bytes_per_ip:
+            most = config.max_bytes_per_ip
+            sending = self._sending[ip] = TokenBucket(most, most, now)
+        session = Session(conn, ip, now, TokenBucket(config.rate, config.burst, now), sending)
         self.sessions[conn] = session
         self._per_ip[ip] += 1
         self.stats.connections_total += 1
@@ -221,6 +241,11 @@ class RelayCore:
             return []
         if not session.bucket.take(now):
             return self._refuse(session, ErrorCode.RATE_LIMITED)
+        if session.sending is not None and not session.sending.spend(now, len(data)):
+            text = (
+                "Your address sent more bytes than this relay allows, so it closed this connection."
+            )
+            return self._refuse(session, ErrorCode.RATE_LIMITED, text, why="address")
         packed = packed_send_payload(data) if len(data) <= self.config.max_frame else None
         if packed is not None:
             return self._forward(session, packed, tell=data[2] == Kind.SEND_TELL)
@@ -308,9 +333,10 @@ class RelayCore:
                 out += self._refuse(session, ErrorCode.HANDSHAKE_TIMEOUT)
         for room in list(self.rooms.values()):
             out += self._expire_room(room, now)
-        for ip, bucket in list(self._failures.items()):
-            if bucket.full(now):
-                del self._failures[ip]
+        for buckets in (self._failures, self._joins, self._sending):
+            for ip, bucket in list(buckets.items()):
+                if bucket.full(now) and (buckets is not self._sending or ip not in self._per_ip):
+                    del buckets[ip]
         for local in self.shared.values():
             due = [seat for seat, at in local.away.items() if at <= now]
             for seat in due:  # asked again each second until the seat expires or is taken
@@ -363,6 +389,7 @@ class RelayCore:
         if caught is None:  # the stream moved on further than this process kept: resume
             return [*out, Close(conn, CLOSE_SERVICE_RESTART, "resume"), *self._replace(replaced)]
         out.extend(Transmit((conn,), frame) for frame in caught)
+        self._charge_replay(session, len(result.events) + len(caught), now)
         local.expects[conn] = start + len(caught)
         if admitted.seat is not None:
             local.seat_of[conn] = admitted.seat.index
@@ -561,7 +588,22 @@ class RelayCore:
             "relay; finish a game or wait for an empty room to expire."
         )
 
+    def _joins_of(self, ip: str, now: float) -> TokenBucket:
+        rate = self.config.joins_per_minute
+        return self._joins.setdefault(ip, TokenBucket(rate / 60.0, rate, now))
+
+    def _charge_replay(self, session: Session, frames: int, now: float) -> None:
+        """A replay costs its address's joins after the fact (relay.limits
+        .REPLAYED_FRAMES_PER_JOIN): its next joins wait until the tokens are back."""
+        if frames:
+            self._joins_of(session.ip, now).charge(now, frames / REPLAYED_FRAMES_PER_JOIN)
+
     def _join(self, session: Session, message: Join, now: float) -> list[Output]:
+        # Every join costs its address, first: a crowd of joins, even failing ones, each
+        # loading a room (from Redis, with a backplane) and replaying it, is refused here.
+        if not self._joins_of(session.ip, now).take(now):
+            text = "Too many joins from your address; wait a moment and try again."
+            return self._refuse(session, ErrorCode.TOO_MANY_CONNECTIONS, text, why="joins")
         if self.process is not None:  # the backplane counts failures, across processes
             name = display_name(message.name)
             if name is None:
@@ -577,6 +619,8 @@ class RelayCore:
         name = display_name(message.name)
         if name is None:
             return self._refuse(session, ErrorCode.BAD_NAME)
+        if not knows(room, message.token):  # before anything the room's state would tell
+            return self._failed_join(session, ErrorCode.BAD_TOKEN, now, message.room_id)
         replayable = message.resume_from is not None and can_replay(
             message.resume_from, message.epoch, room.epoch, 0, room.next_seq
         )
@@ -604,12 +648,23 @@ class RelayCore:
         out.append(Log(session.conn, "joined", _joined(room.id, admitted, session.ip)))
         out.append(Transmit((session.conn,), encode(welcome)))
         out.extend(Transmit((session.conn,), frame) for frame in replay or ())
+        self._charge_replay(session, len(replay or ()), now)
         room.refresh_audience(now)
         if admitted.seat is not None and admitted.event is not None:
             out += self._presence(room, admitted.seat, admitted.event)
         elif welcome.resync:  # a spectator the backlog cannot serve: the players will
-            out += self._stamp_presence(room, WATCHING_SEAT, PresenceEvent.WATCHING, name)
+            room.watching = room.watching or name
+            out += self._announce_watching(room, now)
         return out
+
+    def _announce_watching(self, room: Room, now: float) -> list[Output]:
+        """Announce the spectators waiting for the match so far (one ``watching`` event for
+        all who came), at most once in relay.limits.WATCHING_EVERY seconds a room."""
+        if room.watching is None or now < room.watch_at:
+            return []
+        name, room.watching = room.watching, None
+        room.watch_at = now + WATCHING_EVERY
+        return self._stamp_presence(room, WATCHING_SEAT, PresenceEvent.WATCHING, name)
 
     def _welcome(self, admitted: Admitted, capacity: int, next_seq: int, epoch: int) -> Welcome:
         seat = admitted.seat
@@ -690,7 +745,7 @@ class RelayCore:
     # --- expiry --------------------------------------------------------------------------
 
     def _expire_room(self, room: Room, now: float) -> list[Output]:
-        out: list[Output] = []
+        out: list[Output] = self._announce_watching(room, now)
         for seat in expire_seats(room, now, self.config.seat_grace):
             out.append(Log(None, "seat_expired", {"room": room.id[:8], "seat": seat.index}))
             out += self._presence(room, seat, PresenceEvent.SEAT_EXPIRED)

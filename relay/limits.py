@@ -27,6 +27,20 @@ class TokenBucket:
         self._tokens = tokens - 1.0
         return True
 
+    def spend(self, now: float, amount: float) -> bool:
+        """Spend ``amount`` tokens if there are as many; False means over the limit."""
+        self._refill(now)
+        if self._tokens < amount:
+            return False
+        self._tokens -= amount
+        return True
+
+    def charge(self, now: float, amount: float) -> None:
+        """Spend ``amount`` tokens at once, into debt if need be: work whose cost is known
+        only once it is done (a replay's frames) is paid for by the events that follow."""
+        self._refill(now)
+        self._tokens -= amount
+
     def ready(self, now: float) -> bool:
         """True if :meth:`take` would succeed, without spending anything."""
         self._refill(now)
@@ -57,3 +71,25 @@ UPGRADE_REQUEST_BYTES = 4 * 1024
 # worth (--max-frame). Past it, the frames are dropped and, once open, the connection is
 # refused as rate_limited: it sent more than a burst allows before it could send anything.
 EARLY_FRAME_COST = 64
+
+# A join costs its address one of --joins-per-minute, and a join that replays the room's
+# backlog (a resume, a spectator arriving) one more for every REPLAYED_FRAMES_PER_JOIN frames
+# it replays: a replay of 1,000 frames measured 19 times a plain join's work, so one join's
+# worth of tokens buys the relay at most some twice a plain join's work (1 + 64 x 19 / 1000).
+REPLAYED_FRAMES_PER_JOIN = 64
+
+# A room announces a spectator its backlog cannot serve (a ``watching`` event, after which a
+# player sends him the match so far) at most once in WATCHING_EVERY seconds: spectators who
+# arrive meanwhile are announced together when it has passed (each one then sees the match
+# that follows). A spectator token reconnecting in a loop, from any number of addresses, so
+# adds at most one event a room's backlog in this many seconds, never wipes it.
+WATCHING_EVERY = 5.0
+
+# How much of one socket read the relay hands websockets' parser at a time. websockets parses
+# a whole read (up to 256 KiB) and writes a pong for every ping in it before the relay sees a
+# frame: 40,000 tiny frames, some 0.4 s of work, before the rate limit could refuse any. Fed
+# in slices, a read stops at the first slice after its connection is refused, and nothing it
+# sends is parsed again (its refusal and close still go out; its close is not awaited past
+# --shutdown-timeout): at most --burst frames and one slice's worth (READ_SLICE / 6 bytes, a
+# client's smallest frame: 682) are parsed past the rate.
+READ_SLICE = 4096

@@ -15,6 +15,7 @@ JSON escapes control and non-ASCII characters itself::
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import time
@@ -31,9 +32,16 @@ logger = logging.getLogger("tablier.relay")
 WINDOW = 60.0
 LINES_PER_ADDRESS = 30
 # Addresses followed at once in a window; lines from any further one share one budget (so a
-# crowd of addresses cannot make the pacer itself grow without bound either).
+# crowd of addresses cannot make the pacer itself grow without bound either). An IPv6 address
+# is followed by its /64 (IPV6_PREFIX), the block one machine or one customer is given: a
+# host holding a /64 has 2^64 addresses, and would otherwise fill the table alone.
 ADDRESSES = 10_000
+IPV6_PREFIX = 64
 OTHERS = "other addresses"
+# The shared budget's summary (one line a window) names the first OTHERS_NAMED addresses
+# that shared it, beside the count of every code held back: past the table, honest refusals
+# are still counted and the first addresses named, in a line of bounded length.
+OTHERS_NAMED = 16
 
 _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"'}
 _QUOTED_IF = frozenset(' "=')
@@ -98,11 +106,31 @@ def configure(as_json: bool) -> None:
     asyncio_logger.propagate = False
 
 
+def paced_as(ip: str) -> str:
+    """The name an address's lines are paced under: an IPv6 address's /64, any other as
+    it is (an IPv4 address, a proxy's word that is no address at all).
+
+    >>> paced_as("2001:db8:7:8:a:b:c:d"), paced_as("192.0.2.1"), paced_as("local")
+    ('2001:db8:7:8::/64', '192.0.2.1', 'local')
+    >>> paced_as("::ffff:192.0.2.1")  # an IPv4 client of a dual-stack socket is itself
+    '::ffff:192.0.2.1'
+    """
+    if ":" not in ip:
+        return ip
+    try:
+        address = ipaddress.IPv6Address(ip)
+    except ValueError:
+        return ip
+    if address.ipv4_mapped is not None:
+        return ip
+    return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
+
+
 class LogPacer:
     """Which lines reach the log: those that name no address, and up to
-    :data:`LINES_PER_ADDRESS` naming one address in each :data:`WINDOW`; when the window
-    ends, one ``suppressed`` line per address that had more, naming it and counting them by
-    code (or event). Time is passed in, as to the core.
+    :data:`LINES_PER_ADDRESS` naming one address (an IPv6 /64: :func:`paced_as`) in each
+    :data:`WINDOW`; when the window ends, one ``suppressed`` line per address that had more,
+    naming it and counting them by code (or event). Time is passed in, as to the core.
 
     >>> pacer = LogPacer(window=60.0, lines=2)
     >>> flood = [Log(n, "refused", {"code": "text_frame", "ip": "192.0.2.1"}) for n in range(5)]
@@ -114,7 +142,15 @@ class LogPacer:
     ['suppressed ip=192.0.2.1 lines=3 codes=text_frame:3']
     """
 
-    __slots__ = ("_addresses", "_lines", "_shown", "_started", "_suppressed", "_window")
+    __slots__ = (
+        "_addresses",
+        "_lines",
+        "_named",
+        "_shown",
+        "_started",
+        "_suppressed",
+        "_window",
+    )
 
     def __init__(
         self, window: float = WINDOW, lines: int = LINES_PER_ADDRESS, addresses: int = ADDRESSES
@@ -125,15 +161,19 @@ class LogPacer:
         self._started: float | None = None
         self._shown: Counter[str] = Counter()  # lines written this window, by address
         self._suppressed: dict[str, Counter[str]] = {}  # lines held back, by address and code
+        self._named: list[str] = []  # the first OTHERS_NAMED addresses paced as OTHERS
 
     def pace(self, entry: Log, now: float) -> list[Log]:
         """What to write for ``entry``: the summaries of a window that ended, then the entry
         unless its address has had its lines for this window."""
         out = self.due(now)
-        ip = entry.details.get("ip")
-        if not isinstance(ip, str):
+        address = entry.details.get("ip")
+        if not isinstance(address, str):
             return [*out, entry]
+        ip = paced_as(address)
         if ip not in self._shown and len(self._shown) >= self._addresses:
+            if len(self._named) < OTHERS_NAMED and ip not in self._named:
+                self._named.append(ip)
             ip = OTHERS
         if self._shown[ip] < self._lines:
             self._shown[ip] += 1
@@ -158,7 +198,10 @@ class LogPacer:
         for ip, codes in self._suppressed.items():
             counts = ",".join(f"{code}:{count}" for code, count in sorted(codes.items()))
             details: dict[str, str | int] = {"ip": ip, "lines": codes.total(), "codes": counts}
+            if ip == OTHERS:
+                details["among"] = ",".join(self._named)
             out.append(Log(None, "suppressed", details))
         self._shown.clear()
         self._suppressed.clear()
+        self._named.clear()
         return out

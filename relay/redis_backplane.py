@@ -40,7 +40,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hmac
 import logging
+import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
@@ -64,6 +66,7 @@ from relay.envelope import (
     presence_parts,
     stamp,
 )
+from relay.limits import WATCHING_EVERY
 from relay.redis_library import VERSION_ERROR, VERSION_KEY
 from relay.redis_link import RedisLink, Waiting, pack, tls_context
 from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
@@ -84,7 +87,15 @@ from relay.shared import (
 TIMEOUT = 2.0  # seconds for any one Redis command
 RETRY_EVERY = 0.5  # seconds between attempts to reach Redis again
 WATCH_EVERY = 0.25  # seconds between looks at whether Redis stopped answering
-TRIES = 8  # a change of state decided again at most this often when others race it
+# A change of a room's state is stored only if nobody changed the room since it was loaded
+# (else it is decided again, after a random pause of up to CONFLICT_PAUSE times the tries so
+# far, so that racers spread out). A spectator's join is decided again at most TRIES times
+# (then refused: unavailable, and his app comes back); a player's join at most MEMBER_TRIES
+# times, so that spectators coming and going cannot keep a player out; a departure, until
+# it is stored (a departure dropped would leave a ghost in the room for good).
+TRIES = 8
+MEMBER_TRIES = 64
+CONFLICT_PAUSE = 0.002
 # Joins, departures and expiries being decided at once, at most: a crowd leaving together
 # (a restart) waits its turn rather than opening a connection to Redis each.
 CONCURRENT_CHANGES = 32
@@ -246,6 +257,9 @@ class RedisBackplane:
         self._fetching: set[str] = set()  # rooms whose missing numbers are being fetched
         self._extended: dict[str, float] = {}  # room -> when its life was last extended
         self._creators: dict[str, str] = {}  # room -> the address it counts against
+        # Room -> when its next watching event may be numbered, and the one waiting for it.
+        self._watch_at: dict[str, float] = {}
+        self._watching: dict[str, _Presence] = {}
         self._memory_read: Memory | None = None  # Redis's memory figures, as last read
         self._room_bytes = room_bytes(config)
         self._listener: Listener | None = None
@@ -320,14 +334,20 @@ class RedisBackplane:
                 return ErrorCode.TOO_MANY_FAILURES
             if not is_room_id(message.room_id):  # no such id is ever made: never a key either
                 return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
-            for _ in range(TRIES):
+            digest = token_hash(message.token)
+            tries = 0
+            while True:
                 loaded = await self._load(message.room_id)
                 if loaded is None:
                     return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
                 try:
                     return await self._admit(request, loaded, failures, links)
                 except _Conflict:
-                    continue
+                    tries += 1
+                    watcher = hmac.compare_digest(digest, loaded.state.spectator_hash)
+                    if tries >= (TRIES if watcher else MEMBER_TRIES):
+                        break
+                    await _pause(tries)
         except (RedisError, OSError) as error:
             self._failure(error)
         return ErrorCode.UNAVAILABLE
@@ -420,6 +440,8 @@ class RedisBackplane:
     ) -> EnterResult:
         message, state, wall = request.message, loaded.state, loaded.now
         before = self._tidy(state, loaded.live, wall)
+        if not rules.knows(state, message.token):  # before anything the state would tell
+            return await self._failed(failures, ErrorCode.BAD_TOKEN)
         replayable = message.resume_from is not None and rules.can_replay(
             message.resume_from, message.epoch, loaded.epoch, loaded.base, loaded.next_seq
         )
@@ -467,7 +489,7 @@ class RedisBackplane:
                     request.holder, WATCHING_SEAT, int(PresenceEvent.WATCHING),
                     *presence_parts(WATCHING_SEAT, PresenceEvent.WATCHING, request.name),
                 )  # fmt: skip
-                await self._change_now(message.room_id, lambda state, wall: [watching])
+                await self._announce(room_id, watching)
             if self.down is not None or self._links != links:
                 # The link went while the join was stored: what Redis told it of the room
                 # meanwhile went with it, so he cannot be served from here. He is refused
@@ -492,6 +514,30 @@ class RedisBackplane:
             events=tuple(frame for _, frame in numbered),
             away=away,
         )
+
+    async def _announce(self, room_id: str, watching: _Presence) -> None:
+        """Number a ``watching`` event now, or, within relay.limits.WATCHING_EVERY of this
+        process's last one in the room, once that has passed (one for every spectator who
+        came meanwhile: the match the players then send serves them all)."""
+        now = asyncio.get_running_loop().time()
+        if room_id in self._watching:
+            return  # announced with the one already waiting
+        at = self._watch_at.get(room_id, now)
+        if now >= at:
+            self._watch_at[room_id] = now + WATCHING_EVERY
+            await self._change_now(room_id, lambda state, wall: [watching])
+            return
+        self._watching[room_id] = watching
+        asyncio.get_running_loop().call_at(at, self._announce_due, room_id)
+
+    def _announce_due(self, room_id: str) -> None:
+        if not self._closing:
+            self._spawn(self._announce_later(room_id))
+
+    async def _announce_later(self, room_id: str) -> None:
+        watching = self._watching.pop(room_id)
+        self._watch_at[room_id] = asyncio.get_running_loop().time() + WATCHING_EVERY
+        await self._change(room_id, lambda state, wall: [watching])
 
     def _entered(self, room_id: str) -> None:
         """A join's commit is answered (or failed): what Redis published of the room
@@ -535,8 +581,13 @@ class RedisBackplane:
 
     async def _decide(self, room_id: str, decide: Decide) -> None:
         """Tidy the room and apply ``decide``; store it only if anything changed (a
-        spectator's departure changes the state without an event)."""
-        for _ in range(TRIES):
+        spectator's departure changes the state without an event). Decided again until it
+        is stored (or Redis fails): a departure must never be lost."""
+        tries = 0
+        while True:
+            if tries:
+                await _pause(tries)
+            tries += 1
             loaded = await self._load(room_id)
             if loaded is None:
                 return
@@ -777,6 +828,8 @@ class RedisBackplane:
         del self._cursors[room_id]
         self._extended.pop(room_id, None)
         self._creators.pop(room_id, None)
+        if room_id not in self._watching:
+            self._watch_at.pop(room_id, None)
 
     def _catch_up(self, room_id: str, next_seq: int) -> None:
         """The room's next number is ``next_seq`` (a lease renewal's answer, which comes after
@@ -1086,6 +1139,11 @@ class RedisBackplane:
     def _log(self, event: str, details: dict[str, str | int]) -> None:
         if logs.logger.isEnabledFor(logging.INFO):
             logs.logger.info(logs.render(Log(None, event, details), self.config.log_json))
+
+
+async def _pause(tries: int) -> None:
+    """A random pause before deciding again a change that lost a race (CONFLICT_PAUSE)."""
+    await asyncio.sleep(random.uniform(0, CONFLICT_PAUSE * min(tries, 16)))
 
 
 @dataclass(frozen=True, slots=True)

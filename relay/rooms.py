@@ -16,6 +16,14 @@ import msgpack  # type: ignore[import-untyped]
 from relay.envelope import Created, Member
 
 ConnId = int
+
+# The expired seat tokens a room remembers (so that a player back too late is told his seat
+# expired, not that his token is wrong): at most EXPIRED_TOKENS of them (34 bytes each in a
+# room's state), the oldest forgotten first, and none for longer than EXPIRED_TOKEN_SECONDS.
+# A player with the room's token who joins and leaves in a loop makes one a seat grace; past
+# these bounds his tokens are forgotten, and such a token is then refused as bad_token.
+EXPIRED_TOKENS = 32
+EXPIRED_TOKEN_SECONDS = 3600.0
 # Who holds a seat or watches: a connection of this process (in memory), or, with a
 # backplane, "<process>/<connection>" so that every process can tell whose it is.
 Holder = ConnId | str
@@ -116,7 +124,8 @@ class RoomState:
         self.capacity = capacity
         self.seats: dict[int, Seat] = {}
         self.seat_by_token: dict[bytes, Seat] = {}
-        self.expired_tokens: set[bytes] = set()
+        # Expired seat token (hashed) -> when it expired, oldest first (see EXPIRED_TOKENS).
+        self.expired_tokens: dict[bytes, float] = {}
         self.spectators: set[Holder] = set()
 
     def free_seat(self) -> int | None:
@@ -130,10 +139,32 @@ class RoomState:
         self.seat_by_token[token_hash] = seat
         return seat
 
-    def expire_seat(self, seat: Seat) -> None:
+    def expire_seat(self, seat: Seat, now: float) -> None:
         del self.seats[seat.index]
         del self.seat_by_token[seat.token_hash]
-        self.expired_tokens.add(seat.token_hash)
+        self.expired_tokens[seat.token_hash] = now
+        self.forget_expired(now)
+
+    def forget_expired(self, now: float) -> None:
+        """Forget the expired seat tokens past :data:`EXPIRED_TOKENS` (oldest first) or older
+        than :data:`EXPIRED_TOKEN_SECONDS`.
+
+        >>> state = RoomState("r", b"p", b"s", 1, creator="192.0.2.1")
+        >>> for n in range(EXPIRED_TOKENS + 5):
+        ...     state.expired_tokens[bytes([n])] = float(n)
+        >>> state.forget_expired(now=40.0)
+        >>> len(state.expired_tokens), min(state.expired_tokens)
+        (32, b'\\x05')
+        >>> state.forget_expired(now=EXPIRED_TOKEN_SECONDS + 20.0)
+        >>> len(state.expired_tokens)
+        17
+        """
+        expired = self.expired_tokens
+        while len(expired) > EXPIRED_TOKENS:
+            del expired[next(iter(expired))]
+        oldest = now - EXPIRED_TOKEN_SECONDS
+        while expired and next(iter(expired.values())) < oldest:
+            del expired[next(iter(expired))]
 
     def roster(self) -> tuple[Member, ...]:
         return tuple(
@@ -162,7 +193,7 @@ class RoomState:
             self.player_hash,
             self.spectator_hash,
             seats,
-            sorted(self.expired_tokens),
+            [[token, at] for token, at in self.expired_tokens.items()],  # oldest first
             sorted(self.spectators, key=str),
         ]
         packed: bytes = msgpack.packb(fields, use_bin_type=True)
@@ -179,7 +210,14 @@ class RoomState:
             seat = Seat(index, name, token_hash, holder, left_at)
             state.seats[index] = seat
             state.seat_by_token[token_hash] = seat
-        state.expired_tokens = set(expired)
+        # (A state stored by an earlier relay lists bare hashes: taken as expired at 0,
+        # the first to be forgotten.)
+        state.expired_tokens = {
+            entry if isinstance(entry, bytes) else entry[0]: (
+                0.0 if isinstance(entry, bytes) else float(entry[1])
+            )
+            for entry in expired
+        }
         state.spectators = set(spectators)
         return state
 
@@ -199,6 +237,8 @@ class Room(RoomState):
         "empty_since",
         "epoch",
         "next_seq",
+        "watch_at",
+        "watching",
     )
 
     def __init__(
@@ -229,6 +269,9 @@ class Room(RoomState):
         # The audience but a given sender, built once per sender and audience change.
         self._others: dict[ConnId, tuple[ConnId, ...]] = {}
         self.empty_since: float | None = now
+        # A spectator's name to announce (relay.limits.WATCHING_EVERY), and from when.
+        self.watching: str | None = None
+        self.watch_at = now
 
     def stamp(self, frame_for: Callable[[int], bytes]) -> bytes:
         """Give the next sequence number to an event and keep its frame for resumers."""

@@ -47,6 +47,20 @@ def name_taken(state: RoomState, name: str) -> bool:
     return any(name_key(seat.name) == key for seat in state.seats.values())
 
 
+def knows(state: RoomState, token: str) -> bool:
+    """Whether ``token`` is one of the room's: its player or spectator token, a seat's, or an
+    expired seat's (remembered to say so). Asked before anything about the room's state is
+    answered (a resume's number, a full room): who holds none of its tokens learns only that
+    his token is wrong, never whether or how far the match moved on."""
+    digest = token_hash(token)
+    return (
+        hmac.compare_digest(digest, state.player_hash)
+        or hmac.compare_digest(digest, state.spectator_hash)
+        or digest in state.seat_by_token
+        or digest in state.expired_tokens
+    )
+
+
 def admit(
     state: RoomState, token: str, name: str, holder: Holder, *, max_spectators: int
 ) -> Admitted | ErrorCode:
@@ -99,7 +113,7 @@ def withdraw(
         return []
     if not new_seat:
         return [(seat, PresenceEvent.LEFT)]
-    state.expire_seat(seat)
+    state.expire_seat(seat, now)
     return [(seat, PresenceEvent.LEFT), (seat, PresenceEvent.SEAT_EXPIRED)]
 
 
@@ -107,7 +121,8 @@ def expire_seats(state: RoomState, now: float, grace: float) -> list[Seat]:
     """Free the seats left for longer than ``grace``; their tokens are refused from now on."""
     expired = [s for s in state.disconnected_seats() if s.left_at + grace <= now]
     for seat in expired:
-        state.expire_seat(seat)
+        state.expire_seat(seat, now)
+    state.forget_expired(now)
     return sorted(expired, key=lambda s: s.index)
 
 

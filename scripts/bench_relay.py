@@ -98,6 +98,8 @@ RELAY_FLAGS = (
     "--max-connections-per-ip", "100000",
     "--max-rooms", "100000",
     "--max-rooms-per-ip", "100000",
+    "--joins-per-minute", "1000000",
+    "--max-bytes-per-ip", "1000000000",
     "--rate", "1000000",
     "--burst", "1000000",
 )  # fmt: skip

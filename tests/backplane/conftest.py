@@ -34,7 +34,8 @@ from tests.relay.conftest import (  # noqa: F401  (fixtures)
 )
 
 # Computer seats play far faster than people: the network tests' rate limit.
-FAST_PLAY = ("--rate", "2000", "--burst", "2000", "--shutdown-timeout", "1")
+FAST_PLAY = ("--rate", "2000", "--burst", "2000", "--shutdown-timeout", "1",
+             "--max-bytes-per-ip", str(1 << 30))  # fmt: skip
 
 
 @pytest.fixture

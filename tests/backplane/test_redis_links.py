@@ -114,7 +114,10 @@ async def test_a_relay_that_falls_behind_is_cut_off_by_redis_and_its_members_res
         url = server.fresh_url()
         with redis.Redis(port=server.port) as operator:
             operator.config_set("client-output-buffer-limit", "pubsub 256kb 128kb 1")
-        kept = ("--backplane-lease", "10", "--backlog-bytes", str(16 * 1024 * 1024))
+        # (one address's bytes unbounded, as many addresses would send them together:
+        # --max-bytes-per-ip makes one address need a 31 s stall to pass Redis's 32 MB)
+        kept = ("--backplane-lease", "10", "--backlog-bytes", str(16 * 1024 * 1024),
+                "--max-bytes-per-ip", str(1 << 30))  # fmt: skip
         one, slow = relays(url, *kept), relays(url, *kept)
         room = await create_room(one.url, seats=2)
         ada = await RoomConnection.join(one.url, room.room_id, room.player_token, "Ada")

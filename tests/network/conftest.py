@@ -27,12 +27,16 @@ from tests.client.conftest import FIXED_TIME_MS
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = Backoff(first=0.05, most=0.5)
-RELAY_FLAGS = ("--rate", "2000", "--burst", "2000", "--shutdown-timeout", "1")
+# Computer seats on one address play far faster than people: no per-address byte pace.
+RELAY_FLAGS = ("--rate", "2000", "--burst", "2000", "--shutdown-timeout", "1",
+               "--max-bytes-per-ip", str(1 << 30))  # fmt: skip
 
 
 @pytest.fixture
 async def relay() -> AsyncIterator[RelayServer]:
-    async with RelayServer(RelayConfig(port=0, rate=2000, burst=2000)) as server:
+    async with RelayServer(
+        RelayConfig(port=0, rate=2000, burst=2000, max_bytes_per_ip=1 << 30)
+    ) as server:
         yield server
 
 
@@ -86,8 +90,16 @@ class RelayProcess:
         """``flags``: more of ``tablier relay``'s options (``--backlog 8``, say)."""
         with tempfile.NamedTemporaryFile("w", prefix="relay-", suffix=".log", delete=False) as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "relay", "--port", str(port), "--log-json", *RELAY_FLAGS,
-                 *flags],
+                [
+                    sys.executable,
+                    "-m",
+                    "relay",
+                    "--port",
+                    str(port),
+                    "--log-json",
+                    *RELAY_FLAGS,
+                    *flags,
+                ],
                 cwd=ROOT,
                 stderr=log,
                 stdout=subprocess.DEVNULL,

@@ -123,7 +123,12 @@ def _refuse(text: str) -> Callable[[RelayMessage], RelayMessage]:
         (_refuse("Full\x1b]52;c;b3duZWQ=\x07"), "Every seat in this room is taken."),
     ],
     ids=[
-        "roster name", "presence name", "empty name", "seat token", "seat", "rate",
+        "roster name",
+        "presence name",
+        "empty name",
+        "seat token",
+        "seat",
+        "rate",
         "refusal",
     ],
 )
@@ -158,8 +163,10 @@ async def test_tablier_host_through_a_lying_relay_exits_1_naming_it(
     relay: RelayServer, tmp_path: Path
 ) -> None:
     def lie(message: RelayMessage) -> RelayMessage:
-        return replace(message, room_id="../../../.bashrc") if isinstance(message, Created) else (
-            message
+        return (
+            replace(message, room_id="../../../.bashrc")
+            if isinstance(message, Created)
+            else (message)
         )
 
     async with LyingRelay(relay.url, lie) as liar:

@@ -29,7 +29,9 @@ from tests.network.players import TIMEOUT, autoplay
 HELLOS = 100
 # Slow enough that the victim's answers wait in his queue (1.8 frames a second): the
 # attack's hundred reconnections take a few seconds, draining them would take a minute.
-SLOW = RelayConfig(port=0, rate=2.0, burst=10)
+# (Joins unpaced: the relay's own pace of a reconnection loop, --joins-per-minute, is
+# tests/relay/test_hostile_joins.py's; here the victim's client is under test.)
+SLOW = RelayConfig(port=0, rate=2.0, burst=10, joins_per_minute=10_000)
 
 
 async def started(

@@ -86,7 +86,9 @@ async def test_a_player_back_after_the_backlog_moved_on_resyncs_from_a_peer(
 ) -> None:
     """The relay keeps 8 events; Ada says 12 things while Bob is away, so the relay cannot
     replay them: Bob asks, Ada sends the transcript, Bob checks it and carries on."""
-    async with RelayServer(RelayConfig(port=0, rate=2000, burst=2000, backlog=8)) as relay:
+    async with RelayServer(
+        RelayConfig(port=0, rate=2000, burst=2000, backlog=8, max_bytes_per_ip=1 << 30)
+    ) as relay:
         rooms = await meet(relay.url, "jacquet", {"match_to": 1}, ["Ada", "Bob"], settings)
         ada, bob = (room.game(settings(n)) for room, n in zip(rooms, ["Ada", "Bob"], strict=True))
         try:

@@ -170,7 +170,7 @@ async def test_a_host_back_through_join_sees_the_invites_again(
 ) -> None:
     """Ada's app quit mid-match and the relay restarted: back with her player invite, she
     waits in the room for Bob's word — as its host, invites and copy keys shown."""
-    config = RelayConfig(port=free_port(), rate=2000, burst=2000)
+    config = RelayConfig(port=free_port(), rate=2000, burst=2000, max_bytes_per_ip=1 << 30)
     relay = RelayServer(config)
     await relay.start()
     plan = HostPlan("jacquet", {"match_to": 1}, 2, "Ada", relay_url=relay.url)

@@ -201,7 +201,9 @@ async def test_back_after_the_seat_expired_and_the_backlog_moved_on(
 ) -> None:
     """The relay freed Bob's seat and kept too little to replay: Bob takes a seat with the
     invite again and Ada sends him what he missed."""
-    config = RelayConfig(port=0, rate=2000, burst=2000, backlog=8, seat_grace=0.2)
+    config = RelayConfig(
+        port=0, rate=2000, burst=2000, backlog=8, seat_grace=0.2, max_bytes_per_ip=1 << 30
+    )
     async with RelayServer(config) as relay:
 
         async def expire() -> None:

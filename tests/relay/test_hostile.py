@@ -341,3 +341,23 @@ async def test_one_address_cannot_grow_the_log_without_bound() -> None:
     assert summary["lines"] == 3 * 200 - LINES_PER_ADDRESS
     assert summary["codes"] == f"close:{200 - 10},open:{200 - 10},text_frame:{200 - 10}"
     assert all("ip" in line for line in logged if line["event"] in ("open", "close", "refused"))
+
+
+async def test_one_ipv6_block_cannot_blind_the_log() -> None:
+    """Behind a proxy, sixty clients of one IPv6 /64 (a block one host holds whole), each
+    refused: their lines are paced as one address's (relay.logs.IPV6_PREFIX), so they can
+    neither grow the log nor use up the table of addresses the pacer follows."""
+    relay = spawn_relay("--trust-proxy", "--max-connections-per-ip", "1000")
+    try:
+        for n in range(1, 61):
+            forwarded = {"X-Forwarded-For": f"2001:db8:1:2::{n:x}"}
+            async with connect(relay.url, additional_headers=forwarded) as websocket:
+                await websocket.send('{"join": "please"}')
+                assert await refusal_and_close(websocket) == (ErrorCode.TEXT_FRAME, 1003)
+    finally:
+        logged = await asyncio.to_thread(relay.log_lines)
+    named = [line for line in logged if str(line.get("ip", "")).startswith("2001:db8:1:2:")]
+    (summary,) = [line for line in named if line["event"] == "suppressed"]
+    assert summary["ip"] == "2001:db8:1:2::/64"
+    assert len(named) == LINES_PER_ADDRESS + 1
+    assert summary["lines"] == 3 * 60 - LINES_PER_ADDRESS

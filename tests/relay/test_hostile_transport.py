@@ -25,7 +25,7 @@ from relay.envelope import (
     decode_relay_frame,
     encode,
 )
-from relay.limits import UPGRADE_REQUEST_BYTES
+from relay.limits import READ_SLICE, UPGRADE_REQUEST_BYTES
 from tests.relay.conftest import RelayProcess, spawn_relay, two_players
 from tests.relay.test_hostile import assert_game_goes_on, refusal_and_close
 
@@ -212,6 +212,29 @@ async def test_a_pinger_that_does_not_read_is_cut_off(
     await assert_game_goes_on(game)
     logged = await asyncio.to_thread(relay_process.log_lines)
     assert any(line.get("why") == "control" for line in logged if line["event"] == "refused")
+
+
+async def test_one_read_of_tiny_frames_is_parsed_only_up_to_its_refusal(
+    relay_process: RelayProcess, game: tuple[RoomConnection, ...]
+) -> None:
+    """256 KiB of empty pings in one write (43,690 frames, which the relay may read at once):
+    websockets would parse them all and write a pong for each before the rate limit saw one.
+    Fed a slice at a time (relay.limits.READ_SLICE), the relay parses and answers at most
+    the burst and one slice's worth once it refused the connection."""
+    ada, _ = game
+    client = await RawClient.open(relay_process.url)
+    client.writer.write(frame(BINARY, encode(Join(ada.room_id, "x" * 43, "Pinger"))))
+    # (refused with bad_token, and closed: its pings come while it is open in the core)
+    client.writer.write(frame(PING) * (256 * 1024 // 6))
+    pongs = 0
+    with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
+        async with asyncio.timeout(10):
+            while True:
+                opcode, _ = await client.read_frame()
+                pongs += opcode == PONG
+    client.close()
+    assert pongs <= 20 + 2 * (READ_SLICE // 6)  # the burst (--burst 20), a slice or two
+    await assert_game_goes_on(game)
 
 
 # --- a connection that dies mid-replay (F7) ------------------------------------------------

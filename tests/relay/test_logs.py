@@ -11,7 +11,7 @@ import pytest
 import relay.logs
 import relay.rooms
 from relay.core import Log
-from relay.logs import OTHERS, LogPacer, escaped, render
+from relay.logs import OTHERS, OTHERS_NAMED, LogPacer, escaped, render
 
 HOSTILE = [
     "\n2026-11-30 12:00:00,000 relay joined conn=1",  # a line of its own
@@ -62,5 +62,32 @@ def test_a_crowd_of_addresses_shares_one_budget_past_the_pacers_table() -> None:
     ]
     assert [len(lines) for lines in written] == [1, 1, 1] + [0] * 7
     (summary,) = pacer.due(now=60.0)
-    assert summary.details == {"ip": OTHERS, "lines": 7, "codes": "rate_limited:7"}
+    among = ",".join(f"192.0.2.{n}" for n in range(2, 10))  # the ones past the table
+    assert summary.details == {
+        "ip": OTHERS,
+        "lines": 7,
+        "codes": "rate_limited:7",
+        "among": among,
+    }
     assert pacer.pace(Log(1, "open", {"ip": "192.0.2.1"}), now=61.0)  # a new window
+
+
+def test_the_shared_budgets_summary_names_a_bounded_few() -> None:
+    """However many addresses share the budget, its summary is one line a window naming the
+    first relay.logs.OTHERS_NAMED of them, and counting every line it held back."""
+    pacer = LogPacer(window=60.0, lines=1, addresses=1)
+    for n in range(5000):
+        pacer.pace(Log(n, "refused", {"code": "bad_token", "ip": f"10.0.{n // 256}.{n % 256}"}), 0)
+    (summary,) = pacer.due(now=60.0)
+    assert summary.details["lines"] == 5000 - 2  # the first address's line, one shared
+    assert len(str(summary.details["among"]).split(",")) == OTHERS_NAMED
+
+
+def test_an_ipv6_block_is_paced_as_one_address() -> None:
+    """Every address of one /64 (2^64 of them, one machine's) shares one address's budget."""
+    pacer = LogPacer(window=60.0, lines=3, addresses=100)
+    block = [f"2001:db8:1:2::{n:x}" for n in range(1, 1000)]
+    shown = sum(len(pacer.pace(Log(1, "open", {"ip": ip}), now=0.0)) for ip in block)
+    assert shown == 3
+    (summary,) = pacer.due(now=60.0)
+    assert summary.details["ip"] == "2001:db8:1:2::/64" and summary.details["lines"] == 996

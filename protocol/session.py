@@ -322,17 +322,26 @@ class MatchSession(Referee):
     ) -> list[Event]:
         """Resync: check and replay records a peer sent (from :meth:`transcript_from`).
 
-        Records already held are skipped; every other one goes through the same checks as a
-        live message, so a lying peer cannot slip anything in. *sender* is the seat that sent
-        the transcript: a record in it that proves nothing against the seat it names (not a
-        message, not signed by that seat) drops the rest of the transcript, naming *sender*.
+        Records already held are skipped — byte for byte, before any decoding or signature
+        check, as are copies within the transcript: a peer that packs one record a hundred
+        times into a transcript costs a lookup each, not a signature check each. Every other
+        one goes through the same checks as a live message, so a lying peer cannot slip
+        anything in. *sender* is the seat that sent the transcript: a record in it that
+        proves nothing against the seat it names (not a message, not signed by that seat, or
+        one that cannot stand) drops the rest of the transcript, naming *sender*.
         """
         try:
             records = unpack_transcript(data)
         except MalformedMessage as error:
             raise MalformedMessage(error.told, seat=sender, fatal=False) from None
         events: list[Event] = []
+        taken: set[bytes] = set()
         for record in records:
+            if record in taken or (
+                not self._strict and self.holds(record) and record not in self._flight.own
+            ):
+                continue  # (one of ours goes on: its coming back may place it)
+            taken.add(record)
             try:
                 received = self.receive_bytes(record, now)
             except RemoteProtocolError as error:
@@ -402,6 +411,7 @@ class MatchSession(Referee):
     def _auto_reveal(self) -> None:
         signed, raw = self._sign(self._make_share(self.progress.floor))
         self._seen[(signed.KIND, signed.seat, signed.n)] = raw
+        self._held.add(raw)
         self._pending.append((signed, raw))
 
     def _see(self, now: int) -> None:

@@ -17,6 +17,7 @@ from protocol.errors import (
     RemoteProtocolError,
 )
 from protocol.events import ChatReceived, DiceRolled, Ignored, MatchEnded
+from protocol.identity import verify_signature
 from protocol.logfile import encode_log
 from protocol.messages import Chat, Claim, Share, decode_message, seal
 from protocol.progress import first_digest
@@ -270,3 +271,28 @@ def test_one_seat_s_records_waiting_never_take_another_seat_s_room() -> None:
     [bob] = sessions[2].data_to_send()  # Bob reveals at once; Mallory (seat 1) holds his
     assert ann.receive_bytes(bob, 1_000, sender=2) == []
     assert ann.held(2) == [bob] and ann.awaited_seats() == (1, 2)
+
+
+def test_a_transcript_of_copies_of_a_record_held_costs_no_signature_check() -> None:
+    """One signed chat line, held already, packed 179 times into a transcript (what fits a
+    relay frame): each copy is known by its bytes before anything is decoded or checked.
+    Before, every copy cost a signature check: 179 for one frame the sender signed nothing
+    for."""
+    setup, (_, bob), _keys = seats("goose", 2)
+    checks: list[bytes] = []
+
+    def counting(key: bytes, signature: bytes, data: bytes) -> bool:
+        checks.append(signature)
+        return verify_signature(key, signature, data)
+
+    eve = MatchSession(setup, seat=None, verify=counting)
+    bob.chat("hello", 1_000)
+    [line] = bob.data_to_send()
+    assert [type(e) for e in eve.receive_bytes(line, 1_000, sender=1)] == [ChatReceived]
+    assert len(checks) == 1
+    assert eve.receive_transcript(pack([line] * 179), 1_000, sender=1) == []
+    assert len(checks) == 1 and eve.records == [line]
+    bob.chat("again", 1_001)
+    [second] = bob.data_to_send()  # a new record among the copies: checked once, taken
+    events = eve.receive_transcript(pack([line, second, second, line]), 1_001, sender=1)
+    assert [e.text for e in events] == ["again"] and len(checks) == 2  # type: ignore[attr-defined]

@@ -28,7 +28,8 @@ Text:
 
 - :data:`MAX_NAME_CHARS`, :data:`MAX_NAME_CELLS`, :data:`MAX_MARKS_PER_BASE`: a player's
   name (the whole rule is :func:`protocol.names.check_name`).
-- :data:`MAX_CHAT_CHARS`: a chat line. :data:`MAX_PLAY_CHARS`: a Jacquet play's notation.
+- :data:`MAX_CHAT_CHARS`, :data:`MAX_CHAT_CELLS`: a chat line (its marks as a name's:
+  :func:`protocol.names.chat_problem`). :data:`MAX_PLAY_CHARS`: a Jacquet play's notation.
 
 Records that must wait (:class:`protocol.referee.Referee`): a record that comes before one it
 follows waits, but only so far ahead and only so many per seat, so that no seat's records can
@@ -119,6 +120,13 @@ more is only there to spill over the lines around it."""
 MAX_CHAT_CHARS: Final = 500
 """A chat line's length in characters."""
 
+MAX_CHAT_CELLS: Final = 2 * MAX_CHAT_CHARS
+"""A chat line's width on a terminal, counted as a name's is (:data:`MAX_NAME_CELLS`): every
+character of a line may be wide, none wider — a U+FDFD counts as drawn
+(:data:`protocol.names.DRAWN_WIDE`).
+Its marks are held to :data:`MAX_MARKS_PER_BASE` as a name's are (the rule, for both, is
+:func:`protocol.names.spill`)."""
+
 MAX_PLAY_CHARS: Final = 64
 """A Jacquet play's notation (four moves and their separators are about twenty)."""
 
@@ -138,6 +146,7 @@ __all__ = [
     "CHAT_AHEAD",
     "CLOCK_TOLERANCE_MS",
     "HELD_PER_SEAT",
+    "MAX_CHAT_CELLS",
     "MAX_CHAT_CHARS",
     "MAX_INDEX",
     "MAX_MARKS_PER_BASE",

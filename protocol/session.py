@@ -64,6 +64,7 @@ from protocol.messages import (
     decode_message,
     seal,
 )
+from protocol.names import chat_problem
 from protocol.progress import Refusal
 from protocol.referee import RecordSink, Referee
 from protocol.setup import MatchSetup
@@ -225,6 +226,9 @@ class MatchSession(Referee):
             raise LocalProtocolError(Clause.of(N_("a chat line is 1 to {most} printable "
                                                   "characters"), most=MAX_CHAT_CHARS),
                                      seat=self.seat)  # fmt: skip
+        problem = chat_problem(text)
+        if problem is not None:
+            raise LocalProtocolError(problem, seat=self.seat)
         return self._act(Chat(self._me, self._chats[self._me], now, text, b""))
 
     def resign(self, now: int) -> list[Event]:

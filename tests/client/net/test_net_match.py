@@ -349,3 +349,26 @@ def test_a_setup_from_anyone_but_the_proposer_is_refused_before_it_is_read(
     assert read == [] and not bob.started
     other.close()
     room.close()
+
+
+def test_a_record_refused_for_want_of_room_is_asked_for_again(trio: LoopRoom) -> None:
+    """Cy's chat line numbered past what may wait is refused (naming Cy); Bob's client then
+    says where it stands, so that whoever holds what he lacks sends it — now, and once more
+    when he holds more (what he refused may follow what comes)."""
+    from protocol.bounds import CHAT_AHEAD
+    from protocol.messages import Chat, seal
+
+    bob, cy = trio.matches[1], trio.matches[2]
+    assert bob.session is not None and cy.session is not None
+    ahead = cy.session.next_chat(2) + CHAT_AHEAD + 1
+    line = seal(Chat(2, ahead, trio.now, "x", b""), cy.identity, cy.session.match_id).encode()
+    bob.receive(2, wire.encode(wire.Game(line)), trio.now)
+    assert [o.who for o in bob.offences] == ["Cy"]
+    said = [wire.decode(sent.data) for sent in bob.outbox]
+    assert [(p.seat, p.have) for p in said if isinstance(p, wire.Hello)] == [(1, 0)]
+    bob.outbox.clear()
+    thrower = trio.matches[0]  # Ada throws first: Bob's records grow, and he asks again
+    thrower.act(lambda session: session.throw(trio.now))
+    trio.pump()
+    assert any(isinstance(p, wire.Hello) and p.seat == 1 and p.have > 0
+               for sender, p in trio.sent if sender == 1)  # fmt: skip

@@ -330,7 +330,9 @@ class MatchSession(Referee):
         check, as are copies within the transcript: a peer that packs one record a hundred
         times into a transcript costs a lookup each, not a signature check each. Every other
         one goes through the same checks as a live message, so a lying peer cannot slip
-        anything in. *sender* is the seat that sent the transcript: a record in it that
+        anything in; one that changes nothing (a claim overtaken, a record after the end)
+        ends the reading, so that a transcript costs at most one signature check that took
+        nothing. *sender* is the seat that sent the transcript: a record in it that
         proves nothing against the seat it names (not a message, not signed by that seat, or
         one that cannot stand) drops the rest of the transcript, naming *sender*.
         """
@@ -354,6 +356,11 @@ class MatchSession(Referee):
                 raise type(error)(Clause.of(N_("in a transcript: {error}"), error=error.told),
                                   seat=sender, fatal=False) from None  # fmt: skip
             events.extend(e for e in received if not isinstance(e, Ignored))
+            if record not in self._flight.own and any(isinstance(e, Ignored) for e in received):
+                # A record that changed nothing and is not one held (a claim the match had
+                # moved past, a record after the end): nothing an honest transcript of what
+                # we lack holds, and each cost a signature check. The rest is not read.
+                break
         return events
 
     # ----------------------------------------------------------------- internals

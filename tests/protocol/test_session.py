@@ -296,3 +296,29 @@ def test_a_transcript_of_copies_of_a_record_held_costs_no_signature_check() -> N
     [second] = bob.data_to_send()  # a new record among the copies: checked once, taken
     events = eve.receive_transcript(pack([line, second, second, line]), 1_001, sender=1)
     assert [e.text for e in events] == ["again"] and len(checks) == 2  # type: ignore[attr-defined]
+
+
+def test_a_transcript_of_records_that_change_nothing_is_read_no_further() -> None:
+    """After the end, fifty distinct signed records (each would be ignored: the match is
+    over) in one transcript: the first costs its signature check and changes nothing, and
+    the rest is not read — a peer replaying that frame makes us check one signature per
+    frame, not fifty."""
+    from protocol.messages import Seen
+
+    setup, (_, bob), keys = seats("goose", 2)
+    checks: list[bytes] = []
+
+    def counting(key: bytes, signature: bytes, data: bytes) -> bool:
+        checks.append(signature)
+        return verify_signature(key, signature, data)
+
+    eve = MatchSession(setup, seat=None, verify=counting)
+    bob.resign(1_000)
+    [resign] = bob.data_to_send()
+    eve.receive_bytes(resign, 1_000, sender=1)
+    assert eve.ended is not None and len(checks) == 1
+    after = [seal(Seen(1, n, 1_000, b"", bytes(32)), keys[1], setup.match_id).encode()
+             for n in range(50)]  # fmt: skip
+    for _ in range(3):
+        assert eve.receive_transcript(pack(after), 1_000, sender=1) == []
+    assert len(checks) == 1 + 3 and eve.records == [resign]

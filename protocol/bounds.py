@@ -28,7 +28,16 @@ Text:
 
 - :data:`MAX_NAME_CHARS`, :data:`MAX_NAME_CELLS`, :data:`MAX_MARKS_PER_BASE`: a player's
   name (the whole rule is :func:`protocol.names.check_name`).
-- :data:`MAX_CHAT_CHARS`: a chat line. :data:`MAX_PLAY_CHARS`: a Jacquet play's notation.
+- :data:`MAX_CHAT_CHARS`, :data:`MAX_CHAT_CELLS`: a chat line (its marks as a name's:
+  :func:`protocol.names.chat_problem`). :data:`MAX_PLAY_CHARS`: a Jacquet play's notation.
+
+Records that must wait (:class:`protocol.referee.Referee`): a record that comes before one it
+follows waits, but only so far ahead and only so many per seat, so that no seat's records can
+take the room another seat's need:
+
+- :data:`CHAT_AHEAD`: a chat line numbered further past its seat's next is refused, not held.
+- :data:`HELD_PER_SEAT`: what one seat may have waiting, beyond its share of the current
+  throw (which is never refused for lack of room: it is the record next in share order).
 
 Why nothing overflows. The engine's state hash writes every integer in 8 signed bytes
 (:mod:`engine.canonical`) and msgpack carries 64-bit integers, so every sum built from the
@@ -111,11 +120,33 @@ more is only there to spill over the lines around it."""
 MAX_CHAT_CHARS: Final = 500
 """A chat line's length in characters."""
 
+MAX_CHAT_CELLS: Final = 2 * MAX_CHAT_CHARS
+"""A chat line's width on a terminal, counted as a name's is (:data:`MAX_NAME_CELLS`): every
+character of a line may be wide, none wider — a U+FDFD counts as drawn
+(:data:`protocol.names.DRAWN_WIDE`).
+Its marks are held to :data:`MAX_MARKS_PER_BASE` as a name's are (the rule, for both, is
+:func:`protocol.names.spill`)."""
+
 MAX_PLAY_CHARS: Final = 64
 """A Jacquet play's notation (four moves and their separators are about twenty)."""
 
+CHAT_AHEAD: Final = 4
+"""How far past its seat's next number a chat line may be numbered and still wait for the
+lines before it. The relay delivers one seat's lines in their order, so an honest line comes
+early only after a gap (a reconnection the relay could not replay, filled by a transcript);
+one further ahead is refused, and the receiver asks for what it lacks again."""
+
+HELD_PER_SEAT: Final = 3 + CHAT_AHEAD
+"""How many of one seat's records may wait for others, beyond its share of the current throw:
+its share of the next throw, a play whose dice are not all revealed here yet, and
+:data:`CHAT_AHEAD` chat lines — all an honest seat can have waiting, with one to spare. The
+whole buffer is at most ``MAX_SEATS * (HELD_PER_SEAT + 1)`` records."""
+
 __all__ = [
+    "CHAT_AHEAD",
     "CLOCK_TOLERANCE_MS",
+    "HELD_PER_SEAT",
+    "MAX_CHAT_CELLS",
     "MAX_CHAT_CHARS",
     "MAX_INDEX",
     "MAX_MARKS_PER_BASE",

@@ -33,6 +33,7 @@ from engine.clause import N_, Clause
 from protocol.bounds import MAX_CHAT_CHARS, MAX_INDEX, MAX_PLAY_CHARS, MAX_SEATS, MAX_TIME
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage, VersionMismatch
+from protocol.names import chat_problem
 
 PROTOCOL_VERSION: Final = 2
 MESSAGE_DOMAIN: Final = b"tablier-msg/2\0"
@@ -217,6 +218,9 @@ def decode_message(data: bytes) -> GameMessage:
     payload = fields[5:-1]
     if kind == Chat.KIND:
         line = text(payload[0], N_("the chat line"), MAX_CHAT_CHARS, seat=seat)
+        problem = chat_problem(line)
+        if problem is not None:  # it would spill over the lines around it
+            raise MalformedMessage(problem, seat=seat)
         return Chat(seat, n, time, line, signature)
     history = binary(payload[-1], N_("the history"), DIGEST_BYTES)
     if kind == Share.KIND:

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Literal
 
 from engine.clause import N_, Clause
-from protocol.bounds import MAX_MARKS_PER_BASE, MAX_NAME_CELLS, MAX_NAME_CHARS
+from protocol.bounds import MAX_CHAT_CELLS, MAX_MARKS_PER_BASE, MAX_NAME_CELLS, MAX_NAME_CHARS
 
 BLANKS: Final = frozenset(
     "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
@@ -86,19 +86,67 @@ def name_problem(name: object) -> Clause | None:
         if not char.isprintable() or char in BLANKS:
             return Clause.of(N_("a name cannot hold the invisible character {char}"),
                              char=f"U+{ord(char):04X}")  # fmt: skip
-    decomposed = unicodedata.normalize("NFD", name)
-    if _is_mark(decomposed[0]):
-        return Clause.of(N_("a name cannot begin with a combining mark"))
+    match spill(name, MAX_NAME_CELLS):
+        case ("mark first", _):
+            return Clause.of(N_("a name cannot begin with a combining mark"))
+        case ("marks", _):
+            return Clause.of(N_("a name stacks at most {most} marks on one letter"),
+                             most=MAX_MARKS_PER_BASE)  # fmt: skip
+        case ("cells", cells):
+            return Clause.of(N_("a name is at most {most} columns wide, not {cells}"),
+                             most=MAX_NAME_CELLS, cells=cells)  # fmt: skip
+    return None
+
+
+Spill = tuple[Literal["mark first", "marks", "cells"], int]
+
+
+def spill(text: str, most_cells: int) -> Spill | None:
+    """How *text* would spill over the lines around it on a terminal (None: it would not)
+    — the rule names and chat lines share, each saying it in its own words:
+
+    - ``("mark first", 0)``: it begins with a combining mark (nothing to sit on: it lands
+      on what is drawn before it);
+    - ``("marks", n)``: a character carries *n* > :data:`~protocol.bounds.MAX_MARKS_PER_BASE`
+      combining marks (counted decomposed, NFD): a tower over the line above;
+    - ``("cells", n)``: it is *n* > *most_cells* terminal cells wide (:func:`name_cells`).
+
+    >>> spill("Ada", 32), spill("e" + "\u0301" * 4, 32), spill("\ufdfd" * 2, 32)
+    (None, ('marks', 4), ('cells', 44))
+    """
+    decomposed = unicodedata.normalize("NFD", text)
+    if decomposed and _is_mark(decomposed[0]):
+        return ("mark first", 0)
     marks = 0
     for char in decomposed:
         marks = marks + 1 if _is_mark(char) else 0
         if marks > MAX_MARKS_PER_BASE:
-            return Clause.of(N_("a name stacks at most {most} marks on one letter"),
+            return ("marks", marks)
+    cells = name_cells(text)
+    if cells > most_cells:
+        return ("cells", cells)
+    return None
+
+
+def chat_problem(line: str) -> Clause | None:
+    """Why the chat *line* (printable text of 1 to :data:`~protocol.bounds.MAX_CHAT_CHARS`
+    characters: :mod:`protocol.messages` checks that) cannot be shown (None: it can): it
+    spills (:func:`spill`) beyond :data:`~protocol.bounds.MAX_CHAT_CELLS`.
+
+    >>> str(chat_problem("A" + "\u0301" * 499))
+    'a chat line stacks at most 3 marks on one letter'
+    >>> str(chat_problem("\ufdfd" * 500)), chat_problem("山" * 500)
+    ('a chat line is at most 1000 columns wide, not 11000', None)
+    """
+    match spill(line, MAX_CHAT_CELLS):
+        case ("mark first", _):
+            return Clause.of(N_("a chat line cannot begin with a combining mark"))
+        case ("marks", _):
+            return Clause.of(N_("a chat line stacks at most {most} marks on one letter"),
                              most=MAX_MARKS_PER_BASE)  # fmt: skip
-    cells = name_cells(name)
-    if cells > MAX_NAME_CELLS:
-        return Clause.of(N_("a name is at most {most} columns wide, not {cells}"),
-                         most=MAX_NAME_CELLS, cells=cells)  # fmt: skip
+        case ("cells", cells):
+            return Clause.of(N_("a chat line is at most {most} columns wide, not {cells}"),
+                             most=MAX_CHAT_CELLS, cells=cells)  # fmt: skip
     return None
 
 
@@ -156,9 +204,12 @@ __all__ = [
     "BLANKS",
     "DRAWN_WIDE",
     "NameRefused",
+    "Spill",
+    "chat_problem",
     "check_name",
     "first_clash",
     "name_cells",
     "name_key",
     "name_problem",
+    "spill",
 ]

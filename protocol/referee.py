@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from engine.clause import N_, Clause
+from protocol.bounds import CHAT_AHEAD, HELD_PER_SEAT
 from protocol.errors import BadShare, IllegalPlay, ProtocolError, RemoteProtocolError, TimedOut
 from protocol.events import ChatReceived, Event, Ignored, MatchEnded
 from protocol.games import EngineState, Transition
@@ -65,6 +66,10 @@ class Referee:
         self._chats = [0] * setup.seats
         self._seen: dict[tuple[int, int, int], bytes] = {}  # shares, plays, chat lines taken
         self._pending: list[tuple[GameMessage, bytes]] = []
+        self._held: set[bytes] = set()  # the bytes of every record taken or waiting
+        # Records refused because they could not wait (:meth:`_room_for`): the client asks
+        # the others for what it lacks again when this grows.
+        self.refused = 0
         self._events: list[Event] = []
         self._flight = InFlight(self._write)
 
@@ -112,8 +117,14 @@ class Referee:
         self._events = []  # the caller gets the error; ``ended`` says the rest
         self._pending.clear()
 
+    def holds(self, raw: bytes) -> bool:
+        """Whether *raw* is, byte for byte, a record taken or waiting here (its signature
+        was checked when it came: a copy needs no check, and changes nothing)."""
+        return raw in self._held
+
     def _write(self, raw: bytes) -> None:
         self.records.append(raw)
+        self._held.add(raw)
         if self._log is not None:
             self._log.append(raw)
 
@@ -139,15 +150,41 @@ class Referee:
             self._events.append(Ignored("the match is already over"))
             return
         self._seen[key] = raw
+        self._held.add(raw)
         if not self._try(message, raw):
             if self._strict:
                 raise _out_of_order(message, self)
-            if len(self._pending) >= 2 * self.setup.seats + 4:  # we may lack what it follows
+            room = self._room_for(message)
+            if room is not None:  # we may lack what it follows: refused, asked for again
                 del self._seen[key]
-                raise Refusal(_out_of_order(message, self, fatal=False))
+                self._held.discard(raw)
+                self.refused += 1
+                raise Refusal(room)
             self._pending.append((message, raw))
             return
         self._drain_pending()
+
+    def _room_for(self, message: GameMessage) -> RemoteProtocolError | None:
+        """Why *message*, which cannot be taken yet, may not wait either (None: it may).
+
+        Each seat has its own room (:data:`~protocol.bounds.HELD_PER_SEAT`), so that what one
+        seat sends never takes another's; a seat's share of the current throw is never
+        refused (it is the record next in share order, at most one per seat), and a chat
+        line further ahead than :data:`~protocol.bounds.CHAT_AHEAD` never waits (nothing
+        would ever take it, and it would hold its room for good)."""
+        seat = message.seat
+        if isinstance(message, Share) and message.n == self.progress.throw_index:
+            return None
+        if isinstance(message, Chat) and message.n > self._chats[seat] + CHAT_AHEAD:
+            return IllegalPlay(Clause.of(N_("a chat line numbered {index}, far ahead of the "
+                                            "{next} awaited"), index=message.n,
+                                         next=self._chats[seat]),
+                               seat=seat, fatal=False)  # fmt: skip
+        held = sum(1 for waiting, _ in self._pending if waiting.seat == seat and not (
+            isinstance(waiting, Share) and waiting.n == self.progress.throw_index))  # fmt: skip
+        if held >= HELD_PER_SEAT:
+            return _out_of_order(message, self, fatal=False)
+        return None
 
     def _drain_pending(self) -> None:
         progress = True
@@ -279,4 +316,3 @@ def _out_of_order(
                               "{waiting}"), kind=Clause.of(_KIND_NAMES[message.KIND]),
                            index=message.n, waiting=waiting),
                  seat=message.seat, fatal=fatal)  # fmt: skip
-

@@ -64,6 +64,7 @@ from protocol.messages import (
     decode_message,
     seal,
 )
+from protocol.names import chat_problem
 from protocol.progress import Refusal
 from protocol.referee import RecordSink, Referee
 from protocol.setup import MatchSetup
@@ -225,6 +226,9 @@ class MatchSession(Referee):
             raise LocalProtocolError(Clause.of(N_("a chat line is 1 to {most} printable "
                                                   "characters"), most=MAX_CHAT_CHARS),
                                      seat=self.seat)  # fmt: skip
+        problem = chat_problem(text)
+        if problem is not None:
+            raise LocalProtocolError(problem, seat=self.seat)
         return self._act(Chat(self._me, self._chats[self._me], now, text, b""))
 
     def resign(self, now: int) -> list[Event]:
@@ -322,17 +326,28 @@ class MatchSession(Referee):
     ) -> list[Event]:
         """Resync: check and replay records a peer sent (from :meth:`transcript_from`).
 
-        Records already held are skipped; every other one goes through the same checks as a
-        live message, so a lying peer cannot slip anything in. *sender* is the seat that sent
-        the transcript: a record in it that proves nothing against the seat it names (not a
-        message, not signed by that seat) drops the rest of the transcript, naming *sender*.
+        Records already held are skipped — byte for byte, before any decoding or signature
+        check, as are copies within the transcript: a peer that packs one record a hundred
+        times into a transcript costs a lookup each, not a signature check each. Every other
+        one goes through the same checks as a live message, so a lying peer cannot slip
+        anything in; one that changes nothing (a claim overtaken, a record after the end)
+        ends the reading, so that a transcript costs at most one signature check that took
+        nothing. *sender* is the seat that sent the transcript: a record in it that
+        proves nothing against the seat it names (not a message, not signed by that seat, or
+        one that cannot stand) drops the rest of the transcript, naming *sender*.
         """
         try:
             records = unpack_transcript(data)
         except MalformedMessage as error:
             raise MalformedMessage(error.told, seat=sender, fatal=False) from None
         events: list[Event] = []
+        taken: set[bytes] = set()
         for record in records:
+            if record in taken or (
+                not self._strict and self.holds(record) and record not in self._flight.own
+            ):
+                continue  # (one of ours goes on: its coming back may place it)
+            taken.add(record)
             try:
                 received = self.receive_bytes(record, now)
             except RemoteProtocolError as error:
@@ -341,6 +356,11 @@ class MatchSession(Referee):
                 raise type(error)(Clause.of(N_("in a transcript: {error}"), error=error.told),
                                   seat=sender, fatal=False) from None  # fmt: skip
             events.extend(e for e in received if not isinstance(e, Ignored))
+            if record not in self._flight.own and any(isinstance(e, Ignored) for e in received):
+                # A record that changed nothing and is not one held (a claim the match had
+                # moved past, a record after the end): nothing an honest transcript of what
+                # we lack holds, and each cost a signature check. The rest is not read.
+                break
         return events
 
     # ----------------------------------------------------------------- internals
@@ -402,6 +422,7 @@ class MatchSession(Referee):
     def _auto_reveal(self) -> None:
         signed, raw = self._sign(self._make_share(self.progress.floor))
         self._seen[(signed.KIND, signed.seat, signed.n)] = raw
+        self._held.add(raw)
         self._pending.append((signed, raw))
 
     def _see(self, now: int) -> None:

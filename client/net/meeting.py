@@ -94,10 +94,17 @@ class Meeting:
             joins = sorted(joins, key=lambda join: keys.index(join.public_key))
         return MatchSetup.create(self.proposal, joins)
 
-    def check(self, relay_seat: int, setup: MatchSetup) -> None:
-        """Raise :class:`Refused` unless *setup* is the one this meeting was heading for."""
+    def check_sender(self, relay_seat: int) -> None:
+        """Raise :class:`Refused` unless *relay_seat* may set up this meeting's match (the
+        one who proposed it): asked before its setup is read, which costs a signature check
+        per seat."""
         if relay_seat != self.proposer:
             raise Refused(_("tried to start a match it did not propose"))
+
+    def check(self, relay_seat: int, setup: MatchSetup) -> None:
+        """Raise :class:`Refused` unless *setup*, from *relay_seat*, is the one this meeting
+        was heading for."""
+        self.check_sender(relay_seat)
         if setup.proposal != self.proposal:
             raise Refused(_("started a different match from the one proposed"))
         if self.previous is not None and setup.public_keys != self.previous.public_keys:

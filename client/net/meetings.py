@@ -186,6 +186,10 @@ class Meetings:
     def started(self, relay_seat: int, data: bytes, now: int) -> list[Action]:
         if self.meeting.begun:
             return []
+        try:  # who sent it first: reading a setup checks every join's signature
+            self.meeting.check_sender(relay_seat)
+        except Refused as refusal:
+            return [Blame(relay_seat, str(refusal))]
         setup = MatchSetup.decode(data)
         check_start(setup.proposal, now)
         try:

@@ -51,6 +51,7 @@ class Playing:
         self.catch_up = CatchUp()
         self._cutter: TurnCutter | None = None
         self._identity: Identity | None = None  # this seat's: it signs our hellos
+        self._refused_at: int | None = None  # records held when one was refused for room
 
     def begin(
         self,
@@ -97,6 +98,7 @@ class Playing:
         self.turns.clear()
         self.offences.clear()
         self.catch_up = CatchUp()
+        self._refused_at = None
         return session
 
     def who(self, relay_seat: int) -> str:
@@ -169,7 +171,12 @@ class Playing:
                 self.blame(relay_seat, _("sent game traffic before the match began"))
             return
         if session.stopped is None:
-            self.take(session.receive_bytes(data, now, sender=self.sender(relay_seat)))
+            refused = session.refused
+            try:
+                self.take(session.receive_bytes(data, now, sender=self.sender(relay_seat)))
+            finally:
+                if session.refused != refused:
+                    self._ask_again(session, refused=True)
 
     def transcript(
         self, relay_seat: int, part: wire.Transcript, now: int, *, rematching: bool
@@ -180,8 +187,12 @@ class Playing:
         if mine or session is None or session.stopped is not None or rematching:
             return
         if part.start <= len(session.records):
-            sender = self.sender(relay_seat)
-            self.take(session.receive_transcript(part.data, now, sender=sender))
+            sender, refused = self.sender(relay_seat), session.refused
+            try:
+                self.take(session.receive_transcript(part.data, now, sender=sender))
+            finally:
+                if session.refused != refused:
+                    self._ask_again(session, refused=True)
         else:  # a gap before it: ask from where we are
             heard_by = self.roster.connected()
             self._send_all(self.catch_up.gap(session.seat, len(session.records), heard_by))
@@ -229,8 +240,19 @@ class Playing:
 
     def grown(self) -> None:
         """The session took what came: the seats that said they held no more are heard."""
-        if self.session is not None:
-            self.catch_up.grown(len(self.session.records))
+        session = self.session
+        if session is not None:
+            self.catch_up.grown(len(session.records))
+            if self._refused_at is not None and len(session.records) > self._refused_at:
+                self._ask_again(session, refused=False)  # what it refused follows these
+
+    def _ask_again(self, session: MatchSession, *, refused: bool) -> None:
+        """The session refused a record that could not wait (it follows one we lack): ask
+        the others for what we lack — now, and once more when we hold more (whoever took
+        the refused record sends it in a transcript, and a seat its own held records)."""
+        have = len(session.records)
+        self._refused_at = have if refused else None
+        self._send_all(self.catch_up.gap(session.seat, have, self.roster.connected()))
 
     def tick(self, now: int) -> bool:
         """True if this resumed seat, nobody answering within the time limit, may act now."""

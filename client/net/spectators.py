@@ -199,10 +199,13 @@ class Offers:
 class Arrival:
     """A spectator the relay could not replay the match to, until a catch-up came whole.
 
-    It takes the first :class:`~client.net.wire.Spectate` whose setup holds; from then on
-    the sender's next payloads must be the records it announced, from the first, in
-    transcripts. Everything else the room says meanwhile is held back and taken after the
-    catch-up, in the room's order (records the catch-up held too are dropped as copies).
+    It takes the first :class:`~client.net.wire.Spectate` whose setup holds from the one
+    player chosen to send it (:meth:`expected`; another's is held, as any payload: else
+    whoever sends first could announce a long match, send little of it, and have the room's
+    traffic pile up until the chosen player is named); from then on the sender's next
+    payloads must be the records it announced, from the first, in transcripts. Everything
+    else the room says meanwhile is held back and taken after the catch-up, in the room's
+    order (records the catch-up held too are dropped as copies).
     A catch-up that is not the match is its sender's fault, and the arrival is over,
     :attr:`refused`: what came after it could not be checked against the match.
     """
@@ -229,7 +232,8 @@ class Arrival:
             payload: wire.Payload | None = wire.decode(data)
         except wire.WireError:
             payload = None  # said when it is taken, in its place
-        if self.source is None and isinstance(payload, wire.Spectate):
+        expected = self.expected(playing.roster.connected())
+        if self.source is None and isinstance(payload, wire.Spectate) and relay_seat == expected:
             self._take_offer(relay_seat, payload, now, playing, begin)
         elif self.source == relay_seat and isinstance(payload, wire.Transcript):
             if self._take_catch_up(relay_seat, payload, now, playing):
@@ -238,9 +242,9 @@ class Arrival:
             held = self.hold(relay_seat, data)
             if self.source == relay_seat:  # its catch-up is over, short of what it said
                 return self._refuse(relay_seat, self.dropped(_records(playing)), playing)
-            if not held:  # the one who should have sent it did not
-                expected = self.expected(playing.roster.connected())
-                blamed = relay_seat if expected is None else expected
+            if not held:  # the one who announced it, or should have sent it, did not
+                blamed = self.source if self.source is not None else expected
+                blamed = relay_seat if blamed is None else blamed
                 return self._refuse(blamed, self.overflow(), playing)
             return False
         return self.complete(_records(playing))

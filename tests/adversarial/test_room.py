@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from client.net import wire
+from protocol.bounds import CHAT_AHEAD, HELD_PER_SEAT
 from protocol.clock import MAX_TIME_LIMIT_MS, MIN_TIME_LIMIT_MS
 from protocol.codec import pack
-from protocol.messages import MAX_TIME
+from protocol.messages import MAX_TIME, Chat, seal
 from protocol.setup import DEFAULT_TIME_LIMIT_MS, NONCE_BYTES, Proposal
 from tests.adversarial.invariants import CLAIM_SLACK_MS
 from tests.adversarial.profiles import bounded, figures
@@ -82,7 +83,10 @@ def injections(draw: st.DrawFn, records: int = 0) -> tuple:
     """One payload (or room event) a hostile player makes, with extreme fields."""
     kind = draw(st.sampled_from(("hello", "reconnect", "transcript", "spectate", "rematch",
                                  "withdraw", "proposal", "join", "setup", "game", "raw",
-                                 "rounds", "tick")))  # fmt: skip
+                                 "rounds", "tick", "ahead")))  # fmt: skip
+    if kind == "ahead":  # signed chat lines numbered past his next: a few, or far
+        first = draw(st.sampled_from((1, CHAT_AHEAD, CHAT_AHEAD + 1, 2**31)))
+        return (kind, first, draw(st.integers(1, 3 * HELD_PER_SEAT)))
     if kind == "hello":
         return (kind, draw(SEAT), draw(HAVE))
     if kind == "transcript":
@@ -160,6 +164,14 @@ def run_injection(room: HostileRoom, step: tuple) -> None:
         case "raw":
             _, code, fields = step
             room.inject(raw_payload(code, *fields))
+        case "ahead":
+            _, first, count = step
+            seat, mine = mallory.seat, mallory.session
+            if seat is not None and mine is not None:
+                start = mine.next_chat(seat) + first
+                lines = [seal(Chat(seat, start + n, room.now, "x", b""), mallory.identity,
+                              mine.match_id).encode() for n in range(count)]  # fmt: skip
+                room.inject(*(raw_payload(wire.GAME, line) for line in lines))
         case "rounds":
             room.rounds(step[1])
         case "tick":
@@ -182,10 +194,10 @@ def honest_room(folder: Path, players: int, attacker: int, mallory: str) -> Host
 
 
 @bounded(40)
-@given(players=st.integers(2, 3), before=st.integers(0, 12),
+@given(players=st.integers(2, 3), seat=st.integers(1, 2), before=st.integers(0, 12),
        plan=st.lists(injections(), min_size=1, max_size=12), mallory=names)  # fmt: skip
 def test_a_hostile_player_is_named_paced_and_claimable(
-    players: int, before: int, plan: list[tuple], mallory: str
+    players: int, seat: int, before: int, plan: list[tuple], mallory: str
 ) -> None:
     """A player sends hellos, transcripts, catch-ups, rematch asks, proposals, joins and
     game records with extreme fields, reconnects, or waits: nothing escapes an honest
@@ -194,7 +206,8 @@ def test_a_hostile_player_is_named_paced_and_claimable(
     with figures("room: hostile player") as count, TemporaryDirectory() as folder:
         if mallory in HONEST:
             mallory = "Mallory"
-        room = honest_room(Path(folder), players, players - 1, mallory)
+        # any seat but the host's: first after the thrower in the share order, or last
+        room = honest_room(Path(folder), players, 1 + (seat - 1) % (players - 1), mallory)
         try:
             room.rounds(before)
             for step in plan:

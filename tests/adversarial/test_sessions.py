@@ -9,6 +9,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from protocol.bounds import CHAT_AHEAD, HELD_PER_SEAT
 from tests.adversarial.arena import (
     LIMIT_MS,
     Arena,
@@ -79,11 +80,14 @@ steps = st.one_of(
     ticks,
 )
 plans = st.lists(steps, min_size=4, max_size=40)
-tables = st.sampled_from((("goose", 2), ("goose", 3), ("jacquet", 2)))
+# Up to four seats, the attacker in any of them: anywhere in the share order (first, between
+# honest seats, last), so that honest shares can come before his and wait for it.
+tables = st.sampled_from((("goose", 2), ("goose", 3), ("goose", 4), ("jacquet", 2)))
+attackers = st.integers(0, 3)
 
 
 @bounded(60)
-@given(table=tables, attacker=st.integers(0, 2), plan=plans)
+@given(table=tables, attacker=attackers, plan=plans)
 def test_a_hostile_player_is_named_paced_and_claimable(
     table: tuple[str, int], attacker: int, plan: list
 ) -> None:
@@ -101,7 +105,7 @@ def run(table: tuple[str, int], attacker: int, plan: list) -> None:
 
 
 @bounded(30)
-@given(table=tables, attacker=st.integers(0, 2),
+@given(table=tables, attacker=attackers,
        loops=st.lists(st.sampled_from(("release", "replay-all", "forge-seen", "forge-chat")),
                       min_size=1, max_size=40))  # fmt: skip
 def test_a_player_repeating_himself_costs_no_more_than_he_sends(
@@ -131,7 +135,7 @@ def test_a_player_repeating_himself_costs_no_more_than_he_sends(
 
 
 @bounded(60)
-@given(table=tables, attacker=st.integers(0, 2), before=st.integers(0, 10),
+@given(table=tables, attacker=attackers, before=st.integers(0, 10),
        forged=st.lists(forges, min_size=1, max_size=3), after=st.integers(0, 3))  # fmt: skip
 def test_a_forged_record_in_an_honest_match_is_named_on_the_attacker(
     table: tuple[str, int], attacker: int, before: int, forged: list[Forge], after: int
@@ -148,3 +152,33 @@ def test_a_forged_record_in_an_honest_match_is_named_on_the_attacker(
         arena.run(Rounds(after))
         arena.finish()
         count()
+
+
+@bounded(40)
+@given(table=st.sampled_from((("goose", 3), ("goose", 4), ("jacquet", 2))), attacker=attackers,
+       before=st.integers(0, 6), first=st.sampled_from((1, 2, CHAT_AHEAD + 1, 2**31)),
+       count=st.integers(1, 3 * HELD_PER_SEAT), release=st.booleans())  # fmt: skip
+def test_chat_lines_numbered_ahead_never_take_an_honest_record_s_place(
+    table: tuple[str, int], attacker: int, before: int, first: int, count: int, release: bool
+) -> None:
+    """The attacker numbers chat lines ahead of his next (a few, or far: they can never be
+    taken), as many as would fill every seat's room, then holds back his dice share while
+    the honest shares after his in the share order go by. Each honest seat still holds
+    every honest record it could not take yet (no honest seat is named, I2), and once he
+    stalls every honest seat awaits him, so that he can be claimed (I3)."""
+    with figures("sessions: chat lines ahead") as count_example:
+        game, players = table
+        arena = Arena(game, players, attacker % players)
+        arena.run(Rounds(before))
+        for offset in range(count):
+            arena.run(Forge("chat", ((1, ("near", first + offset)),)))
+        arena.honest_moves()  # the throw: his share waits in his outbox, the others' go by
+        arena.run(AttackerMoves())
+        if release:
+            while arena.queued:
+                arena.run(Release())
+            arena.honest_moves()
+        live = [seat for seat in arena.honest if arena.running(seat)]
+        assert len({tuple(arena.sessions[seat].records) for seat in live}) <= 1, "I2 broken"
+        arena.finish()
+        count_example()

@@ -161,3 +161,33 @@ def test_the_relay_s_copy_states_the_protocol_s_bounds() -> None:
     )
     assert relay_names.MAX_MARKS_PER_BASE == bounds.MAX_MARKS_PER_BASE
     assert (relay_names.BLANKS, relay_names.DRAWN_WIDE) == (names.BLANKS, names.DRAWN_WIDE)
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("A" + "\u0301" * 499, "a chat line stacks at most 3 marks on one letter"),
+        ("\ufdfd" * 500, "a chat line is at most 1000 columns wide, not 11000"),
+        ("\u0301 hello", "a chat line cannot begin with a combining mark"),
+    ],
+)
+def test_a_chat_line_that_would_spill_is_refused_as_a_name_would_be(line: str, why: str) -> None:
+    """The name rule's marks and width hold a chat line too (peer attack 11): a peer's line
+    is refused at the gate, naming its sender, and nobody's screen gets it; our own is
+    refused before it is signed. A line of wide letters, or one accented as a language
+    needs, is taken."""
+    from protocol.messages import Chat, seal
+    from tests.protocol.helpers import seats
+
+    setup, (ann, bob), keys = seats("goose", 2)
+    forged = seal(Chat(1, 0, 1_000, line, b""), keys[1], setup.match_id).encode()
+    with pytest.raises(MalformedMessage, match=why) as caught:
+        ann.receive_bytes(forged, 1_000, sender=1)
+    assert caught.value.seat == 1 and not caught.value.fatal and ann.records == []
+    with pytest.raises(LocalProtocolError, match=why):
+        bob.chat(line, 1_000)
+    for fine in ("山" * 500, "Tiê\u0323ng Vie\u0323\u0302t " * 30):
+        bob.chat(fine, 1_000)
+        [sent] = bob.data_to_send()
+        [event] = ann.receive_bytes(sent, 1_000, sender=1)
+        assert event.text == fine  # type: ignore[attr-defined]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.awaiting import ChoosePlay, ThrowDice
+from protocol.bounds import CHAT_AHEAD, HELD_PER_SEAT
 from protocol.codec import pack
 from protocol.errors import (
     BadShare,
@@ -16,6 +17,7 @@ from protocol.errors import (
     RemoteProtocolError,
 )
 from protocol.events import ChatReceived, DiceRolled, Ignored, MatchEnded
+from protocol.identity import verify_signature
 from protocol.logfile import encode_log
 from protocol.messages import Chat, Claim, Share, decode_message, seal
 from protocol.progress import first_digest
@@ -230,18 +232,93 @@ def test_networked_own_records_are_logged_when_they_come_back_and_a_stop_loses_n
 
 
 def test_messages_waiting_for_what_they_follow_are_bounded_and_the_excess_dropped() -> None:
-    """Chat lines 1, 2, … with line 0 never sent wait for it, a few of them; the next one is
+    """Chat lines 1 to CHAT_AHEAD, with line 0 never sent, wait for it; the next one is
     dropped, naming its sender — it may be the receiver that missed line 0, so it is not
-    his fault — and the match goes on."""
+    his fault — and the match goes on; sent again once line 0 came, it is taken."""
     setup, (ann, _), keys = seats("goose", 2)
-    for n in range(1, 9):
+    for n in range(1, CHAT_AHEAD + 1):
         line = seal(Chat(1, n, 1_000, f"line {n}", b""), keys[1], setup.match_id).encode()
         assert ann.receive_bytes(line, 1_000, sender=1) == []
-    ninth = seal(Chat(1, 9, 1_000, "line 9", b""), keys[1], setup.match_id).encode()
-    with pytest.raises(IllegalPlay, match="a chat line out of order") as caught:
-        ann.receive_bytes(ninth, 1_000, sender=1)
+    beyond = CHAT_AHEAD + 1
+    late = seal(Chat(1, beyond, 1_000, f"line {beyond}", b""), keys[1], setup.match_id).encode()
+    with pytest.raises(IllegalPlay, match="a chat line numbered 5, far ahead of the 0") as caught:
+        ann.receive_bytes(late, 1_000, sender=1)
     assert caught.value.seat == 1 and not caught.value.fatal and ann.stopped is None
+    assert ann.refused == 1  # (the client asks the others again)
     first = seal(Chat(1, 0, 1_000, "line 0", b""), keys[1], setup.match_id).encode()
     events = ann.receive_bytes(first, 1_000, sender=1)
-    assert [event.text for event in events] == [f"line {n}" for n in range(9)]
-    assert ann.receive_bytes(ninth, 1_000, sender=1)[0].text == "line 9"  # sent again: taken
+    assert [event.text for event in events] == [f"line {n}" for n in range(beyond)]
+    assert ann.receive_bytes(late, 1_000, sender=1)[0].text == f"line {beyond}"  # taken now
+
+
+def test_one_seat_s_records_waiting_never_take_another_seat_s_room() -> None:
+    """Mallory's chat lines ahead fill his own room to the brim; Bob's share, which must
+    wait for Mallory's in the share order, still waits (refused, as it was when all seats
+    shared one room, it would have been dropped naming Bob, and nobody sends it again)."""
+    setup, sessions, keys = seats("goose", 3)
+    ann = sessions[0]
+    for n in range(1, 3 * HELD_PER_SEAT):
+        line = seal(Chat(1, n, 1_000, "x", b""), keys[1], setup.match_id).encode()
+        try:
+            ann.receive_bytes(line, 1_000, sender=1)
+        except IllegalPlay as error:
+            assert error.seat == 1 and not error.fatal
+    assert 0 < len(ann.held(1)) <= HELD_PER_SEAT
+    assert ann.awaiting.seat == 0  # type: ignore[union-attr]
+    sessions[0].throw(1_000)
+    [share] = sessions[0].data_to_send()
+    sessions[2].receive_bytes(share, 1_000, sender=0)
+    [bob] = sessions[2].data_to_send()  # Bob reveals at once; Mallory (seat 1) holds his
+    assert ann.receive_bytes(bob, 1_000, sender=2) == []
+    assert ann.held(2) == [bob] and ann.awaited_seats() == (1, 2)
+
+
+def test_a_transcript_of_copies_of_a_record_held_costs_no_signature_check() -> None:
+    """One signed chat line, held already, packed 179 times into a transcript (what fits a
+    relay frame): each copy is known by its bytes before anything is decoded or checked.
+    Before, every copy cost a signature check: 179 for one frame the sender signed nothing
+    for."""
+    setup, (_, bob), _keys = seats("goose", 2)
+    checks: list[bytes] = []
+
+    def counting(key: bytes, signature: bytes, data: bytes) -> bool:
+        checks.append(signature)
+        return verify_signature(key, signature, data)
+
+    eve = MatchSession(setup, seat=None, verify=counting)
+    bob.chat("hello", 1_000)
+    [line] = bob.data_to_send()
+    assert [type(e) for e in eve.receive_bytes(line, 1_000, sender=1)] == [ChatReceived]
+    assert len(checks) == 1
+    assert eve.receive_transcript(pack([line] * 179), 1_000, sender=1) == []
+    assert len(checks) == 1 and eve.records == [line]
+    bob.chat("again", 1_001)
+    [second] = bob.data_to_send()  # a new record among the copies: checked once, taken
+    events = eve.receive_transcript(pack([line, second, second, line]), 1_001, sender=1)
+    assert [e.text for e in events] == ["again"] and len(checks) == 2  # type: ignore[attr-defined]
+
+
+def test_a_transcript_of_records_that_change_nothing_is_read_no_further() -> None:
+    """After the end, fifty distinct signed records (each would be ignored: the match is
+    over) in one transcript: the first costs its signature check and changes nothing, and
+    the rest is not read — a peer replaying that frame makes us check one signature per
+    frame, not fifty."""
+    from protocol.messages import Seen
+
+    setup, (_, bob), keys = seats("goose", 2)
+    checks: list[bytes] = []
+
+    def counting(key: bytes, signature: bytes, data: bytes) -> bool:
+        checks.append(signature)
+        return verify_signature(key, signature, data)
+
+    eve = MatchSession(setup, seat=None, verify=counting)
+    bob.resign(1_000)
+    [resign] = bob.data_to_send()
+    eve.receive_bytes(resign, 1_000, sender=1)
+    assert eve.ended is not None and len(checks) == 1
+    after = [seal(Seen(1, n, 1_000, b"", bytes(32)), keys[1], setup.match_id).encode()
+             for n in range(50)]  # fmt: skip
+    for _ in range(3):
+        assert eve.receive_transcript(pack(after), 1_000, sender=1) == []
+    assert len(checks) == 1 + 3 and eve.records == [resign]

@@ -152,3 +152,39 @@ def test_the_waiting_note_names_whom_the_catch_up_is_expected_from(trio: LoopRoo
     assert "waiting for a player to connect and send it" in nobody.arrival.note(
         nobody.play, trio.now
     )
+
+
+def test_an_offer_from_anyone_but_the_chosen_player_is_held_not_taken(trio: LoopRoom) -> None:
+    """Bob (not the lowest connected player) announces the match and sends none of it: his
+    offer is held like any payload, so he cannot make the room's traffic pile up until
+    Ada, who was to send it, is named for it; hers is the one taken."""
+    eve = Spectator(trio)
+    bob = trio.matches[1]
+    assert bob.session is not None
+    hijack, *_rest = bob.offers.offer(bob.session)
+    assert not eve.receive(1, hijack, trio.now)
+    assert eve.arrival.source is None and not eve.begun and not eve.play.offences
+    header, *parts = offer(trio)
+    assert not eve.receive(0, header, trio.now)
+    assert eve.arrival.source == 0
+    assert [eve.receive(0, part, trio.now) for part in parts][-1]
+    assert not eve.arrival.refused and eve.arrival.held == [(1, hijack)]
+
+
+def test_a_sender_who_announces_the_match_and_goes_quiet_is_named_not_the_others(
+    trio: LoopRoom,
+) -> None:
+    """Ada away, Bob is the one to send the match: he announces it, sends none of it, and
+    the room goes on until Eve holds all she may. Ada, back meanwhile (the lowest connected
+    player now), was never asked: Bob, who announced it, is named."""
+    eve = Spectator(trio, connected=(False, True, True))
+    bob = trio.matches[1]
+    assert bob.session is not None
+    header, *_rest = bob.offers.offer(bob.session)
+    assert not eve.receive(1, header, trio.now) and eve.arrival.source == 1
+    eve.roster.presence(0, "reconnected", "Ada", trio.now)
+    line = chat(trio, 2, "la la la")
+    assert not any(eve.receive(2, line, trio.now) for _ in range(MAX_HELD))
+    assert eve.receive(2, line, trio.now)
+    [offence] = eve.play.offences
+    assert offence.who == "Bob" and offence.fatal and eve.arrival.refused

@@ -20,7 +20,7 @@ from protocol.codec import unpack_transcript
 from protocol.errors import LocalProtocolError
 from protocol.events import ChatReceived
 from protocol.identity import seeded_source
-from protocol.setup import Proposal
+from protocol.setup import MatchSetup, Proposal
 from tests.client.net.loop import TOKEN, LoopRoom
 
 
@@ -318,3 +318,57 @@ def test_a_joiner_whose_name_reads_as_the_hosts_is_turned_away_blaming_nobody(
     assert [join.name for join in bob.meetings.meeting.joins] == ["ada", "Bob"]
     assert not any(match.started for match in matches)  # the third seat waits for another
     room.close()
+
+
+def test_a_setup_from_anyone_but_the_proposer_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading a setup checks the signature of every join in it (up to fifteen): a member
+    who did not propose the match is refused on who he is, before any of that work."""
+    names = ["Ada", "Bob", "Cy"]
+    matches = [NetMatch("host" if seat == 0 else "player", name,
+                        random_source=seeded_source(f"early-{name}"), data_dir=tmp_path / name)
+               for seat, name in enumerate(names)]  # fmt: skip
+    room = LoopRoom(matches)
+    room.leave(2)  # Cy is away: the meeting waits for its third seat
+    proposal = Proposal.create("goose", {"rules": "daumont"}, seats=3, start_time=room.now,
+                               random_source=seeded_source("early-proposal"))  # fmt: skip
+    matches[0].propose(proposal, TOKEN)
+    room.pump()
+    bob = matches[1]
+    assert not bob.started and bob.meetings.meeting.proposer == 0
+    other = LoopRoom.meet(tmp_path / "other", names)  # a setup Cy could send: any will do
+    forged = other.matches[0].setup
+    assert forged is not None
+    read = []
+    real = MatchSetup.decode
+    monkeypatch.setattr(MatchSetup, "decode", lambda data: read.append(data) or real(data))
+    bob.receive(2, wire.encode(wire.SetupMsg(forged.encode())), room.now)
+    (offence,) = bob.offences
+    assert (offence.who, offence.text) == ("Cy", "tried to start a match it did not propose")
+    assert read == [] and not bob.started
+    other.close()
+    room.close()
+
+
+def test_a_record_refused_for_want_of_room_is_asked_for_again(trio: LoopRoom) -> None:
+    """Cy's chat line numbered past what may wait is refused (naming Cy); Bob's client then
+    says where it stands, so that whoever holds what he lacks sends it — now, and once more
+    when he holds more (what he refused may follow what comes)."""
+    from protocol.bounds import CHAT_AHEAD
+    from protocol.messages import Chat, seal
+
+    bob, cy = trio.matches[1], trio.matches[2]
+    assert bob.session is not None and cy.session is not None
+    ahead = cy.session.next_chat(2) + CHAT_AHEAD + 1
+    line = seal(Chat(2, ahead, trio.now, "x", b""), cy.identity, cy.session.match_id).encode()
+    bob.receive(2, wire.encode(wire.Game(line)), trio.now)
+    assert [o.who for o in bob.offences] == ["Cy"]
+    said = [wire.decode(sent.data) for sent in bob.outbox]
+    assert [(p.seat, p.have) for p in said if isinstance(p, wire.Hello)] == [(1, 0)]
+    bob.outbox.clear()
+    thrower = trio.matches[0]  # Ada throws first: Bob's records grow, and he asks again
+    thrower.act(lambda session: session.throw(trio.now))
+    trio.pump()
+    assert any(isinstance(p, wire.Hello) and p.seat == 1 and p.have > 0
+               for sender, p in trio.sent if sender == 1)  # fmt: skip

@@ -187,8 +187,7 @@ class RelayCore:
 
     def refused_upgrade(self, ip: str, why: str) -> Log:
         """An admitted connection's HTTP upgrade broke a bound of the shell's
-        (relay.limits.UPGRADE_REQUEST_BYTES): it is closed without a word, like one
-        :meth:`admit` refuses."""
+        (relay.limits.UPGRADE_REQUEST_BYTES): the shell answers it HTTP 431 and closes it."""
         self.stats.refusals[ErrorCode.BAD_ENVELOPE] += 1
         return Log(None, "refused", {"code": ErrorCode.BAD_ENVELOPE, "ip": ip, "why": why})
 

@@ -57,3 +57,8 @@ UPGRADE_REQUEST_BYTES = 4 * 1024
 # worth (--max-frame). Past it, the frames are dropped and, once open, the connection is
 # refused as rate_limited: it sent more than a burst allows before it could send anything.
 EARLY_FRAME_COST = 64
+
+# How long a wss:// client has for its TLS handshake, counted among its address's connections
+# and the half-open ones from TCP accept on (relay.connection.TLSGate): a real client's takes
+# a round trip or two. Then --handshake-timeout runs again for its HTTP upgrade.
+TLS_HANDSHAKE_SECONDS = 5.0

@@ -28,7 +28,7 @@ from websockets.http11 import Request, Response
 
 from relay import logs, metrics
 from relay.config import RelayConfig
-from relay.connection import RelayConnection
+from relay.connection import RelayConnection, TLSGate
 from relay.core import Close, Log, Output, RelayCore, Transmit
 from relay.envelope import ErrorCode
 from relay.shared import Append, Bring, Check, Enter, Event, Leave
@@ -81,6 +81,14 @@ class RelayServer:
         self._clock = asyncio.get_running_loop().time
         # Each connection hands its frames to this relay's core (relay.connection).
         connection_class = RelayConnection.for_relay(self)
+        tls = self._tls_context()
+        create_connection: Callable[..., Any] = connection_class
+        if tls is not None:
+            # Listening without ssl=: each TCP connection is admitted before its TLS
+            # handshake, then TLS runs over it (relay.connection.TLSGate).
+            def create_connection(*args: Any, **kwargs: Any) -> Any:
+                return TLSGate(connection_class(*args, **kwargs), tls)
+
         self._server = await serve(
             self._handle,
             config.host,
@@ -94,8 +102,7 @@ class RelayServer:
             close_timeout=config.shutdown_timeout,
             server_header="tablier-relay",
             logger=_WEBSOCKETS_LOGGER,  # looked up once, not once per connection
-            ssl=self._tls_context(),
-            create_connection=connection_class,
+            create_connection=create_connection,  # type: ignore[arg-type]  # any factory
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         if self.backplane is not None:

@@ -230,8 +230,8 @@ class _TLS(sslproto.SSLProtocol):
     handshake ended (it tells the websocket connection only of one gone after)."""
 
     def connection_lost(self, exc: BaseException | None) -> None:
+        connection = self._app_protocol  # (asyncio forgets it in connection_lost)
         super().connection_lost(exc)
-        connection = self._app_protocol
         assert isinstance(connection, RelayConnection)
         connection.upgraded()  # at most once: a second call finds nothing to release
 

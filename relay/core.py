@@ -68,6 +68,10 @@ class Close:
     conn: ConnId
     code: int
     reason: str
+    # The close frame written and the TCP connection closed behind it, without waiting for
+    # the client's close frame: for one refused for the number it holds, which must not keep
+    # holding one (nor a proxy's two) for the close timeout.
+    at_once: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +214,9 @@ class RelayCore:
         # The one over the cap that admit lets through to be told why (behind a proxy, each
         # one over: the proxy's connections are not counted per address at admission).
         if self._per_ip[ip] > self.config.max_connections_per_ip:
-            out += self._refuse(session, ErrorCode.TOO_MANY_CONNECTIONS, why="address")
+            out += self._refuse(
+                session, ErrorCode.TOO_MANY_CONNECTIONS, why="address", at_once=True
+            )
         return out
 
     def receive(self, conn: ConnId, data: bytes, now: float) -> list[Output]:
@@ -720,6 +726,7 @@ class RelayCore:
         *,
         room: str = "",
         why: str = "",
+        at_once: bool = False,
     ) -> list[Output]:
         """Refuse with ``code``; ``room`` is the room id the client named, if any (cut to 8
         characters in the log, like every room id there: enough to find a room, not to join);
@@ -737,7 +744,7 @@ class RelayCore:
         ]
         if close_code is not None:
             session.closing = True
-            out.append(Close(session.conn, close_code, code))
+            out.append(Close(session.conn, close_code, code, at_once))
         return out
 
 

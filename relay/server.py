@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Self
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from relay import logs, metrics
 from relay.config import RelayConfig
@@ -241,7 +242,11 @@ class RelayServer:
                 self.backplane.append(output)
             elif isinstance(output, Close):
                 websocket = connections.get(output.conn)
-                if websocket is not None:
+                if websocket is None:
+                    pass
+                elif output.at_once:
+                    _close_at_once(websocket, output)
+                else:
                     self._spawn(websocket.close(output.code, output.reason))
             elif isinstance(output, Log):
                 self._write(self._pacer.pace(output, self._clock()))
@@ -343,3 +348,12 @@ class RelayServer:
             "Not found. This relay serves websockets on / and plain HTTP on /healthz and "
             "/metrics.\n",
         )
+
+
+def _close_at_once(websocket: ServerConnection, close: Close) -> None:
+    """The close frame after what was written, then the TCP connection closed once that is
+    sent (relay.core.Close.at_once): the client's close is not waited for."""
+    if websocket.protocol.state is State.OPEN:
+        websocket.protocol.send_close(close.code, close.reason)
+        websocket.send_data()
+    websocket.transport.close()

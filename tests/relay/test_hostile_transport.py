@@ -132,7 +132,8 @@ async def test_an_upgrade_request_larger_than_any_clients_is_answered_431_and_cl
 ) -> None:
     """websockets alone reads 128 headers of 8 KiB (a megabyte a half-open connection): the
     relay answers one past relay.limits.UPGRADE_REQUEST_BYTES with 431 and closes it at once,
-    whole or unfinished (unread past the bound), and an honest upgrade (with a proxy's headers) goes through."""
+    whole or unfinished (unread past the bound), and an honest upgrade (with a proxy's
+    headers) goes through."""
     relay = spawn_relay("--handshake-timeout", "10")
     try:
         padding = [b"X-Padding-%d: %s\r\n" % (n, b"a" * 1000) for n in range(8)]

@@ -141,6 +141,11 @@ class RelayCore:
         self._upgrading = 0  # all of them, from every address
         self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
         self._failures: dict[str, TokenBucket] = {}
+        # Each seat's send bucket, (room id, seat index): a player's sends are paced by his
+        # seat, not his connection, so that reclaiming the seat from a new connection (a
+        # fresh, full bucket) does not reset them; each reclaim costs a token of it too.
+        # Dropped once full (a full bucket is a fresh one): at most one per seat held here.
+        self._seat_buckets: dict[tuple[str, int], TokenBucket] = {}
         # The rate a welcome announces: rounded down, so a client keeping to it keeps to ours.
         self._rate_per_minute = max(1, int(config.rate * 60))
 
@@ -316,6 +321,9 @@ class RelayCore:
         for ip, bucket in list(self._failures.items()):
             if bucket.full(now):
                 del self._failures[ip]
+        for key, bucket in list(self._seat_buckets.items()):
+            if bucket.full(now):
+                del self._seat_buckets[key]
         for local in self.shared.values():
             due = [seat for seat, at in local.away.items() if at <= now]
             for seat in due:  # asked again each second until the seat expires or is taken
@@ -359,6 +367,7 @@ class RelayCore:
         # with it the events this process keeps for arrivals.
         replaced = self.local_conn(admitted.replaced)
         session.room, session.seat = local, admitted.seat
+        self._sit(session, result.room_id, now)
         welcome = self._welcome(admitted, result.capacity, result.next_seq, result.epoch)
         out.append(Log(conn, "joined", _joined(result.room_id, admitted, session.ip)))
         out.append(Transmit((conn,), encode(replace(welcome, resync=result.resync))))
@@ -566,6 +575,20 @@ class RelayCore:
             "relay; finish a game or wait for an empty room to expire."
         )
 
+    def _sit(self, session: Session, room_id: str, now: float) -> None:
+        """A player took his seat: from now on his sends are paced by the seat's bucket
+        (the one his connection brought, if the seat has none yet); a seat reclaimed costs
+        a token of it, so that a loop of reclaims and sends keeps to the seat's rate."""
+        if session.seat is None:
+            return
+        key = (room_id, session.seat.index)
+        bucket = self._seat_buckets.get(key)
+        if bucket is None:
+            self._seat_buckets[key] = session.bucket
+        elif bucket is not session.bucket:
+            bucket.take(now)  # the reclaim, counted (none left: his first send is refused)
+            session.bucket = bucket
+
     def _join(self, session: Session, message: Join, now: float) -> list[Output]:
         if self.process is not None:  # the backplane counts failures, across processes
             name = display_name(message.name)
@@ -601,6 +624,7 @@ class RelayCore:
         if isinstance(admitted.replaced, int):
             out += self._replace(admitted.replaced)
         session.room, session.seat = room, admitted.seat
+        self._sit(session, room.id, now)
         replay = None
         if message.resume_from is not None and replayable:
             replay = room.backlog_since(message.resume_from)

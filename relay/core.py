@@ -360,7 +360,8 @@ class RelayCore:
             out += self.resync(result.room_id)  # the room's numbering started anew meanwhile
             local = None
         if local is None:
-            local = self.shared[result.room_id] = LocalRoom(result.room_id, result.epoch)
+            local = LocalRoom(result.room_id, result.epoch, self.config.backlog_bytes)
+            self.shared[result.room_id] = local
         admitted = result.admitted
         # The connection his seat replaces (one of ours, still open) goes once he is counted
         # among the room's members here: were it the last, the room would go with it, and
@@ -416,7 +417,7 @@ class RelayCore:
                 # Its stream was lost and numbered anew (the backplane restarted): what each
                 # member saw may be gone, so each resumes, and is told to resync if so.
                 return [*out, *self.resync(room_id)]
-            local.recent.append((event.seq, event.frame))
+            local.remember(event.seq, event.frame)
             if event.presence == PresenceEvent.WATCHING:
                 sender = None  # news for the players; no seat changed
             elif event.presence is not None:

@@ -454,8 +454,10 @@ class RedisBackplane:
             next_seq = first + len(before)
             # The commit numbers from the room's newest state, which may be ahead of the load.
             numbered = [(seq, frame) for seq, frame in frames if seq >= min(start, next_seq)]
+            # Nothing from start on is a resync only if events were due: one resuming at the
+            # room's head (start == first, a spectator's join adds no event) missed nothing.
             resync = message.resume_from is not None and (
-                not replayable or not numbered or numbered[0][0] != start
+                not replayable or (numbered[0][0] != start if numbered else start != first)
             )
             if resync:
                 numbered = [(seq, frame) for seq, frame in numbered if seq >= next_seq]

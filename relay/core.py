@@ -600,12 +600,15 @@ class RelayCore:
             return [Enter(session.conn, holder, session.ip, message, name)]
         if self._throttled(session, now):
             return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
-        room = self.rooms.get(message.room_id)
-        if room is None:
-            return self._failed_join(session, ErrorCode.UNKNOWN_ROOM, now, message.room_id)
+        # The name before the room, as with a backplane: a bad name's refusal says nothing of
+        # whether the room exists (after the lookup it told a live room from an unknown one,
+        # uncounted: a free probe).
         name = display_name(message.name)
         if name is None:
             return self._refuse(session, ErrorCode.BAD_NAME)
+        room = self.rooms.get(message.room_id)
+        if room is None:
+            return self._failed_join(session, ErrorCode.UNKNOWN_ROOM, now, message.room_id)
         replayable = message.resume_from is not None and can_replay(
             message.resume_from, message.epoch, room.epoch, 0, room.next_seq
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import itertools
 import logging
 import ssl
@@ -337,6 +338,13 @@ class RelayServer:
             if why is not None:
                 return websocket.respond(HTTPStatus.SERVICE_UNAVAILABLE, f"unavailable: {why}\n")
             return websocket.respond(HTTPStatus.OK, "ok\n")
+        if path == "/metrics" and not _loopback(websocket):
+            # Its counters tell when and how fast rooms play: for the machine's own scraper
+            # (or a proxy's, which the example configs keep from the internet), not for
+            # anyone who can reach a relay listening on a public address.
+            return websocket.respond(
+                HTTPStatus.FORBIDDEN, "Forbidden. /metrics answers this machine's own address.\n"
+            )
         if path == "/metrics":
             text = metrics.render(self.core, None if self.backplane is None else self.backplane)
             response = websocket.respond(HTTPStatus.OK, text)
@@ -357,3 +365,17 @@ def _close_at_once(websocket: ServerConnection, close: Close) -> None:
         websocket.protocol.send_close(close.code, close.reason)
         websocket.send_data()
     websocket.transport.close()
+
+
+def _loopback(websocket: ServerConnection) -> bool:
+    """The TCP peer is this machine (127.0.0.0/8, ::1, or a Unix socket)."""
+    peer = websocket.transport.get_extra_info("peername")
+    if not peer or not isinstance(peer, tuple):
+        return True
+    try:
+        address = ipaddress.ip_address(str(peer[0]).partition("%")[0])
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped.is_loopback  # ::ffff:127.0.0.1 from a dual-stack socket
+    return address.is_loopback

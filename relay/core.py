@@ -617,6 +617,14 @@ class RelayCore:
         # The roster and next_seq the newcomer gets describe the room just before its own
         # arrival, which reaches it (and everyone) as the presence event numbered next_seq.
         next_seq = room.next_seq
+        reclaimed = room.seat_by_token.get(token_hash(message.token))
+        if reclaimed is not None:
+            # A reclaim costs a token of the seat's send bucket (_sit): with none left it is
+            # refused before the seat changes hands, so that a loop of reclaims cannot make
+            # the room's members hear a departure and a return each time, past the rate.
+            bucket = self._seat_buckets.get((room.id, reclaimed.index))
+            if bucket is not None and not bucket.ready(now):
+                return self._refuse(session, ErrorCode.RATE_LIMITED, why="reclaim")
         admitted = admit(
             room, message.token, name, session.conn, max_spectators=self.config.max_spectators
         )

@@ -13,16 +13,23 @@ docs/relay-benchmark.md). Control frames (pings, pongs, close) are websockets' a
 from __future__ import annotations
 
 import asyncio
+import ssl
+from asyncio import sslproto
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import DATA_OPCODES, Frame, Opcode
 from websockets.http11 import Request
 from websockets.protocol import Event, State
 
-from relay.limits import EARLY_FRAME_COST, READ_SLICE, UPGRADE_REQUEST_BYTES
+from relay.limits import (
+    EARLY_FRAME_COST,
+    READ_SLICE,
+    TLS_HANDSHAKE_SECONDS,
+    UPGRADE_REQUEST_BYTES,
+)
 
 if TYPE_CHECKING:
     from relay.core import Output
@@ -49,6 +56,8 @@ class RelayConnection(ServerConnection):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
+        if self in self._to.upgrading:  # over TLS: admitted at TCP accept (TLSGate)
+            return
         relay = self.relay
         peer = transport.get_extra_info("peername")
         ip = str(peer[0]) if peer else "local"
@@ -80,6 +89,8 @@ class RelayConnection(ServerConnection):
                     return
                 super().data_received(data[start : start + READ_SLICE])
             return
+        if self.transport.is_closing():  # refused: what still comes is not read
+            return
         # Still reading its upgrade request: websockets' own bounds (128 headers of 8 KiB)
         # would let it hold a megabyte; the relay holds UPGRADE_REQUEST_BYTES of it.
         # Counted before websockets parses it, so a read of a larger one is never parsed
@@ -99,12 +110,18 @@ class RelayConnection(ServerConnection):
         return session is not None and session.closing
 
     def _refuse_upgrade(self) -> None:
-        """Its upgrade request is larger than any real client's: closed without a word (there
-        is no websocket yet to carry one), as :meth:`connection_made` refuses."""
+        """Its upgrade request is larger than any real client's: answered 431 and closed
+        (there is no websocket yet to carry a refusal frame). An answer, not an abort: a
+        proxy in front takes an abort for its upstream failing and may stop sending anyone
+        to this relay for a while (deploy/nginx-tablier-relays.conf), so one such request
+        would take the relay out of rotation; a 431 is passed back to the client alone."""
         ip = self._to.upgrading.get(self)
-        if ip is not None and not self.transport.is_closing():
+        if self.transport.is_closing():
+            return
+        if ip is not None:
             self.relay._carry_out([self.relay.core.refused_upgrade(ip, "request_too_large")])
-        self.transport.abort()
+        self.transport.write(_TOO_LARGE)
+        self.transport.close()  # once the answer is written; nothing more is read
 
     def upgraded(self) -> None:
         self._to.reading.pop(self, None)
@@ -187,6 +204,60 @@ class RelayConnection(ServerConnection):
             to.carry_out(core.receive_fragment(conn))
 
 
+class TLSGate(asyncio.Protocol):
+    """A wss:// connection, admitted at TCP accept before a byte of TLS is read.
+
+    asyncio (and uvloop) listening with ``ssl=`` hand the protocol its connection only once
+    the TLS handshake is done: until then a TCP connection is nobody's to count, and one
+    address could hold thousands of them, silent, each some kilobytes of TLS state. So the
+    relay listens without ``ssl=``, and this protocol, first to hear of each TCP connection,
+    admits it as :meth:`RelayConnection.connection_made` does for ws://; then TLS runs over
+    it (asyncio's own TLS protocol, within relay.limits.TLS_HANDSHAKE_SECONDS) and hands the
+    websocket connection the encrypted transport."""
+
+    def __init__(self, connection: RelayConnection, context: ssl.SSLContext) -> None:
+        self._connection = connection
+        self._context = context
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        connection = self._connection
+        relay = connection.relay
+        peer = transport.get_extra_info("peername")
+        ip = str(peer[0]) if peer else "local"
+        refusal = relay.core.admit(ip, per_address=not relay.config.trust_proxy)
+        if refusal is not None:
+            relay._carry_out([refusal])
+            cast(asyncio.Transport, transport).abort()
+            return
+        connection._to.upgrading[connection] = ip  # counted until upgraded or gone
+        handshake = min(TLS_HANDSHAKE_SECONDS, relay.config.handshake_timeout)
+        tls = _TLS(
+            asyncio.get_running_loop(),
+            connection,
+            self._context,
+            None,  # type: ignore[arg-type]  # no one waits on it (typeshed says a future)
+            server_side=True,
+            ssl_handshake_timeout=handshake,  # type: ignore[arg-type]  # typeshed says int
+            ssl_shutdown_timeout=relay.config.shutdown_timeout,
+        )
+        transport.set_protocol(tls)
+        tls.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        pass  # refused and aborted: nothing more is read
+
+
+class _TLS(sslproto.SSLProtocol):
+    """asyncio's TLS protocol, which tells the relay of a connection gone before its
+    handshake ended (it tells the websocket connection only of one gone after)."""
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        connection = self._app_protocol  # (asyncio forgets it in connection_lost)
+        super().connection_lost(exc)
+        assert isinstance(connection, RelayConnection)
+        connection.upgraded()  # at most once: a second call finds nothing to release
+
+
 @dataclass(frozen=True, slots=True)
 class _Relay:
     """Where a relay's connections send their frames, bound once for all of them."""
@@ -205,6 +276,13 @@ class _Early:
     frames: list[Frame] = field(default_factory=list)
     size: int = 0  # their bytes, and EARLY_FRAME_COST each, control frames counted too
     dropped: bool = False  # past relay.config.max_frame: those after were not kept
+
+
+# The whole answer to an upgrade request past UPGRADE_REQUEST_BYTES (RFC 6585 section 5).
+_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+    b"Content-Length: 0\r\nConnection: close\r\n\r\n"
+)
 
 
 def _request_size(request: Request) -> int:

@@ -76,6 +76,10 @@ class Close:
     conn: ConnId
     code: int
     reason: str
+    # The close frame written and the TCP connection closed behind it, without waiting for
+    # the client's close frame: for one refused for the number it holds, which must not keep
+    # holding one (nor a proxy's two) for the close timeout.
+    at_once: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +156,11 @@ class RelayCore:
         # make Redis publish to a relay process is bounded by it, so a stall of that process
         # fills Redis's output buffer for it (32 MB, then cut) only after a stated time.
         self._sending: dict[str, TokenBucket] = {}
+        # Each seat's send bucket, (room id, seat index): a player's sends are paced by his
+        # seat, not his connection, so that reclaiming the seat from a new connection (a
+        # fresh, full bucket) does not reset them; each reclaim costs a token of it too.
+        # Dropped once full (a full bucket is a fresh one): at most one per seat held here.
+        self._seat_buckets: dict[tuple[str, int], TokenBucket] = {}
         # The rate a welcome announces: rounded down, so a client keeping to it keeps to ours.
         self._rate_per_minute = max(1, int(config.rate * 60))
 
@@ -202,8 +211,7 @@ class RelayCore:
 
     def refused_upgrade(self, ip: str, why: str) -> Log:
         """An admitted connection's HTTP upgrade broke a bound of the shell's
-        (relay.limits.UPGRADE_REQUEST_BYTES): it is closed without a word, like one
-        :meth:`admit` refuses."""
+        (relay.limits.UPGRADE_REQUEST_BYTES): the shell answers it HTTP 431 and closes it."""
         self.stats.refusals[ErrorCode.BAD_ENVELOPE] += 1
         return Log(None, "refused", {"code": ErrorCode.BAD_ENVELOPE, "ip": ip, "why": why})
 
@@ -231,7 +239,9 @@ class RelayCore:
         # The one over the cap that admit lets through to be told why (behind a proxy, each
         # one over: the proxy's connections are not counted per address at admission).
         if self._per_ip[ip] > self.config.max_connections_per_ip:
-            out += self._refuse(session, ErrorCode.TOO_MANY_CONNECTIONS, why="address")
+            out += self._refuse(
+                session, ErrorCode.TOO_MANY_CONNECTIONS, why="address", at_once=True
+            )
         return out
 
     def receive(self, conn: ConnId, data: bytes, now: float) -> list[Output]:
@@ -337,6 +347,9 @@ class RelayCore:
             for ip, bucket in list(buckets.items()):
                 if bucket.full(now) and (buckets is not self._sending or ip not in self._per_ip):
                     del buckets[ip]
+        for key, seat_bucket in list(self._seat_buckets.items()):
+            if seat_bucket.full(now):
+                del self._seat_buckets[key]
         for local in self.shared.values():
             due = [seat for seat, at in local.away.items() if at <= now]
             for seat in due:  # asked again each second until the seat expires or is taken
@@ -373,13 +386,15 @@ class RelayCore:
             out += self.resync(result.room_id)  # the room's numbering started anew meanwhile
             local = None
         if local is None:
-            local = self.shared[result.room_id] = LocalRoom(result.room_id, result.epoch)
+            local = LocalRoom(result.room_id, result.epoch, self.config.backlog_bytes)
+            self.shared[result.room_id] = local
         admitted = result.admitted
         # The connection his seat replaces (one of ours, still open) goes once he is counted
         # among the room's members here: were it the last, the room would go with it, and
         # with it the events this process keeps for arrivals.
         replaced = self.local_conn(admitted.replaced)
         session.room, session.seat = local, admitted.seat
+        self._sit(session, result.room_id, now)
         welcome = self._welcome(admitted, result.capacity, result.next_seq, result.epoch)
         out.append(Log(conn, "joined", _joined(result.room_id, admitted, session.ip)))
         out.append(Transmit((conn,), encode(replace(welcome, resync=result.resync))))
@@ -429,7 +444,7 @@ class RelayCore:
                 # Its stream was lost and numbered anew (the backplane restarted): what each
                 # member saw may be gone, so each resumes, and is told to resync if so.
                 return [*out, *self.resync(room_id)]
-            local.recent.append((event.seq, event.frame))
+            local.remember(event.seq, event.frame)
             if event.presence == PresenceEvent.WATCHING:
                 sender = None  # news for the players; no seat changed
             elif event.presence is not None:
@@ -598,6 +613,20 @@ class RelayCore:
         if frames:
             self._joins_of(session.ip, now).charge(now, frames / REPLAYED_FRAMES_PER_JOIN)
 
+    def _sit(self, session: Session, room_id: str, now: float) -> None:
+        """A player took his seat: from now on his sends are paced by the seat's bucket
+        (the one his connection brought, if the seat has none yet); a seat reclaimed costs
+        a token of it, so that a loop of reclaims and sends keeps to the seat's rate."""
+        if session.seat is None:
+            return
+        key = (room_id, session.seat.index)
+        bucket = self._seat_buckets.get(key)
+        if bucket is None:
+            self._seat_buckets[key] = session.bucket
+        elif bucket is not session.bucket:
+            bucket.take(now)  # the reclaim, counted (none left: his first send is refused)
+            session.bucket = bucket
+
     def _join(self, session: Session, message: Join, now: float) -> list[Output]:
         # Every join costs its address, first: a crowd of joins, even failing ones, each
         # loading a room (from Redis, with a backplane) and replaying it, is refused here.
@@ -613,12 +642,15 @@ class RelayCore:
             return [Enter(session.conn, holder, session.ip, message, name)]
         if self._throttled(session, now):
             return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
-        room = self.rooms.get(message.room_id)
-        if room is None:
-            return self._failed_join(session, ErrorCode.UNKNOWN_ROOM, now, message.room_id)
+        # The name before the room, as with a backplane: a bad name's refusal says nothing of
+        # whether the room exists (after the lookup it told a live room from an unknown one,
+        # uncounted: a free probe).
         name = display_name(message.name)
         if name is None:
             return self._refuse(session, ErrorCode.BAD_NAME)
+        room = self.rooms.get(message.room_id)
+        if room is None:
+            return self._failed_join(session, ErrorCode.UNKNOWN_ROOM, now, message.room_id)
         if not knows(room, message.token):  # before anything the room's state would tell
             return self._failed_join(session, ErrorCode.BAD_TOKEN, now, message.room_id)
         replayable = message.resume_from is not None and can_replay(
@@ -629,6 +661,14 @@ class RelayCore:
         # The roster and next_seq the newcomer gets describe the room just before its own
         # arrival, which reaches it (and everyone) as the presence event numbered next_seq.
         next_seq = room.next_seq
+        reclaimed = room.seat_by_token.get(token_hash(message.token))
+        if reclaimed is not None:
+            # A reclaim costs a token of the seat's send bucket (_sit): with none left it is
+            # refused before the seat changes hands, so that a loop of reclaims cannot make
+            # the room's members hear a departure and a return each time, past the rate.
+            bucket = self._seat_buckets.get((room.id, reclaimed.index))
+            if bucket is not None and not bucket.ready(now):
+                return self._refuse(session, ErrorCode.RATE_LIMITED, why="reclaim")
         admitted = admit(
             room, message.token, name, session.conn, max_spectators=self.config.max_spectators
         )
@@ -640,6 +680,7 @@ class RelayCore:
         if isinstance(admitted.replaced, int):
             out += self._replace(admitted.replaced)
         session.room, session.seat = room, admitted.seat
+        self._sit(session, room.id, now)
         replay = None
         if message.resume_from is not None and replayable:
             replay = room.backlog_since(message.resume_from)
@@ -776,6 +817,7 @@ class RelayCore:
         *,
         room: str = "",
         why: str = "",
+        at_once: bool = False,
     ) -> list[Output]:
         """Refuse with ``code``; ``room`` is the room id the client named, if any (cut to 8
         characters in the log, like every room id there: enough to find a room, not to join);
@@ -793,7 +835,7 @@ class RelayCore:
         ]
         if close_code is not None:
             session.closing = True
-            out.append(Close(session.conn, close_code, code))
+            out.append(Close(session.conn, close_code, code, at_once))
         return out
 
 

@@ -93,3 +93,8 @@ WATCHING_EVERY = 5.0
 # --shutdown-timeout): at most --burst frames and one slice's worth (READ_SLICE / 6 bytes, a
 # client's smallest frame: 682) are parsed past the rate.
 READ_SLICE = 4096
+
+# How long a wss:// client has for its TLS handshake, counted among its address's connections
+# and the half-open ones from TCP accept on (relay.connection.TLSGate): a real client's takes
+# a round trip or two. Then --handshake-timeout runs again for its HTTP upgrade.
+TLS_HANDSHAKE_SECONDS = 5.0

@@ -476,8 +476,10 @@ class RedisBackplane:
             next_seq = first + len(before)
             # The commit numbers from the room's newest state, which may be ahead of the load.
             numbered = [(seq, frame) for seq, frame in frames if seq >= min(start, next_seq)]
+            # Nothing from start on is a resync only if events were due: one resuming at the
+            # room's head (start == first, a spectator's join adds no event) missed nothing.
             resync = message.resume_from is not None and (
-                not replayable or not numbered or numbered[0][0] != start
+                not replayable or (numbered[0][0] != start if numbered else start != first)
             )
             if resync:
                 numbered = [(seq, frame) for seq, frame in numbered if seq >= next_seq]
@@ -663,26 +665,35 @@ class RedisBackplane:
         for event in events:
             flat += [event.holder, event.seat, event.event, event.head, event.tail]
         processes = {str(h).rpartition("/")[0] for h in _holders(state)}
-        reply = await self._call(
-            "tablier_commit",
-            room_keys(room_id),
-            loaded.version,
-            loaded.epoch,
-            state.to_bytes(),
-            self._ttl_ms,
-            new_epoch(),
-            self.config.backlog,
-            self.config.backlog_bytes,
-            start,
-            ",".join(sorted(processes)),
-            self.process,
-            self._lease_ms,
-            room_id,
-            state.capacity,
-            *holders,
-            len(events),
-            *flat,
-        )
+        keys = room_keys(room_id)
+        # In one transaction with the commit, which gives the room's keys a full life: its
+        # place among the counted rooms gets the same end, so that no room is ever alive and
+        # uncounted (a spectator's join and departure renewed the keys alone, and the count
+        # lapsed under them), nor seen so by anyone between the two.
+        async with self._redis.pipeline(transaction=True) as both:
+            both.fcall(
+                "tablier_commit",
+                len(keys),
+                *keys,
+                loaded.version,
+                loaded.epoch,
+                state.to_bytes(),
+                self._ttl_ms,
+                new_epoch(),
+                self.config.backlog,
+                self.config.backlog_bytes,
+                start,
+                ",".join(sorted(processes)),
+                self.process,
+                self._lease_ms,
+                room_id,
+                state.capacity,
+                *holders,
+                len(events),
+                *flat,
+            )
+            both.fcall("tablier_room_lives", 2, *_room_counts(state.creator), room_id, self._ttl_ms)
+            reply, _ = await self._timed(both.execute())
         if reply[0] == b"conflict":
             raise _Conflict
         _, first, _, frames = reply

@@ -17,7 +17,7 @@ import asyncio
 import ssl
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import hiredis
 from redis.asyncio.connection import SSLConnection, parse_url
@@ -180,8 +180,10 @@ class RedisLink(asyncio.Protocol):
     # --- asyncio's callbacks -------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self._transport = transport
+        # Taken as the stream transport it is, never checked with isinstance: uvloop's
+        # TCPTransport (the ``fast`` extra) is not an asyncio.Transport subclass, and an
+        # assert here kept every uvloop relay from ever reaching Redis.
+        self._transport = cast(asyncio.Transport, transport)
 
     def data_received(self, data: bytes) -> None:
         reader, waiting = self._reader, self._waiting

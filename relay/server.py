@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import itertools
 import logging
 import ssl
@@ -25,10 +26,11 @@ from typing import TYPE_CHECKING, Any, Self
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from relay import logs, metrics
 from relay.config import RelayConfig
-from relay.connection import RelayConnection
+from relay.connection import RelayConnection, TLSGate
 from relay.core import Close, Log, Output, RelayCore, Transmit
 from relay.envelope import ErrorCode
 from relay.shared import Append, Bring, Check, Enter, Event, Leave
@@ -81,6 +83,14 @@ class RelayServer:
         self._clock = asyncio.get_running_loop().time
         # Each connection hands its frames to this relay's core (relay.connection).
         connection_class = RelayConnection.for_relay(self)
+        tls = self._tls_context()
+        create_connection: Callable[..., Any] = connection_class
+        if tls is not None:
+            # Listening without ssl=: each TCP connection is admitted before its TLS
+            # handshake, then TLS runs over it (relay.connection.TLSGate).
+            def create_connection(*args: Any, **kwargs: Any) -> Any:
+                return TLSGate(connection_class(*args, **kwargs), tls)
+
         self._server = await serve(
             self._handle,
             config.host,
@@ -94,8 +104,7 @@ class RelayServer:
             close_timeout=config.shutdown_timeout,
             server_header="tablier-relay",
             logger=_WEBSOCKETS_LOGGER,  # looked up once, not once per connection
-            ssl=self._tls_context(),
-            create_connection=connection_class,
+            create_connection=create_connection,  # type: ignore[arg-type]  # any factory
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         if self.backplane is not None:
@@ -234,7 +243,11 @@ class RelayServer:
                 self.backplane.append(output)
             elif isinstance(output, Close):
                 websocket = connections.get(output.conn)
-                if websocket is not None:
+                if websocket is None:
+                    pass
+                elif output.at_once:
+                    _close_at_once(websocket, output)
+                else:
                     self._spawn(websocket.close(output.code, output.reason))
             elif isinstance(output, Log):
                 self._write(self._pacer.pace(output, self._clock()))
@@ -325,6 +338,13 @@ class RelayServer:
             if why is not None:
                 return websocket.respond(HTTPStatus.SERVICE_UNAVAILABLE, f"unavailable: {why}\n")
             return websocket.respond(HTTPStatus.OK, "ok\n")
+        if path == "/metrics" and not _loopback(websocket):
+            # Its counters tell when and how fast rooms play: for the machine's own scraper
+            # (or a proxy's, which the example configs keep from the internet), not for
+            # anyone who can reach a relay listening on a public address.
+            return websocket.respond(
+                HTTPStatus.FORBIDDEN, "Forbidden. /metrics answers this machine's own address.\n"
+            )
         if path == "/metrics":
             text = metrics.render(self.core, None if self.backplane is None else self.backplane)
             response = websocket.respond(HTTPStatus.OK, text)
@@ -336,3 +356,26 @@ class RelayServer:
             "Not found. This relay serves websockets on / and plain HTTP on /healthz and "
             "/metrics.\n",
         )
+
+
+def _close_at_once(websocket: ServerConnection, close: Close) -> None:
+    """The close frame after what was written, then the TCP connection closed once that is
+    sent (relay.core.Close.at_once): the client's close is not waited for."""
+    if websocket.protocol.state is State.OPEN:
+        websocket.protocol.send_close(close.code, close.reason)
+        websocket.send_data()
+    websocket.transport.close()
+
+
+def _loopback(websocket: ServerConnection) -> bool:
+    """The TCP peer is this machine (127.0.0.0/8, ::1, or a Unix socket)."""
+    peer = websocket.transport.get_extra_info("peername")
+    if not peer or not isinstance(peer, tuple):
+        return True
+    try:
+        address = ipaddress.ip_address(str(peer[0]).partition("%")[0])
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped.is_loopback  # ::ffff:127.0.0.1 from a dual-stack socket
+    return address.is_loopback

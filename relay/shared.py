@@ -22,7 +22,9 @@ from relay.envelope import Create, Created, ErrorCode, Join, PresenceEvent
 from relay.rooms import ConnId, Holder
 from relay.rules import Admitted
 
-# Events a process keeps per room for members who arrive while its reader moves on.
+# Events a process keeps per room for members who arrive while its reader moves on: at most
+# this many, and at most the room's --backlog-bytes of frames (LocalRoom's recent_bytes),
+# so that a room of 16 KiB frames holds 256 KiB here, not 4 MiB.
 RECENT_EVENTS = 256
 
 
@@ -143,18 +145,52 @@ BringResult = Brought | Full | ErrorCode
 class LocalRoom:
     """The members of one shared room that are connections of this process."""
 
-    __slots__ = ("away", "epoch", "expects", "id", "recent", "seat_of", "tells")
+    __slots__ = (
+        "away",
+        "epoch",
+        "expects",
+        "id",
+        "recent",
+        "recent_bytes",
+        "recent_limit",
+        "seat_of",
+        "tells",
+    )
 
-    def __init__(self, room_id: str, epoch: int) -> None:
+    def __init__(self, room_id: str, epoch: int, recent_limit: int = 256 * 1024) -> None:
         self.id = room_id
         self.epoch = epoch
         self.expects: dict[ConnId, int] = {}  # member -> the number of the next event it needs
         self.seat_of: dict[ConnId, int] = {}  # players among them -> their seat
-        self.recent: deque[tuple[int, bytes]] = deque(maxlen=RECENT_EVENTS)
+        self.recent: deque[tuple[int, bytes]] = deque()  # by remember(): RECENT_EVENTS
+        self.recent_bytes = 0  # of the frames in recent
+        self.recent_limit = recent_limit  # bytes of frames recent holds at most
         self.away: dict[int, float] = {}  # absent seat -> when to ask whether it expired
         # Players here -> for each of their appends not read back yet, in order, whether
         # the sender asked to be told its number (Send.tell).
         self.tells: defaultdict[ConnId, deque[bool]] = defaultdict(deque)
+
+    def remember(self, seq: int, frame: bytes) -> None:
+        """Keep an event delivered here, the oldest let go past RECENT_EVENTS or
+        ``recent_limit`` bytes (then :meth:`catch_up` answers None for what went).
+
+        >>> room = LocalRoom("r", 0, recent_limit=10)
+        >>> for n in range(3):
+        ...     room.remember(n, b"four")
+        >>> [n for n, _ in room.recent], room.recent_bytes
+        ([1, 2], 8)
+        >>> room.catch_up(0) is None, room.catch_up(1)
+        (True, [b'four', b'four'])
+        """
+        recent = self.recent
+        recent.append((seq, frame))
+        self.recent_bytes += len(frame)
+        # The newest always stays: were it alone past the limit, an empty deque would tell
+        # catch_up that nothing was missed.
+        while len(recent) > 1 and (
+            len(recent) > RECENT_EVENTS or self.recent_bytes > self.recent_limit
+        ):
+            self.recent_bytes -= len(recent.popleft()[1])
 
     def catch_up(self, seq: int) -> list[bytes] | None:
         """Frames this process already delivered to the others from ``seq`` on, for a member

@@ -127,12 +127,13 @@ async def test_frames_before_the_connection_is_open_are_held_within_one_frame() 
 
 
 @pytest.mark.parametrize("finished", [True, False], ids=["whole", "unfinished"])
-async def test_an_upgrade_request_larger_than_any_clients_is_closed_unread(
+async def test_an_upgrade_request_larger_than_any_clients_is_answered_431_and_closed(
     finished: bool,
 ) -> None:
     """websockets alone reads 128 headers of 8 KiB (a megabyte a half-open connection): the
-    relay closes one past relay.limits.UPGRADE_REQUEST_BYTES at once, whole or unfinished,
-    and an honest upgrade (with a proxy's headers) goes through."""
+    relay answers one past relay.limits.UPGRADE_REQUEST_BYTES with 431 and closes it at once,
+    whole or unfinished (unread past the bound), and an honest upgrade (with a proxy's
+    headers) goes through."""
     relay = spawn_relay("--handshake-timeout", "10")
     try:
         padding = [b"X-Padding-%d: %s\r\n" % (n, b"a" * 1000) for n in range(8)]
@@ -140,7 +141,8 @@ async def test_an_upgrade_request_larger_than_any_clients_is_closed_unread(
         reader, writer = await asyncio.open_connection(*_address(relay.url))
         request = upgrade_request(*padding)
         writer.write(request if finished else request[:-2])
-        assert await asyncio.wait_for(reader.read(), 10) == b""  # no 101, no answer
+        answer = await asyncio.wait_for(reader.read(), 10)  # all of it: then closed
+        assert answer.startswith(b"HTTP/1.1 431 ")  # an answer a proxy passes back, not a reset
         writer.close()
         proxied = RawClient(*await asyncio.open_connection(*_address(relay.url)))
         proxied.writer.write(

@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
-from client.i18n import N_, _, ngettext, os_reason_of, path_shown
+from client.i18n import N_, _, ngettext, os_reason_of, path_shown, printable
 from client.lifecycle import closing
 from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import InviteError, parse_invite
@@ -59,8 +59,9 @@ class RoomScreen(Screen[None]):
     CSS_PATH = "../net.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy('player')", N_("Copy invite"), tooltip=N_("Copy the player invite")),
-        Binding("w", "copy('watch')", N_("Copy watch invite"),
-                tooltip=N_("Copy the spectator invite")),
+        Binding(
+            "w", "copy('watch')", N_("Copy watch invite"), tooltip=N_("Copy the spectator invite")
+        ),
         Binding("escape", "leave", N_("Leave"), tooltip=N_("Leave the room for the lobby")),
     ]
 
@@ -119,9 +120,10 @@ class RoomScreen(Screen[None]):
     def _connecting(self) -> Text:
         plan = self.plan
         if isinstance(plan, HostPlan):
-            where = plan.relay_url or _("a relay on this machine")
+            where = printable(plan.relay_url) if plan.relay_url else _("a relay on this machine")
             return Text(_("Opening the room on {where}…").format(where=where))
-        return Text(_("Connecting to the relay at {url}…").format(url=plan.invite.relay_url))
+        url = printable(plan.invite.relay_url)
+        return Text(_("Connecting to the relay at {url}…").format(url=url))
 
     @property
     def hosting(self) -> bool:
@@ -138,10 +140,12 @@ class RoomScreen(Screen[None]):
         if isinstance(plan, HostPlan):
             if room is None:
                 return _("left before the room was open on {where}").format(
-                    where=plan.relay_url or _("this machine")
+                    where=printable(plan.relay_url) if plan.relay_url else _("this machine")
                 )
         elif room is None or not room.link.ever_connected:
-            return _("left before the relay at {url} answered").format(url=plan.invite.relay_url)
+            return _("left before the relay at {url} answered").format(
+                url=printable(plan.invite.relay_url)
+            )
         return None
 
     # -- entering -------------------------------------------------------------------------
@@ -172,9 +176,11 @@ class RoomScreen(Screen[None]):
             try:
                 write_invites(plan.invite_file, room)
             except OSError as error:
-                self._fail(_("cannot write the invites to {file}: {error}").format(
-                    file=path_shown(plan.invite_file), error=os_reason_of(error)
-                ))
+                self._fail(
+                    _("cannot write the invites to {file}: {error}").format(
+                        file=path_shown(plan.invite_file), error=os_reason_of(error)
+                    )
+                )
                 return
         if room.notice is not None:
             self.notify(room.notice, title=_("Your seat"), timeout=10, markup=False)
@@ -265,13 +271,19 @@ class RoomScreen(Screen[None]):
         if link.ever_connected or link.deadline is None:
             return describe_link(link.status)
         left = max(0, int(link.deadline - time.monotonic() + 0.999))
-        status = Text(_("◌ connecting to {url}: giving up in {seconds} s").format(
-            url=link.url, seconds=left
-        ), style="yellow")
+        status = Text(
+            _("◌ connecting to {url}: giving up in {seconds} s").format(
+                url=printable(link.url), seconds=left
+            ),
+            style="yellow",
+        )
         if link.status.state == "reconnecting" and link.status.detail:
-            status.append(" " + _("(attempt {attempt}: {reason})").format(
-                attempt=link.status.attempt, reason=link.status.detail
-            ))
+            status.append(
+                " "
+                + _("(attempt {attempt}: {reason})").format(
+                    attempt=link.status.attempt, reason=link.status.detail
+                )
+            )
         return status
 
     # -- keys -----------------------------------------------------------------------------

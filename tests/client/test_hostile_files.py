@@ -1,0 +1,61 @@
+"""Files anyone may have put where Tablier looks — the saved language, a seat file, a log
+named on the command line — read as the one helper reads them (protocol.logfile.read_regular):
+a regular file only, never waiting, bounded; anything else is said in a sentence or ignored,
+never a hang or a traceback. Real ``tablier`` processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from tests.client.terminal import ROOT, TABLIER, environment
+
+
+def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = environment(home, XDG_CONFIG_HOME=str(home / ".config"))
+    for name in ("TABLIER_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        env.pop(name, None)
+    return subprocess.run([*TABLIER, *args], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=60)  # fmt: skip
+
+
+def language_file(home: Path) -> Path:
+    folder = home / ".config" / "tablier"
+    folder.mkdir(parents=True)
+    return folder / "language"
+
+
+def test_a_fifo_or_a_device_as_the_language_file_is_ignored(tmp_path: Path) -> None:
+    fifo = language_file(tmp_path / "fifo")
+    os.mkfifo(fifo)  # nobody writes to it: reading it would wait for ever
+    zero = language_file(tmp_path / "zero")
+    zero.symlink_to("/dev/zero")
+    for home in (tmp_path / "fifo", tmp_path / "zero"):
+        done = run(home, "verify", str(tmp_path / "none.tablier"))
+        assert done.returncode == 2
+        assert done.stderr.startswith("tablier verify: cannot read"), done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_a_saved_language_is_still_spoken(tmp_path: Path) -> None:
+    language_file(tmp_path).write_text("fr\n")
+    done = run(tmp_path, "verify", str(tmp_path / "none.tablier"))
+    assert done.returncode == 2 and "impossible de lire" in done.stderr, done.stderr
+
+
+def test_a_regular_file_that_would_block_fails_at_once(tmp_path: Path) -> None:
+    """/proc/kmsg says it is a regular file and blocks on read until the kernel logs: the
+    read stays non-blocking, so verify says it cannot read it (or may not open it)."""
+    done = run(tmp_path, "verify", "/proc/kmsg")
+    assert done.returncode == 2
+    assert done.stderr.startswith("tablier verify: cannot read /proc/kmsg"), done.stderr
+
+
+def test_a_sparse_file_over_the_bound_is_refused_by_its_size(tmp_path: Path) -> None:
+    """10 GB of holes: refused by its size before a byte is read."""
+    sparse = tmp_path / "huge.tablier"
+    with open(sparse, "wb") as handle:
+        handle.truncate(10 * 2**30)
+    done = run(tmp_path, "verify", str(sparse))
+    assert done.returncode == 2 and "too large to be a match log" in done.stderr, done.stderr

@@ -59,3 +59,28 @@ def test_a_sparse_file_over_the_bound_is_refused_by_its_size(tmp_path: Path) -> 
         handle.truncate(10 * 2**30)
     done = run(tmp_path, "verify", str(sparse))
     assert done.returncode == 2 and "too large to be a match log" in done.stderr, done.stderr
+
+
+def test_a_seat_file_gone_since_it_was_listed_is_skipped(tmp_path: Path) -> None:
+    """Another terminal's match ends between the lobby's listing and its read (it removes
+    its seat file): the seat is no longer listed, and the scan goes on."""
+    from client.folder_listing import files_in
+    from client.widgets.saved_seats import _describe
+
+    folder = tmp_path / "seats"
+    folder.mkdir()
+    (folder / ("R" * 22)).write_bytes(b"x")
+    [entry] = files_in(folder)
+    entry.path.unlink()
+    assert _describe(entry) is None
+
+
+def test_a_seat_file_swapped_for_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    import pytest
+
+    from client.net.seatfile import SeatFileError, load_seat
+
+    fifo = tmp_path / ("R" * 22)
+    os.mkfifo(fifo)  # nobody writes to it: a plain open() waits for ever
+    with pytest.raises(SeatFileError, match="is not a regular file: not a seat file"):
+        load_seat(fifo)

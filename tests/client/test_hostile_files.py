@@ -84,3 +84,26 @@ def test_a_seat_file_swapped_for_a_fifo_is_refused_at_once(tmp_path: Path) -> No
     os.mkfifo(fifo)  # nobody writes to it: a plain open() waits for ever
     with pytest.raises(SeatFileError, match="is not a regular file: not a seat file"):
         load_seat(fifo)
+
+
+GOOD = '{"position": {"turn":"white","white":{"1":15},"black":{"1":15}}, "dice":"6-5"}'
+
+
+def test_a_batch_line_json_cannot_hold_is_answered_and_the_batch_goes_on(
+    tmp_path: Path,
+) -> None:
+    """json.loads raises RecursionError (arrays nested 100,000 deep) and ValueError (an
+    integer of 5,000 digits), not only JSONDecodeError: each line gets its error answer."""
+    env = environment(tmp_path)
+    for bad in ("[" * 100_000 + "]" * 100_000, "1" * 5_000):
+        for command in (("jacquet", "moves"), ("jacquet", "bot"), ("goose", "play")):
+            done = subprocess.run([*TABLIER, "engine", *command, "--batch"],
+                                  input=f"{GOOD}\n{bad}\n{GOOD}\n", capture_output=True,
+                                  text=True, env=env, cwd=ROOT, timeout=60)  # fmt: skip
+            assert done.returncode == 0 and done.stderr == "", done.stderr[-300:]
+            answers = done.stdout.splitlines()
+            assert len(answers) == 3
+            assert answers[1].startswith('{"error": "the request is not valid JSON')
+    done = run(tmp_path, "engine", "jacquet", "moves", "--dice", "6-5", "--position", "1" * 5000)
+    assert done.returncode == 2 and "the position is not valid JSON" in done.stderr
+    assert "Traceback" not in done.stderr

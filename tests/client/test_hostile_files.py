@@ -107,3 +107,24 @@ def test_a_batch_line_json_cannot_hold_is_answered_and_the_batch_goes_on(
     done = run(tmp_path, "engine", "jacquet", "moves", "--dice", "6-5", "--position", "1" * 5000)
     assert done.returncode == 2 and "the position is not valid JSON" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+async def test_a_log_path_naming_an_unknown_user_is_said_in_the_lobby(tmp_path: Path) -> None:
+    """~nosuchuser/x.tablier: expanduser() raises RuntimeError on the UI thread, which ended
+    the app; now the form says it and the lobby stays."""
+    from textual.widgets import Input, Static
+
+    from client.app import TablierApp
+    from tests.client.conftest import seeded_settings
+
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.press("f4")
+        await pilot.pause()
+        lobby = app.screen
+        lobby.query_one("#replay-path", Input).value = "~nosuchuser/match.tablier"
+        await pilot.press("f5")
+        await pilot.pause()
+        assert app.is_running and app.screen is lobby
+        said = str(lobby.query_one("#replay-error", Static).render())
+        assert "No user on this computer is named ~nosuchuser" in said

@@ -128,3 +128,12 @@ async def test_a_log_path_naming_an_unknown_user_is_said_in_the_lobby(tmp_path: 
         assert app.is_running and app.screen is lobby
         said = str(lobby.query_one("#replay-error", Static).render())
         assert "No user on this computer is named ~nosuchuser" in said
+
+
+def test_analyze_of_a_folder_says_it_is_not_a_regular_file(tmp_path: Path) -> None:
+    """analyze named the report beside the log before reading it: "." has no name, and
+    with_name() raised ValueError, said as "the header: a value this program cannot handle"."""
+    for folder in (".", "/"):
+        done = run(tmp_path, "analyze", folder)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr == f"tablier analyze: {folder} is not a regular file: not a match log\n"

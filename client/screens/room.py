@@ -59,9 +59,8 @@ class RoomScreen(Screen[None]):
     CSS_PATH = "../net.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy('player')", N_("Copy invite"), tooltip=N_("Copy the player invite")),
-        Binding(
-            "w", "copy('watch')", N_("Copy watch invite"), tooltip=N_("Copy the spectator invite")
-        ),
+        Binding("w", "copy('watch')", N_("Copy watch invite"),
+                tooltip=N_("Copy the spectator invite")),
         Binding("escape", "leave", N_("Leave"), tooltip=N_("Leave the room for the lobby")),
     ]
 
@@ -143,9 +142,8 @@ class RoomScreen(Screen[None]):
                     where=printable(plan.relay_url) if plan.relay_url else _("this machine")
                 )
         elif room is None or not room.link.ever_connected:
-            return _("left before the relay at {url} answered").format(
-                url=printable(plan.invite.relay_url)
-            )
+            url = printable(plan.invite.relay_url)
+            return _("left before the relay at {url} answered").format(url=url)
         return None
 
     # -- entering -------------------------------------------------------------------------
@@ -176,11 +174,9 @@ class RoomScreen(Screen[None]):
             try:
                 write_invites(plan.invite_file, room)
             except OSError as error:
-                self._fail(
-                    _("cannot write the invites to {file}: {error}").format(
-                        file=path_shown(plan.invite_file), error=os_reason_of(error)
-                    )
-                )
+                self._fail(_("cannot write the invites to {file}: {error}").format(
+                    file=path_shown(plan.invite_file), error=os_reason_of(error)
+                ))
                 return
         if room.notice is not None:
             self.notify(room.notice, title=_("Your seat"), timeout=10, markup=False)
@@ -271,19 +267,13 @@ class RoomScreen(Screen[None]):
         if link.ever_connected or link.deadline is None:
             return describe_link(link.status)
         left = max(0, int(link.deadline - time.monotonic() + 0.999))
-        status = Text(
-            _("◌ connecting to {url}: giving up in {seconds} s").format(
-                url=printable(link.url), seconds=left
-            ),
-            style="yellow",
-        )
+        status = Text(_("◌ connecting to {url}: giving up in {seconds} s").format(
+            url=printable(link.url), seconds=left
+        ), style="yellow")
         if link.status.state == "reconnecting" and link.status.detail:
-            status.append(
-                " "
-                + _("(attempt {attempt}: {reason})").format(
-                    attempt=link.status.attempt, reason=link.status.detail
-                )
-            )
+            status.append(" " + _("(attempt {attempt}: {reason})").format(
+                attempt=link.status.attempt, reason=link.status.detail
+            ))
         return status
 
     # -- keys -----------------------------------------------------------------------------

@@ -113,13 +113,29 @@ LANGUAGE_FILE = "language"
 """The file, in Tablier's config folder, that keeps the language chosen in the lobby."""
 
 
+MAX_LANGUAGE_BYTES = 16
+"""Bytes of the language file read: a language code and a line break fit many times."""
+
+
 def saved_language(config_dir: Path) -> str | None:
     """The language the lobby saved in *config_dir*, or None (none saved, or not one of
-    ours: a damaged or foreign file is ignored, never an error at start)."""
+    ours: a damaged or foreign file is ignored, never an error at start). Read before every
+    command: so read as any file anyone may have put there — a regular file only, never
+    waiting, a few bytes (a FIFO hung every command, ``/dev/zero`` ended it in MemoryError).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> os.mkfifo(folder / LANGUAGE_FILE)
+    >>> saved_language(folder) is None
+    True
+    """
+    from protocol.logfile import read_regular
+
     try:
-        text = (config_dir / LANGUAGE_FILE).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
+        data = read_regular(config_dir / LANGUAGE_FILE, MAX_LANGUAGE_BYTES)
+    except (OSError, ValueError):  # none there, not a regular file, too large
         return None
+    text = data.decode("ascii", errors="replace").strip()
     return text if text in LANGUAGES else None
 
 

@@ -73,31 +73,91 @@ def compare(first: LogContents, second: LogContents) -> Comparison:
     split = next(
         (p for p, (x, y) in enumerate(zip(game_a, game_b, strict=False)) if x[1] != y[1]), None
     )
-    if split is None and len(game_a) == len(game_b):
-        lines.append(say(N_("the game records are the same in both: only chat lines sit in "
-                            "other places (the relay gave the two players different "
-                            "orders)")))  # fmt: skip
-        return Comparison(False, tuple(lines), common)
-    split = min(len(game_a), len(game_b)) if split is None else split
     liars: list[int] = []
+    twice = _signed_twice(first, second)
     for seat, name in enumerate(names):
+        if seat in twice:
+            (k_a, raw_a), (k_b, raw_b) = twice[seat]
+            liars.append(seat)
+            lines.append(say(
+                N_("{name} signed two different records for one place: {first} (first log, "
+                   "record {first_record}) and {second} (second log, record "
+                   "{second_record}) — the match allows one, so one of them is a lie"),
+                name=name, first=_describe(raw_a, names), first_record=k_a,
+                second=_describe(raw_b, names), second_record=k_b,
+            ))  # fmt: skip
+    if split is None and len(game_a) == len(game_b):
+        if not liars:
+            lines.append(say(N_("the game records are the same in both: only chat lines sit in "
+                                "other places (the relay gave the two players different "
+                                "orders)")))  # fmt: skip
+        return Comparison(False, tuple(lines), common, tuple(liars))
+    split = min(len(game_a), len(game_b)) if split is None else split
+    for seat, name in enumerate(names):
+        if seat in twice:
+            continue
         mine_a = _committed(first, game_a, split, seat)
         mine_b = _committed(second, game_b, split, seat)
-        if mine_a and mine_b:
+        pair = next(
+            ((x, y) for x, past_x in mine_a for y, past_y in mine_b
+             if a[x] != b[y] and (past_x or past_y)),
+            None,
+        )  # fmt: skip
+        if pair is not None:
             liars.append(seat)
             lines.append(say(
                 N_("{name} signed both: {first} (first log, record {first_record}) and "
                    "{second} (second log, record {second_record}), each after a different "
                    "match — one of them is a lie"),
-                name=name, first=_describe(a[mine_a[0]], names), first_record=mine_a[0],
-                second=_describe(b[mine_b[0]], names), second_record=mine_b[0],
+                name=name, first=_describe(a[pair[0]], names), first_record=pair[0],
+                second=_describe(b[pair[1]], names), second_record=pair[1],
             ))  # fmt: skip
     if not liars:
         lines.append(say(N_("no player signed both sides, so neither log proves the other "
                             "wrong (the relay may have given the two players different "
                             "orders)")))  # fmt: skip
         lines.extend(_claim_against_answer(game_a, game_b, split, names))
-    return Comparison(False, tuple(lines), common, tuple(liars))
+    return Comparison(False, tuple(lines), common, tuple(sorted(liars)))
+
+
+def _signed_twice(
+    first: LogContents, second: LogContents
+) -> dict[int, tuple[tuple[int, bytes], tuple[int, bytes]]]:
+    """The seats that signed two different records for one numbered place — a dice share,
+    a play or a chat line with the same index (the live session stops the match on the
+    second, protocol.referee): for each, the first such pair (index and bytes in each log).
+
+    Only records whose seat is in the match and whose signature holds count: a record
+    altered by whoever holds a log proves nothing against its seat."""
+    numbered: dict[tuple[int, int, int], tuple[int, bytes]] = {}
+    for k, raw in enumerate(first.records):
+        message = _decode(raw)
+        if _numbered(message) and _signed(first, message):
+            assert message is not None
+            numbered.setdefault((message.KIND, message.seat, message.n), (k, raw))
+    found: dict[int, tuple[tuple[int, bytes], tuple[int, bytes]]] = {}
+    for k, raw in enumerate(second.records):
+        message = _decode(raw)
+        if message is None or not _numbered(message) or message.seat in found:
+            continue
+        mine = numbered.get((message.KIND, message.seat, message.n))
+        if mine is not None and mine[1] != raw and _signed(second, message):
+            found[message.seat] = (mine, (k, raw))
+    return found
+
+
+def _numbered(message: GameMessage | None) -> bool:
+    """Whether *message* holds a numbered place of its seat: one record each, by the rules."""
+    return isinstance(message, Share | Play | Chat)
+
+
+def _signed(contents: LogContents, message: GameMessage | None) -> bool:
+    """Whether *message* names a seat of the match and that seat's key signed it."""
+    return (
+        message is not None
+        and 0 <= message.seat < contents.setup.seats
+        and signed_by_its_seat(contents.setup, message)
+    )
 
 
 def _claim_against_answer(
@@ -111,7 +171,12 @@ def _claim_against_answer(
     for mine, theirs in ((game_a, game_b), (game_b, game_a)):
         claim = _decode(mine[split][1]) if split < len(mine) else None
         answer = _decode(theirs[split][1]) if split < len(theirs) else None
-        if isinstance(claim, Claim) and answer is not None and answer.seat == claim.accused:
+        if (
+            isinstance(claim, Claim)
+            and answer is not None
+            and answer.seat == claim.accused
+            and max(claim.seat, claim.accused) < len(names)  # records no check has passed
+        ):
             ahead = claim.time - answer.time
             if ahead > 0:
                 return [Clause.of(
@@ -130,14 +195,17 @@ def _game(records: tuple[bytes, ...]) -> list[tuple[int, bytes]]:
 
 def _committed(
     contents: LogContents, game: list[tuple[int, bytes]], split: int, seat: int
-) -> list[int]:
-    """The indices of *seat*'s records in *game* that prove it signed this side of *split*.
+) -> list[tuple[int, bool]]:
+    """The indices of *seat*'s records in *game* that prove it signed this side of *split*,
+    each with whether its history holds this log's record at the split.
 
     A record proves that only if *seat* signed it (its signature holds: a record altered by
     whoever holds the log proves nothing against its seat) and it commits to this log's
     history past the split: its history is this log's, longer than *split* records — or, for
     a claim, exactly *split* records, since a claim says no record came after those. A
-    resignation dated back to before the split commits to nothing after it.
+    resignation dated back to before the split commits to nothing after it. Two claims of
+    one history do not part: a seat is named only when one of its two records holds a record
+    at the split the other log does not have there.
     """
     digest, place = first_digest(contents.setup.match_id), {}
     for position, (_k, raw) in enumerate(game):
@@ -152,9 +220,9 @@ def _committed(
         if covers is None or covers > position:
             continue  # a history this log does not hold there
         if (covers > split or (covers == split and isinstance(message, Claim))) and (
-            signed_by_its_seat(contents.setup, message)
+            _signed(contents, message)
         ):
-            found.append(k)
+            found.append((k, covers > split))
     return found
 
 

@@ -77,12 +77,74 @@ def public_key_object(public_key: bytes) -> Ed25519PublicKey:
 
 
 def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
-    """Whether *signature* is *public_key*'s signature of *data* (never raises)."""
+    """Whether *signature* is *public_key*'s signature of *data* (never raises).
+
+    A key or a signature's R of small order is refused before the library sees it: with the
+    identity point as key, (R = identity, S = 0) is a valid signature of every message, and
+    the library used here does not refuse it (libsodium does).
+
+    >>> identity_point = bytes([1]) + bytes(31)
+    >>> verify_signature(identity_point, identity_point + bytes(32), b"anything")
+    False
+    """
+    if len(signature) != SIGNATURE_BYTES or small_order(public_key) or small_order(signature[:32]):
+        return False
     try:
         public_key_object(public_key).verify(signature, data)
     except (InvalidSignature, ValueError):
         return False
     return True
+
+
+# Edwards25519 (RFC 8032 §5.1): -x² + y² = 1 + d·x²·y² over GF(P).
+_P: Final = 2**255 - 19
+_D: Final = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1: Final = pow(2, (_P - 1) // 4, _P)
+
+
+# The y of the points of order 8 (libsodium's blocklist); the other points of small order
+# are the identity (y = 1), the point of order 2 (y = -1) and the two of order 4 (y = 0).
+_Y8: Final = int.from_bytes(
+    bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"), "little"
+)
+_SMALL_ORDER_Y: Final = frozenset({1, _P - 1, 0, _Y8, _P - _Y8})
+
+
+def small_order(point: bytes) -> bool:
+    """Whether the 32-byte Ed25519 encoding *point* is a point whose order divides 8 (the
+    identity among them), in any of its encodings: such a key or R lets one signature hold
+    for many messages, so neither is ever taken. A point's y alone says it (the sign bit of
+    x does not change the order; a y of P or more names y - P).
+
+    >>> small_order(bytes([1]) + bytes(31)), small_order(bytes(32))
+    (True, True)
+    >>> small_order(Identity.generate(seeded_source("demo")).public_key)
+    False
+    >>> all(_eight_times_is_identity(y) for y in _SMALL_ORDER_Y)
+    True
+    """
+    y = int.from_bytes(point[:KEY_BYTES], "little") & ((1 << 255) - 1)
+    return len(point) == KEY_BYTES and y % _P in _SMALL_ORDER_Y
+
+
+def _eight_times_is_identity(y: int) -> bool:
+    """Whether the points of coordinate *y* times 8 are the identity: what
+    :data:`_SMALL_ORDER_Y` must hold, computed (slowly) from the curve's equation."""
+    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
+    x2 = u * pow(v, _P - 2, _P) % _P
+    x = pow(x2, (_P + 3) // 8, _P)
+    if (x * x - x2) % _P != 0:
+        x = x * _SQRT_M1 % _P
+        if (x * x - x2) % _P != 0:
+            return False  # no point has this y
+    for _ in range(3):  # doubling (complete for this curve): x·2, 4, 8
+        xy = x * y % _P
+        dxy = _D * xy * xy % _P
+        x, y = (
+            2 * xy * pow(1 + dxy, _P - 2, _P) % _P,
+            (y * y + x * x) * pow(1 - dxy, _P - 2, _P) % _P,
+        )
+    return x == 0 and y == 1
 
 
 class SignatureMemo:

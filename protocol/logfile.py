@@ -278,17 +278,60 @@ def read_log(path: Path) -> LogContents:
     return parse_log(read_log_bytes(path), name=str(path))
 
 
+class NotRegular(ValueError):
+    """What a path names is not a regular file (a FIFO, a device, a folder)."""
+
+
+class TooLarge(ValueError):
+    """A regular file holds more than the bound its reader set."""
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file at *path*, at most *limit* of them, never waiting: the
+    one way Tablier reads a file anyone may have put where it looks (a log, a seat file, the
+    saved language). Raises :class:`NotRegular`, :class:`TooLarge`, :class:`OSError` (as the
+    system says), or :class:`ValueError` for a path holding a NUL.
+
+    The path may lead to a FIFO, which would make the reader wait for ever, or a device such
+    as ``/dev/zero``, whose size says 0 and whose bytes never end. So the path is looked at
+    first (no device is even opened), the file is opened without waiting (``O_NONBLOCK``),
+    what was opened is looked at (``fstat`` of the descriptor: the path may have changed in
+    between), a size over the bound is refused before a byte is read (a sparse file of 10 GB
+    costs nothing), and however long it grows while it is read, no more than the bound and
+    one byte is read. Reads stay non-blocking: a "regular" file that would block (``/proc/
+    kmsg``) fails at once (``BlockingIOError``) rather than stall. (A FUSE file system that
+    stalls without honouring ``O_NONBLOCK`` can still hold the reading thread.)
+
+    >>> try:
+    ...     read_regular(Path("/dev/zero"), 10)
+    ... except NotRegular:
+    ...     print("refused")
+    refused
+    """
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise NotRegular(str(path))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):  # what was opened: the path may have changed
+            raise NotRegular(str(path))
+        if status.st_size > limit:
+            raise TooLarge(str(path))
+        chunks = [os.read(fd, min(status.st_size, limit) + 1)]
+        size = len(chunks[0])
+        while chunks[-1] and size <= limit:  # the file grew since fstat
+            chunks.append(os.read(fd, min(1 << 20, limit + 1 - size)))
+            size += len(chunks[-1])
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise TooLarge(str(path))
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
 def read_log_bytes(path: Path) -> bytes:
     """The bytes of the log file at *path*: at most :data:`MAX_LOG_BYTES`, from a regular
-    file only (:class:`NotALog` otherwise, in one sentence).
-
-    A seat file names its log and may be written by anyone: the path may lead to a FIFO,
-    which would make the reader wait for ever, or a device such as ``/dev/zero``, whose size
-    says 0 and whose bytes never end. So the file is opened without waiting (``O_NONBLOCK``),
-    what was opened is looked at (``fstat`` of the descriptor, not of the path, which may
-    change in between), and however long it grows while it is read, no more than the bound
-    and one byte is read. (The path is looked at first too, so that no device is even
-    opened.)
+    file only (:class:`NotALog` otherwise, in one sentence), read by :func:`read_regular`.
 
     >>> try:
     ...     read_log_bytes(Path("/dev/zero"))
@@ -297,12 +340,14 @@ def read_log_bytes(path: Path) -> bytes:
     /dev/zero is not a regular file: not a match log
     """
     path = Path(path)
-    not_regular = NotALog(Clause.of(N_("{path} is not a regular file: not a match log"),
-                                    path=str(path)))  # fmt: skip
     try:
-        regular = stat.S_ISREG(os.stat(path).st_mode)
-        flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
-        fd = os.open(path, flags) if regular else -1  # no device is even opened
+        return read_regular(path, MAX_LOG_BYTES)
+    except NotRegular:
+        raise NotALog(Clause.of(N_("{path} is not a regular file: not a match log"),
+                                path=str(path))) from None  # fmt: skip
+    except TooLarge:
+        raise NotALog(Clause.of(N_("{path} is over {size} bytes: too large to be a match log"),
+                                path=str(path), size=MAX_LOG_BYTES)) from None  # fmt: skip
     except OSError as error:
         raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=str(path),
                                 reason=os_reason(error))) from None  # fmt: skip
@@ -310,27 +355,6 @@ def read_log_bytes(path: Path) -> bytes:
         raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=repr(str(path)),
                                 reason=Clause.of(N_("a file's name holds no NUL character"))),
                       ) from None  # fmt: skip
-    if not regular:
-        raise not_regular
-    try:
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):  # what was opened: the path may have changed
-            raise not_regular
-        os.set_blocking(fd, True)
-        chunks = [os.read(fd, min(status.st_size, MAX_LOG_BYTES) + 1)]
-        size = len(chunks[0])
-        while chunks[-1] and size <= MAX_LOG_BYTES:  # the file grew since fstat
-            chunks.append(os.read(fd, min(1 << 20, MAX_LOG_BYTES + 1 - size)))
-            size += len(chunks[-1])
-    except OSError as error:
-        raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=str(path),
-                                reason=os_reason(error))) from None  # fmt: skip
-    finally:
-        os.close(fd)
-    if size > MAX_LOG_BYTES:
-        raise NotALog(Clause.of(N_("{path} is over {size} bytes: too large to be a match log"),
-                                path=str(path), size=MAX_LOG_BYTES))  # fmt: skip
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def parse_log(data: bytes, *, name: str | None = None) -> LogContents:

@@ -37,7 +37,7 @@ from protocol.codec import pack, unpack_untrusted
 from protocol.dice import DICE_DERIVATION
 from protocol.errors import BadSignature, BadTime, LocalProtocolError, MalformedMessage
 from protocol.games import Game, OptionValue, game_named
-from protocol.identity import Identity, RandomSource, _take, verify_signature
+from protocol.identity import Identity, RandomSource, _take, small_order, verify_signature
 from protocol.messages import binary, check_version, integer, text
 from protocol.names import first_clash, name_problem
 
@@ -227,10 +227,16 @@ class Join:
             raise MalformedMessage(Clause.of(N_("{name} cannot be a player's name: {problem}"),
                                              name=repr(name), problem=problem),
                                    seat=seat)  # fmt: skip
+        public_key = binary(fields[4], N_("the public key"), 32, seat=seat)
+        if small_order(public_key):
+            raise MalformedMessage(Clause.of(N_("the public key of {name} is a point of small "
+                                                "order, which would take one signature for "
+                                                "any message"), name=name),
+                                   seat=seat)  # fmt: skip
         return cls(
             binary(fields[2], N_("the proposal digest"), 32, seat=seat),
             name,
-            binary(fields[4], N_("the public key"), 32, seat=seat),
+            public_key,
             binary(fields[5], N_("the chain tip"), 32, seat=seat),
             binary(fields[6], N_("the signature"), 64, seat=seat),
         )

@@ -79,6 +79,7 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
     from client.commands.analyze_log import LogRefused, analyse_contents
     from client.commands.analyze_text import format_report
 
+    contents = gate.read(args.log)  # first: a folder or "." has no name to put a report beside
     out = (
         None
         if args.out == "-"
@@ -94,7 +95,6 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
             file=sys.stderr,
         )
         return EXIT_CANNOT_WRITE
-    contents = gate.read(args.log)
     try:
         analysed = analyse_contents(contents, args.log, plies=args.plies,
                                     progress=_progress_bar(),

@@ -118,6 +118,7 @@ def run_position_command(
     import json
 
     from engine.errors import EngineError
+    from engine.jacquet import position_from_json
 
     if args.batch:
         if args.position is not None or args.dice is not None:
@@ -130,9 +131,14 @@ def run_position_command(
     if args.position is None or args.dice is None:
         return fail(args, _("--position and --dice are required (or use --batch)"))
     try:
-        answer = answer_one(load_position(args.position))
-    except json.JSONDecodeError as error:
+        position = json.loads(args.position)
+    except RecursionError:
+        return fail(args, _("the position is not valid JSON: {error}").format(
+            error=_("it is nested too deeply")))  # fmt: skip
+    except ValueError as error:  # JSONDecodeError, or an integer over 4,300 digits
         return fail(args, _("the position is not valid JSON: {error}").format(error=error))
+    try:
+        answer = answer_one(position_from_json(position))
     except EngineError as error:
         return fail(args, str(error))
     try:
@@ -210,11 +216,3 @@ def position_request(
     bearoff = check_bearoff(str(request.get("bearoff", default_bearoff)))
     extra = {key: request[key] for key in extra_keys if key in request}
     return PositionRequest(position_from_json(request["position"]), dice, bearoff, extra)
-
-
-def load_position(text: str) -> Position:
-    import json
-
-    from engine.jacquet import position_from_json
-
-    return position_from_json(json.loads(text))

@@ -57,6 +57,25 @@ def reader_left() -> int:
     return 1
 
 
+def json_request(text: str) -> object:
+    """The JSON value of *text*, or ValueError saying why there is none: :func:`json.loads`
+    raises JSONDecodeError, but also ValueError (an integer over 4,300 digits) and
+    RecursionError (arrays nested thousands deep) — each a line that is no request.
+
+    >>> try:
+    ...     json_request("[" * 100_000)
+    ... except ValueError as error:
+    ...     print(str(error)[:63])
+    the request is not valid JSON: maximum recursion depth exceeded
+    """
+    import json
+
+    try:
+        return json.loads(text)
+    except (RecursionError, ValueError) as error:  # Python's words, as JSON answers take
+        raise ValueError(f"the request is not valid JSON: {error}") from None
+
+
 def answer_batch(answer: Callable[[object], dict[str, Any]]) -> None:
     """Answer every non-blank JSON line on stdin with ``answer(request)``, one line each.
 
@@ -69,10 +88,13 @@ def answer_batch(answer: Callable[[object], dict[str, Any]]) -> None:
         if not line.strip():
             continue
         try:
-            reply = answer(json.loads(line))
-        except json.JSONDecodeError as error:
-            reply = {"error": f"the request is not valid JSON: {error}"}  # JSON: not translated
-        except EngineError as error:
-            reply = {"error": str(error)}
+            request = json_request(line)
+        except ValueError as error:
+            reply = {"error": str(error)}  # JSON: not translated
+        else:
+            try:
+                reply = answer(request)
+            except EngineError as error:
+                reply = {"error": str(error)}
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()

@@ -58,6 +58,10 @@ class MatchLogs:
     """A room's match logs, one after another: the first where --log said (*chosen*), else
     in *data_dir*'s default place; each rematch's beside the first."""
 
+    # The first match's log too goes beside a file already at --log (the same command line
+    # run again), as ``tablier play`` does: the log opens O_EXCL and a log is never
+    # overwritten, and refusing would stop a match the other players already began.
+
     def __init__(self, chosen: Path | None, data_dir: Path | None) -> None:
         self._chosen = chosen
         self._data_dir = data_dir
@@ -70,11 +74,10 @@ class MatchLogs:
         """The log of the match *setup* begins (*path*, *resume_at*: a log taken up again);
         the one before it is the caller's to close."""
         if path is None:
-            first = self.writer is None
             if self._chosen is None:
                 path = default_log_path(setup, self._data_dir)
             else:
-                path = self._chosen if first else free_log_path(self._chosen)
+                path = free_log_path(self._chosen)
         self.path = path
         self.writer = DeferredSyncLog(path, setup, resume_at=resume_at)
         return self.writer

@@ -15,6 +15,11 @@ True
 ... except InviteError as error:
 ...     print(error)
 the invite has no token: it should end with ?player=… or ?watch=…
+>>> try:
+...     parse_invite("tablier://127.0.0.1:9/\x1b[2J/" + "R" * 22 + "?player=" + "T" * 43)
+... except InviteError as error:
+...     print(str(error)[:41])
+the invite holds characters no invite has
 """
 
 from __future__ import annotations
@@ -62,6 +67,10 @@ def parse_invite(text: str) -> Invite:
     text = text.strip().strip("'\"<>")
     if not text:
         raise InviteError(_("the invite is empty: paste the whole tablier://… line"))
+    if not text.isprintable():  # escape sequences, line breaks: shown, they would act
+        raise InviteError(_("the invite holds characters no invite has (control characters "
+                            "or line breaks): copy the whole invite again, as one "
+                            "line"))  # fmt: skip
     try:
         parts = urlsplit(text)
     except ValueError:  # Python's one reason here: an IPv6 address's bracket left open
@@ -76,8 +85,9 @@ def parse_invite(text: str) -> Invite:
         # Quoted whole when short; a long paste is cut where an ellipsis says so.
         start = text if len(text) <= _QUOTED else f"{text[: _QUOTED - 1]}…"
         raise InviteError(
-            _("an invite starts with tablier:// (or tabliers:// for a TLS relay), not {start}")
-            .format(start=repr(start))
+            _(
+                "an invite starts with tablier:// (or tabliers:// for a TLS relay), not {start}"
+            ).format(start=repr(start))
         )
     if not parts.hostname:
         raise InviteError(_("the invite has no relay address after tablier://"))

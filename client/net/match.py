@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Literal
 
 from client.game.score import RunningScore
-from client.i18n import _, said
+from client.i18n import _, os_reason_of, path_shown, said
 from client.net import wire
 from client.net.durable import MatchLogs
 from client.net.meeting import Meeting
@@ -353,7 +353,11 @@ class NetMatch(MatchView):
         if self.session is not None:
             self._leave_match()
         self.meetings.begun(setup)
-        log = self.logs.open(setup, path=log_path, resume_at=resume_at)
+        try:
+            log = self.logs.open(setup, path=log_path, resume_at=resume_at)
+        except (OSError, LocalProtocolError) as error:  # our own disk: nobody else's fault
+            self._own_log_failed(error)
+            return
         self.play.begin(setup, identity=self.identity, chain=self._chain,
                         random_source=self._chain_source, log=log, began=began)  # fmt: skip
         seat = self.seat
@@ -361,6 +365,17 @@ class NetMatch(MatchView):
         if self.offers.begun() and seat is not None:
             self._offer()  # to a spectator announced while this match was being set up
         self._changed()
+
+    def _own_log_failed(self, error: OSError | LocalProtocolError) -> None:
+        """This app cannot write the log of the match beginning (a full disk, a data
+        folder it may not write in, a file taken meanwhile): a local stop, said as ours —
+        never blamed on whoever sent the message that began the match."""
+        reason = os_reason_of(error) if isinstance(error, OSError) else said(error)
+        where = path_shown(self.logs.path) if self.logs.path is not None else "?"
+        if self.broken is None:
+            self.broken = _("the match stopped: this app cannot write your log of it "
+                            "({path}: {reason})").format(path=where, reason=reason)  # fmt: skip
+            self._changed()
 
     def _begin_watched(self, setup: MatchSetup, now: int) -> None:
         """A late spectator begins the match its catch-up sets up (met before he came)."""

@@ -43,7 +43,7 @@ from client.private_file import write_private
 from protocol.codec import pack, unpack_untrusted
 from protocol.errors import MalformedMessage
 from protocol.identity import KEY_BYTES, RandomSource, seeded_source
-from protocol.logfile import default_data_dir, parse_log_path
+from protocol.logfile import NotRegular, TooLarge, default_data_dir, parse_log_path, read_regular
 
 SEAT_FORMAT: Final = "tablier-seat"
 SEAT_VERSION: Final = 1
@@ -240,18 +240,27 @@ def save_seat(path: Path, seat: Seat) -> None:
 
 
 def load_seat(path: Path) -> Seat | None:
-    """The seat saved at *path*, None when there is none; :class:`SeatFileError` if unusable."""
+    """The seat saved at *path*, None when there is none; :class:`SeatFileError` if unusable.
+
+    Read as any file anyone may have put there (:func:`~protocol.logfile.read_regular`): a
+    FIFO swapped in would otherwise hold the reader for ever.
+    """
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_SEAT_BYTES + 1)
+        data = read_regular(path, MAX_SEAT_BYTES)
     except FileNotFoundError:
         return None
     except OSError as error:
         raise SeatFileError(
             _("cannot read {file}: {error}").format(file=path, error=os_reason_of(error))
         ) from None
-    if len(data) > MAX_SEAT_BYTES:
-        raise SeatFileError(_("{path} is too large to be a seat file").format(path=path))
+    except NotRegular:
+        raise SeatFileError(_("{path} is not a regular file: not a seat file").format(
+            path=path)) from None  # fmt: skip
+    except TooLarge:
+        raise SeatFileError(_("{path} is too large to be a seat file").format(path=path)) from None
+    except ValueError:  # a NUL in the name: no file is named so
+        raise SeatFileError(_("{path} is not a regular file: not a seat file").format(
+            path=repr(str(path)))) from None  # fmt: skip
     try:
         return decode_seat(data)
     except SeatFileError as error:

@@ -209,7 +209,15 @@ class ReplayForm(Vertical):
         if not text:
             self.query_one("#replay-error", Static).update(_("Type the path of a match log first"))
             return
-        self.open_log(Path(text).expanduser())
+        try:
+            path = Path(text).expanduser()
+        except RuntimeError:  # ~name of nobody this system knows (Python's one reason here)
+            self.query_one("#replay-error", Static).update(
+                _("No user on this computer is named {name}: type the log's path another "
+                  "way").format(name=path_shown(text.partition("/")[0]))
+            )  # fmt: skip
+            return
+        self.open_log(path)
 
     @on(OptionList.OptionSelected, "#recent-logs")
     def _open_recent(self, event: OptionList.OptionSelected) -> None:

@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
-from client.i18n import N_, _, ngettext, os_reason_of, path_shown
+from client.i18n import N_, _, ngettext, os_reason_of, path_shown, printable
 from client.lifecycle import closing
 from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import InviteError, parse_invite
@@ -119,9 +119,10 @@ class RoomScreen(Screen[None]):
     def _connecting(self) -> Text:
         plan = self.plan
         if isinstance(plan, HostPlan):
-            where = plan.relay_url or _("a relay on this machine")
+            where = printable(plan.relay_url) if plan.relay_url else _("a relay on this machine")
             return Text(_("Opening the room on {where}…").format(where=where))
-        return Text(_("Connecting to the relay at {url}…").format(url=plan.invite.relay_url))
+        url = printable(plan.invite.relay_url)
+        return Text(_("Connecting to the relay at {url}…").format(url=url))
 
     @property
     def hosting(self) -> bool:
@@ -138,10 +139,11 @@ class RoomScreen(Screen[None]):
         if isinstance(plan, HostPlan):
             if room is None:
                 return _("left before the room was open on {where}").format(
-                    where=plan.relay_url or _("this machine")
+                    where=printable(plan.relay_url) if plan.relay_url else _("this machine")
                 )
         elif room is None or not room.link.ever_connected:
-            return _("left before the relay at {url} answered").format(url=plan.invite.relay_url)
+            url = printable(plan.invite.relay_url)
+            return _("left before the relay at {url} answered").format(url=url)
         return None
 
     # -- entering -------------------------------------------------------------------------
@@ -266,7 +268,7 @@ class RoomScreen(Screen[None]):
             return describe_link(link.status)
         left = max(0, int(link.deadline - time.monotonic() + 0.999))
         status = Text(_("◌ connecting to {url}: giving up in {seconds} s").format(
-            url=link.url, seconds=left
+            url=printable(link.url), seconds=left
         ), style="yellow")
         if link.status.state == "reconnecting" and link.status.detail:
             status.append(" " + _("(attempt {attempt}: {reason})").format(

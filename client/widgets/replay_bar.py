@@ -9,7 +9,7 @@ the one on the board highlighted; a click on a line jumps there.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -30,20 +30,54 @@ _ENDS = Binding.Group(N_("Ends"), compact=True)
 _SPEED = Binding.Group(N_("Speed"), compact=True)
 
 
+STORY_WINDOW: Final = 120
+"""Frames the story list holds at once, around the one on the board. The list word-wraps
+every line it holds on the UI thread (at mount, on each resize), and a log may hold as many
+signed chat lines as their senders cared to sign: the work is bounded by this, not by the
+log's length."""
+
+STORY_CHARS: Final = 200
+"""Characters of one frame's story the list shows (the rest behind an ellipsis)."""
+
+
 class StoryList(OptionList):
-    """Every frame of the replay in words; the frame on the board is highlighted."""
+    """The frames of the replay in words, :data:`STORY_WINDOW` of them around the one on
+    the board, which is highlighted; the list moves along as the replay does."""
 
     def __init__(self, replay: ReplayControl, *, id: str | None = None) -> None:
-        super().__init__(*replay.stories, id=id, markup=False)
+        super().__init__(id=id, markup=False)
         self.replay = replay
+        self.first = 0  # the frame the list's first line tells
         self.can_focus = False  # the replay's keys drive it, the list follows
 
+    def on_mount(self) -> None:
+        if not closing(self):
+            self.follow()
+
     def follow(self) -> None:
-        self.highlighted = self.replay.index
+        index, last = self.replay.index, self.replay.last_index
+        end = self.first + self.option_count
+        margin = STORY_WINDOW // 4  # room to step either way before the list moves
+        low = self.first + (margin if self.first > 0 else 0)
+        high = end - (margin if end <= last else 0)
+        if not low <= index < high:
+            self.first = max(0, min(index - STORY_WINDOW // 2, last + 1 - STORY_WINDOW))
+            stories = self.replay.stories[self.first : self.first + STORY_WINDOW]
+            self.set_options(_shortened(story) for story in stories)
+        self.highlighted = index - self.first
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.replay.jump(event.option_index)
+        self.replay.jump(self.first + event.option_index)
+
+
+def _shortened(story: str) -> str:
+    """*story* as the list shows it: at most :data:`STORY_CHARS` characters.
+
+    >>> _shortened("x" * 300)[-3:], len(_shortened("x" * 300))
+    ('xx…', 200)
+    """
+    return story if len(story) <= STORY_CHARS else story[: STORY_CHARS - 1] + "…"
 
 
 class ReplayBar(Static, can_focus=True):

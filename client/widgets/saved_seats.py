@@ -49,17 +49,21 @@ def saved_seats(data_dir: Path | None) -> list[SavedSeat]:
     headers: call it off the UI thread)."""
     from client.net.seatfile import seats_folder
 
-    return [_describe(entry) for entry in files_in(seats_folder(data_dir), but=".tmp")]
+    described = (_describe(entry) for entry in files_in(seats_folder(data_dir), but=".tmp"))
+    return [seat for seat in described if seat is not None]
 
 
-def _describe(entry: Listed) -> SavedSeat:
+def _describe(entry: Listed) -> SavedSeat | None:
+    """The seat *entry* lists, or None: gone since it was listed (its match just ended in
+    another terminal, which removes its seat file)."""
     from client.net.seatfile import SeatFileError, load_seat
     from protocol.logfile import log_in_use, read_log
 
     path, left = entry.path, format_moment(entry.mtime)
     try:
         seat = load_seat(path)
-        assert seat is not None  # it was just listed
+        if seat is None:
+            return None
         setup = read_log(seat.log_path).setup
     except (SeatFileError, ValueError, OSError) as problem:
         named = _("{path}: {reason}").format(path=path_shown(path), reason="")

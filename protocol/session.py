@@ -80,6 +80,10 @@ class MatchSession(Referee):
     its seat for anything (:func:`protocol.verify.vouched` checks the rest afterwards).
     ``began``: a live member's clock when the match was set up (the first turn's limit runs
     from there at the earliest; see :meth:`protocol.progress.Progress.deadline`).
+    ``arrived``: instead, for a member who was not there at the setup (a seat back from its
+    log, a late spectator), his clock when he came: he judges the first turn by the start
+    time, and claims it only the whole limit after he came
+    (:meth:`protocol.progress.Progress.claim_deadline`).
     """
 
     def __init__(
@@ -96,6 +100,7 @@ class MatchSession(Referee):
         verify: Callable[[bytes, bytes, bytes], bool] = verify_signature,
         check_signatures: bool = True,
         began: int | None = None,
+        arrived: int | None = None,
     ) -> None:
         if seat is not None:
             if not 0 <= seat < setup.seats:
@@ -111,6 +116,8 @@ class MatchSession(Referee):
         super().__init__(setup, seat=seat, log=log, strict=strict)
         if began is not None:  # live: the first turn's limit runs from here at the earliest
             self.progress.began = began
+        if arrived is not None:  # came after the setup: his own first claim waits from here
+            self.progress.arrived = arrived
         self.match_id = setup.match_id
         self.game = setup.proposal.rules
         self.last_message: GameMessage | None = None
@@ -136,6 +143,11 @@ class MatchSession(Referee):
     def deadline(self) -> int:
         """Time (ms) after which the seats still awaited can be claimed abandoned."""
         return self.progress.deadline()
+
+    def claim_deadline(self) -> int:
+        """Time (ms) after which this seat may claim the seats still awaited (see
+        :meth:`protocol.progress.Progress.claim_deadline`)."""
+        return self.progress.claim_deadline()
 
     def unlogged(self) -> int:
         """Networked: how many accepted records wait for this seat's echo to be logged."""
@@ -239,10 +251,11 @@ class MatchSession(Referee):
         if accused not in self.awaited_seats() or accused == self.seat:
             raise LocalProtocolError(Clause.of(N_("seat {seat} is not the one the match is "
                                                   "waiting for"), seat=accused))  # fmt: skip
-        if now < self.deadline():
+        deadline = self.claim_deadline()
+        if now < deadline:
             raise LocalProtocolError(Clause.of(N_("seat {seat} still has {left} to answer"),
                                                seat=accused,
-                                               left=duration(self.deadline() - now)))  # fmt: skip
+                                               left=duration(deadline - now)))  # fmt: skip
         progress = self.progress
         claim = Claim(self._me, progress.position, now, accused, b"", progress.digest)
         return self._act(claim)

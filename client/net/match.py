@@ -97,6 +97,7 @@ class NetMatch(MatchView):
         self._chain: HashChain | None = None
         self._chain_source: RandomSource | None = None  # draws the chain, then its renewals
         self.in_relay_step = False  # the relay replayed what it kept since we (re)connected
+        self._replaying = False  # the relay is replaying what it kept (welcome to caught up)
         # A seat file can take this seat back: leaving mid-match leaves the log as it is,
         # in the relay's order (what never came back comes back on resuming).
         self.resumable = False
@@ -142,7 +143,7 @@ class NetMatch(MatchView):
         assert match._chain is not None
         if match._chain.tip != setup.tips[setup.public_keys.index(identity.public_key)]:
             raise ValueError(_("the seat's dice chain is not the one committed in the match log"))
-        match._begin(setup, began=now, log_path=log_path, resume_at=log.end)
+        match._begin(setup, began=now, present=False, log_path=log_path, resume_at=log.end)
         try:
             match.play.restore(log.records, now)
         except Exception as error:  # what its records say, as other machines sent them
@@ -196,8 +197,8 @@ class NetMatch(MatchView):
                     self._send(payload)
                 case JoinIt(proposal):
                     self._join(proposal)
-                case Begin(setup, began):
-                    self._begin(setup, began=began)
+                case Begin(setup, began):  # replayed by the relay: set up before we came
+                    self._begin(setup, began=began, present=not self._replaying)
                 case Blame(relay_seat, text):
                     self.play.blame(relay_seat, text)
                 case TurnedAway(text):  # this client stops here; the link leaves on it
@@ -225,6 +226,7 @@ class NetMatch(MatchView):
         seats are numbered anew (each player's signed hello says who is who again);
         ``epoch``: the relay's name for its numbering."""
         self.roster.welcomed(relay_seat, roster, now, fresh=fresh, epoch=epoch)
+        self._replaying = True
         if fresh:
             self.catch_up.renumbered()
         self._changed()
@@ -244,6 +246,7 @@ class NetMatch(MatchView):
         if self.resumed and not self.in_step and not complete and session and not session.ended:
             wait_for = set(range(session.setup.seats)) - {session.seat}
         self.in_relay_step = True
+        self._replaying = False
         self._before_setup = False  # the relay replayed all it had for us (or nothing)
         if self.role == "spectator" and announced and self.arrival is None:
             self.arrival = Arrival(now)
@@ -345,17 +348,21 @@ class NetMatch(MatchView):
         setup: MatchSetup,
         *,
         began: int,
+        present: bool = True,
         log_path: Path | None = None,
         resume_at: int | None = None,
     ) -> None:
         """The match *setup* begins, set up at *began* by our clock (the first turn's limit
-        runs from there at the earliest, whatever start time the host wrote)."""
+        runs from there at the earliest, whatever start time the host wrote); not *present*
+        at the setup, we came at *began* and judge the first turn by the start time, as the
+        log's readers do (see :meth:`protocol.progress.Progress.claim_deadline`)."""
         if self.session is not None:
             self._leave_match()
         self.meetings.begun(setup)
         log = self.logs.open(setup, path=log_path, resume_at=resume_at)
         self.play.begin(setup, identity=self.identity, chain=self._chain,
-                        random_source=self._chain_source, log=log, began=began)  # fmt: skip
+                        random_source=self._chain_source, log=log, began=began,
+                        present=present)  # fmt: skip
         seat = self.seat
         self.seat_secret = self.chain_secret if seat is not None else None
         if self.offers.begun() and seat is not None:
@@ -365,7 +372,7 @@ class NetMatch(MatchView):
     def _begin_watched(self, setup: MatchSetup, now: int) -> None:
         """A late spectator begins the match its catch-up sets up (met before he came)."""
         self.meetings.meeting = Meeting(proposal=setup.proposal)
-        self._begin(setup, began=now)
+        self._begin(setup, began=now, present=False)
 
     def _leave_match(self) -> None:
         """A rematch begins: the ended match's log is complete (its last chat lines came

@@ -61,10 +61,12 @@ class Playing:
         random_source: RandomSource | None,
         log: RecordSink,
         began: int,
+        present: bool = True,
     ) -> None:
         """The match *setup* begins: seated if *identity* joined it with *chain* (else a
         spectator's); *random_source* draws the chain's renewals; *log* takes its records;
-        *began* is our clock as it was set up (its first turn's limit runs from there)."""
+        *began* is our clock as it was set up (its first turn's limit runs from there) or,
+        not *present* at the setup (back from a log, a replay or a catch-up), when we came."""
         keys = setup.public_keys
         mine = identity.public_key
         seat = keys.index(mine) if mine in keys and chain is not None else None
@@ -77,7 +79,10 @@ class Playing:
             random_source=random_source,  # renewals: the same again after a restart
             log=log,
             echoed=True,  # our messages come back in the relay's order: the log follows it
-            began=began,  # the first turn's limit runs from when we saw the match set up
+            # The first turn's limit runs from when we saw the match set up; one who came
+            # later judges it by the start time (when the others saw it is not his to know).
+            began=began if present else None,
+            arrived=None if present else began,
         )
         self._cutter = TurnCutter(self.session.state)
 

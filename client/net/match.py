@@ -148,7 +148,7 @@ class NetMatch(MatchView):
             match.play.restore(log.records, now)
         except Exception as error:  # what its records say, as other machines sent them
             assert match.logs.writer is not None and match.session is not None
-            match.logs.writer.close()
+            match.logs.close(over=False)
             if not isinstance(error, ProtocolError):  # nobody foresaw it: which record
                 record = len(match.session.records) + 1
                 error = ValueError(
@@ -158,6 +158,9 @@ class NetMatch(MatchView):
                 )
             why = _("the match log does not replay: {error}").format(error=said(error))
             raise ValueError(why) from None
+        assert match.session is not None
+        # What the stopped program signed, each before it sent it: made again, byte for byte.
+        match.session.signed_earlier(match.logs.earlier)
         match.resumed = True
         match._before_setup = True
         return match
@@ -362,7 +365,7 @@ class NetMatch(MatchView):
         log = self.logs.open(setup, path=log_path, resume_at=resume_at)
         self.play.begin(setup, identity=self.identity, chain=self._chain,
                         random_source=self._chain_source, log=log, began=began,
-                        present=present)  # fmt: skip
+                        present=present, sent=self.logs.sent)  # fmt: skip
         seat = self.seat
         self.seat_secret = self.chain_secret if seat is not None else None
         if self.offers.begun() and seat is not None:
@@ -381,7 +384,7 @@ class NetMatch(MatchView):
         before = self.score or RunningScore.start(self.session.setup.names)
         self.score = before.after(self.session.ended)
         self.play.leave()
-        self.logs.writer.close()
+        self.logs.close(over=True)
         self.resumed = False
 
     def _arrival_over(self, now: int) -> None:
@@ -448,7 +451,8 @@ class NetMatch(MatchView):
             session = self.session
             if session is not None and (session.ended is not None or not self.resumable):
                 session.flush_log()  # what never came back is logged too
-            self.logs.writer.close()
+            over = session is None or session.ended is not None or not self.resumable
+            self.logs.close(over=over)
 
 
 def _lane(payload: wire.Payload) -> int:

@@ -51,6 +51,7 @@ class Playing:
         self.catch_up = CatchUp()
         self._cutter: TurnCutter | None = None
         self._identity: Identity | None = None  # this seat's: it signs our hellos
+        self._sent: RecordSink | None = None  # the sent file (see client.net.durable)
 
     def begin(
         self,
@@ -62,15 +63,18 @@ class Playing:
         log: RecordSink,
         began: int,
         present: bool = True,
+        sent: RecordSink | None = None,
     ) -> None:
         """The match *setup* begins: seated if *identity* joined it with *chain* (else a
         spectator's); *random_source* draws the chain's renewals; *log* takes its records;
         *began* is our clock as it was set up (its first turn's limit runs from there) or,
-        not *present* at the setup (back from a log, a replay or a catch-up), when we came."""
+        not *present* at the setup (back from a log, a replay or a catch-up), when we came;
+        *sent* takes each of our records before it is sent (the sent file)."""
         keys = setup.public_keys
         mine = identity.public_key
         seat = keys.index(mine) if mine in keys and chain is not None else None
         self._identity = identity if seat is not None else None
+        self._sent = sent if seat is not None else None
         self.session = MatchSession(
             setup,
             seat=seat,
@@ -331,6 +335,8 @@ class Playing:
     def _flush(self) -> None:
         if self.session is not None:
             for data in self.session.data_to_send():
+                if self._sent is not None:  # on disk first: back in the seat, sent again
+                    self._sent.append(data)
                 self._send(wire.Game(data))
 
     def _send_all(self, payloads: list[wire.Payload]) -> None:

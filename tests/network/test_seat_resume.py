@@ -83,8 +83,7 @@ async def crash(room: Room) -> None:
     and let its log go as the system does when a process dies (what was written stays, the
     writer's lock goes)."""
     room.match.forget_listeners()
-    if room.match.logs.writer is not None:
-        room.match.logs.writer.close()
+    room.match.logs.close(over=False)
     assert room.task is not None and room.ticker is not None
     for task in (room.ticker, room.task):
         task.cancel()

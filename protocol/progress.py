@@ -99,6 +99,11 @@ class Progress:
     # the proposal when he opens the room, and a match begins when its last seat is taken,
     # maybe long after: the first turn's limit cannot have run out before its player saw it.
     began: int = 0
+    # A member who was not there when the match was set up (a seat back from its log, a
+    # spectator who came later): his clock when he came. He judges the others' records by
+    # the start time, as a log's reader does (he cannot know when they saw the setup), and
+    # his own claims wait the whole limit from here (see :meth:`claim_deadline`).
+    arrived: int = 0
     hashed: tuple[EngineState, bytes] | None = None  # the last state hashed, and its hash
 
     @classmethod
@@ -152,6 +157,18 @@ class Progress:
         """
         floor = max(self.floor, self.began) if self.position == 0 else self.floor
         return floor + self.setup.proposal.time_limit_ms
+
+    def claim_deadline(self) -> int:
+        """Time (ms) after which this member may himself claim the seats awaited now.
+
+        The :meth:`deadline`, and, before the first record, for one who came after the setup
+        (:attr:`arrived`), the whole limit after he came: the others may have seen the setup
+        long after its start time, and must never be offered a claim they would refuse.
+        """
+        deadline = self.deadline()
+        if self.position == 0:
+            deadline = max(deadline, self.arrived + self.setup.proposal.time_limit_ms)
+        return deadline
 
     def awaited_seats(self) -> tuple[int, ...]:
         """The seats whose record the game waits for, in the order they are accepted."""

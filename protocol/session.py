@@ -81,6 +81,10 @@ class MatchSession(Referee):
     its seat for anything (:func:`protocol.verify.vouched` checks the rest afterwards).
     ``began``: a live member's clock when the match was set up (the first turn's limit runs
     from there at the earliest; see :meth:`protocol.progress.Progress.deadline`).
+    ``arrived``: instead, for a member who was not there at the setup (a seat back from its
+    log, a late spectator), his clock when he came: he judges the first turn by the start
+    time, and claims it only the whole limit after he came
+    (:meth:`protocol.progress.Progress.claim_deadline`).
     """
 
     def __init__(
@@ -97,6 +101,7 @@ class MatchSession(Referee):
         verify: Callable[[bytes, bytes, bytes], bool] = verify_signature,
         check_signatures: bool = True,
         began: int | None = None,
+        arrived: int | None = None,
     ) -> None:
         if seat is not None:
             if not 0 <= seat < setup.seats:
@@ -112,6 +117,8 @@ class MatchSession(Referee):
         super().__init__(setup, seat=seat, log=log, strict=strict)
         if began is not None:  # live: the first turn's limit runs from here at the earliest
             self.progress.began = began
+        if arrived is not None:  # came after the setup: his own first claim waits from here
+            self.progress.arrived = arrived
         self.match_id = setup.match_id
         self.game = setup.proposal.rules
         self.last_message: GameMessage | None = None
@@ -121,6 +128,9 @@ class MatchSession(Referee):
         self._gate = Gate(setup, seat=seat, verify=verify, check_signatures=check_signatures)
         self._outbox: list[bytes] = []
         self._seen_sent = -1  # the position our last ``seen`` named
+        # Resumed: our shares and plays the program that stopped signed but did not log (it
+        # may have sent them), by (kind, seat, throw): made again, they are these bytes.
+        self._earlier: dict[tuple[int, int, int], bytes] = {}
         self._restoring = False
 
     # ----------------------------------------------------------------- what callers read
@@ -137,6 +147,11 @@ class MatchSession(Referee):
     def deadline(self) -> int:
         """Time (ms) after which the seats still awaited can be claimed abandoned."""
         return self.progress.deadline()
+
+    def claim_deadline(self) -> int:
+        """Time (ms) after which this seat may claim the seats still awaited (see
+        :meth:`protocol.progress.Progress.claim_deadline`)."""
+        return self.progress.claim_deadline()
 
     def unlogged(self) -> int:
         """Networked: how many accepted records wait for this seat's echo to be logged."""
@@ -243,10 +258,11 @@ class MatchSession(Referee):
         if accused not in self.awaited_seats() or accused == self.seat:
             raise LocalProtocolError(Clause.of(N_("seat {seat} is not the one the match is "
                                                   "waiting for"), seat=accused))  # fmt: skip
-        if now < self.deadline():
+        deadline = self.claim_deadline()
+        if now < deadline:
             raise LocalProtocolError(Clause.of(N_("seat {seat} still has {left} to answer"),
                                                seat=accused,
-                                               left=duration(self.deadline() - now)))  # fmt: skip
+                                               left=duration(deadline - now)))  # fmt: skip
         progress = self.progress
         claim = Claim(self._me, progress.position, now, accused, b"", progress.digest)
         return self._act(claim)
@@ -321,6 +337,26 @@ class MatchSession(Referee):
         self._outbox = [raw for raw in self._outbox if self._flight.on_its_way(raw)]
         return events
 
+    def signed_earlier(self, records: Sequence[bytes]) -> None:
+        """Resumed (after :meth:`restore`): *records* are what the program that stopped
+        signed for this seat, each before it was sent. Those of its shares and plays not in
+        the match (sent maybe, placed maybe, the others' copies maybe all this seat will
+        ever see of them) are what this seat sends again when it makes the same share or
+        play — the same throw, from the same history — byte for byte: a seat never signs
+        two different records for one throw, which would prove it cheated (the others stop
+        the match naming it). Anything else in *records* (not this seat's, not signed by
+        it, already taken) is left alone."""
+        taken = set(self.records)
+        for raw in records:
+            if raw in taken:
+                continue
+            try:
+                message = self._gate.admit(raw, sender=None, own=False)
+            except RemoteProtocolError:
+                continue  # not a record signed by this seat: nothing it could be held to
+            if message.seat == self.seat and isinstance(message, Share | Play):
+                self._earlier.setdefault((message.KIND, message.seat, message.n), raw)
+
     def receive_transcript(
         self, data: bytes, now: int, *, sender: int | None = None
     ) -> list[Event]:
@@ -385,14 +421,36 @@ class MatchSession(Referee):
 
     def _sign(self, message: GameMessage) -> tuple[GameMessage, bytes]:
         assert self._identity is not None
-        signed = seal(message, self._identity, self.match_id)
-        raw = signed.encode()
+        signed, raw = self._signed_earlier(message) or self._seal(message)
         self._flight.own.add(raw)
         self._outbox.append(raw)
         if self._echoed:  # in effect at its place in the relay's order, or at once?
             deferred = isinstance(message, Resign | Claim)
             self._flight.sent(raw, chat=isinstance(message, Chat), deferred=deferred)
         return signed, raw
+
+    def _seal(self, message: GameMessage) -> tuple[GameMessage, bytes]:
+        assert self._identity is not None
+        signed = seal(message, self._identity, self.match_id)
+        return signed, signed.encode()
+
+    def _signed_earlier(self, message: GameMessage) -> tuple[GameMessage, bytes] | None:
+        """The share or play the program that stopped signed for the same throw, from the
+        same history (and, a share, with the same link), if any (see
+        :meth:`signed_earlier`): it goes again instead of a new signature."""
+        if not self._earlier or not isinstance(message, Share | Play):
+            return None
+        raw = self._earlier.pop((message.KIND, message.seat, message.n), None)
+        if raw is None:
+            return None
+        earlier = decode_message(raw)
+        if not isinstance(earlier, Share | Play) or earlier.history != message.history or (
+            isinstance(earlier, Share) and isinstance(message, Share)
+            and (earlier.link, earlier.renew, earlier.state) != (message.link, message.renew,
+                                                                  message.state)
+        ):  # fmt: skip
+            return None  # made elsewhere in the match: it can stand nowhere now
+        return earlier, raw
 
     def _act(self, message: GameMessage) -> list[Event]:
         signed, raw = self._sign(message)

@@ -8,6 +8,11 @@ the path between a key press and the other players' screens. Same file format as
 :class:`protocol.logfile.LogWriter` (the same header and record encoders).
 
 :class:`MatchLogs` are a room's logs, one per match: the networked match's file writes.
+Beside each log, its seat's *sent file* (``<log>.sent``, same format): every record of this
+seat, written before it is sent. The log follows the relay's order, so a record sent but not
+back yet is in no log when the app stops; back in its seat, the player's app makes that
+share or play again from the sent file, byte for byte, never a second, different one
+(:meth:`protocol.session.MatchSession.signed_earlier`).
 """
 
 from __future__ import annotations
@@ -16,10 +21,16 @@ import asyncio
 from pathlib import Path
 
 from client.game.local import free_log_path
-from protocol.logfile import LogWriter, default_log_path
+from protocol.logfile import LogWriter, default_log_path, read_log
 from protocol.setup import MatchSetup
 
 SYNC_DELAY_S = 0.02
+SENT_SUFFIX = ".sent"
+
+
+def sent_path(log: Path) -> Path:
+    """The sent file beside the log *log* (see the module's docstring)."""
+    return log.with_name(log.name + SENT_SUFFIX)
 
 
 class DeferredSyncLog(LogWriter):
@@ -67,6 +78,8 @@ class MatchLogs:
         self._data_dir = data_dir
         self.path: Path | None = None  # the current match's log
         self.writer: DeferredSyncLog | None = None
+        self.sent: DeferredSyncLog | None = None  # its seat's records, each before it is sent
+        self.earlier: tuple[bytes, ...] = ()  # taken up again: what the sent file held
 
     def open(
         self, setup: MatchSetup, *, path: Path | None = None, resume_at: int | None = None
@@ -80,4 +93,30 @@ class MatchLogs:
                 path = free_log_path(self._chosen)
         self.path = path
         self.writer = DeferredSyncLog(path, setup, resume_at=resume_at)
+        self.sent, self.earlier = _open_sent(sent_path(path), setup, resumed=resume_at is not None)
         return self.writer
+
+    def close(self, *, over: bool) -> None:
+        """Close the current match's files; *over*: the match will not be taken up again,
+        and its sent file goes (the log keeps everything that was placed)."""
+        for writer in (self.writer, self.sent):
+            if writer is not None:
+                writer.close()
+        if over and self.sent is not None:
+            self.sent.path.unlink(missing_ok=True)
+
+
+def _open_sent(
+    path: Path, setup: MatchSetup, *, resumed: bool
+) -> tuple[DeferredSyncLog, tuple[bytes, ...]]:
+    """The sent file at *path*, and, taking the match up again, the records it held (a torn
+    last one cut off; a file that is not this match's, unreadable, starts anew)."""
+    if resumed:
+        try:
+            contents = read_log(path)
+        except (ValueError, OSError):  # missing, or not a sent file of ours: nothing sent
+            contents = None
+        if contents is not None and contents.setup == setup:
+            return DeferredSyncLog(path, setup, resume_at=contents.end), contents.records
+    path.unlink(missing_ok=True)  # a new log's name was free: what was here is no match's
+    return DeferredSyncLog(path, setup), ()

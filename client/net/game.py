@@ -190,7 +190,7 @@ class NetworkGame(QueuedTurns):
 
     def claimable(self, now_ms: int) -> int | None:
         session = self._live_session()
-        if session is None or self.local_seat is None or now_ms < session.deadline():
+        if session is None or self.local_seat is None or now_ms < session.claim_deadline():
             return None
         return next((s for s in session.awaited_seats() if s != self.local_seat), None)
 
@@ -207,7 +207,7 @@ class NetworkGame(QueuedTurns):
         ]
         if not absent:
             return None
-        return tuple(self.names[seat] for seat in absent), session.deadline() - now_ms
+        return tuple(self.names[seat] for seat in absent), session.claim_deadline() - now_ms
 
     def claim_abandonment(self, seat: int) -> None:
         self._act(lambda session: session.claim_abandonment(seat, self.settings.clock()))

@@ -97,6 +97,7 @@ class NetMatch(MatchView):
         self._chain: HashChain | None = None
         self._chain_source: RandomSource | None = None  # draws the chain, then its renewals
         self.in_relay_step = False  # the relay replayed what it kept since we (re)connected
+        self._replaying = False  # the relay is replaying what it kept (welcome to caught up)
         # A seat file can take this seat back: leaving mid-match leaves the log as it is,
         # in the relay's order (what never came back comes back on resuming).
         self.resumable = False
@@ -142,12 +143,12 @@ class NetMatch(MatchView):
         assert match._chain is not None
         if match._chain.tip != setup.tips[setup.public_keys.index(identity.public_key)]:
             raise ValueError(_("the seat's dice chain is not the one committed in the match log"))
-        match._begin(setup, began=now, log_path=log_path, resume_at=log.end)
+        match._begin(setup, began=now, present=False, log_path=log_path, resume_at=log.end)
         try:
             match.play.restore(log.records, now)
         except Exception as error:  # what its records say, as other machines sent them
             assert match.logs.writer is not None and match.session is not None
-            match.logs.writer.close()
+            match.logs.close(over=False)
             if not isinstance(error, ProtocolError):  # nobody foresaw it: which record
                 record = len(match.session.records) + 1
                 error = ValueError(
@@ -157,6 +158,9 @@ class NetMatch(MatchView):
                 )
             why = _("the match log does not replay: {error}").format(error=said(error))
             raise ValueError(why) from None
+        assert match.session is not None
+        # What the stopped program signed, each before it sent it: made again, byte for byte.
+        match.session.signed_earlier(match.logs.earlier)
         match.resumed = True
         match._before_setup = True
         return match
@@ -196,8 +200,8 @@ class NetMatch(MatchView):
                     self._send(payload)
                 case JoinIt(proposal):
                     self._join(proposal)
-                case Begin(setup, began):
-                    self._begin(setup, began=began)
+                case Begin(setup, began):  # replayed by the relay: set up before we came
+                    self._begin(setup, began=began, present=not self._replaying)
                 case Blame(relay_seat, text):
                     self.play.blame(relay_seat, text)
                 case TurnedAway(text):  # this client stops here; the link leaves on it
@@ -225,6 +229,7 @@ class NetMatch(MatchView):
         seats are numbered anew (each player's signed hello says who is who again);
         ``epoch``: the relay's name for its numbering."""
         self.roster.welcomed(relay_seat, roster, now, fresh=fresh, epoch=epoch)
+        self._replaying = True
         if fresh:
             self.catch_up.renumbered()
         self._changed()
@@ -244,6 +249,7 @@ class NetMatch(MatchView):
         if self.resumed and not self.in_step and not complete and session and not session.ended:
             wait_for = set(range(session.setup.seats)) - {session.seat}
         self.in_relay_step = True
+        self._replaying = False
         self._before_setup = False  # the relay replayed all it had for us (or nothing)
         if self.role == "spectator" and announced and self.arrival is None:
             self.arrival = Arrival(now)
@@ -345,11 +351,14 @@ class NetMatch(MatchView):
         setup: MatchSetup,
         *,
         began: int,
+        present: bool = True,
         log_path: Path | None = None,
         resume_at: int | None = None,
     ) -> None:
         """The match *setup* begins, set up at *began* by our clock (the first turn's limit
-        runs from there at the earliest, whatever start time the host wrote)."""
+        runs from there at the earliest, whatever start time the host wrote); not *present*
+        at the setup, we came at *began* and judge the first turn by the start time, as the
+        log's readers do (see :meth:`protocol.progress.Progress.claim_deadline`)."""
         if self.session is not None:
             self._leave_match()
         self.meetings.begun(setup)
@@ -359,7 +368,8 @@ class NetMatch(MatchView):
             self._own_log_failed(error)
             return
         self.play.begin(setup, identity=self.identity, chain=self._chain,
-                        random_source=self._chain_source, log=log, began=began)  # fmt: skip
+                        random_source=self._chain_source, log=log, began=began,
+                        present=present, sent=self.logs.sent)  # fmt: skip
         seat = self.seat
         self.seat_secret = self.chain_secret if seat is not None else None
         if self.offers.begun() and seat is not None:
@@ -380,7 +390,7 @@ class NetMatch(MatchView):
     def _begin_watched(self, setup: MatchSetup, now: int) -> None:
         """A late spectator begins the match its catch-up sets up (met before he came)."""
         self.meetings.meeting = Meeting(proposal=setup.proposal)
-        self._begin(setup, began=now)
+        self._begin(setup, began=now, present=False)
 
     def _leave_match(self) -> None:
         """A rematch begins: the ended match's log is complete (its last chat lines came
@@ -389,7 +399,7 @@ class NetMatch(MatchView):
         before = self.score or RunningScore.start(self.session.setup.names)
         self.score = before.after(self.session.ended)
         self.play.leave()
-        self.logs.writer.close()
+        self.logs.close(over=True)
         self.resumed = False
 
     def _arrival_over(self, now: int) -> None:
@@ -456,7 +466,8 @@ class NetMatch(MatchView):
             session = self.session
             if session is not None and (session.ended is not None or not self.resumable):
                 session.flush_log()  # what never came back is logged too
-            self.logs.writer.close()
+            over = session is None or session.ended is not None or not self.resumable
+            self.logs.close(over=over)
 
 
 def _lane(payload: wire.Payload) -> int:

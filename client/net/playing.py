@@ -52,6 +52,7 @@ class Playing:
         self._cutter: TurnCutter | None = None
         self._identity: Identity | None = None  # this seat's: it signs our hellos
         self._refused_at: int | None = None  # records held when one was refused for room
+        self._sent: RecordSink | None = None  # the sent file (see client.net.durable)
 
     def begin(
         self,
@@ -62,14 +63,19 @@ class Playing:
         random_source: RandomSource | None,
         log: RecordSink,
         began: int,
+        present: bool = True,
+        sent: RecordSink | None = None,
     ) -> None:
         """The match *setup* begins: seated if *identity* joined it with *chain* (else a
         spectator's); *random_source* draws the chain's renewals; *log* takes its records;
-        *began* is our clock as it was set up (its first turn's limit runs from there)."""
+        *began* is our clock as it was set up (its first turn's limit runs from there) or,
+        not *present* at the setup (back from a log, a replay or a catch-up), when we came;
+        *sent* takes each of our records before it is sent (the sent file)."""
         keys = setup.public_keys
         mine = identity.public_key
         seat = keys.index(mine) if mine in keys and chain is not None else None
         self._identity = identity if seat is not None else None
+        self._sent = sent if seat is not None else None
         self.session = MatchSession(
             setup,
             seat=seat,
@@ -78,7 +84,10 @@ class Playing:
             random_source=random_source,  # renewals: the same again after a restart
             log=log,
             echoed=True,  # our messages come back in the relay's order: the log follows it
-            began=began,  # the first turn's limit runs from when we saw the match set up
+            # The first turn's limit runs from when we saw the match set up; one who came
+            # later judges it by the start time (when the others saw it is not his to know).
+            began=began if present else None,
+            arrived=None if present else began,
         )
         self._cutter = TurnCutter(self.session.state)
 
@@ -348,6 +357,8 @@ class Playing:
     def _flush(self) -> None:
         if self.session is not None:
             for data in self.session.data_to_send():
+                if self._sent is not None:  # on disk first: back in the seat, sent again
+                    self._sent.append(data)
                 self._send(wire.Game(data))
 
     def _send_all(self, payloads: list[wire.Payload]) -> None:

@@ -15,9 +15,10 @@ import pytest
 
 from client.net import wire
 from client.net.match import NetMatch
-from client.net.room import Room, join_room
+from client.net.room import Room, host_room, join_room
 from client.setup import SessionSettings
-from tests.network.conftest import QUICK, RelayProcess
+from relay.server import RelayServer
+from tests.network.conftest import QUICK, PlayersClock, RelayProcess
 from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet
 
 NAMES = ["Ada", "Bob", "Cy"]
@@ -100,3 +101,47 @@ async def test_a_player_who_sends_a_forged_catch_up_is_named_by_the_spectator(
         assert offence.text.startswith("sent a false catch-up:"), offence.text
     finally:
         await asyncio.gather(*(room.close() for room in [*rooms, *([watcher] if watcher else [])]))
+
+
+async def settled(condition: Callable[[], bool]) -> None:
+    """Let the rooms run until *condition* holds (TIMEOUT: a hang)."""
+    async with asyncio.timeout(TIMEOUT):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
+async def test_a_spectator_who_came_during_the_first_turn_takes_a_claim_made_in_time(
+    relay: RelayServer, settings: Callable[[str], SessionSettings], clock: PlayersClock
+) -> None:
+    """Eve comes 20 s into a first turn the thrower never takes: the relay replays the setup
+    to her, but the first turn's limit runs from the start time, not from when she came, so
+    the claim the players take 1 s after the limit ends her match too (it used to be refused,
+    "19 s before the limit", naming the honest claimant: her log and theirs parted)."""
+    limit = 30_000
+    host = await host_room(relay.url, "goose", {"rules": "daumont"}, seats=2, name="Mal",
+                           settings=settings("Mal"), backoff=QUICK,
+                           time_limit_ms=limit)  # fmt: skip
+    rooms = [host]
+    try:
+        rooms.append(await join_room(host.invite, name="Ada", settings=settings("Ada"),
+                                     backoff=QUICK))  # fmt: skip
+        await asyncio.gather(*(room.wait_started(TIMEOUT) for room in rooms))
+        session = rooms[0].match.session
+        assert session is not None
+        [stalls] = session.awaited_seats()
+        claimant = rooms[1 - stalls].game(settings(["Mal", "Ada"][1 - stalls]))
+        clock.advance(20_000)
+        assert rooms[0].spectator_invite is not None
+        rooms.append(await join_room(rooms[0].spectator_invite, name="Eve",
+                                     settings=settings("Eve"), backoff=QUICK))  # fmt: skip
+        await rooms[2].wait_started(TIMEOUT)
+        clock.advance(limit - 20_000 + 1_000)
+        assert claimant.claimable(clock()) == stalls
+        claimant.claim_abandonment(stalls)
+        watched = rooms[2].match
+        await settled(lambda: watched.session is not None and watched.session.ended is not None)
+        assert watched.session is not None and watched.session.ended is not None
+        assert watched.session.ended.reason == "abandoned" and not watched.offences
+        assert watched.session.records == session.records
+    finally:
+        await asyncio.gather(*(room.close() for room in rooms))

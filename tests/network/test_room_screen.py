@@ -205,7 +205,7 @@ async def test_a_host_back_through_join_sees_the_invites_again(
                         "whom she waits for")  # fmt: skip
             # Whole, down to its last words, above the footer: nothing cut at 80x24 (awaited:
             # the status grows to the note's height at the next layout, a frame after).
-            whole = "the board opens and you can claim the match. c Copy invite"
+            whole = "the board opens where your log stops. c Copy invite"
             await until(ada, lambda: whole in " ".join(" ".join(screen_lines(back)).split()),
                         "the whole note")  # fmt: skip
             words = " ".join(" ".join(screen_lines(back)).split())

@@ -40,7 +40,7 @@ from protocol.identity import seeded_source
 from protocol.local import LocalMatch
 from relay.config import RelayConfig
 from relay.server import RelayServer
-from tests.network.conftest import QUICK, RelayProcess
+from tests.network.conftest import QUICK, PlayersClock, RelayProcess
 from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet, play_out
 from tests.network.test_ui_games import (
     SIZE,
@@ -83,8 +83,7 @@ async def crash(room: Room) -> None:
     and let its log go as the system does when a process dies (what was written stays, the
     writer's lock goes)."""
     room.match.forget_listeners()
-    if room.match.logs.writer is not None:
-        room.match.logs.writer.close()
+    room.match.logs.close(over=False)
     assert room.task is not None and room.ticker is not None
     for task in (room.ticker, room.task):
         task.cancel()
@@ -320,7 +319,9 @@ async def test_a_host_whose_app_ran_the_relay_brings_it_back_with_his_seat(
 
 @pytest.mark.parametrize("again_as", ["Ada", "root"], ids=["named", "login-name"])
 async def test_host_and_guest_on_one_machine_each_keep_their_own_seat(
-    relay: RelayServer, settings: Callable[[str], SessionSettings], tmp_path: Path,
+    relay: RelayServer,
+    settings: Callable[[str], SessionSettings],
+    tmp_path: Path,
     again_as: str,
 ) -> None:
     """The README's first example: Ada hosts and Bob joins from two terminals of one machine
@@ -372,8 +373,11 @@ async def test_a_second_terminal_cannot_take_a_seat_still_played_and_says_where(
     try:
         async with asyncio.timeout(TIMEOUT):
             await autoplay(bob, stop_after=5)
-        with pytest.raises(RoomError, match="Your seat as Bob in this room is being played in "
-                                            "another terminal: quit Tablier there first"):
+        with pytest.raises(
+            RoomError,
+            match="Your seat as Bob in this room is being played in "
+            "another terminal: quit Tablier there first",
+        ):
             await join_room(rooms[0].invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
         assert rooms[1].link.status.state == "connected"
         log = rooms[1].match.logs.path
@@ -426,3 +430,40 @@ async def test_back_in_a_match_that_ended_meanwhile_shows_the_end_and_keeps_the_
         assert live[-1].match.setup == rooms[0].match.setup
     finally:
         await asyncio.gather(*(room.close() for room in live))
+
+
+async def test_back_during_the_first_turn_takes_a_claim_made_in_time_and_makes_none_early(
+    relay: RelayServer, settings: Callable[[str], SessionSettings], clock: PlayersClock
+) -> None:
+    """The first thrower never throws; a player's app dies at once and he is back 20 s
+    later. The first turn's limit runs from the start time, not from his return: the claim
+    another player makes 1 s after the limit ends his match too (it was refused, "19 s
+    before the limit", naming the honest claimant). His own claim waits the whole limit
+    from his return (when the others saw the setup is not his to know)."""
+    names = ["Ada", "Bob", "Cy"]
+    rooms = await meet(relay.url, "goose", {"rules": "daumont"}, names, settings)
+    by_seat = {room.match.seat: (room, name) for room, name in zip(rooms, names, strict=True)}
+    session = rooms[0].match.session
+    assert session is not None
+    [stalls] = session.awaited_seats()
+    away, claims = (seat for seat in sorted(by_seat) if seat != stalls)  # type: ignore[type-var]
+    room, name = by_seat[away]
+    live = [r for r in rooms if r is not room]
+    try:
+        await crash(room)
+        clock.advance(20_000)
+        live.append(await resume(rooms[0].invite, name, settings(name)))
+        limit = session.setup.proposal.time_limit_ms
+        clock.advance(limit - 20_000 + 1_000)
+        back = live[-1].game(settings(name))
+        assert back.claimable(clock()) is None  # his own: the whole limit after he came
+        claimant = by_seat[claims][0].game(settings(by_seat[claims][1]))
+        claimant.claim_abandonment(stalls)
+        match = live[-1].match
+        async with asyncio.timeout(TIMEOUT):
+            while match.session is None or match.session.ended is None:
+                await asyncio.sleep(0.02)
+        assert match.session.ended.reason == "abandoned" and match.session.ended.seat == stalls
+        assert not match.offences and match.session.records == session.records
+    finally:
+        await asyncio.gather(*(r.close() for r in live))

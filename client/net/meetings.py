@@ -86,6 +86,7 @@ class Meetings:
         self.spectator_token: str | None = None
         self.vote: RematchVote | None = None  # once the match ended and someone asked
         self._ended_meeting: Meeting | None = None  # back to it when a rematch is withdrawn
+        self.joined_proposal: Proposal | None = None  # the last proposal this client joined
 
     @property
     def rematching(self) -> bool:
@@ -129,7 +130,11 @@ class Meetings:
         """Host: offer the match to the room, then join it first."""
         self.meeting.proposal = proposal
         self.spectator_token = spectator_token
-        return [Send(wire.ProposalMsg(proposal.encode(), spectator_token)), JoinIt(proposal)]
+        return [Send(wire.ProposalMsg(proposal.encode(), spectator_token)), self._join(proposal)]
+
+    def _join(self, proposal: Proposal) -> JoinIt:
+        self.joined_proposal = proposal
+        return JoinIt(proposal)
 
     def proposed(
         self, relay_seat: int, proposal: Proposal, token: str, now: int, standing: Standing
@@ -151,9 +156,16 @@ class Meetings:
         if not opened:
             return []
         self.spectator_token = token
+        if self.role == "spectator":
+            return []
         if self.setup is not None:  # a rematch: the host withdraws it if it takes too long
-            self._vote().proposed(now)
-        return [] if self.role == "spectator" else [JoinIt(proposal)]
+            vote = self._vote()
+            vote.proposed(now)
+            # Nobody is put into a match he did not ask for: a rematch this seat did not ask
+            # for is an offer, which the end screen shows and `a` accepts (:meth:`ask`).
+            if standing.seat is None or standing.seat not in vote.askers:
+                return []
+        return [self._join(proposal)]
 
     def joined(self, relay_seat: int, join: Join, now: int) -> list[Action]:
         try:
@@ -220,9 +232,13 @@ class Meetings:
             raise LocalProtocolError(_("the match is still being played: a rematch comes after it"))
         if ended.reason == "stopped":
             raise LocalProtocolError(_("the match was stopped: there is no rematch after that"))
-        if self.rematching:
-            return []
         vote = self._vote()
+        if self.rematching:  # proposed: accepted by joining it, unless joined already
+            proposal = self.meeting.proposal
+            if proposal is None or self.joined_proposal is proposal:
+                return []
+            vote.ask(standing.seat)
+            return [self._join(proposal)]
         missing = vote.missing(self.away(standing))
         if missing is not None:
             raise LocalProtocolError(missing)
@@ -268,7 +284,9 @@ class Meetings:
         if self.setup is None or standing.ended is None:
             return None
         joined = len(self.meeting.joins) if self.rematching else None
-        return self._vote().note(my_seat=standing.seat, away=self.away(standing), joined=joined)
+        offered = self.rematching and self.joined_proposal is not self.meeting.proposal
+        return self._vote().note(my_seat=standing.seat, away=self.away(standing), joined=joined,
+                                 offered=offered and standing.seat is not None)  # fmt: skip
 
     def _back_between_matches(self) -> None:
         assert self._ended_meeting is not None

@@ -114,6 +114,7 @@ class NetMatch(MatchView):
         # :meth:`cannot_handle`), or its own join turned away (a name taken before it).
         # Nothing more is taken once it is said; the link leaves the room on it.
         self.broken: str | None = None
+        self._asked_setup = False  # back with no match, we asked the host for its setup
 
     @classmethod
     def resume(
@@ -202,8 +203,15 @@ class NetMatch(MatchView):
                     self._join(proposal)
                 case Begin(setup, began):  # replayed by the relay: set up before we came
                     self._begin(setup, began=began, present=not self._replaying)
-                case Blame(relay_seat, text):
-                    self.play.blame(relay_seat, text)
+                    if self._asked_setup and self.session is not None:
+                        self._asked_setup = False  # it passed us by: its records did too
+                        self.play.caught_up(began, wait_for=set())
+                case Blame(relay_seat, text, fatal):
+                    self.play.blame(relay_seat, text, fatal=fatal)
+                    if fatal and self.broken is None:  # named, on screen; the link leaves on it
+                        self.broken = _("the match stopped: {who}: {reason}").format(
+                            who=self.play.who(relay_seat), reason=text
+                        )
                 case TurnedAway(text):  # this client stops here; the link leaves on it
                     if self.broken is None:
                         self.broken = text
@@ -255,11 +263,20 @@ class NetMatch(MatchView):
             self.arrival = Arrival(now)
         if session is not None and not self.rematching:
             self.play.caught_up(now, wait_for=wait_for)
+        if not complete and not self.meetings.meeting.begun:
+            # Part of the meeting passed us by: its setup may seat joins we never heard, and
+            # the host offers it again to those who may have missed it (us among them).
+            self.meetings.meeting.missed = True
+            self._carry_out(self.meetings.offer_again())
+        if not complete and session is None and self.role != "spectator":
+            self._asked_setup = True  # the match may have begun meanwhile: the host says
+            self._send(wire.SetupAsk())
         self._changed()
 
     def presence(self, relay_seat: int, change: PresenceChange, name: str, now: int) -> None:
         self.roster.presence(relay_seat, change, name, now)
         self.catch_up.came(relay_seat)  # its next hello is news: answer it
+        self._carry_out(self.meetings.came(relay_seat, change))
         arrival = self.arrival
         if arrival is not None and change == "left" and arrival.gone(relay_seat, self.play):
             self._arrival_over(now)

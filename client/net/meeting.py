@@ -17,9 +17,22 @@ from client.i18n import _
 from protocol.names import name_key
 from protocol.setup import Join, MatchSetup, Proposal
 
+HOST_RELAY_SEAT = 0
+"""The relay seat of the room's host: he creates the room and joins it before he hands out
+its invite, and the relay gives the lowest free seat, so nobody else can hold it first. Only
+it makes a room's first proposal (a rematch's is its match seat's, :data:`HOST_SEAT`)."""
+
+
+NO_SENDER = -1  # a join's sender who has since left the room for good
+
 
 class Refused(Exception):
     """A meeting message the meeting does not take; ``str`` says what its sender did."""
+
+
+class Unseated(Refused):
+    """A setup from the proposer that does not seat the joins this meeting took: its sender
+    seated the match otherwise than the room met for it. We follow it no further."""
 
 
 class NameClash(Refused):
@@ -40,8 +53,11 @@ class Meeting:
     proposal: Proposal | None = None
     proposer: int | None = None  # relay seat that sent the proposal (None: ours, not back yet)
     joins: list[Join] = field(default_factory=list)
-    join_senders: list[int] = field(default_factory=list)
+    join_senders: list[int] = field(default_factory=list)  # (NO_SENDER: a member since gone)
     begun: bool = False  # the match it met for has begun: it hears nothing more
+    # Part of the meeting may have passed us by (the relay kept too little, or a join came
+    # before the proposal did): its setup may seat joins we never heard.
+    missed: bool = False
 
     def offered(self, relay_seat: int, proposal: Proposal) -> bool:
         """A proposal came from *relay_seat*: True when it opens this meeting (join it)."""
@@ -55,11 +71,16 @@ class Meeting:
         self.proposal, self.proposer = proposal, relay_seat
         return True
 
-    def add(self, relay_seat: int, join: Join) -> bool:
-        """A join came: True when it took the last seat. A bad signature raises the
-        protocol's own error."""
+    def add(self, relay_seat: int, join: Join, sender_name: str | None = None) -> bool:
+        """A join came from *relay_seat*, whom the relay calls *sender_name*: True when it
+        took the last seat. A bad signature raises the protocol's own error. A relay member
+        joins once per meeting, under the name the room knows him by, so that one
+        connection takes one seat and nobody sits under another's name."""
         proposal = self.proposal
-        if proposal is None or self.begun:
+        if proposal is None:
+            self.missed = True  # (its proposal comes again: the host re-sends it)
+            return False
+        if self.begun:
             return False
         join.check(proposal)
         if self.previous is not None and join.public_key not in self.previous.public_keys:
@@ -70,6 +91,14 @@ class Meeting:
             )
         if any(known.public_key == join.public_key for known in self.joins):
             return False  # a resend after a reconnection
+        if relay_seat in self.join_senders:
+            raise Refused(_("joined the match a second time, as {name}").format(name=join.name))
+        if sender_name is None or name_key(sender_name.strip()) != name_key(join.name):
+            raise Refused(
+                _("joined as {name}, which is not the name it goes by in the room").format(
+                    name=join.name
+                )
+            )
         key = name_key(join.name)
         for known in self.joins:
             if name_key(known.name) == key:
@@ -109,6 +138,21 @@ class Meeting:
             raise Refused(_("started a different match from the one proposed"))
         if self.previous is not None and setup.public_keys != self.previous.public_keys:
             raise Refused(_("seated the rematch's players otherwise than in the match before"))
+        seated = {join.encode() for join in setup.joins}
+        left_out = [join.name for join in self.joins if join.encode() not in seated]
+        if left_out:
+            raise Unseated(_("seated the match without {names}, who joined it").format(
+                names=", ".join(left_out)))  # fmt: skip
+        heard = {join.encode() for join in self.joins}
+        strangers = [join.name for join in setup.joins if join.encode() not in heard]
+        if strangers and not self.missed:
+            raise Unseated(_("seated {names}, whose joins the room never heard").format(
+                names=", ".join(strangers)))  # fmt: skip
+
+    def gone(self, relay_seat: int) -> None:
+        """The relay gave *relay_seat* up (or to someone new): whoever holds it now has not
+        joined this meeting (the join its former holder sent stays)."""
+        self.join_senders = [NO_SENDER if s == relay_seat else s for s in self.join_senders]
 
     def seats_of_senders(self, setup: MatchSetup) -> dict[int, int]:
         """Relay seat -> match seat, for every join this meeting heard."""
@@ -116,7 +160,7 @@ class Meeting:
         return {
             sender: keys.index(join.public_key)
             for sender, join in zip(self.join_senders, self.joins, strict=True)
-            if join.public_key in keys
+            if join.public_key in keys and sender != NO_SENDER
         }
 
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from client.i18n import _
 from client.net import wire
-from client.net.meeting import Meeting, NameClash, Refused
+from client.net.catchup import ANSWER_SPACING_MS
+from client.net.meeting import HOST_RELAY_SEAT, Meeting, NameClash, Refused, Unseated
 from client.net.rematch import HOST_SEAT, RematchVote
-from client.net.roster import Roster
+from client.net.roster import PresenceChange, Roster
 from client.net.untrusted import is_secret
 from protocol.errors import LocalProtocolError
 from protocol.events import MatchEnded
@@ -46,10 +47,12 @@ class Begin:
 
 @dataclass(frozen=True, slots=True)
 class Blame:
-    """*relay_seat* sent what the room does not take; *text* says what it did."""
+    """*relay_seat* sent what the room does not take; *text* says what it did (``fatal``:
+    this client follows the room no further, and says so)."""
 
     relay_seat: int
     text: str
+    fatal: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,8 @@ class Meetings:
         self.spectator_token: str | None = None
         self.vote: RematchVote | None = None  # once the match ended and someone asked
         self._ended_meeting: Meeting | None = None  # back to it when a rematch is withdrawn
+        self.joined_proposal: Proposal | None = None  # the last proposal this client joined
+        self._setup_sent: dict[int, int] = {}  # host: relay seat -> when we last answered its ask
 
     @property
     def rematching(self) -> bool:
@@ -117,6 +122,8 @@ class Meetings:
                 return self.joined(relay_seat, Join.decode(data), now)
             case wire.SetupMsg(data):
                 return self.started(relay_seat, data, now)
+            case wire.SetupAsk():
+                return self.setup_asked(relay_seat, now)
             case wire.Rematch(match_id):
                 return self.asked(relay_seat, match_id, now, standing)
             case wire.RematchWithdrawn(match_id):
@@ -129,12 +136,18 @@ class Meetings:
         """Host: offer the match to the room, then join it first."""
         self.meeting.proposal = proposal
         self.spectator_token = spectator_token
-        return [Send(wire.ProposalMsg(proposal.encode(), spectator_token)), JoinIt(proposal)]
+        return [Send(wire.ProposalMsg(proposal.encode(), spectator_token)), self._join(proposal)]
+
+    def _join(self, proposal: Proposal) -> JoinIt:
+        self.joined_proposal = proposal
+        return JoinIt(proposal)
 
     def proposed(
         self, relay_seat: int, proposal: Proposal, token: str, now: int, standing: Standing
     ) -> list[Action]:
         setup = self.setup
+        if setup is None and relay_seat != HOST_RELAY_SEAT:
+            return [Blame(relay_seat, _("proposed a match, which only the host does"))]
         if setup is not None and self.meeting.begun and proposal != setup.proposal:
             if self.roster.seat_of_member.get(relay_seat) != HOST_SEAT:
                 return [Blame(relay_seat, _("proposed a rematch, which only the host does"))]
@@ -151,16 +164,26 @@ class Meetings:
         if not opened:
             return []
         self.spectator_token = token
+        if self.role == "spectator":
+            return []
         if self.setup is not None:  # a rematch: the host withdraws it if it takes too long
-            self._vote().proposed(now)
-        return [] if self.role == "spectator" else [JoinIt(proposal)]
+            vote = self._vote()
+            vote.proposed(now)
+            # Nobody is put into a match he did not ask for: a rematch this seat did not ask
+            # for is an offer, which the end screen shows and `a` accepts (:meth:`ask`).
+            if standing.seat is None or standing.seat not in vote.askers:
+                return []
+        return [self._join(proposal)]
 
     def joined(self, relay_seat: int, join: Join, now: int) -> list[Action]:
+        member = self.roster.members.get(relay_seat)
         try:
-            full = self.meeting.add(relay_seat, join)
+            full = self.meeting.add(relay_seat, join, None if member is None else member.name)
         except NameClash as clash:
             return self._clashed(relay_seat, join, clash)
         except Refused as refusal:
+            if join.public_key == self.public_key:  # ours: nobody to blame but the relay's news
+                return [TurnedAway(str(refusal))]
             return [Blame(relay_seat, str(refusal))]
         if not (full and self.role == "host"):
             return []
@@ -184,19 +207,55 @@ class Meetings:
         return []
 
     def started(self, relay_seat: int, data: bytes, now: int) -> list[Action]:
-        if self.meeting.begun:
+        meeting = self.meeting
+        if meeting.begun:
             return []
         try:  # who sent it first: reading a setup checks every join's signature
             self.meeting.check_sender(relay_seat)
         except Refused as refusal:
             return [Blame(relay_seat, str(refusal))]
         setup = MatchSetup.decode(data)
+        if setup == self.setup:
+            return []  # the match begun before, sent again to a member who asked for it
         check_start(setup.proposal, now)
+        if meeting.proposal is None and self.setup is None and relay_seat == HOST_RELAY_SEAT:
+            meeting.missed = True  # the host's answer to our ask: its proposal passed us by
+            meeting.offered(relay_seat, setup.proposal)
         try:
-            self.meeting.check(relay_seat, setup)
+            meeting.check(relay_seat, setup)
+        except Unseated as refusal:
+            return [Blame(relay_seat, str(refusal), fatal=True)]
         except Refused as refusal:
             return [Blame(relay_seat, str(refusal))]
         return [Begin(setup, now)]
+
+    def came(self, relay_seat: int, change: PresenceChange) -> list[Action]:
+        """A member joined, came back, left or was given up. A relay seat given up or to
+        someone new has not joined the meeting; the host offers the match being met for
+        again to whoever comes, who may have missed it (the relay keeps so much of a room)."""
+        if change in ("joined", "expired"):
+            self.meeting.gone(relay_seat)
+        if change in ("joined", "reconnected"):
+            return self.offer_again()
+        return []
+
+    def offer_again(self) -> list[Action]:
+        """Host: the proposal being met for, sent again (whoever holds it takes nothing new)."""
+        meeting, token = self.meeting, self.spectator_token
+        if self.role != "host" or meeting.begun or meeting.proposal is None or token is None:
+            return []
+        return [Send(wire.ProposalMsg(meeting.proposal.encode(), token))]
+
+    def setup_asked(self, relay_seat: int, now: int) -> list[Action]:
+        """Host: a member back without the match asks for its setup (it passed him by): the
+        match being played, at most once per :data:`ANSWER_SPACING_MS` to each relay seat."""
+        setup, last = self.setup, self._setup_sent.get(relay_seat)
+        if self.role != "host" or setup is None or relay_seat == self.roster.me:
+            return []
+        if last is not None and now < last + ANSWER_SPACING_MS:
+            return []
+        self._setup_sent[relay_seat] = now
+        return [Send(wire.SetupMsg(setup.encode()))]
 
     # ----------------------------------------------------------------- the rematch
 
@@ -224,9 +283,13 @@ class Meetings:
             raise LocalProtocolError(_("the match is still being played: a rematch comes after it"))
         if ended.reason == "stopped":
             raise LocalProtocolError(_("the match was stopped: there is no rematch after that"))
-        if self.rematching:
-            return []
         vote = self._vote()
+        if self.rematching:  # proposed: accepted by joining it, unless joined already
+            proposal = self.meeting.proposal
+            if proposal is None or self.joined_proposal is proposal:
+                return []
+            vote.ask(standing.seat)
+            return [self._join(proposal)]
         missing = vote.missing(self.away(standing))
         if missing is not None:
             raise LocalProtocolError(missing)
@@ -272,7 +335,9 @@ class Meetings:
         if self.setup is None or standing.ended is None:
             return None
         joined = len(self.meeting.joins) if self.rematching else None
-        return self._vote().note(my_seat=standing.seat, away=self.away(standing), joined=joined)
+        offered = self.rematching and self.joined_proposal is not self.meeting.proposal
+        return self._vote().note(my_seat=standing.seat, away=self.away(standing), joined=joined,
+                                 offered=offered and standing.seat is not None)  # fmt: skip
 
     def _back_between_matches(self) -> None:
         assert self._ended_meeting is not None

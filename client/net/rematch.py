@@ -78,9 +78,12 @@ class RematchVote:
             ).format(players=gone)
         return None
 
-    def note(self, *, my_seat: int | None, away: Sequence[int], joined: int | None) -> str | None:
+    def note(
+        self, *, my_seat: int | None, away: Sequence[int], joined: int | None, offered: bool = False
+    ) -> str | None:
         """Where the rematch stands, for the end screen (None: nothing to say). *joined*: how
-        many players joined the host's proposal (None: not proposed)."""
+        many players joined the host's proposal (None: not proposed); *offered*: this player
+        has not joined it (he did not ask for it): it waits for him to accept it."""
         names, host = self.names, self.names[HOST_SEAT]
         missing = self.missing(away)
         if missing is not None and joined is None:
@@ -92,6 +95,8 @@ class RematchVote:
             ).format(host=host, joined=joined, players=len(names))
             if missing is not None:
                 text += f" {missing[0].upper()}{missing[1:]}."
+            if offered:
+                text += " " + _("Press a to play it.")
             if my_seat == HOST_SEAT:
                 text += " " + _("Press w to withdraw it.")
             return text

@@ -244,6 +244,13 @@ async def host_room(
     )
     link.flush()
     room.start()
+    # The host holds the room's first relay seat (client.net.meeting.HOST_RELAY_SEAT): only
+    # it proposes the first match. Nobody has the invite before this returns: in the room
+    # before anyone else, or the link failed (its status says why).
+    assert room.task is not None
+    connected = asyncio.ensure_future(link.connected.wait())
+    await asyncio.wait({connected, room.task}, return_when=asyncio.FIRST_COMPLETED)
+    connected.cancel()
     return room
 
 

@@ -78,6 +78,8 @@ class Roster:
             self.members[relay_seat] = Member(relay_seat, self.name, True, now)
 
     def presence(self, relay_seat: int, change: PresenceChange, name: str, now: int) -> None:
+        if relay_seat == self.me:
+            name = self.name  # ours: as we gave it (a relay's news cannot rename us)
         member = self.members.get(relay_seat)
         if member is None or change == "joined":
             member = self.members[relay_seat] = Member(relay_seat, name, True, now)

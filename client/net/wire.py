@@ -1,17 +1,18 @@
 """What the clients of a room say to each other inside the relay's opaque payloads.
 
 Each payload is one msgpack array ``[kind, …]``. Game traffic (``GAME``) carries the
-protocol's signed wire messages untouched; the rest is the meeting of the players before
-the match (``PROPOSAL``, ``JOIN``, ``SETUP``, whose contents the protocol signs and checks),
+protocol's signed wire messages untouched; the rest is the meeting of the players before the
+match (``PROPOSAL``, ``JOIN``, ``SETUP``, whose contents the protocol signs and checks),
 catching up after a disconnection (``HELLO``, ``TRANSCRIPT``), asking the host for a rematch
 once a match is over (``REMATCH``) and the host's withdrawal of it (``WITHDRAW``), and the
 match so far for a spectator who came too late for the relay to replay it (``SPECTATE``,
-then transcripts). Only the hello is signed, for it binds the relay seat that says it to a
-match seat (:mod:`client.net.catchup`); the rest need no signature: every record a
-transcript carries is itself signed and checked again by the receiver, a setup is its
-players' signed joins, a rematch request only makes the host propose, which every player
-then checks and joins (or not) himself, and a withdrawal is taken only from the relay seat
-that sits as the host.
+then transcripts), and a member back with no match asking for the setup of the one that
+began meanwhile (``ASK``: the host answers with a ``SETUP``). Only the hello is signed, for
+it binds the relay seat that says it to a match seat (:mod:`client.net.catchup`); the rest
+need no signature: every record a transcript carries is itself signed and checked again by
+the receiver, a setup is its players' signed joins, a rematch request only makes the host
+propose, which every player then checks and joins (or not) himself, and a withdrawal is
+taken only from the relay seat that sits as the host.
 
 The hello's form changed with issue 28 (it was ``[HELLO, seat, have]``, unsigned; it is
 ``[HELLO, seat, have, relay_seat, epoch, signature]``): an older client's hello is refused
@@ -31,7 +32,7 @@ import msgpack  # type: ignore[import-untyped]
 from client.i18n import _
 from protocol.codec import MAX_MESSAGE_BYTES
 
-GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT, REMATCH, WITHDRAW, SPECTATE = range(9)
+GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT, REMATCH, WITHDRAW, SPECTATE, ASK = range(10)
 MATCH_ID_BYTES = 32
 SIGNATURE_BYTES = 64
 MAX_EPOCH = 2**48  # the relay's room numberings are named by 48 bits (relay.rooms.new_epoch)
@@ -66,6 +67,12 @@ class JoinMsg:
 @dataclass(frozen=True, slots=True)
 class SetupMsg:
     data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SetupAsk:
+    """Back after a gap the relay could not fill, with no match: "if the match began, send
+    me its setup" (the host answers, paced: :meth:`client.net.meetings.Meetings.setup_asked`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +130,7 @@ Payload = (
     | Rematch
     | RematchWithdrawn
     | Spectate
+    | SetupAsk
 )
 
 
@@ -151,6 +159,8 @@ def encode(payload: Payload) -> bytes:
             return _pack([WITHDRAW, match_id])
         case Spectate(setup, have):
             return _pack([SPECTATE, setup, have])
+        case SetupAsk():
+            return _pack([ASK])
     raise TypeError(f"not a payload: {payload!r}")
 
 
@@ -164,6 +174,7 @@ _SHAPES: dict[int, tuple[type, ...]] = {
     REMATCH: (bytes,),
     WITHDRAW: (bytes,),
     SPECTATE: (bytes, int),
+    ASK: (),
 }
 _CLASSES: dict[int, type] = {
     GAME: Game,
@@ -175,6 +186,7 @@ _CLASSES: dict[int, type] = {
     REMATCH: Rematch,
     WITHDRAW: RematchWithdrawn,
     SPECTATE: Spectate,
+    ASK: SetupAsk,
 }
 
 

@@ -31,7 +31,7 @@ from protocol.identity import seeded_source
 from protocol.messages import Share
 from protocol.setup import MatchSetup, Proposal
 from relay.client import create_room
-from relay.envelope import Message, RelayMessage
+from relay.envelope import Message, Presence, RelayMessage
 from tests.adversarial.invariants import CATCH_UPS_ALLOWED, CLAIM_SLACK_MS, WORK_MULTIPLE, broken
 from tests.adversarial.profiles import bounded, figures
 from tests.adversarial.room import raw_payload
@@ -204,6 +204,8 @@ async def in_step(ada: Room, mallory: Hostile) -> None:
         if isinstance(event, Message):  # his client follows the room (for what comes next)
             with contextlib.suppress(Exception):  # it may break on his own lies
                 mallory.match.receive(event.seat, event.payload, 0)
+        elif isinstance(event, Presence):  # (a join is taken under its sender's relay name)
+            mallory.match.presence(event.seat, "joined", event.name, 0)
     target = mallory.connection.next_seq
     await _until(lambda: ada.link.next_seq >= target or _done(ada), ada)
 
@@ -306,6 +308,8 @@ async def _seat(mallory: Hostile) -> MatchSetup | None:
         if isinstance(event, Message):
             with contextlib.suppress(Exception):  # his client may break on his own lies
                 mallory.match.receive(event.seat, event.payload, 0)
+        elif isinstance(event, Presence):
+            mallory.match.presence(event.seat, "joined", event.name, 0)
         for data in await _flush(mallory):
             payload = wire.decode(data)
             if isinstance(payload, wire.SetupMsg):

@@ -41,7 +41,9 @@ class Hostile:
         self.connection = await RoomConnection.join(
             invite.relay_url, invite.room_id, invite.token, self.match.name, resume_from=0
         )
-        self.match.welcomed(self.connection.seat, [], 0)
+        members = self.connection.welcome.members  # (a join is taken under its relay name)
+        roster = [(member.seat, member.name, member.connected) for member in members]
+        self.match.welcomed(self.connection.seat, roster, 0)
 
     async def follow(self, until: Callable[[], bool]) -> None:
         """Play along (the session's automatic reveals included) until *until* holds."""

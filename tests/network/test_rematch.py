@@ -16,13 +16,16 @@ from client.game.turn import NotYourTurnError
 from client.net import wire
 from client.net.game import NetworkGame
 from client.net.match import Outgoing
+from client.net.meeting import Meeting
 from client.net.plan import HostPlan, JoinPlan
 from client.net.room import Room, join_room
 from client.net.seatfile import load_seat, room_seat_files
 from client.screens.end import EndScreen
 from client.screens.game import GameScreen
 from client.setup import SessionSettings
+from protocol.identity import seeded_source
 from protocol.logfile import read_log
+from protocol.setup import Proposal
 from protocol.verify import verify_log
 from relay.server import RelayServer
 from tests.network.conftest import QUICK
@@ -290,3 +293,38 @@ async def test_play_again_on_the_end_screen_opens_the_rematch_board_in_both_apps
             assert b"encore une" in logs[0].read_bytes()
             assert second[0].log_path is not None
             assert b"encore une" not in second[0].log_path.read_bytes()
+
+
+async def test_a_rematch_nobody_asked_for_is_an_offer_the_player_accepts_with_a(
+    relay: RelayServer, settings: Callable[[str], SessionSettings]
+) -> None:
+    """A hostile host proposes a rematch nobody asked for (his client skips the vote; attack
+    peer/05): Bob's app does not join it, since nobody is put into a match he did not ask for
+    (else the host throws, waits out the limit and claims Bob abandoned while he reads his
+    end screen). Bob's end screen shows it as an offer; `a` plays it."""
+    async with ada_and_bob(relay.url, settings) as (rooms, first):
+        await play_out(first)
+        first_id = match_id(first[0])
+        host = rooms[0].match
+        meetings = host.meetings
+        assert meetings.setup is not None and meetings.spectator_token is not None
+        before = meetings.setup.proposal
+        forced = Proposal.create(before.game, dict(before.options), seats=before.seats,
+                                 start_time=settings("Ada").clock(),
+                                 random_source=seeded_source("forced"),
+                                 time_limit_ms=before.time_limit_ms)  # fmt: skip
+        ended_meeting, meetings.meeting = meetings.meeting, Meeting(previous=meetings.setup)
+        meetings._ended_meeting = ended_meeting
+        host._carry_out(meetings.propose(forced, meetings.spectator_token))
+        rooms[0].link.flush()
+        offer = "Ada proposed the rematch: 1 of 2 players joined… Press a to play it."
+        async with asyncio.timeout(TIMEOUT):
+            while first[1].rematch_note != offer:
+                await asyncio.sleep(0.01)
+        bob_key = rooms[1].match.identity.public_key
+        assert bob_key not in [join.public_key for join in meetings.meeting.joins]
+        assert not first[0].superseded and not first[1].superseded
+        first[1].ask_rematch()  # Bob accepts the offer: he joins, and the rematch begins
+        second = await rematch(first)
+        assert [game.local_seat for game in second] == [0, 1]
+        assert match_id(second[0]) == match_id(second[1]) != first_id

@@ -7,19 +7,16 @@ from pathlib import Path
 from typing import Any
 
 from client.commands.argparse_words import integer
+from client.commands.game_options import add_goose_options
 from client.commands.network import add_player_options, parse_listen, player_name, relay_url, run
 from client.i18n import _
 from client.setup import (
     BEAROFF_HELP,
-    GOOSE_DEFAULT_ANTE,
-    GOOSE_DEFAULT_FEE,
     GOOSE_DEFAULT_PLAYERS,
     GOOSE_MAX_PLAYERS,
     GOOSE_MIN_PLAYERS,
-    GOOSE_RULE_SETS,
     JACQUET_BEAROFF_RULES,
     JACQUET_DEFAULT_MATCH_TO,
-    RULES_HELP,
     GooseSetup,
     JacquetSetup,
     SetupError,
@@ -56,13 +53,7 @@ def register(subparsers: Any) -> None:
             low=GOOSE_MIN_PLAYERS, high=GOOSE_MAX_PLAYERS, default=GOOSE_DEFAULT_PLAYERS
         ),
     )
-    goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont", help=_(RULES_HELP))
-    goose.add_argument("--ante", type=integer, default=GOOSE_DEFAULT_ANTE, metavar=_("TOKENS"),
-                       help=_("tokens each player puts in the pot (default {default})")
-                       .format(default=GOOSE_DEFAULT_ANTE))  # fmt: skip
-    goose.add_argument("--fee", type=integer, default=GOOSE_DEFAULT_FEE, metavar=_("TOKENS"),
-                       help=_("tokens each hazard costs (default {default})")
-                       .format(default=GOOSE_DEFAULT_FEE))  # fmt: skip
+    add_goose_options(goose)
     jacquet = games.add_parser(
         "jacquet",
         help=_("Jacquet, two players"),

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from client.commands.argparse_words import integer
+from client.commands.game_options import add_goose_options
 from client.commands.paths import check_new_file
 from client.commands.terminal import without_terminal
 from client.i18n import _, format_number
@@ -15,16 +16,12 @@ from client.setup import (
     BEAROFF_HELP,
     DEFAULT_GOOSE_NAMES,
     DEFAULT_JACQUET_NAMES,
-    GOOSE_DEFAULT_ANTE,
-    GOOSE_DEFAULT_FEE,
     GOOSE_DEFAULT_PLAYERS,
     GOOSE_MAX_PLAYERS,
     GOOSE_MIN_PLAYERS,
-    GOOSE_RULE_SETS,
     JACQUET_BEAROFF_RULES,
     JACQUET_DEFAULT_MATCH_TO,
     JACQUET_LEVELS,
-    RULES_HELP,
     GameSetup,
     GooseSetup,
     JacquetSetup,
@@ -70,13 +67,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help=_("the computer plays every seat but the first"),
     )
-    goose.add_argument("--rules", choices=GOOSE_RULE_SETS, default="daumont", help=_(RULES_HELP))
-    goose.add_argument("--ante", type=integer, default=GOOSE_DEFAULT_ANTE, metavar=_("TOKENS"),
-                       help=_("tokens each player puts in the pot (default {default})")
-                       .format(default=GOOSE_DEFAULT_ANTE))  # fmt: skip
-    goose.add_argument("--fee", type=integer, default=GOOSE_DEFAULT_FEE, metavar=_("TOKENS"),
-                       help=_("tokens each hazard costs (default {default})")
-                       .format(default=GOOSE_DEFAULT_FEE))  # fmt: skip
+    add_goose_options(goose)
     _add_session_options(goose)
     goose.set_defaults(run=_run_goose)
 

@@ -87,8 +87,29 @@ async def test_the_recorded_match_tab_lists_each_result_as_plain_text(data_dir: 
         assert app.is_running
 
 
+def hold_passes_until_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each pass over a log is held at its first record until its worker is cancelled,
+    however fast the machine: on a quiet one the passes had ended before the keys that
+    should find them running were pressed."""
+    import threading
+
+    from textual.worker import get_current_worker
+
+    from client.game.budget import Cancelled
+    from client.screens import match_logs
+
+    never = threading.Event()
+
+    def held_until_cancelled() -> None:
+        while not never.wait(0.01):
+            if get_current_worker().is_cancelled:
+                raise Cancelled
+
+    monkeypatch.setattr(match_logs, "stop_if_cancelled", held_until_cancelled)
+
+
 async def test_quitting_stops_the_logs_being_verified_and_a_return_reads_them_once(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Verifying runs in a thread worker, which Textual cannot interrupt: quitting waited for
     it to read every log to its end (51 s for a 17 MB one), and each return to the lobby (F1,
@@ -98,6 +119,7 @@ async def test_quitting_stops_the_logs_being_verified_and_a_return_reads_them_on
 
     from client.screens.match_logs import ReplayForm
 
+    hold_passes_until_cancelled(monkeypatch)
     folder = tmp_path / "matches"
     folder.mkdir()
     log = selfplay("jacquet", {"match_to": 7}, seed="long", start_time=FIXED_TIME_MS).log_bytes()
@@ -127,13 +149,15 @@ async def test_quitting_stops_the_logs_being_verified_and_a_return_reads_them_on
 
 
 async def test_a_log_being_opened_is_not_verified_twice_and_a_quit_stops_it(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Enter pressed again on a log being verified started a second pass beside the first,
     and quitting waited for both to end."""
     from textual.worker import WorkerState
 
     from client.screens.match_logs import ReplayForm
+
+    hold_passes_until_cancelled(monkeypatch)
 
     folder = tmp_path / "matches"
     folder.mkdir()

@@ -129,7 +129,8 @@ class Resigning(Protocol):
 
 
 class MatchLink(Protocol):
-    """The relay room behind a networked match: connection, peers, claims, resigning."""
+    """The relay room behind a networked match: connection, peers, claims (resigning is
+    :class:`Resigning`'s, which a local game has too)."""
 
     @property
     def status(self) -> LinkStatus: ...
@@ -151,8 +152,6 @@ class MatchLink(Protocol):
         ...
 
     def claim_abandonment(self, seat: int) -> None: ...
-
-    def resign(self) -> None: ...
 
     @property
     def resumable(self) -> bool:

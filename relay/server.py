@@ -332,7 +332,17 @@ class RelayServer:
     def _answer_http(self, websocket: ServerConnection, request: Request) -> Response | None:
         path = request.path.partition("?")[0]
         if path == "/":
-            return None  # the websocket handshake proceeds
+            if "Upgrade" in request.headers:
+                return None  # the websocket handshake proceeds (websockets checks the rest)
+            # A plain GET of the websocket path (a browser, a probe): the relay's own answer,
+            # the status HTTP has for it, rather than websockets' handshake failure.
+            response = websocket.respond(
+                HTTPStatus.UPGRADE_REQUIRED,
+                "Upgrade required. This relay serves websockets on / (docs/relay-protocol.md) "
+                "and plain HTTP on /healthz and /metrics.\n",
+            )
+            response.headers["Upgrade"] = "websocket"
+            return response
         if path == "/healthz":
             why = None if self.backplane is None else self.backplane.unavailable
             if why is not None:

@@ -1,0 +1,449 @@
+"""docs/relay-protocol.md is a contract for other implementations: each number and shape it
+states, held against the relay's encoder and against a real ``python -m relay`` process.
+
+A third party wrote a client from the page alone; every place where the page and the relay
+parted (a welcome shown with fewer fields than sent, an envelope size true only from message
+256 on, a plain ``GET /`` answered otherwise than the page said, ...) is a test here, and the
+page's own words are read where they state the number, so that the one cannot change without
+the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgpack  # type: ignore[import-untyped]
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosedError
+
+from relay.client import RoomConnection, create_room
+from relay.envelope import (
+    VERSION,
+    ClientMessage,
+    Create,
+    Created,
+    EnvelopeError,
+    Error,
+    ErrorCode,
+    Join,
+    Kind,
+    Member,
+    Message,
+    Notice,
+    Presence,
+    PresenceEvent,
+    RelayMessage,
+    Send,
+    Stamped,
+    Welcome,
+    decode_client_frame,
+    decode_relay_frame,
+    encode,
+    pack_payload,
+    stamp,
+)
+from relay.refusals import REFUSALS
+from relay.rooms import new_token, room_id_for
+from tests.relay.conftest import RelayProcess, spawn_relay
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "relay-protocol.md"
+
+
+def doc() -> str:
+    return DOC.read_text(encoding="utf-8")
+
+
+def section(title: str) -> str:
+    """The text of one ``##``/``###`` section of the page."""
+    text = doc()
+    start = text.index(title)
+    end = text.find("\n#", start + len(title))
+    return text[start : len(text) if end < 0 else end]
+
+
+def top_level(array: str) -> list[str]:
+    """The elements of one written array ``[a, [b, c], "d, e"]``, split at its own commas."""
+    assert array.startswith("[") and array.endswith("]"), array
+    parts, depth, quoted, current = [], 0, False, ""
+    for char in array[1:-1]:
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char == "[":
+            depth += 1
+        elif not quoted and char == "]":
+            depth -= 1
+        elif not quoted and depth == 0 and char == ",":
+            parts.append(current.strip())
+            current = ""
+            continue
+        current += char
+    return [*parts, current.strip()] if current.strip() else parts
+
+
+# --- the messages table and the worked session -----------------------------------------
+
+
+def table_fields() -> dict[int, int]:
+    """For each kind of the *Messages* table, how many fields it lists after ``[5, kind]``
+    (each written as a backticked ``name: type``; create lists its re-create's four)."""
+    fields = {}
+    for line in section("## Messages").splitlines():
+        if found := re.match(r"\| (\d+) \| (\w+) \|[^|]*\| (.*) \|$", line):
+            fields[int(found.group(1))] = len(re.findall(r"`\w+: [^`]+`", found.group(3)))
+    return fields
+
+
+SAMPLES: dict[Kind, ClientMessage | RelayMessage] = {
+    Kind.CREATE: Create(2, Created("r" * 22, "p" * 43, "s" * 43)),
+    Kind.CREATED: Created("r" * 22, "p" * 43, "s" * 43),
+    Kind.JOIN: Join("r" * 22, "p" * 43, "Ada", 4, 77),
+    Kind.WELCOME: Welcome(1, "k" * 43, 2, 1, False, (Member(0, "Ada", True),), 77, 1200, 40),
+    Kind.SEND: Send(b"x"),
+    Kind.MESSAGE: Message(2, 0, b"x"),
+    Kind.PRESENCE: Presence(1, 1, PresenceEvent.JOINED, "Bob"),
+    Kind.ERROR: Error("bad_token", "That token does not open this room; check the invite."),
+    Kind.NOTICE: Notice("relay_restarting", "The relay is restarting."),
+    Kind.STAMPED: Stamped(3),
+    Kind.SEND_TELL: Send(b"x", tell=True),
+}
+
+
+def test_the_messages_table_lists_every_kind_with_the_fields_the_relay_encodes() -> None:
+    listed = table_fields()
+    assert sorted(listed) == sorted(int(kind) for kind in Kind)
+    for kind, message in SAMPLES.items():
+        fields = msgpack.unpackb(encode(message))
+        assert fields[:2] == [VERSION, kind]
+        assert len(fields) - 2 == listed[kind], (kind.name, fields)
+    assert len(msgpack.unpackb(encode(Create(2)))) - 2 == 1  # a create without a re-create
+
+
+def test_every_frame_of_the_worked_session_has_its_kind_s_fields() -> None:
+    """The session written out frame by frame holds frames of exactly the table's shape (the
+    guest's welcome was written with 9 elements where the relay sends 11)."""
+    listed = table_fields()
+    frames = re.findall(r"(\[5, \d+, .*?\])\s{2,}|(\[5, \d+, .*\])$", section("## A session"), re.M)
+    written = [first or last for first, last in frames]
+    assert len(written) >= 15
+    for frame in written:
+        elements = top_level(frame)
+        kind = int(elements[1])
+        allowed = {2 + listed[kind]} | ({3} if kind == Kind.CREATE else set())
+        assert len(elements) in allowed, frame
+
+
+# --- sizes -----------------------------------------------------------------------------
+
+
+ENVELOPE_BYTES = {0: 7, 1: 7, 127: 7, 128: 8, 255: 8, 256: 9, 65_535: 9, 65_536: 11}
+
+
+def test_a_message_s_envelope_costs_what_the_page_says_at_every_number() -> None:
+    assert (
+        "costs 7 bytes of envelope\nfor messages 0 to 127, 8 up to 255, 9 up to 65,535 and 11 "
+        "up to 2³² \u2212 1"
+    ) in doc()
+    for seq, size in ENVELOPE_BYTES.items():
+        frame = stamp(seq, 0, pack_payload(b"x" * 100))
+        assert frame == encode(Message(seq, 0, b"x" * 100))
+        assert len(frame) - 100 == size, seq
+    assert len(stamp(2**32, 0, pack_payload(b"x" * 100))) - 100 == 15
+    assert len(stamp(1, 0, pack_payload(b"x" * 256))) - 256 == 8  # a bin 16 header
+
+
+# --- room ids and tokens ---------------------------------------------------------------
+
+
+def documented_room_id(seats: int, player_token: str, spectator_token: str) -> str:
+    """The room id made as the page's recipe says, written from the page alone."""
+    data = b"tablier relay room id\0" + bytes([seats])
+    for token in (player_token.encode(), spectator_token.encode()):
+        data += len(token).to_bytes(2, "big") + token
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()[:16]).decode().rstrip("=")
+
+
+def test_the_room_id_is_made_as_the_page_s_recipe_says() -> None:
+    assert 'SHA-256(b"tablier relay room id\\0" ‖ one byte: seats' in doc()
+    assert "make the room id\n  `4bLUyknlGJQxTMiNxwsjLw`" in doc()
+    assert documented_room_id(2, "p" * 43, "s" * 43) == "4bLUyknlGJQxTMiNxwsjLw"
+    assert room_id_for(2, "p" * 43, "s" * 43) == "4bLUyknlGJQxTMiNxwsjLw"
+    for seats in range(1, 16):
+        tokens = new_token(), new_token()
+        assert room_id_for(seats, *tokens) == documented_room_id(seats, *tokens)
+        assert re.fullmatch(r"[A-Za-z0-9_-]{22}", room_id_for(seats, *tokens))
+
+
+def test_a_token_is_43_characters_of_url_safe_base64_without_padding() -> None:
+    assert "URL-safe base64 without `=` padding: 43 characters" in doc()
+    for _ in range(100):
+        token = new_token()
+        assert re.fullmatch(r"[A-Za-z0-9_-]{43}", token)
+        assert len(base64.urlsafe_b64decode(token + "=")) == 32
+
+
+@pytest.mark.parametrize(
+    ("length", "taken"), [(15, False), (16, True), (22, True), (64, True), (65, False)]
+)
+def test_a_recreate_s_id_and_tokens_are_16_to_64_characters(length: int, taken: bool) -> None:
+    assert "a re-create's\n  room id and both tokens 16 to 64 characters each" in doc()
+    for place in range(3):
+        secrets = ["a" * 22, "p" * 43, "s" * 43]
+        secrets[place] = "x" * length
+        frame = msgpack.packb([VERSION, Kind.CREATE, 2, *secrets])
+        if taken:
+            assert decode_client_frame(frame) == Create(2, Created(*secrets))
+        else:
+            with pytest.raises(EnvelopeError) as refused:
+                decode_client_frame(frame)
+            assert refused.value.code == ErrorCode.BAD_ENVELOPE
+
+
+@pytest.mark.parametrize(("length", "taken"), [(1, True), (64, True), (65, False)])
+def test_a_join_s_room_id_and_token_are_at_most_64_characters(length: int, taken: bool) -> None:
+    assert "A join's room id and token are at most 64 characters each" in doc()
+    for join in (Join("r" * length, "t" * 43, "Ada"), Join("r" * 22, "t" * length, "Ada")):
+        if taken:
+            assert decode_client_frame(encode(join)) == join
+        else:
+            with pytest.raises(EnvelopeError) as refused:
+                decode_client_frame(encode(join))
+            assert refused.value.code == ErrorCode.BAD_ENVELOPE
+
+
+def test_an_array_of_more_than_16_or_a_map_is_refused() -> None:
+    assert "an\narray longer than 16 is refused as `bad_envelope`" in doc()
+    roster = [[seat, f"P{seat}", True] for seat in range(16)]
+    welcome = [VERSION, Kind.WELCOME, 0, "k", 16, 0, False, roster, 1, 1200, 40]
+    assert len(decode_relay_frame(msgpack.packb(welcome)).members) == 16  # type: ignore[union-attr]
+    welcome[7] = [*roster, [16, "P16", True]]
+    for frame in (msgpack.packb(welcome), msgpack.packb([VERSION, Kind.CREATE, {"seats": 2}])):
+        with pytest.raises(EnvelopeError) as refused:
+            decode_relay_frame(frame) if frame[1] == Kind.WELCOME else decode_client_frame(frame)
+        assert refused.value.code == ErrorCode.BAD_ENVELOPE
+
+
+# --- the refusals table ----------------------------------------------------------------
+
+
+def test_every_refusal_closes_with_the_code_the_table_gives() -> None:
+    rows = re.findall(r"^\| `(\w+)` \|.*\| ([^|]+) \|$", section("### Refusals"), re.M)
+    closes: dict[str, set[str]] = {}
+    for code, close in rows:
+        closes.setdefault(code, set()).add(close.strip())
+    assert set(closes) == {str(code) for code in ErrorCode}
+    for code, (close_code, _) in REFUSALS.items():
+        written = closes[code] - {"socket closed at once"}  # no websocket to close yet
+        if close_code is None:
+            assert written <= {"— (stays open)", "connection dropped"}, code
+        else:
+            assert written == {str(close_code)}, code
+
+
+# --- against a real relay --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def relay_process() -> Iterator[RelayProcess]:
+    """One relay process for the module's tests, its rooms in memory, sending as fast as the
+    tests do (the rate's own test has a relay of its own)."""
+    proc = spawn_relay("--handshake-timeout", "5", "--rate", "1000", "--burst", "1000")
+    yield proc
+    if proc.process.poll() is None:
+        proc.process.kill()
+        proc.process.wait()
+
+
+async def raw(url: str) -> ClientConnection:
+    """A websocket to the relay that sends no keepalive ping (a ping costs a frame)."""
+    return await connect(url, ping_interval=None, compression=None)
+
+
+async def reply(websocket: ClientConnection) -> object:
+    return decode_relay_frame(await asyncio.wait_for(websocket.recv(decode=False), 30))
+
+
+async def refusal(websocket: ClientConnection) -> tuple[str, int, str]:
+    """The refusal's code, then the close's code and reason."""
+    error = await reply(websocket)
+    assert isinstance(error, Error), error
+    with pytest.raises(ConnectionClosedError) as closed:
+        await asyncio.wait_for(websocket.recv(), 30)
+    assert closed.value.rcvd is not None
+    return error.code, closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+async def http_get(url: str, path: str) -> tuple[int, str, str]:
+    """Status, head and body of a plain HTTP/1.1 GET, the way a browser or a probe asks."""
+    host, port = url.removeprefix("ws://").rstrip("/").rsplit(":", 1)
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n\r\n".encode())
+    answer = (await asyncio.wait_for(reader.read(), 30)).decode()
+    writer.close()
+    head, _, body = answer.partition("\r\n\r\n")
+    return int(head.split()[1]), head, body
+
+
+async def test_plain_http_answers_426_on_the_websocket_path_and_404_elsewhere(
+    relay_process: RelayProcess,
+) -> None:
+    status, head, body = await http_get(relay_process.url, "/")
+    assert status == 426 and "\r\nUpgrade: websocket" in head
+    assert "/healthz" in body  # the relay's own answer: where its plain HTTP is
+    assert (await http_get(relay_process.url, "/healthz"))[0] == 200
+    assert (await http_get(relay_process.url, "/index.html"))[0] == 404
+    assert "`GET /` without an `Upgrade` header" in doc() and "`426 Upgrade Required`" in doc()
+
+
+async def test_a_created_room_is_made_of_tokens_and_an_id_as_the_page_says(
+    relay_process: RelayProcess,
+) -> None:
+    for seats in (1, 2, 15):
+        room = await create_room(relay_process.url, seats=seats)
+        assert re.fullmatch(r"[A-Za-z0-9_-]{43}", room.player_token)
+        assert re.fullmatch(r"[A-Za-z0-9_-]{43}", room.spectator_token)
+        assert room.room_id == documented_room_id(seats, room.player_token, room.spectator_token)
+
+
+async def test_a_second_create_on_one_connection_is_refused_and_makes_no_room(
+    relay_process: RelayProcess,
+) -> None:
+    websocket = await raw(relay_process.url)
+    await websocket.send(encode(Create(2)))
+    first = await reply(websocket)
+    assert isinstance(first, Created)
+    await websocket.send(encode(Create(2)))
+    assert await refusal(websocket) == ("already_joined", 1008, "already_joined")
+    joined = await RoomConnection.join(relay_process.url, first.room_id, first.player_token, "A")
+    assert joined.seat == 0  # the first room is there, whole
+    await joined.close()
+
+
+async def test_a_watching_event_is_numbered_with_the_spectator_s_next_seq(
+    relay_process: RelayProcess,
+) -> None:
+    room = await create_room(relay_process.url, seats=2)
+    ada = await RoomConnection.join(relay_process.url, room.room_id, room.player_token, "Ada")
+    assert isinstance(joined := await ada.receive(), Presence) and joined.seq == 0
+    websocket = await raw(relay_process.url)
+    # A resume counted in an epoch the room never had: the backlog cannot serve it.
+    await websocket.send(encode(Join(room.room_id, room.spectator_token, "Sam", 1, 12_345)))
+    welcome = await reply(websocket)
+    assert isinstance(welcome, Welcome) and welcome.resync and welcome.seat is None
+    announced = await ada.receive()
+    assert announced == Presence(welcome.next_seq, 0, PresenceEvent.WATCHING, "Sam")
+    assert welcome.next_seq == 1
+    await websocket.close()
+    await ada.close()
+
+
+@pytest.mark.parametrize(
+    ("frame", "code", "close"),
+    [
+        (b"\x92\x05", "bad_envelope", 1008),  # an array whose elements are missing
+        (msgpack.packb([4, Kind.JOIN, "r", "t", "n", None, None]), "unsupported_version", 1008),
+        ("text", "text_frame", 1003),
+    ],
+)
+async def test_a_refusal_closes_with_its_close_code_and_its_code_as_the_reason(
+    relay_process: RelayProcess, frame: bytes | str, code: str, close: int
+) -> None:
+    websocket = await raw(relay_process.url)
+    await websocket.send(frame)
+    assert await refusal(websocket) == (code, close, code)
+
+
+async def test_a_frame_too_large_closes_1009_with_the_websocket_layer_s_sentence(
+    relay_process: RelayProcess,
+) -> None:
+    """No error frame: the websocket layer refuses the frame before the relay reads it, and
+    its close's reason is its own sentence, not the code (the page says so)."""
+    websocket = await raw(relay_process.url)
+    await websocket.send(encode(Send(b"x" * 16 * 1024)))
+    with pytest.raises(ConnectionClosedError) as closed:
+        await asyncio.wait_for(websocket.recv(), 30)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 1009
+    assert closed.value.rcvd.reason not in {str(code) for code in ErrorCode}
+    assert "16384" in closed.value.rcvd.reason  # the limit it names
+
+
+async def test_a_message_s_frame_from_the_relay_has_the_stated_size(
+    relay_process: RelayProcess,
+) -> None:
+    """The frames a member receives, at the numbers where msgpack's int grows."""
+    room = await create_room(relay_process.url, seats=2)
+    ada = await RoomConnection.join(relay_process.url, room.room_id, room.player_token, "Ada")
+    websocket = await raw(relay_process.url)
+    await websocket.send(encode(Join(room.room_id, room.player_token, "Bob")))
+    assert isinstance(await reply(websocket), Welcome)
+    sizes: dict[int, int] = {}
+    for _ in range(258):
+        await ada.send(b"x" * 100)
+    while len(sizes) < 258:
+        frame = await asyncio.wait_for(websocket.recv(decode=False), 30)
+        event = decode_relay_frame(frame)
+        if isinstance(event, Message):
+            sizes[event.seq] = len(frame) - 100
+    expected = {2: 7, 127: 7, 128: 8, 255: 8, 256: 9, 257: 9}
+    assert {seq: sizes[seq] for seq in expected} == expected
+    await websocket.close()
+    await ada.close()
+
+
+@pytest.fixture
+def slow_relay() -> Iterator[RelayProcess]:
+    """A relay whose bucket refills one frame in a thousand seconds: what a connection may
+    send is its burst, exactly, whatever the machine's pace."""
+    proc = spawn_relay("--rate", "0.001", "--burst", "5", "--handshake-timeout", "5")
+    yield proc
+    if proc.process.poll() is None:
+        proc.process.kill()
+        proc.process.wait()
+
+
+async def test_the_create_and_the_join_count_against_the_burst(slow_relay: RelayProcess) -> None:
+    """A connection that created its room and joined it has burst - 2 frames left; one that
+    only joined, burst - 1 (the page's words, the welcome's ``burst``)."""
+    assert "has `burst` \u2212 1 frames left at once when its welcome comes" in doc()
+    ada = await raw(slow_relay.url)
+    await ada.send(encode(Create(2)))
+    room = await reply(ada)
+    assert isinstance(room, Created)
+    await ada.send(encode(Join(room.room_id, room.player_token, "Ada")))
+    welcome = await reply(ada)
+    assert isinstance(welcome, Welcome) and welcome.burst == 5
+    bob = await raw(slow_relay.url)
+    await bob.send(encode(Join(room.room_id, room.player_token, "Bob")))
+    assert isinstance(await reply(bob), Welcome)
+    for n in range(3):  # burst - 2
+        await ada.send(encode(Send(b"ada %d" % n)))
+    for n in range(4):  # burst - 1
+        await bob.send(encode(Send(b"bob %d" % n)))
+    payloads: list[bytes] = []
+    while len(payloads) < 3:  # Bob receives Ada's three (after the presences)
+        if isinstance(event := await reply(bob), Message):
+            payloads.append(event.payload)
+    assert payloads == [b"ada 0", b"ada 1", b"ada 2"]
+    await ada.send(encode(Send(b"one too many")))
+    code, close, _ = await refusal_after_events(ada)
+    assert (code, close) == ("rate_limited", 1008)
+    await bob.send(encode(Send(b"one too many")))
+    code, close, _ = await refusal_after_events(bob)
+    assert (code, close) == ("rate_limited", 1008)
+
+
+async def refusal_after_events(websocket: ClientConnection) -> tuple[str, int, str]:
+    """The refusal that comes after whatever events were still on their way."""
+    while not isinstance(error := await reply(websocket), Error):
+        pass
+    with pytest.raises(ConnectionClosedError) as closed:
+        while True:
+            await asyncio.wait_for(websocket.recv(), 30)
+    assert closed.value.rcvd is not None
+    return error.code, closed.value.rcvd.code, closed.value.rcvd.reason

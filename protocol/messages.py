@@ -73,7 +73,8 @@ class Share(SignedMessage):
     seat's following links are checked against it. ``state`` is the thrower's hash of the game
     state he throws from (so every seat checks it holds the same game before each throw, in
     Goose as in Jacquet); the other seats' shares carry none. ``history``: the thrower's, the
-    game records before his share; the other seats', those up to the thrower's share.
+    game records before his share; the other seats', those up to and including the thrower's
+    share (docs/log-format.md).
     """
 
     KIND: ClassVar[int] = 1

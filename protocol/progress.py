@@ -10,8 +10,9 @@ them ends the match, they never happened).
 The history. ``digests[0] = SHA-256(b"tablier-history/2\\0" ‖ match id)`` and, for the k-th
 game record (shares, plays, ``seen``s, the resignation or claim that ends the match; never
 chat), ``digests[k + 1] = SHA-256(digests[k] ‖ record)``. Every signed game record carries
-the digest of the records before it (a non-thrower's share: of the records up to the
-thrower's share), so its signature commits its seat to the whole match as it saw it.
+the digest of the records before it (a non-thrower's share: of the records up to and
+including the thrower's share), so its signature commits its seat to the whole match as it
+saw it.
 
 >>> from protocol.local import LocalMatch
 >>> from protocol.identity import seeded_source
@@ -194,8 +195,8 @@ class Progress:
 
     def share_history(self) -> bytes:
         """The history a share for the current throw carries: the thrower's, every record
-        before it; the others', the records up to the thrower's share (they reveal at once,
-        each unaware of the others')."""
+        before it; the others', the records up to and including the thrower's share (they
+        reveal at once, each unaware of the others')."""
         return self.digests[self.mark] if self.links else self.digest
 
     def state_digest(self, state: EngineState) -> bytes:

@@ -1,0 +1,70 @@
+"""docs/log-format.md is a contract for other log readers: the header's shape and what a
+share's history covers, as the page states them, held against real logs.
+
+A third party who wrote a log reader from the page alone took ``SETUP`` for the exchanged
+bytes (it is a nested array whose encoding is those bytes) and could not tell whether "the
+history up to the thrower's share" includes that share (it does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import msgpack  # type: ignore[import-untyped]
+
+from client.net import wire
+from protocol.identity import seeded_source
+from protocol.local import LocalMatch
+from protocol.logfile import encode_header
+from protocol.messages import Share, decode_message
+from protocol.progress import next_digest
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "log-format.md"
+
+
+def three_seat_goose() -> LocalMatch:
+    return LocalMatch.create(
+        "goose", {}, names=("Ann", "Bob", "Cy"), now=0, random_source=seeded_source("contract")
+    )
+
+
+def test_the_header_s_setup_is_a_nested_array_whose_encoding_is_the_exchanged_setup() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert "written as a **nested msgpack array**, not as a `bin` of its\n  bytes" in text
+    assert "`[1, 12, PROPOSAL, [JOIN, …]]`" in text
+    assert "`PROPOSAL = [1, 10, game, options, seats, time_limit_ms, start_time, nonce, dice]`" in (
+        text
+    )
+    assert "`JOIN = [1, 11, proposal_digest, name, public_key, chain_tip, signature]`" in text
+    match = three_seat_goose()
+    setup = match.setup
+    header = msgpack.unpackb(encode_header(setup), raw=False)
+    assert header[:2] == ["tablier-log", 2] and len(header) == 4
+    nested = header[2]
+    assert isinstance(nested, list) and nested[:2] == [1, 12] and len(nested) == 4
+    assert isinstance(nested[2], list) and nested[2][:2] == [1, 10] and len(nested[2]) == 9
+    assert [join[:2] for join in nested[3]] == [[1, 11]] * 3
+    assert all(len(join) == 7 for join in nested[3])
+    exchanged = setup.encode()  # what the players sent each other
+    assert msgpack.packb(nested, use_bin_type=True) == exchanged
+    assert wire.decode(wire.encode(wire.SetupMsg(exchanged))) == wire.SetupMsg(exchanged)
+    assert header[3] == hashlib.sha256(b"tablier-match/1\0" + exchanged).digest()
+    match.close()
+
+
+def test_a_non_thrower_s_share_carries_the_history_through_the_thrower_s_share() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert "of the records up to **and including** the thrower's\nshare of that throw" in text
+    match = three_seat_goose()
+    match.throw(0, now=1_000)
+    records = match.sessions[0].records
+    decoded = [decode_message(record) for record in records]
+    shares = [share for share in decoded if isinstance(share, Share)]
+    assert len(shares) == len(decoded) == 3
+    assert [share.seat for share in shares] == [0, 1, 2]
+    start = hashlib.sha256(b"tablier-history/2\0" + match.setup.match_id).digest()
+    assert shares[0].history == start  # the thrower's: the records before it (none)
+    through_the_thrower = next_digest(start, records[0])
+    assert [share.history for share in shares[1:]] == [through_the_thrower] * 2
+    match.close()

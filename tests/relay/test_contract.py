@@ -228,6 +228,58 @@ def test_an_array_of_more_than_16_or_a_map_is_refused() -> None:
         assert refused.value.code == ErrorCode.BAD_ENVELOPE
 
 
+# --- the limits the page states -------------------------------------------------------
+
+
+def stated_limits() -> list[tuple[str, object, object]]:
+    """(the page's words, the value in force, the value the words give), for every bound
+    the page states as a number."""
+    from relay import limits, logs
+    from relay.config import MAX_SEATS_PER_ROOM, RelayConfig
+    from relay.envelope import MAX_NAME_CHARS
+    from relay.redis_backplane import room_bytes
+    from relay.rooms import EXPIRED_TOKEN_SECONDS, EXPIRED_TOKENS
+    from relay.server import SLOW_READER_FRAMES
+
+    c = RelayConfig()
+    return [
+        ("A frame may be at most **16 KiB**", c.max_frame, 16 * 1024),
+        ("`seats: int` (1..15", MAX_SEATS_PER_ROOM, 15),
+        ("1\u201332 printable\n  characters", MAX_NAME_CHARS, 32),
+        ("handshake timeout (10 s)", c.handshake_timeout, 10),
+        ("Each room keeps the last **1,024** events", c.backlog, 1024),
+        ("(and at most 256 KiB of them", c.backlog_bytes, 256 * 1024),
+        ("held** for the grace period (5 minutes)", c.seat_grace, 5 * 60),
+        ("newest 32 expired seat tokens", EXPIRED_TOKENS, 32),
+        ("none for more\n  than an hour", EXPIRED_TOKEN_SECONDS, 3600),
+        ("deleted after 15 minutes (`--room-idle`)", c.room_idle, 15 * 60),
+        ("(20/s, bursts of 40", (c.rate, c.burst), (20, 40)),
+        ('77, 1200, 40]', (c.rate * 60, c.burst), (1200, 40)),
+        ("the relay holds 64 full frames (1 MiB)", SLOW_READER_FRAMES * c.max_frame, 1 << 20),
+        ("(32, open and still in their HTTP upgrade", c.max_connections_per_ip, 32),
+        ("(60 a minute, 60 at once;", c.joins_per_minute, 60),
+        ("for every 64 frames replayed", limits.REPLAYED_FRAMES_PER_JOIN, 64),
+        ("while 1024 connections from every address", c.max_half_open, 1024),
+        ("rooms created from this address (16", c.max_rooms_per_ip, 16),
+        ("too many failed joins from this address (10/minute)", c.join_failures_per_minute, 10),
+        ("at most one watching event in 5 s", limits.WATCHING_EVERY, 5),
+        ("read up to 4 KiB in all", limits.UPGRADE_REQUEST_BYTES, 4 * 1024),
+        ("each\ncounted 64 bytes more", limits.EARLY_FRAME_COST, 64),
+        ("at\nmost 30 lines naming one address a minute", (logs.LINES_PER_ADDRESS, logs.WINDOW),
+         (30, 60)),
+        ("beyond 10,000 addresses in a minute", logs.ADDRESSES, 10_000),
+        ("(`--backplane-lease`, 10 s)", c.backplane_lease, 10),
+        ("**392 KiB** at the defaults", room_bytes(c) // 1024, 392),
+    ]  # fmt: skip
+
+
+def test_every_limit_the_page_states_is_the_one_in_force() -> None:
+    text = doc()
+    for words, value, stated in stated_limits():
+        assert words in text, f"the page no longer says {words!r}"
+        assert value == stated, f"the page says {words!r}, the relay has {value!r}"
+
+
 # --- the refusals table ----------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ history up to the thrower's share" includes that share (it does).
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import msgpack  # type: ignore[import-untyped]
@@ -68,3 +69,53 @@ def test_a_non_thrower_s_share_carries_the_history_through_the_thrower_s_share()
     through_the_thrower = next_digest(start, records[0])
     assert [share.history for share in shares[1:]] == [through_the_thrower] * 2
     match.close()
+
+
+def test_the_records_table_lists_every_kind_with_its_payload_s_fields() -> None:
+    """Each row's kind and name are the protocol's, and its payload names as many fields as
+    a record of that kind carries after ``[version, kind, seat, n, time]``."""
+    from protocol.messages import _KINDS, _PAYLOAD_LENGTHS, PROTOCOL_VERSION
+
+    text = DOC.read_text(encoding="utf-8")
+    assert "    [version, kind, seat, n, time, …payload, signature]" in text
+    assert "`version` is the game messages' version (2)" in text and PROTOCOL_VERSION == 2
+    rows = re.findall(r"^\| (\d) \| ([a-z]+)[^|]* \| [^|]+ \| (.+) \|$", text, re.M)
+    assert {int(kind): name for kind, name, _ in rows} == {
+        kind: message.__name__.lower() for kind, message in _KINDS.items()
+    }
+    for kind, _, payload in rows:
+        while re.search(r"\([^()]*\)", payload):  # what the parentheses say of each field
+            payload = re.sub(r"\([^()]*\)", "", payload)
+        assert len(re.findall(r"`\w+`", payload)) == _PAYLOAD_LENGTHS[int(kind)], payload
+    match = three_seat_goose()
+    match.throw(0, now=1_000)
+    match.chat(1, "bonjour", now=2_000)
+    match.resign(2, now=3_000)
+    for record in match.sessions[0].records:
+        fields = msgpack.unpackb(record)
+        assert fields[0] == 2 and len(fields) == 5 + _PAYLOAD_LENGTHS[fields[1]] + 1
+    match.close()
+
+
+def test_every_bound_the_page_states_is_the_one_in_force() -> None:
+    from protocol import bounds, clock, codec, dice, logfile, setup
+
+    text = DOC.read_text(encoding="utf-8")
+    stated: list[tuple[str, object, object]] = [
+        ("`seats` 2\u201315", (bounds.MIN_SEATS, bounds.MAX_SEATS), (2, 15)),
+        ("`time_limit_ms` from 30,000 to 86,400,000", (clock.MIN_TIME_LIMIT_MS,
+         clock.MAX_TIME_LIMIT_MS), (30_000, 86_400_000)),
+        ("`nonce` 16 random bytes", setup.NONCE_BYTES, 16),
+        ('`"tablier-dice/1"`', dice.DICE_DERIVATION, "tablier-dice/1"),
+        ("`text` (printable, \u2264 500 characters, \u2264 1,000 terminal cells",
+         (bounds.MAX_CHAT_CHARS, bounds.MAX_CHAT_CELLS), (500, 1000)),
+        ("\u2264 3 on one character", bounds.MAX_MARKS_PER_BASE, 3),
+        ("more than 5 s (the clock tolerance)", clock.CLOCK_TOLERANCE_MS, 5_000),
+        ("`protocol.logfile.MAX_LOG_BYTES` (256 MiB)", logfile.MAX_LOG_BYTES, 256 << 20),
+        ("`protocol.logfile.MAX_HEADER_BYTES` (16,432", logfile.MAX_HEADER_BYTES, 16_432),
+        ("`protocol.codec.MAX_MESSAGE_BYTES` (16 KiB", codec.MAX_MESSAGE_BYTES, 16 << 10),
+        ("`protocol.logfile.MAX_UNHANDLED_CHARS` (120)", logfile.MAX_UNHANDLED_CHARS, 120),
+    ]  # fmt: skip
+    for words, value, expected in stated:
+        assert words in text, f"the page no longer says {words!r}"
+        assert value == expected, f"the page says {words!r}, the protocol has {value!r}"

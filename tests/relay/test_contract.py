@@ -301,7 +301,7 @@ def test_every_refusal_closes_with_the_code_the_table_gives() -> None:
 
 
 @pytest.fixture(scope="module")
-def relay_process() -> Iterator[RelayProcess]:
+def relay_here() -> Iterator[RelayProcess]:
     """One relay process for the module's tests, its rooms in memory, sending as fast as the
     tests do (the rate's own test has a relay of its own)."""
     proc = spawn_relay("--handshake-timeout", "5", "--rate", "1000", "--burst", "1000")
@@ -342,21 +342,21 @@ async def http_get(url: str, path: str) -> tuple[int, str, str]:
 
 
 async def test_plain_http_answers_426_on_the_websocket_path_and_404_elsewhere(
-    relay_process: RelayProcess,
+    relay_here: RelayProcess,
 ) -> None:
-    status, head, body = await http_get(relay_process.url, "/")
+    status, head, body = await http_get(relay_here.url, "/")
     assert status == 426 and "\r\nUpgrade: websocket" in head
     assert "/healthz" in body  # the relay's own answer: where its plain HTTP is
-    assert (await http_get(relay_process.url, "/healthz"))[0] == 200
-    assert (await http_get(relay_process.url, "/index.html"))[0] == 404
+    assert (await http_get(relay_here.url, "/healthz"))[0] == 200
+    assert (await http_get(relay_here.url, "/index.html"))[0] == 404
     assert "`GET /` without an `Upgrade` header" in doc() and "`426 Upgrade Required`" in doc()
 
 
 async def test_a_created_room_is_made_of_tokens_and_an_id_as_the_page_says(
-    relay_process: RelayProcess,
+    relay_here: RelayProcess,
 ) -> None:
     for seats in (1, 2, 15):
-        room = await create_room(relay_process.url, seats=seats)
+        room = await create_room(relay_here.url, seats=seats)
         assert re.fullmatch(r"[A-Za-z0-9_-]{43}", room.player_token)
         assert re.fullmatch(r"[A-Za-z0-9_-]{43}", room.spectator_token)
         assert room.room_id == documented_room_id(seats, room.player_token, room.spectator_token)
@@ -403,19 +403,19 @@ async def test_a_watching_event_is_numbered_with_the_spectator_s_next_seq(
     ],
 )
 async def test_a_refusal_closes_with_its_close_code_and_its_code_as_the_reason(
-    relay_process: RelayProcess, frame: bytes | str, code: str, close: int
+    relay_here: RelayProcess, frame: bytes | str, code: str, close: int
 ) -> None:
-    websocket = await raw(relay_process.url)
+    websocket = await raw(relay_here.url)
     await websocket.send(frame)
     assert await refusal(websocket) == (code, close, code)
 
 
 async def test_a_frame_too_large_closes_1009_with_the_websocket_layer_s_sentence(
-    relay_process: RelayProcess,
+    relay_here: RelayProcess,
 ) -> None:
     """No error frame: the websocket layer refuses the frame before the relay reads it, and
     its close's reason is its own sentence, not the code (the page says so)."""
-    websocket = await raw(relay_process.url)
+    websocket = await raw(relay_here.url)
     await websocket.send(encode(Send(b"x" * 16 * 1024)))
     with pytest.raises(ConnectionClosedError) as closed:
         await asyncio.wait_for(websocket.recv(), 30)
@@ -426,12 +426,12 @@ async def test_a_frame_too_large_closes_1009_with_the_websocket_layer_s_sentence
 
 
 async def test_a_message_s_frame_from_the_relay_has_the_stated_size(
-    relay_process: RelayProcess,
+    relay_here: RelayProcess,
 ) -> None:
     """The frames a member receives, at the numbers where msgpack's int grows."""
-    room = await create_room(relay_process.url, seats=2)
-    ada = await RoomConnection.join(relay_process.url, room.room_id, room.player_token, "Ada")
-    websocket = await raw(relay_process.url)
+    room = await create_room(relay_here.url, seats=2)
+    ada = await RoomConnection.join(relay_here.url, room.room_id, room.player_token, "Ada")
+    websocket = await raw(relay_here.url)
     await websocket.send(encode(Join(room.room_id, room.player_token, "Bob")))
     assert isinstance(await reply(websocket), Welcome)
     sizes: dict[int, int] = {}

@@ -18,12 +18,15 @@ What counts as a reference (anything else in backticks is prose, a command or a 
 - a link's target that is not a URL, relative to the doc;
 - outside backticks, a path under one of the repository's folders (``deploy/redis-tablier.conf``)
   or a dotted name under one of the packages (``protocol.compare.compare``);
+- ``Class.attribute`` (``RelayLink._pump``, ``RelayServer.close()``): a class of the project
+  so named has it;
 - ``from X import Y`` in a fenced example.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 import subprocess
 from collections.abc import Iterator
@@ -41,6 +44,7 @@ _BACKTICKS = re.compile(r"`([^`\n]+)`")
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 _FROM_IMPORT = re.compile(r"^\s*from ([\w.]+) import ([\w, ]+)")
 _DOTTED = re.compile(r"[a-z_][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
+_CLASS_ATTRIBUTE = re.compile(r"([A-Z][A-Za-z0-9]+)\.([a-z_][a-z0-9_]*)(\(\))?")
 _PATH_WORD = re.compile(r"[\w.*-]+(/[\w.*-]*)*(::\w+|:\d+)?")
 # Outside backticks: a path under one of the repository's folders, or a package's dotted name.
 _PROSE = re.compile(
@@ -110,6 +114,8 @@ def problem(reference: Reference) -> str | None:
         return _link_problem(reference, text.removeprefix("link:"))
     if _DOTTED.fullmatch(text) and text.split(".")[0] in PACKAGES:
         return _dotted_problem(text)
+    if found := _CLASS_ATTRIBUTE.fullmatch(text):
+        return _class_attribute_problem(found.group(1), found.group(2))
     word = text.split()[0]
     if _PATH_WORD.fullmatch(word):
         return _path_problem(word)
@@ -132,6 +138,36 @@ def _dotted_problem(name: str) -> str | None:
             found = getattr(found, attribute)
         return None
     return f"no module {parts[0]}"
+
+
+@cache
+def project_classes() -> dict[str, list[str]]:
+    """Every class the packages define, by name: the modules that define one so named."""
+    classes: dict[str, list[str]] = {}
+    for package in ("engine", "protocol", "relay", "client"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            for found in re.finditer(r"^\s*class (\w+)\b", path.read_text(), re.MULTILINE):
+                classes.setdefault(found.group(1), []).append(module.removesuffix(".__init__"))
+    return classes
+
+
+def _class_attribute_problem(name: str, attribute: str) -> str | None:
+    """``Class.attribute``: some class of the project so named has it (a method, a field, a
+    property, or an attribute its methods set on ``self``)."""
+    modules = project_classes().get(name)
+    if not modules:
+        return f"no class {name} in the project"
+    for module in modules:
+        found = getattr(importlib.import_module(module), name, None)
+        if not isinstance(found, type):
+            continue
+        annotated = any(attribute in getattr(k, "__annotations__", {}) for k in found.__mro__)
+        if hasattr(found, attribute) or annotated:
+            return None
+        if re.search(rf"\bself\.{attribute}\b\s*[:=]", inspect.getsource(found)):
+            return None
+    return f"{name} (in {', '.join(modules)}) has no {attribute!r}"
 
 
 def _path_problem(word: str) -> str | None:
@@ -196,7 +232,11 @@ def test_every_doc_reference_resolves() -> None:
         ("link:relay-protocol.md", False),
         ("link:../README.md#running-a-relay", False),
         ("link:relay-protocool.md", True),
-        ("game.awaiting", False),  # an attribute of a variable, not the project's
+        ("game.awaiting", False),
+        ("RelayLink._pump", False),
+        ("RelayServer.core", False),  # set in __init__
+        ("RelayLink._no_such_method", True),
+        ("NoSuchClass.method", True),  # an attribute of a variable, not the project's
         ("~/.local/share/tablier/matches/", False),
     ],
 )

@@ -410,6 +410,15 @@ async def test_a_refusal_closes_with_its_close_code_and_its_code_as_the_reason(
     assert await refusal(websocket) == (code, close, code)
 
 
+async def test_a_negative_resume_is_refused_before_the_token_is_looked_at(
+    relay_here: RelayProcess,
+) -> None:
+    assert "A negative `n` is refused `bad_resume` to anyone" in doc()
+    websocket = await raw(relay_here.url)
+    await websocket.send(encode(Join("r" * 22, "not a token of any room", "Eve", -1)))
+    assert await refusal(websocket) == ("bad_resume", 1008, "bad_resume")
+
+
 async def test_a_frame_too_large_closes_1009_with_the_websocket_layer_s_sentence(
     relay_here: RelayProcess,
 ) -> None:

@@ -119,3 +119,41 @@ def test_every_bound_the_page_states_is_the_one_in_force() -> None:
     for words, value, expected in stated:
         assert words in text, f"the page no longer says {words!r}"
         assert value == expected, f"the page says {words!r}, the protocol has {value!r}"
+
+
+def test_a_log_read_with_the_page_s_recipes_alone_checks_out() -> None:
+    """What a third party's reader does with docs/log-format.md and nothing of Tablier's: the
+    header's digests and every signature, computed as the page writes them."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    text = DOC.read_text(encoding="utf-8")
+    for recipe in (
+        '`b"tablier-join/1\\0" ‖ msgpack(JOIN without signature)`',
+        '`proposal_digest = SHA-256(b"tablier-proposal/1\\0" ‖ msgpack(PROPOSAL))`',
+        '`MATCH_ID = SHA-256(b"tablier-match/1\\0" ‖ msgpack(SETUP))`',
+        '`b"tablier-msg/2\\0" ‖ match_id ‖ msgpack(array without signature)`',
+    ):
+        assert recipe in text, recipe
+    match = three_seat_goose()
+    match.throw(0, now=1_000)
+    match.chat(1, "bonjour", now=2_000)
+    match.resign(2, now=3_000)
+    unpacker = msgpack.Unpacker(raw=False)
+    unpacker.feed(match.log_bytes())
+    match.close()
+    header, *records = list(unpacker)
+    _, _, setup, match_id = header
+    _, _, proposal, joins = setup
+    digest = hashlib.sha256(b"tablier-proposal/1\0" + msgpack.packb(proposal)).digest()
+    keys = []
+    for join in joins:
+        assert join[2] == digest
+        key = Ed25519PublicKey.from_public_bytes(join[4])
+        key.verify(join[6], b"tablier-join/1\0" + msgpack.packb(join[:6]))  # raises if not
+        keys.append(key)
+    assert match_id == hashlib.sha256(b"tablier-match/1\0" + msgpack.packb(setup)).digest()
+    assert len(records) == 5 and all(isinstance(record, bytes) for record in records)
+    for record in records:
+        fields = msgpack.unpackb(record, raw=False)
+        signed = b"tablier-msg/2\0" + match_id + msgpack.packb(fields[:-1])
+        keys[fields[2]].verify(fields[-1], signed)  # raises if not

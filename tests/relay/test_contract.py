@@ -508,3 +508,59 @@ async def refusal_after_events(websocket: ClientConnection) -> tuple[str, int, s
             await asyncio.wait_for(websocket.recv(), 30)
     assert closed.value.rcvd is not None
     return error.code, closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+@pytest.fixture
+def default_relay() -> Iterator[RelayProcess]:
+    """A relay with every default the page states (the worked session's welcome shows them)."""
+    proc = spawn_relay()
+    yield proc
+    if proc.process.poll() is None:
+        proc.process.kill()
+        proc.process.wait()
+
+
+async def test_the_worked_session_played_with_plain_msgpack(default_relay: RelayProcess) -> None:
+    """*A session, frame by frame*, played as a client written from the page alone would:
+    plain msgpack arrays over a websocket, nothing of the relay's own code."""
+
+    async def said(websocket: ClientConnection) -> list[object]:
+        frame = await asyncio.wait_for(websocket.recv(decode=False), 30)
+        fields: list[object] = msgpack.unpackb(frame, raw=False)
+        return fields
+
+    def pack(*fields: object) -> bytes:
+        packed: bytes = msgpack.packb([5, *fields], use_bin_type=True)
+        return packed
+
+    host = await raw(default_relay.url)
+    await host.send(pack(1, 2))
+    _, _, room_id, player, spectator = await said(host)
+    assert isinstance(player, str) and isinstance(spectator, str) and isinstance(room_id, str)
+    await host.send(pack(3, room_id, player, "Ada", None, None))
+    welcome = await said(host)
+    assert welcome[:8] == [5, 4, 0, welcome[3], 2, 0, False, []]
+    assert welcome[9:] == [1200, 40] and isinstance(welcome[8], int)
+    epoch = welcome[8]
+    assert await said(host) == [5, 7, 0, 0, 0, "Ada"]
+    guest = await raw(default_relay.url)
+    await guest.send(pack(3, room_id, player, "Bob", None, None))
+    welcome = await said(guest)
+    seat_token = welcome[3]
+    assert welcome == [5, 4, 1, seat_token, 2, 1, False, [[0, "Ada", True]], epoch, 1200, 40]
+    assert await said(host) == await said(guest) == [5, 7, 1, 1, 0, "Bob"]
+    await host.send(pack(5, b"share"))
+    assert await said(guest) == [5, 6, 2, 0, b"share"]
+    await guest.send(pack(11, b"answer"))
+    assert await said(host) == [5, 6, 3, 1, b"answer"]
+    assert await said(guest) == [5, 10, 3]
+    await guest.close()
+    assert await said(host) == [5, 7, 4, 1, 1, "Bob"]
+    guest = await raw(default_relay.url)
+    await guest.send(pack(3, room_id, seat_token, "Bob", 4, epoch))
+    welcome = await said(guest)
+    assert welcome[:7] == [5, 4, 1, seat_token, 2, 5, False] and welcome[8:] == [epoch, 1200, 40]
+    assert await said(guest) == [5, 7, 4, 1, 1, "Bob"]  # the replay of #4
+    assert await said(host) == await said(guest) == [5, 7, 5, 1, 2, "Bob"]
+    await guest.close()
+    await host.close()

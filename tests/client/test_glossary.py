@@ -171,6 +171,13 @@ def test_one_apostrophe_the_straight_one() -> None:
     assert CURLY not in GLOSSARY.read_text().split("## Typography")[0]
 
 
+def test_guillemets_hold_their_words_with_no_break_spaces() -> None:
+    """« comme ceci », never «comme ceci» nor « comme ceci » with spaces a line may break at."""
+    loose = [form for message in messages() for form in forms(message.string)
+             if re.search(r"«(?![\u00a0\u202f])|(?<![\u00a0\u202f])»", form)]  # fmt: skip
+    assert loose == []
+
+
 # A placeholder followed by a plural noun in a sentence without its singular form reads
 # "1 points" when the count is 1. These placeholders are never 1: each is a bound or a
 # count the sentence is only said of when it is larger.

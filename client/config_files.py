@@ -39,10 +39,10 @@ def load_or_create_identity(random_source: RandomSource, folder: Path | None = N
     if path.exists():
         data = path.read_bytes()
         if len(data) != KEY_BYTES:
-            raise LocalProtocolError(Clause.of(N_("{path} is not a Tablier identity ({size} bytes, "
-                                                  "expected {expected}); move it away to create "
-                                                  "a new one"), path=str(path), size=len(data),
-                                               expected=KEY_BYTES))  # fmt: skip
+            raise LocalProtocolError(Clause.of(N_("{path} is not a Tablier identity (it should be "
+                                                  "{expected} bytes long, not {size}); move it "
+                                                  "away to create a new one"), path=str(path),
+                                               size=len(data), expected=KEY_BYTES))  # fmt: skip
         return Identity(data)
     identity = Identity.generate(random_source)
     write_private(path, identity.private_bytes())

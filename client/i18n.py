@@ -14,13 +14,13 @@ player share one match and identical logs.
 
 >>> use("fr")
 >>> _("the match log (.tablier file)")
-'le journal de la partie (fichier .tablier)'
+'le journal du match (fichier .tablier)'
 >>> ngettext("%(count)s point", "%(count)s points", 3) % {"count": 3}
 '3 points'
 >>> format_number(12345)
 '12\\u202f345'
 >>> _("joined the rematch as {name}, who did not play the match before").format(name="Ada")
-"a rejoint la revanche en tant qu'Ada, qui n'a pas joué la partie d'avant"
+"a rejoint la revanche en tant qu'Ada, qui n'a pas joué le match d'avant"
 >>> use("en")
 >>> _("the match log (.tablier file)")
 'the match log (.tablier file)'

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.clause import ENGLISH, N_, Clause, Words
+from engine.clause import ENGLISH, N_, Clause, Words, plural
 from protocol.clock import duration
 from protocol.errors import ProtocolError
 from protocol.gate import signed_by_its_seat
@@ -54,16 +54,23 @@ def compare(first: LogContents, second: LogContents) -> Comparison:
     common = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
     if common is None:
         if len(a) == len(b):
-            return Comparison(True, (say(N_("agree: the same {count} records, byte for byte"),
-                                         count=len(a)),))  # fmt: skip
+            same = plural(
+                "agree: the same {count} record, byte for byte",
+                "agree: the same {count} records, byte for byte",
+            )
+            return Comparison(True, (say(same, len(a), count=len(a)),))
         extra, stop = abs(len(a) - len(b)), min(len(a), len(b)) - 1
         if len(a) < len(b):
-            agree = N_("agree: the second log is the first with {extra} more records (the "
-                       "first stops after record {record})")  # fmt: skip
+            agree = plural("agree: the second log is the first with {extra} more record "
+                           "(the first stops after record {record})",
+                           "agree: the second log is the first with {extra} more records "
+                           "(the first stops after record {record})")  # fmt: skip
         else:
-            agree = N_("agree: the first log is the second with {extra} more records (the "
-                       "second stops after record {record})")  # fmt: skip
-        return Comparison(True, (say(agree, extra=extra, record=stop),))
+            agree = plural("agree: the first log is the second with {extra} more record "
+                           "(the second stops after record {record})",
+                           "agree: the first log is the second with {extra} more records "
+                           "(the second stops after record {record})")  # fmt: skip
+        return Comparison(True, (say(agree, extra, extra=extra, record=stop),))
     lines = [
         say(N_("the logs part at record {record}:"), record=common),
         say(N_("  first:  {record}"), record=_describe(a[common], names)),

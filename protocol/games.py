@@ -12,11 +12,11 @@ This is the only module that knows the engines' names; everything else in
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
-from engine.clause import N_, Clause
+from engine.clause import ENGLISH, N_, Clause, Words, plural
 from engine.errors import InvalidOptionsError
 from protocol.bounds import MAX_SEATS
 from protocol.errors import LocalProtocolError
@@ -147,6 +147,38 @@ def coach_allowed(options: Mapping[str, OptionValue]) -> bool:
     (False, True)
     """
     return options.get(COACH_OPTION) == 1
+
+
+OPTION_WORDS: Final[Mapping[str, str | tuple[str, str]]] = {
+    "rules": N_("rules {value}"), "ante": N_("ante {value}"), "fee": N_("fee {value}"),
+    "match_to": plural("match to {value} point", "match to {value} points"),
+    "bearoff": N_("bear-off {value}"),
+}  # fmt: skip
+"""The match options as a person reads them, a pattern of their ``{value}`` each (the
+protocol's keys otherwise)."""
+
+
+def said_options(options: Iterable[tuple[str, OptionValue]], words: Words = ENGLISH) -> str:
+    """A match's options as a person reads them, in the language of *words*: the room's
+    heading and ``tablier verify`` say them so. An option this client does not know keeps
+    its key (a newer peer's; the signed proposal holds it whatever it is).
+
+    >>> said_options((("ante", 4), ("fee", 1), ("rules", "daumont")))
+    'ante 4, fee 1, rules daumont'
+    >>> said_options((("match_to", 1), ("coach", 1), ("colour", "red")))
+    'match to 1 point, hints allowed, colour red'
+    """
+    said = []
+    for key, value in options:
+        pattern = OPTION_WORDS.get(key)
+        if key == COACH_OPTION and value == 1:
+            said.append(Clause.of(N_("hints allowed")).say(words))
+        elif pattern is None:
+            said.append(f"{key} {value}")
+        else:
+            count = value if isinstance(value, int) else 1
+            said.append(Clause.of(pattern, count, value=value).say(words))
+    return ", ".join(said)
 
 
 class JacquetGame(Game):

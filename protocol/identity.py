@@ -201,6 +201,6 @@ def seeded_source(seed: str | bytes | int) -> RandomSource:
 def _take(random_source: RandomSource, count: int) -> bytes:
     data = random_source(count)
     if not isinstance(data, bytes) or len(data) != count:
-        raise LocalProtocolError(Clause.of(N_("the random source must return {count} bytes"),
-                                           count=count))  # fmt: skip
+        raise LocalProtocolError(Clause.of(N_("the random source must return {size} bytes"),
+                                           size=count))  # fmt: skip
     return data

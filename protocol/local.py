@@ -85,7 +85,8 @@ class LocalMatch:
         if identities is None:
             identities = [Identity.generate(random_source) for _ in names]
         if len(identities) != len(names):
-            raise LocalProtocolError(Clause.of(N_("{names} names but {identities} identities"),
+            raise LocalProtocolError(Clause.of(N_("not as many identities ({identities}) as names "
+                                                  "({names})"),
                                                names=len(names),
                                                identities=len(identities)))  # fmt: skip
         chains = [HashChain.generate(random_source) for _ in names]

@@ -36,7 +36,7 @@ from typing import BinaryIO, Final
 
 import msgpack  # type: ignore[import-untyped]
 
-from engine.clause import N_, Clause, Value
+from engine.clause import N_, Clause, Value, plural
 from protocol.codec import (
     MAX_ARRAY_LEN,
     MAX_BIN_LEN,
@@ -387,8 +387,11 @@ def parse_log(data: bytes, *, name: str | None = None) -> LogContents:
             problem = CorruptLog(_GARBLED, record=len(records), offset=offset)
             break
         if start + length > size:
-            problem = CorruptLog(Clause.of(N_("truncated: the last {count} bytes are an "
-                                              "incomplete record"), count=size - offset),
+            cut = size - offset
+            problem = CorruptLog(Clause.of(plural("truncated: the last {count} byte is an "
+                                                  "incomplete record",
+                                                  "truncated: the last {count} bytes are an "
+                                                  "incomplete record"), cut, count=cut),
                                  record=len(records), offset=offset)  # fmt: skip
             break
         if width != (1 if length < 256 else 2):

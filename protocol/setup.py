@@ -258,7 +258,8 @@ class MatchSetup:
 
     def check(self) -> None:
         if len(self.joins) != self.proposal.seats:
-            raise LocalProtocolError(Clause.of(N_("the match has {seats} seats but {joins} joins"),
+            raise LocalProtocolError(Clause.of(N_("the match has {seats} seats but not as many "
+                                                  "joins ({joins})"),
                                                seats=self.proposal.seats,
                                                joins=len(self.joins)))  # fmt: skip
         for seat, join in enumerate(self.joins):

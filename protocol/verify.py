@@ -33,7 +33,7 @@ from typing import Any
 from engine.clause import ENGLISH, N_, Clause, Words, plural
 from protocol.errors import CorruptLog
 from protocol.events import MatchEnded
-from protocol.games import game_named
+from protocol.games import game_named, said_options
 from protocol.logfile import LogContents, parse_log, read_log
 from protocol.messages import Chat, Claim, GameMessage, decode_message
 from protocol.session import MatchSession
@@ -118,8 +118,7 @@ class VerifyReport:
 
     def summary(self, words: Words = ENGLISH) -> str:
         """The report as ``tablier verify`` prints it, in the language of *words*."""
-        options = (", ".join(f"{name}={value}" for name, value in self.options)
-                   or words.gettext(N_("defaults")))  # fmt: skip
+        options = said_options(self.options, words) or words.gettext(N_("defaults"))
         say = Clause.of
         # A turn is a throw or a missed one (README, *Match logs*): both counts said.
         missed = self.turns - self.throws

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from client.i18n import _, reason_of, say
+from client.i18n import _, ngettext, reason_of, say
 from client.net import wire
 from client.net.catchup import transcript
 from client.net.playing import Playing
@@ -345,14 +345,19 @@ class Arrival:
 
     def dropped(self, records: int) -> str:
         """The sender said something else before its catch-up came whole."""
-        return _(
-            "stopped its catch-up after {records} of the {have} records it announced"
+        return ngettext(
+            "stopped its catch-up after {records} of the {have} record it announced",
+            "stopped its catch-up after {records} of the {have} records it announced",
+            self.have,
         ).format(records=records, have=self.have)
 
     def left(self, records: int) -> str:
-        return _(
+        return ngettext(
+            "left before its catch-up was complete ({records} of the {have} record it "
+            "announced)",
             "left before its catch-up was complete ({records} of the {have} records it "
-            "announced)"
+            "announced)",
+            self.have,
         ).format(records=records, have=self.have)
 
     @staticmethod

@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
-from client.i18n import N_, _, ngettext, os_reason_of, path_shown, printable
+from client.i18n import N_, _, ngettext, os_reason_of, path_shown, printable, words
 from client.lifecycle import closing
 from client.messages import CloseLater, OpenGame, RoomOpened
 from client.net.invite import InviteError, parse_invite
@@ -35,7 +35,7 @@ from client.net.plan import STDOUT, HostPlan, JoinPlan
 from client.setup import name_refusal
 from client.widgets.footer import KeysFooter
 from client.widgets.title_bar import TitleBar
-from protocol.games import game_named
+from protocol.games import OptionValue, game_named, said_options
 
 if TYPE_CHECKING:
     from client.net.room import Room
@@ -363,16 +363,8 @@ def _members(room: Room) -> Text:
     return members
 
 
-OPTION_NAMES: dict[str, str] = {
-    "rules": N_("rules"), "ante": N_("ante"), "fee": N_("fee"),
-    "match_to": N_("match to"), "bearoff": N_("bear-off"),
-}  # fmt: skip
-"""The match options' names as a person reads them (the protocol's keys otherwise)."""
-
-
-def _options(options: tuple[tuple[str, object], ...]) -> str:
-    return ", ".join(f"{_(OPTION_NAMES[name]) if name in OPTION_NAMES else name} {value}"
-                     for name, value in options)  # fmt: skip
+def _options(options: tuple[tuple[str, OptionValue], ...]) -> str:
+    return said_options(options, words())
 
 
 def write_invites(path: Path, room: Room) -> None:

@@ -292,7 +292,7 @@ def test_tablier_lang_fr_help_is_french(tmp_path: Path) -> None:
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith(f"utilisation{NBSP}: tablier [-h] [--lang {{en,fr}}] COMMANDE")
     assert "jouer une partie sur place" in shown.stdout
-    assert "vérifier un journal de partie" in shown.stdout
+    assert "vérifier un journal de match" in shown.stdout
 
 
 @pytest.mark.parametrize("command", [(), ("play",), ("host",), ("log",), ("engine",)])
@@ -357,7 +357,7 @@ def test_the_lobby_and_its_help_speak_french_in_a_real_terminal(tmp_path: Path) 
     keys = [("Quitter", f1), ("Fermer l'aide", CTRL_Q)]
     done = run_in_terminal([], env=env, keys=keys)
     assert done.code == 0, done.output
-    for words in ("Jouer au jeu de l'oie", "Recevoir en réseau", "Partie enregistrée",
+    for words in ("Jouer au jeu de l'oie", "Recevoir en réseau", "Match enregistré",
                   "Mise", "Amende", "Quitter", "Deux jeux de dés historiques français",
                   "Échap ou F1 pour revenir", "Fermer l'aide"):  # fmt: skip
         assert words in done.words, words
@@ -382,7 +382,7 @@ def test_the_end_screen_says_a_resignation_in_french() -> None:
     i18n.use("fr")
     summary = ending_summary(MatchEnded("resigned", winner=0, seat=1), ("Ada", "Bob"),
                              object(), None)  # type: ignore[arg-type]  # fmt: skip
-    assert summary.title == f"Bob a abandonné{NBSP}: Ada gagne la partie."
+    assert summary.title == f"Bob a abandonné{NBSP}: Ada gagne le match."
 
 
 # -- sentences that bypass the catalogue ----------------------------------------------------

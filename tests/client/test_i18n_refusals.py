@@ -48,13 +48,13 @@ def test_acting_out_of_turn_is_refused_in_french() -> None:
     )
     match.resign(0, 2)
     over = refused(lambda: match.sessions[1].throw(3))
-    assert (i18n.reason_of(over), str(over)) == ("la partie est finie", "the match is over")
+    assert (i18n.reason_of(over), str(over)) == ("le match est fini", "the match is over")
 
 
 def test_a_protocol_error_without_a_clause_keeps_its_reason() -> None:
     i18n.use("fr")
     worded = LocalProtocolError(i18n._("the match is over"), seat=0)  # worded by the client
-    assert i18n.reason_of(worded) == "la partie est finie"
+    assert i18n.reason_of(worded) == "le match est fini"
 
 
 def test_an_error_is_said_whole_in_french_and_its_english_kept(tmp_path: Path) -> None:

@@ -43,9 +43,9 @@ def test_verify_says_a_claimed_abandonment_and_its_proof_in_french(tmp_path: Pat
     done = verify(forged, home=tmp_path)
     assert done.returncode == 3, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == f"jeu{NBSP}:      Jacquet (match_to=1)"
+    assert lines[0] == f"jeu{NBSP}:      Jacquet (match en 1 point)"
     assert lines[1] == f"joueurs{NBSP}:  {', '.join(NAMES)}"
-    assert lines[2] == f"résultat{NBSP}: {winner} a quitté la partie (réclamée après le délai)"
+    assert lines[2] == f"résultat{NBSP}: {winner} a quitté le match (réclamé après le délai)"
     assert lines[3].startswith(f"preuve{NBSP}:   la seule parole {of(loser)}{NBSP}: {loser} a "
                                "signé, à l'enregistrement ")  # fmt: skip
     assert (
@@ -67,7 +67,7 @@ def test_verify_says_where_two_logs_part_and_who_signed_both_in_french(tmp_path:
     honest.write_bytes(match.log_bytes())
     done = verify(forged, honest, home=tmp_path)
     assert done.returncode == 1, done.stderr
-    claim = f"la réclamation {of(loser)} selon laquelle {winner} a quitté la partie"
+    claim = f"la réclamation {of(loser)} selon laquelle {winner} a quitté le match"
     assert f"\n{forged} comparé à {honest}{NBSP}:\n" in done.stdout
     assert "les journaux divergent à l'enregistrement " in done.stdout
     assert f"\n  premier{NBSP}: {claim}, en date du " in done.stdout
@@ -108,7 +108,7 @@ def test_a_damaged_or_missing_log_is_said_in_french_by_every_command(tmp_path: P
     junk = tmp_path / "junk.tablier"
     junk.write_bytes(b"not a log")
     refused = tablier("log", "export", str(junk), home=tmp_path)
-    assert refused.stderr == (f"tablier log export{NBSP}: {junk} n'est pas un journal de partie "
+    assert refused.stderr == (f"tablier log export{NBSP}: {junk} n'est pas un journal de match "
                               "Tablier\n")  # fmt: skip
 
 
@@ -117,5 +117,35 @@ def test_selfplay_refuses_options_the_engine_refuses_in_french(tmp_path: Path) -
     ante = tablier("selfplay", "goose", "--ante", "-3", "--out", out, home=tmp_path)
     assert ante.stderr == f"tablier selfplay{NBSP}: la mise ne peut être négative (-3)\n"
     points = tablier("selfplay", "jacquet", "--match-to", "0", "--out", out, home=tmp_path)
-    assert points.stderr == (f"tablier selfplay{NBSP}: une partie se joue en 1 à 99 points, "
+    assert points.stderr == (f"tablier selfplay{NBSP}: un match se joue en 1 à 99 points, "
                              "pas 0\n")  # fmt: skip
+
+
+def test_verify_says_a_matchs_options_in_french(tmp_path: Path) -> None:
+    """Not the protocol's keys (``ante=4, fee=1``, issue 29): the options as the room says
+    them, in the reader's language."""
+    log = tmp_path / "goose.tablier"
+    made = tablier("selfplay", "goose", "--rules", "1792", "--ante", "2", "--fee", "3",
+                   "--seed", "3", "--out", str(log), home=tmp_path)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    done = verify(log, home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first.startswith(f"jeu{NBSP}:      Jeu de l'oie (") and first.endswith(")")
+    assert sorted(first.split("(")[1].rstrip(")").split(", ")) == [
+        "amende 3", "mise 2", "règles 1792"
+    ]  # fmt: skip
+
+
+def test_a_matchs_options_are_said_in_french_hints_allowed_too() -> None:
+    """The room's heading said ``coach 1`` (issue 29): the option that allows hints is said
+    as what it allows; the points of a match take their plural."""
+    from protocol.games import said_options
+
+    i18n.use("fr")
+    try:
+        said = said_options((("match_to", 1), ("bearoff", "trictrac"), ("coach", 1)), i18n.words())
+        assert said == "match en 1 point, sortie trictrac, conseils permis"
+        assert said_options((("match_to", 5),), i18n.words()) == "match en 5 points"
+    finally:
+        i18n.use("en")

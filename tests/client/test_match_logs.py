@@ -68,7 +68,7 @@ def test_each_log_tells_its_result_in_french(data_dir: Path) -> None:
     finally:
         i18n.use("en")
     assert finished in ("Ada gagne le match 1-0", "Bob gagne le match 1-0")
-    assert unfinished == "inachevée"
+    assert unfinished == "inachevé"
 
 
 async def test_the_recorded_match_tab_lists_each_result_as_plain_text(data_dir: Path) -> None:

@@ -29,7 +29,7 @@ def vote(*askers: int) -> RematchVote:
 
 def test_who_left_the_room_agrees_with_how_many_left() -> None:
     i18n.use("fr")
-    need = f"la salle{NBSP}: une revanche demande tous les joueurs de la partie"
+    need = f"la salle{NBSP}: une revanche demande tous les joueurs du match"
     assert vote().missing([1]) == f"Bob a quitté {need}"
     assert vote().missing([1, 2]) == f"Bob, Cy ont quitté {need}"
     assert vote().missing([0, 2]) == (
@@ -46,7 +46,7 @@ def test_the_hosts_proposal_counts_who_joined_in_the_right_number() -> None:
     )
     assert vote(0, 1).note(my_seat=1, away=[2], joined=2) == (
         f"{proposed}2 joueurs sur 3 l'ont rejointe… Cy a quitté la salle{NBSP}: une revanche "
-        "demande tous les joueurs de la partie."
+        "demande tous les joueurs du match."
     )
 
 

@@ -67,7 +67,7 @@ async def test_a_peer_s_fault_is_told_in_french_to_a_french_player(
         assert game.ended is not None and game.ended.error is not None
         assert english in str(game.ended.error)  # its English, for logs and bug reports
         summary = ending_summary(game.ended, game.names, game.state, game.log_path)
-        assert summary.title == "La partie a été arrêtée."
+        assert summary.title == "Le match a été arrêté."
         line = summary.lines[0]
         assert line.startswith(f"Mallory (place 2){NBSP}: ") and french in line, line
         assert game.log_path is not None

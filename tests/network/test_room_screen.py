@@ -194,7 +194,7 @@ async def test_a_host_back_through_join_sees_the_invites_again(
             assert "Hosting this room: back in your seat" in words
             assert "Invite a player (c copies it): " + room.invite.encode()[:70] in words
             assert "w Copy watch invite" in words
-            assert "Jacquet (match to 1): 1. Ada (you) 2. Bob" in words
+            assert "Jacquet (match to 1 point): 1. Ada (you) 2. Bob" in words
             assert screen.room is not None and screen.room.spectator_invite is not None
             assert str(screen.query_one("#invite-watch").render()) == (
                 screen.room.spectator_invite.encode()

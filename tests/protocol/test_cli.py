@@ -42,7 +42,7 @@ def test_selfplay_then_verify_exits_0_with_a_summary(jacquet_log, capsys) -> Non
     capsys.readouterr()
     assert main(["verify", str(jacquet_log)]) == 0
     out = capsys.readouterr().out
-    assert "game:    Jacquet (match_to=1)" in out
+    assert "game:    Jacquet (match to 1 point)" in out
     assert "players: Anne, Bastien" in out
     assert "wins the match" in out and "valid" in out
 

@@ -176,7 +176,7 @@ def test_a_real_process_says_the_header_and_the_bound_in_one_line(
     said = {
         "en": "the header: bad header: the proposal is not a valid match: the ante is at most "
         "1,000 tokens, not 9,223,372,036,854,775,808",
-        "fr": "en-tête fautif\u00a0: la proposition n'est pas une partie valable\u00a0: la mise "
+        "fr": "en-tête fautif\u00a0: la proposition n'est pas un match valable\u00a0: la mise "
         "est d'au plus 1",
     }[lang]
     for command in ("verify", "export-text", "analyze", "replay"):

@@ -53,7 +53,7 @@ def test_bad_setups_say_what_is_wrong() -> None:
     proposal, joins = make_setup()
     with pytest.raises(LocalProtocolError, match="name"):
         Join.create(proposal, Identity.generate(source), "\x1b[31mred", bytes(32))
-    with pytest.raises(LocalProtocolError, match="2 seats but 1 joins"):
+    with pytest.raises(LocalProtocolError, match=r"2 seats but not as many joins \(1\)"):
         MatchSetup.create(proposal, joins[:1])
     with pytest.raises(MalformedMessage, match="share one key"):
         MatchSetup.create(proposal, [joins[0], joins[0]])

@@ -59,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=_(DESCRIPTION),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    argparse_words.reflow(parser)
     parser.set_defaults(default_run=open_lobby)
     subparsers = parser.add_subparsers(title=_("commands"), metavar=_("COMMAND"))
     for name in COMMAND_MODULES:

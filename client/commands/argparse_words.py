@@ -10,6 +10,9 @@ instead. The sentences are listed here (as argparse writes them, which
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
+import textwrap
 
 from client.i18n import N_, _, ngettext
 
@@ -71,3 +74,61 @@ def integer(text: str) -> int:
         raise argparse.ArgumentTypeError(
             _("a whole number, not {text!r}").format(text=text)
         ) from None
+
+
+def reflowed(text: str, width: int | None = None) -> str:
+    """*text* (a description or an epilog kept as written) with its prose re-wrapped to the
+    terminal, as argparse wraps an option's help: a paragraph typed for a wide terminal must
+    not run past a narrow one's edge. A line that starts with a space (a table of commands,
+    an example) keeps its own line, and is wrapped only where it is too long: under its
+    second column in a table, else two spaces further in than it starts.
+
+    >>> print(reflowed("one two three\\nfour five\\n\\n  keep  this\\nsix seven", width=12))
+    one two
+    three four
+    five
+    <BLANKLINE>
+      keep  this
+    six seven
+    >>> print(reflowed("  go    one two three four", width=18))
+      go    one two
+            three four
+    """
+    if width is None:  # argparse's own choice of width (HelpFormatter)
+        width = max(shutil.get_terminal_size().columns - 2, 11)
+    lines: list[str] = []
+    prose: list[str] = []
+
+    def flush() -> None:
+        if prose:
+            lines.extend(textwrap.wrap(" ".join(prose), width, break_on_hyphens=False))
+            prose.clear()
+
+    for line in text.splitlines():
+        if line.strip() and not line[0].isspace():
+            prose.append(line.strip())
+            continue
+        flush()
+        lines.extend(_kept(line.rstrip(), width))
+    flush()
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
+
+
+def reflow(parser: argparse.ArgumentParser) -> None:
+    """Re-wrap the prose of *parser*'s description and epilog (:func:`reflowed`): for a
+    parser whose formatter keeps them as written (``RawDescriptionHelpFormatter``)."""
+    if parser.description:
+        parser.description = reflowed(parser.description)
+    if parser.epilog:
+        parser.epilog = reflowed(parser.epilog)
+
+
+def _kept(line: str, width: int) -> list[str]:
+    """An indented line of a description, wrapped only if it is longer than *width*."""
+    if len(line) <= width:
+        return [line]
+    column = re.match(r"\s+\S.*?\s{2,}(?=\S)", line)  # a table's second column
+    indent = len(column.group()) if column else len(line) - len(line.lstrip()) + 2
+    return textwrap.wrap(
+        line, width, subsequent_indent=" " * indent, break_on_hyphens=False, drop_whitespace=True
+    ) or [line]

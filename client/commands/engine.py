@@ -6,6 +6,7 @@ import argparse
 import importlib
 from typing import Any
 
+from client.commands.argparse_words import reflow
 from client.i18n import N_, _
 
 GAME_MODULES = ("client.commands.engine_goose", "client.commands.engine_jacquet")
@@ -34,6 +35,7 @@ def register(subparsers: Any) -> None:
         epilog=_(EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    reflow(parser)
     games = parser.add_subparsers(title=_("games"), metavar=_("GAME"), required=True)
     for name in GAME_MODULES:
         importlib.import_module(name).register(games)

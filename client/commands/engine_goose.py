@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from client.commands.argparse_words import integer
+from client.commands.argparse_words import integer, reflow
 from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
 from client.i18n import N_, _
 from client.setup import RULES_HELP
@@ -80,6 +80,7 @@ def register(games: Any) -> None:
         epilog=_(PLAY_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    reflow(play)
     _add_option_arguments(
         play, players_help=_("number of players, 2 to 15 (required unless --batch)")
     )
@@ -105,6 +106,7 @@ def register(games: Any) -> None:
         epilog=_(SIMULATE_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    reflow(simulate)
     _add_option_arguments(simulate, players_help=_("number of players, 2 to 15"), required=True)
     simulate.add_argument(
         "--games", type=integer, required=True, metavar="G", help=_("how many games to play (≥ 1)")

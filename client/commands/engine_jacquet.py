@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from client.commands.argparse_words import reflow
 from client.commands.scripting import OneLineErrorParser, answer_batch, fail, reader_left
 from client.i18n import N_, _
 from client.setup import BEAROFF_HELP
@@ -76,6 +77,7 @@ def register(games: Any) -> None:
         epilog=_(MOVES_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    reflow(moves)
     add_position_arguments(moves)
     moves.set_defaults(run=run_moves, error_prefix=moves.prog)
     for name in SUBCOMMAND_MODULES:

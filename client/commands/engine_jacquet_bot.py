@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from client.commands.argparse_words import integer
+from client.commands.argparse_words import integer, reflow
 from client.commands.engine_jacquet import (
     add_position_arguments,
     position_request,
@@ -57,6 +57,7 @@ def register(commands: Any) -> None:
         epilog=_(EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    reflow(parser)
     add_position_arguments(parser)
     parser.add_argument(
         "--level",

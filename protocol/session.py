@@ -314,8 +314,16 @@ class MatchSession(Referee):
         if self.stopped is None:
             self._stop(error, None)
 
-    def restore(self, records: Sequence[bytes], now: int) -> list[Event]:
+    def restore(
+        self,
+        records: Sequence[bytes],
+        now: int,
+        *,
+        each: Callable[[list[Event]], object] | None = None,
+    ) -> list[Event]:
         """Take this seat back after its program stopped: replay its log's *records*.
+        *each* is handed every record's events as it is taken (the session's state is then
+        that record's), so that a screen can be handed the match turn by turn.
 
         Every record is checked as a live message is; this seat's own ones (made by the
         program that stopped) against its own key and chain, which moves past them. Nothing
@@ -330,7 +338,12 @@ class MatchSession(Referee):
         self._gate.restored = self._restoring = True
         log, self._log = self._log, None
         try:
-            events = [event for record in records for event in self.receive_bytes(record, now)]
+            events: list[Event] = []
+            for record in records:
+                taken = self.receive_bytes(record, now)
+                if each is not None:
+                    each(taken)
+                events.extend(taken)
         finally:
             self._log = log
             self._restoring = False

@@ -93,10 +93,20 @@ class Playing:
 
     def restore(self, records: Sequence[bytes], now: int) -> None:
         """Resumed: the match's logged *records* taken again, every one checked (a
-        ``ProtocolError`` if they do not replay)."""
-        assert self.session is not None
-        self.take(self.session.restore(records, now))
-        self.cut_turn()
+        ``ProtocolError`` if they do not replay), and cut into turns record by record as
+        they were played: cut once at the end, the whole match was one turn, which the
+        screen played back checker by checker as the first mover's (wrong pips, seconds
+        of a stale prompt) before it showed where the match stands."""
+        session = self.session
+        assert session is not None
+
+        def cut(events: list[Event]) -> None:  # (nothing is sent before restore sorts it)
+            if self._cutter is not None:
+                self._cutter.take(events)
+            self.cut_turn()
+
+        session.restore(records, now, each=cut)
+        self.take([])  # the chat lines, and what the replay left to send
 
     def leave(self) -> MatchSession:
         """A rematch begins: the ended match's records all go to its log (its last chat

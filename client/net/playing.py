@@ -274,13 +274,17 @@ class Playing:
         self._send_all(self.catch_up.gap(session.seat, have, self.roster.connected()))
 
     def tick(self, now: int) -> bool:
-        """True if this resumed seat, nobody answering within the time limit, may act now."""
+        """True if this seat may act now, having waited long enough: resumed, for the
+        others' word (the time limit); behind, for records a peer said it holds
+        (:data:`~client.net.catchup.BEHIND_LIMIT_MS`)."""
         waiting, session = self.catch_up.waiting(), self.session
-        limit = None if session is None else session.setup.proposal.time_limit_ms
-        if waiting is not None and limit is not None and now - waiting.since >= limit:
+        if session is None:
+            return False
+        limit = session.setup.proposal.time_limit_ms
+        if waiting is not None and now - waiting.since >= limit:
             self.catch_up.stop_waiting()
             return True
-        return False
+        return waiting is None and self.catch_up.give_up(len(session.records), now)
 
     def waiting_note(self, now: int) -> str | None:
         """Resumed and waiting for the others' word: whom for, how long, what can be done."""

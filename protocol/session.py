@@ -371,9 +371,15 @@ class MatchSession(Referee):
                 self._earlier.setdefault((message.KIND, message.seat, message.n), raw)
 
     def receive_transcript(
-        self, data: bytes, now: int, *, sender: int | None = None
+        self,
+        data: bytes,
+        now: int,
+        *,
+        sender: int | None = None,
+        each: Callable[[list[Event]], object] | None = None,
     ) -> list[Event]:
-        """Resync: check and replay records a peer sent (from :meth:`transcript_from`).
+        """Resync: check and replay records a peer sent (from :meth:`transcript_from`);
+        *each* is handed every record's events as it is taken (as :meth:`restore`'s).
 
         Records already held are skipped — byte for byte, before any decoding or signature
         check, as are copies within the transcript: a peer that packs one record a hundred
@@ -404,7 +410,10 @@ class MatchSession(Referee):
                     raise
                 raise type(error)(Clause.of(N_("in a transcript: {error}"), error=error.told),
                                   seat=sender, fatal=False) from None  # fmt: skip
-            events.extend(e for e in received if not isinstance(e, Ignored))
+            kept: list[Event] = [e for e in received if not isinstance(e, Ignored)]
+            if each is not None:
+                each(kept)
+            events.extend(kept)
             if record not in self._flight.own and any(isinstance(e, Ignored) for e in received):
                 # A record that changed nothing and is not one held (a claim the match had
                 # moved past, a record after the end): nothing an honest transcript of what

@@ -100,13 +100,16 @@ class Playing:
         session = self.session
         assert session is not None
 
-        def cut(events: list[Event]) -> None:  # (nothing is sent before restore sorts it)
-            if self._cutter is not None:
-                self._cutter.take(events)
-            self.cut_turn()
-
-        session.restore(records, now, each=cut)
+        session.restore(records, now, each=self._cut)
         self.take([])  # the chat lines, and what the replay left to send
+
+    def _cut(self, events: list[Event]) -> None:
+        """One record's *events*, a turn cut if they end one: a log or a transcript is
+        handed to the screen turn by turn (nothing is sent meanwhile: the session sorts
+        what it says once all are taken)."""
+        if self._cutter is not None:
+            self._cutter.take(events)
+        self.cut_turn()
 
     def leave(self) -> MatchSession:
         """A rematch begins: the ended match's records all go to its log (its last chat
@@ -207,9 +210,10 @@ class Playing:
             return
         if part.start <= len(session.records):
             sender, refused = self.sender(relay_seat), session.refused
-            try:
-                self.take(session.receive_transcript(part.data, now, sender=sender))
+            try:  # (cut record by record: a transcript of many turns is as many turns)
+                session.receive_transcript(part.data, now, sender=sender, each=self._cut)
             finally:
+                self.take([])
                 if session.refused != refused:
                     self._ask_again(session, refused=True)
         else:  # a gap before it: ask from where we are

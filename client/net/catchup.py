@@ -92,8 +92,8 @@ class Waiting:
         return _(
             "Back in your seat: waiting for {players} to say how far the match went (for "
             "{waited}), so that nothing you sent before stopping is said twice. Wait, or leave "
-            "with esc (your seat is kept); if nobody answers within {left}, the board opens "
-            "where your log stops."
+            "with esc (your seat is kept); if nobody answers within {left}, play goes on "
+            "from where your log stops."
         ).format(players=", ".join(names[seat] for seat in self.seats),
                  waited=say(duration(waited)),
                  left=say(duration(time_limit_ms - waited)))  # fmt: skip

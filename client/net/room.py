@@ -147,7 +147,8 @@ class Room:
         unsubscribe = self.match.subscribe(changed.set)
         try:
             async with asyncio.timeout(timeout):
-                while not (self.match.started and self.match.in_relay_step):
+                match = self.match  # (a late spectator: once the match so far came)
+                while not (match.started and match.in_relay_step and match.arrival is None):
                     if self.failure is not None:
                         raise LinkFailed(self.failure)
                     changed.clear()

@@ -399,6 +399,23 @@ class GameScreen(Screen[None]):
         if invites is not None:
             self.app.push_screen(InvitesScreen(invites))
 
+    def _watch_catching_up(self, *, every_second: bool = False) -> None:
+        """The board started or ended catching up: prompt again (when a turn is being
+        shown, the turns' worker does, after it); *every_second*: while it still is, the
+        prompt says again how long it has waited."""
+        if self.busy:
+            return
+        held = self.held_back() is not None
+        if held == self._held_shown:
+            if held and every_second:
+                self.say_held_back()
+            return
+        if not held and self._released is not None:
+            self._released.set()  # the turns' worker prompts again on the true board
+        else:  # caught out (a renewed connection), or caught up: say it, the keys follow
+            self.prompt()
+            self.refresh_bindings()
+
     def _refused_while_catching_up(self) -> bool:
         """Say why a key does nothing while the board catches up (True), else nothing."""
         if self.held_back() is None:
@@ -434,8 +451,7 @@ class GameScreen(Screen[None]):
         )
 
     def _watch_claims(self) -> None:
-        if self._held_shown and not self.busy:  # how long it has waited, and for whom
-            self.say_held_back()
+        self._watch_catching_up(every_second=True)
         link = self.extras.link
         claimable = link is not None and link.claimable(self.settings.clock()) is not None
         if claimable != self._claimable:
@@ -455,13 +471,7 @@ class GameScreen(Screen[None]):
         elif isinstance(news, Changed):
             for bar in self.query(ConnectionBar):
                 bar.refresh_status()
-            held = self.held_back() is not None
-            if held != self._held_shown and not self.busy:  # (else prompted after the turn)
-                if not held and self._released is not None:
-                    self._released.set()  # the turns' worker prompts again on the true board
-                else:  # caught out (a renewed connection), or caught up: say it, keys follow
-                    self.prompt()
-                    self.refresh_bindings()
+            self._watch_catching_up()
             for end in self.app.query(EndScreen):  # attributes down: the end screen's note
                 end.show_rematch()
         elif isinstance(news, Superseded) and self.extras.rematch is not None:

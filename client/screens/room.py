@@ -245,7 +245,7 @@ class RoomScreen(Screen[None]):
             self.query_one("#room-members", Static).update(_members(room))
         status = self._status(room)
         if room.match.catching_up and room.link.status.state == "connected":
-            status.append("  " + _("catching up with the match…"), style="bold yellow")
+            status.append("  " + _("catching up with the match…"), style="yellow")
         note = room.match.waiting_note(self.settings.clock())
         if note is not None:
             status.append(f"\n{note}", style="italic")

@@ -24,7 +24,9 @@ from client.net.playing import Playing
 from client.setup import SessionSettings
 from client.widgets.connection import ConnectionBar
 from client.widgets.play_input import PlayInput
+from protocol.events import Event
 from protocol.logfile import encode_log, read_log
+from protocol.session import MatchSession
 from relay.config import RelayConfig
 from relay.server import RelayServer
 from tests.network.players import TIMEOUT, autoplay, meet
@@ -85,7 +87,6 @@ async def test_a_seat_back_shows_catching_up_and_takes_no_action_until_it_has(
             await crash(rooms[1])
             assert bob.log_path is not None
             cut_log(bob.log_path, 6)  # Bob's board from his log is some turns behind
-            stale = read_log(bob.log_path).records
             held = HeldHellos(rooms[0].match.play)
             await asyncio.sleep(0.5)  # the relay frees Bob's seat (its grace is 0.2 s)
 
@@ -106,7 +107,12 @@ async def test_a_seat_back_shows_catching_up_and_takes_no_action_until_it_has(
                 assert len(session.records) < len(ada_session.records)  # stale: Bob lacks some
                 acted: list[object] = []
                 act = back.match.act
-                back.match.act = lambda action: (acted.append(action), act(action))[1]  # type: ignore[method-assign]
+
+                def spied(action: Callable[[MatchSession], list[Event]]) -> None:
+                    acted.append(action)
+                    act(action)
+
+                back.match.act = spied  # type: ignore[method-assign]
                 for key in ("r", "ctrl+r", "m"):
                     again.clear_notifications()
                     await pilot.press(key)

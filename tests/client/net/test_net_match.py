@@ -266,7 +266,7 @@ def test_a_resumed_seat_says_whom_it_waits_for_and_may_act_past_the_time_limit(
     assert bob.waiting_note(trio.now + 12_000) == (
         "Back in your seat: waiting for Ada, Cy to say how far the match went (for 12 s), so "
         "that nothing you sent before stopping is said twice. Wait, or leave with esc (your "
-        "seat is kept); if nobody answers within 4 min 48 s, the board opens where your log "
+        "seat is kept); if nobody answers within 4 min 48 s, play goes on from where your log "
         "stops."
     )
     limit = bob.session.setup.proposal.time_limit_ms

@@ -30,7 +30,6 @@ from tests.network.test_ui_games import (
     SIZE,
     game_screen,
     hosted_room,
-    room_of,
     shows_game,
     until,
 )

@@ -87,7 +87,7 @@ class Waiting:
     since: int
 
     def note(self, names: Sequence[str], time_limit_ms: int, now: int) -> str:
-        """Whom the seat waits for, how long, and what it can do, for the room screen."""
+        """Whom the seat waits for, how long, and what it can do, for the board catching up."""
         waited = now - self.since
         return _(
             "Back in your seat: waiting for {players} to say how far the match went (for "

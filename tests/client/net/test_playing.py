@@ -221,3 +221,22 @@ def test_a_resumed_seat_hands_the_screen_the_match_turn_by_turn_as_it_was_played
         ]
     finally:
         back.close()
+
+
+def test_a_transcript_of_several_turns_is_handed_to_the_screen_turn_by_turn(
+    duo: LoopRoom,
+) -> None:
+    """As a log is (above): one turn cut of a whole transcript was played back as one
+    mover's moves, the catching up's wrong pips."""
+    throws(duo, 4)
+    ada = duo.matches[0]
+    assert ada.session is not None and ada.setup is not None
+    live = list(duo.matches[1].turns)
+    eve = Watcher(duo)
+    eve.begin(ada.setup)
+    [whole] = transcript(list(ada.session.records), 0)
+    eve.play.transcript(0, whole, duo.now, rematching=False)
+    assert len(live) == 4
+    assert [(turn.seat, turn.before, turn.after) for turn in eve.play.turns] == [
+        (turn.seat, turn.before, turn.after) for turn in live
+    ]

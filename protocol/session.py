@@ -314,8 +314,16 @@ class MatchSession(Referee):
         if self.stopped is None:
             self._stop(error, None)
 
-    def restore(self, records: Sequence[bytes], now: int) -> list[Event]:
+    def restore(
+        self,
+        records: Sequence[bytes],
+        now: int,
+        *,
+        each: Callable[[list[Event]], object] | None = None,
+    ) -> list[Event]:
         """Take this seat back after its program stopped: replay its log's *records*.
+        *each* is handed every record's events as it is taken (the session's state is then
+        that record's), so that a screen can be handed the match turn by turn.
 
         Every record is checked as a live message is; this seat's own ones (made by the
         program that stopped) against its own key and chain, which moves past them. Nothing
@@ -330,7 +338,12 @@ class MatchSession(Referee):
         self._gate.restored = self._restoring = True
         log, self._log = self._log, None
         try:
-            events = [event for record in records for event in self.receive_bytes(record, now)]
+            events: list[Event] = []
+            for record in records:
+                taken = self.receive_bytes(record, now)
+                if each is not None:
+                    each(taken)
+                events.extend(taken)
         finally:
             self._log = log
             self._restoring = False
@@ -358,9 +371,15 @@ class MatchSession(Referee):
                 self._earlier.setdefault((message.KIND, message.seat, message.n), raw)
 
     def receive_transcript(
-        self, data: bytes, now: int, *, sender: int | None = None
+        self,
+        data: bytes,
+        now: int,
+        *,
+        sender: int | None = None,
+        each: Callable[[list[Event]], object] | None = None,
     ) -> list[Event]:
-        """Resync: check and replay records a peer sent (from :meth:`transcript_from`).
+        """Resync: check and replay records a peer sent (from :meth:`transcript_from`);
+        *each* is handed every record's events as it is taken (as :meth:`restore`'s).
 
         Records already held are skipped — byte for byte, before any decoding or signature
         check, as are copies within the transcript: a peer that packs one record a hundred
@@ -391,7 +410,10 @@ class MatchSession(Referee):
                     raise
                 raise type(error)(Clause.of(N_("in a transcript: {error}"), error=error.told),
                                   seat=sender, fatal=False) from None  # fmt: skip
-            events.extend(e for e in received if not isinstance(e, Ignored))
+            kept: list[Event] = [e for e in received if not isinstance(e, Ignored)]
+            if each is not None:
+                each(kept)
+            events.extend(kept)
             if record not in self._flight.own and any(isinstance(e, Ignored) for e in received):
                 # A record that changed nothing and is not one held (a claim the match had
                 # moved past, a record after the end): nothing an honest transcript of what

@@ -154,6 +154,17 @@ class MatchLink(Protocol):
     def claim_abandonment(self, seat: int) -> None: ...
 
     @property
+    def catching_up(self) -> bool:
+        """The board shown is not yet known to be where the match stands (see
+        :attr:`client.net.view.MatchView.catching_up`): nothing here acts on it."""
+        ...
+
+    def catching_up_note(self, now_ms: int) -> str | None:
+        """While catching up, whom this seat waits for and what it can do (None: nobody in
+        particular — the relay's replay, a peer's records on their way)."""
+        ...
+
+    @property
     def resumable(self) -> bool:
         """Quitting keeps this terminal's seat (its seat file can take it back)."""
         ...
@@ -162,6 +173,11 @@ class MatchLink(Protocol):
         """What leaves the room once the game's screen is gone (None: a rematch's game took
         the room over). The app runs it and waits for it before it exits."""
         ...
+
+
+def catching_up_refusal() -> str:
+    """Why nothing may be done while the board catches up with the match."""
+    return _("catching up with the match: your board is not yet where it stands")
 
 
 @dataclass(frozen=True, slots=True)

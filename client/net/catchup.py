@@ -21,7 +21,11 @@ checks every one again). :class:`CatchUp` decides who says what, so that the roo
 
 A seat back from a stopped app (resumed from its log) cannot know from the relay whether its
 last messages got out: it waits for the word of every other seat (:attr:`CatchUp.unheard`)
-before it may act, and :meth:`CatchUp.waiting` says whom it waits for and since when.
+before it may act, and :meth:`CatchUp.waiting` says whom it waits for and since when. Any seat
+a peer said it holds more records than itself is **behind** (:attr:`CatchUp.behind`) until
+it holds them: its board is not where the match stands, so it acts on none of it — for at
+most :data:`BEHIND_LIMIT_MS` (:meth:`CatchUp.give_up`), after which it acts on what it holds
+and claims said before it grows again hold it back no more.
 
 >>> catch_up = CatchUp()
 >>> catch_up.caught_up(0, 5, heard_by={0, 1}, now=0)
@@ -57,6 +61,13 @@ honest seat needs records again only after losing them (its app stopped, or the 
 the room: then every seat is numbered anew and nothing is owed to anyone); a hostile one
 asking in a loop gets, per spacing, the match once — as a late spectator's catch-up is
 spaced (:data:`client.net.spectators.CATCH_UP_SPACING_MS`)."""
+BEHIND_LIMIT_MS = 2 * ANSWER_SPACING_MS
+"""The longest a seat stays behind a peer's word that it holds more records (a hello): an
+honest peer's transcript comes within one :data:`ANSWER_SPACING_MS` (an answer owed is sent
+once it has passed). Less than the least time limit
+(:data:`protocol.clock.MIN_TIME_LIMIT_MS`), so that a peer claiming records it never sends
+cannot keep this seat from acting until its turn may be claimed."""
+
 
 @dataclass(slots=True)
 class _Answered:
@@ -76,13 +87,13 @@ class Waiting:
     since: int
 
     def note(self, names: Sequence[str], time_limit_ms: int, now: int) -> str:
-        """Whom the seat waits for, how long, and what it can do, for the room screen."""
+        """Whom the seat waits for, how long, and what it can do, for the board catching up."""
         waited = now - self.since
         return _(
             "Back in your seat: waiting for {players} to say how far the match went (for "
             "{waited}), so that nothing you sent before stopping is said twice. Wait, or leave "
-            "with esc (your seat is kept); if nobody answers within {left}, the board opens "
-            "where your log stops."
+            "with esc (your seat is kept); if nobody answers within {left}, play goes on "
+            "from where your log stops."
         ).format(players=", ".join(names[seat] for seat in self.seats),
                  waited=say(duration(waited)),
                  left=say(duration(time_limit_ms - waited)))  # fmt: skip
@@ -96,13 +107,22 @@ class CatchUp:
         self._heard_by: set[int] = set()  # relay seats that heard our last hello
         self._answered: dict[int, _Answered] = {}  # by match seat: kept across reconnections
         self.unheard: set[int] = set()  # match seats a resumed seat waits to hear from
-        self._claims: dict[int, int] = {}  # unheard seat -> the records it said it holds
+        # Match seat -> the records it said it holds, more than ours (an unheard seat's
+        # word counts once we hold them; any seat's keeps us behind until then).
+        self._claims: dict[int, int] = {}
         self._since = 0
+        self._behind_since = 0  # when the first claim still held came
+        self._gave_up: int | None = None  # the records we held when we stopped waiting
+
+    @property
+    def behind(self) -> bool:
+        """A peer said it holds records this seat has not got yet."""
+        return bool(self._claims)
 
     @property
     def in_step(self) -> bool:
         """Nothing more to hear before this seat may act."""
-        return not self.unheard
+        return not self.unheard and not self._claims
 
     def waiting(self) -> Waiting | None:
         if not self.unheard:
@@ -110,8 +130,20 @@ class CatchUp:
         return Waiting(tuple(sorted(self.unheard)), self._since)
 
     def stop_waiting(self) -> None:
-        """Act without the others' word (past the time limit, nobody answered)."""
+        """Act without the others' word (past the time limit, nobody answered), on the
+        records this seat holds."""
         self.unheard.clear()
+        self._claims.clear()
+
+    def give_up(self, have: int, now: int) -> bool:
+        """True if this seat, behind for :data:`BEHIND_LIMIT_MS` by *now* with *have*
+        records, stops waiting for what the peers said they hold: claims hold it back
+        again only once it holds more than *have*."""
+        if not self._claims or now - self._behind_since < BEHIND_LIMIT_MS:
+            return False
+        self._claims.clear()
+        self._gave_up = have
+        return True
 
     def came(self, relay_seat: int) -> None:
         """*relay_seat* joined or reconnected: it has heard nothing from us since (what we
@@ -160,8 +192,10 @@ class CatchUp:
             out.extend(self._answer(seat, have, records, now))
         if have <= mine:
             self.unheard.discard(seat)
-        elif seat in self.unheard:  # its word counts once we hold what it holds
-            self._claims[seat] = have
+        elif self._gave_up is None or mine > self._gave_up or seat in self.unheard:
+            if not self._claims:  # behind from now (an unheard seat's word: once we hold it)
+                self._behind_since = now
+            self._claims[seat] = max(have, self._claims.get(seat, 0))
         if relay_seat not in self._heard_by:
             self._said = None  # it came after we last spoke: answer its arrival, once
             out.extend(self._say(my_seat, mine, heard_by))
@@ -198,7 +232,8 @@ class CatchUp:
         return out
 
     def grown(self, have: int) -> None:
-        """We hold *have* records now: the seats that said they held no more are heard."""
+        """We hold *have* records now: the seats that said they held no more are heard
+        (and we are behind them no more)."""
         for seat, claim in list(self._claims.items()):
             if claim <= have:
                 self.unheard.discard(seat)

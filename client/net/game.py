@@ -31,6 +31,7 @@ from client.game.driver import (
     RoomInvites,
     SeatRole,
     Superseded,
+    catching_up_refusal,
     seated,
 )
 from client.game.queued import QueuedTurns
@@ -124,6 +125,7 @@ class NetworkGame(QueuedTurns):
 
     def throw(self) -> None:
         """Reveal this seat's share for the awaited throw; the turn comes from next_turn."""
+        self._in_step()
         awaiting = self.awaiting
         if not isinstance(awaiting, ThrowDice) or awaiting.seat != self.local_seat:
             raise NotYourTurnError(_("the game is not waiting for your throw"))
@@ -131,6 +133,7 @@ class NetworkGame(QueuedTurns):
 
     def play(self, play: Play) -> None:
         """Jacquet: play this seat's play (checked and applied at once; its turn follows)."""
+        self._in_step()
         awaiting = self.awaiting
         if not isinstance(awaiting, ChoosePlay) or awaiting.seat != self.local_seat:
             raise NotYourTurnError(_("the game is not waiting for your play"))
@@ -210,13 +213,26 @@ class NetworkGame(QueuedTurns):
         return tuple(self.names[seat] for seat in absent), session.claim_deadline() - now_ms
 
     def claim_abandonment(self, seat: int) -> None:
+        self._in_step()
         self._act(lambda session: session.claim_abandonment(seat, self.settings.clock()))
+
+    @property
+    def catching_up(self) -> bool:
+        """See :attr:`MatchView.catching_up <client.net.view.MatchView.catching_up>`; a
+        rematch's or a link that left the room for good is not this game's to catch up."""
+        if self.superseded or self.link.status.state == "failed":
+            return False
+        return self.match.catching_up
+
+    def catching_up_note(self, now_ms: int) -> str | None:
+        return self.match.waiting_note(now_ms) if self.catching_up else None
 
     @property
     def resigner(self) -> int | None:
         return None if self.finished else self.local_seat
 
     def resign(self) -> None:
+        self._in_step()
         self._act(lambda session: session.resign(self.settings.clock()))
 
     def leaving(self) -> Closer | None:
@@ -290,6 +306,11 @@ class NetworkGame(QueuedTurns):
         if session is None or session.ended is not None or self.superseded:
             return None
         return session
+
+    def _in_step(self) -> None:
+        """Nothing is done on a board that is not known to be current: NotYourTurnError."""
+        if self.catching_up:
+            raise NotYourTurnError(catching_up_refusal())
 
     def _act(self, action: Callable[[MatchSession], list[Event]]) -> None:
         try:

@@ -97,7 +97,7 @@ class NetMatch(MatchView):
         self._chain: HashChain | None = None
         self._chain_source: RandomSource | None = None  # draws the chain, then its renewals
         self.in_relay_step = False  # the relay replayed what it kept since we (re)connected
-        self._replaying = False  # the relay is replaying what it kept (welcome to caught up)
+        self.replaying = False  # the relay is replaying what it kept (welcome to caught up)
         # A seat file can take this seat back: leaving mid-match leaves the log as it is,
         # in the relay's order (what never came back comes back on resuming).
         self.resumable = False
@@ -202,7 +202,7 @@ class NetMatch(MatchView):
                 case JoinIt(proposal):
                     self._join(proposal)
                 case Begin(setup, began):  # replayed by the relay: set up before we came
-                    self._begin(setup, began=began, present=not self._replaying)
+                    self._begin(setup, began=began, present=not self.replaying)
                     if self._asked_setup and self.session is not None:
                         self._asked_setup = False  # it passed us by: its records did too
                         self.play.caught_up(began, wait_for=set())
@@ -237,7 +237,7 @@ class NetMatch(MatchView):
         seats are numbered anew (each player's signed hello says who is who again);
         ``epoch``: the relay's name for its numbering."""
         self.roster.welcomed(relay_seat, roster, now, fresh=fresh, epoch=epoch)
-        self._replaying = True
+        self.replaying = True
         if fresh:
             self.catch_up.renumbered()
         self._changed()
@@ -257,7 +257,7 @@ class NetMatch(MatchView):
         if self.resumed and not self.in_step and not complete and session and not session.ended:
             wait_for = set(range(session.setup.seats)) - {session.seat}
         self.in_relay_step = True
-        self._replaying = False
+        self.replaying = False
         self._before_setup = False  # the relay replayed all it had for us (or nothing)
         if self.role == "spectator" and announced and self.arrival is None:
             self.arrival = Arrival(now)

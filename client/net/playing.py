@@ -93,9 +93,22 @@ class Playing:
 
     def restore(self, records: Sequence[bytes], now: int) -> None:
         """Resumed: the match's logged *records* taken again, every one checked (a
-        ``ProtocolError`` if they do not replay)."""
-        assert self.session is not None
-        self.take(self.session.restore(records, now))
+        ``ProtocolError`` if they do not replay), and cut into turns record by record as
+        they were played: cut once at the end, the whole match was one turn, which the
+        screen played back checker by checker as the first mover's (wrong pips, seconds
+        of a stale prompt) before it showed where the match stands."""
+        session = self.session
+        assert session is not None
+
+        session.restore(records, now, each=self._cut)
+        self.take([])  # the chat lines, and what the replay left to send
+
+    def _cut(self, events: list[Event]) -> None:
+        """One record's *events*, a turn cut if they end one: a log or a transcript is
+        handed to the screen turn by turn (nothing is sent meanwhile: the session sorts
+        what it says once all are taken)."""
+        if self._cutter is not None:
+            self._cutter.take(events)
         self.cut_turn()
 
     def leave(self) -> MatchSession:
@@ -197,9 +210,10 @@ class Playing:
             return
         if part.start <= len(session.records):
             sender, refused = self.sender(relay_seat), session.refused
-            try:
-                self.take(session.receive_transcript(part.data, now, sender=sender))
+            try:  # (cut record by record: a transcript of many turns is as many turns)
+                session.receive_transcript(part.data, now, sender=sender, each=self._cut)
             finally:
+                self.take([])
                 if session.refused != refused:
                     self._ask_again(session, refused=True)
         else:  # a gap before it: ask from where we are
@@ -264,13 +278,17 @@ class Playing:
         self._send_all(self.catch_up.gap(session.seat, have, self.roster.connected()))
 
     def tick(self, now: int) -> bool:
-        """True if this resumed seat, nobody answering within the time limit, may act now."""
+        """True if this seat may act now, having waited long enough: resumed, for the
+        others' word (the time limit); behind, for records a peer said it holds
+        (:data:`~client.net.catchup.BEHIND_LIMIT_MS`)."""
         waiting, session = self.catch_up.waiting(), self.session
-        limit = None if session is None else session.setup.proposal.time_limit_ms
-        if waiting is not None and limit is not None and now - waiting.since >= limit:
+        if session is None:
+            return False
+        limit = session.setup.proposal.time_limit_ms
+        if waiting is not None and now - waiting.since >= limit:
             self.catch_up.stop_waiting()
             return True
-        return False
+        return waiting is None and self.catch_up.give_up(len(session.records), now)
 
     def waiting_note(self, now: int) -> str | None:
         """Resumed and waiting for the others' word: whom for, how long, what can be done."""

@@ -138,14 +138,17 @@ class Room:
         self.match.notify()  # whoever shows the link reads its status again
 
     async def wait_started(self, timeout: float | None = None) -> None:
-        """Until the host seated every player and the relay replayed what it kept (so a
-        player back in his seat sees where the match stands before he can act); raise
-        LinkFailed if the relay refused us."""
+        """Until the host seated every player and the relay replayed what it kept (so that
+        the board opens on all it sent); raise LinkFailed if the relay refused us. A player
+        back in his seat may still be catching up then (waiting for the others' word, see
+        :attr:`MatchView.catching_up <client.net.view.MatchView.catching_up>`): his board
+        says so, and takes no action, until he is."""
         changed = asyncio.Event()
         unsubscribe = self.match.subscribe(changed.set)
         try:
             async with asyncio.timeout(timeout):
-                while not (self.match.started and self.match.in_step):
+                match = self.match  # (a late spectator: once the match so far came)
+                while not (match.started and match.in_relay_step and match.arrival is None):
                     if self.failure is not None:
                         raise LinkFailed(self.failure)
                     changed.clear()

@@ -32,7 +32,9 @@ class MatchView:
     roster: Roster  # who is in the room
     logs: MatchLogs
     arrival: Arrival | None  # a late spectator's, until its catch-up came
-    in_relay_step: bool  # the relay replayed what it kept since we (re)connected
+    in_relay_step: bool  # the relay replayed what it kept since we first connected
+    replaying: bool  # the relay is replaying what it kept for this connection
+    broken: str | None  # why this client stopped following the room
 
     @property
     def session(self) -> MatchSession | None:
@@ -86,6 +88,23 @@ class MatchView:
         """The relay replayed what it kept and nobody's word is awaited: this seat may act
         (a late spectator: the match so far came)."""
         return self.in_relay_step and self.catch_up.in_step and self.arrival is None
+
+    @property
+    def catching_up(self) -> bool:
+        """The match is on, and the board this seat holds is not yet known to be where it
+        stands, so nobody here acts on it. Caught up is: the relay replayed all it kept for
+        this connection (:attr:`replaying` ended, as it does once it sent it); a seat back
+        from its log heard every other seat's word (:attr:`CatchUp.unheard
+        <client.net.catchup.CatchUp.unheard>`); this seat holds every record a peer said it
+        holds (:attr:`CatchUp.behind <client.net.catchup.CatchUp.behind>`); a late
+        spectator's catch-up came. The waits end at the latest at the match's time limit or
+        :data:`~client.net.catchup.BEHIND_LIMIT_MS` (:meth:`Playing.tick`), the spectator's
+        when its catch-up comes or cannot (:class:`~client.net.spectators.Arrival`): never
+        an endless catching up. A stopped match has nothing more to catch up with."""
+        session = self.session
+        if session is None or session.stopped is not None or self.broken is not None:
+            return False
+        return self.replaying or not self.in_step
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ The Goose and Jacquet screens subclass it and fill in how their game is drawn:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 from typing import ClassVar
@@ -39,6 +40,7 @@ from client.game.driver import (
     OffenceNews,
     ScreenAwaiting,
     Superseded,
+    catching_up_refusal,
     seated,
 )
 from client.game.turn import GameState, NotYourTurnError, Turn
@@ -105,6 +107,8 @@ class GameScreen(Screen[None]):
         self.busy = False  # a turn is being shown (played back, animated)
         self._claimable = False
         self._unsubscribe: Callable[[], None] | None = None
+        self._held_shown = False  # the prompt last said the board is catching up
+        self._released: asyncio.Event | None = None  # set once the board caught up
 
     @property
     def extras(self) -> Extras:
@@ -197,9 +201,11 @@ class GameScreen(Screen[None]):
             awaiting = game.awaiting
             if isinstance(awaiting, ThrowDice | ChoosePlay) and self._computer_plays(awaiting.seat):
                 await self._computer_acts(awaiting)
-            turn = await game.next_turn()
+            turn = await self._next_turn()
             if closing(self):  # replaced or left while the turn was on its way
                 return
+            if turn is None:  # caught up with the match: prompt again, on the true board
+                continue
             self.busy = True
             try:
                 await self.show_turn(turn)
@@ -212,8 +218,45 @@ class GameScreen(Screen[None]):
 
     def _computer_plays(self, seat: int) -> bool:
         """The computer acts for *seat* here, and the screen has caught up with the game
-        (it acts on what is shown)."""
-        return self.game.seat_role(seat) == "computer" and not self.game.pending_turns
+        (it acts on what is shown, and only on a board known to be current)."""
+        return (self.game.seat_role(seat) == "computer" and not self.game.pending_turns
+                and self.held_back() is None)  # fmt: skip
+
+    async def _next_turn(self) -> Turn | None:
+        """The next turn; while the board catches up with the match (and no turn waits),
+        None as soon as it has caught up, for the prompt to be made again on it."""
+        if self.held_back() is None or self.game.pending_turns:
+            return await self.game.next_turn()
+        released = self._released = asyncio.Event()
+        turn = asyncio.ensure_future(self.game.next_turn())
+        caught_up = asyncio.ensure_future(released.wait())
+        try:
+            await asyncio.wait((turn, caught_up), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self._released = None
+            caught_up.cancel()
+            if not turn.done():
+                turn.cancel()
+        return turn.result() if turn.done() and not turn.cancelled() else None
+
+    def held_back(self) -> str | None:
+        """While the board catches up with the match (a networked seat back, or its
+        connection renewed): what the prompt says instead of what the board awaits, and
+        why no key acts on it (None: the board is current)."""
+        link = self.extras.link
+        if link is None or not link.catching_up:
+            return None
+        text = _("Catching up with the match…")
+        note = link.catching_up_note(self.settings.clock())
+        return text if note is None else f"{text} {note}"
+
+    def say_held_back(self) -> bool:
+        """Say so in the prompt line while the board catches up (True), nothing else."""
+        held = self.held_back()
+        self._held_shown = held is not None
+        if held is not None:
+            self.say(held)
+        return held is not None
 
     async def _computer_acts(self, awaiting: ThrowDice | ChoosePlay) -> None:
         await self._computer.wait_to_act()
@@ -231,8 +274,7 @@ class GameScreen(Screen[None]):
         try:
             action()
         except NotYourTurnError as refusal:
-            reason = str(refusal)
-            self.refuse(reason[:1].upper() + reason[1:] + ".")
+            self.refuse(as_sentence(str(refusal)))
             return False
         self.acting = True
         return True
@@ -341,6 +383,8 @@ class GameScreen(Screen[None]):
         self.set_focus(board if board.focusable else None)
 
     def action_claim(self) -> None:
+        if self._refused_while_catching_up():
+            return
         link = self.extras.link
         seat = None if link is None else link.claimable(self.settings.clock())
         if link is None or seat is None:
@@ -355,7 +399,33 @@ class GameScreen(Screen[None]):
         if invites is not None:
             self.app.push_screen(InvitesScreen(invites))
 
+    def _watch_catching_up(self, *, every_second: bool = False) -> None:
+        """The board started or ended catching up: prompt again (when a turn is being
+        shown, the turns' worker does, after it); *every_second*: while it still is, the
+        prompt says again how long it has waited."""
+        if self.busy:
+            return
+        held = self.held_back() is not None
+        if held == self._held_shown:
+            if held and every_second:
+                self.say_held_back()
+            return
+        if not held and self._released is not None:
+            self._released.set()  # the turns' worker prompts again on the true board
+        else:  # caught out (a renewed connection), or caught up: say it, the keys follow
+            self.prompt()
+            self.refresh_bindings()
+
+    def _refused_while_catching_up(self) -> bool:
+        """Say why a key does nothing while the board catches up (True), else nothing."""
+        if self.held_back() is None:
+            return False
+        self.refuse(as_sentence(catching_up_refusal()))
+        return True
+
     def action_resign(self) -> None:
+        if self._refused_while_catching_up():
+            return
         resigning = self.extras.resigning
         resigner = None if resigning is None else resigning.resigner
         if resigning is None or resigner is None:
@@ -381,6 +451,7 @@ class GameScreen(Screen[None]):
         )
 
     def _watch_claims(self) -> None:
+        self._watch_catching_up(every_second=True)
         link = self.extras.link
         claimable = link is not None and link.claimable(self.settings.clock()) is not None
         if claimable != self._claimable:
@@ -400,6 +471,7 @@ class GameScreen(Screen[None]):
         elif isinstance(news, Changed):
             for bar in self.query(ConnectionBar):
                 bar.refresh_status()
+            self._watch_catching_up()
             for end in self.app.query(EndScreen):  # attributes down: the end screen's note
                 end.show_rematch()
         elif isinstance(news, Superseded) and self.extras.rematch is not None:
@@ -434,3 +506,8 @@ class GameScreen(Screen[None]):
             self.post_message(EndChosen(setup, choice))
 
         self.app.push_screen(EndScreen(summary, self.extras.rematch), chosen)
+
+
+def as_sentence(reason: str) -> str:
+    """A refusal's reason (a clause, as errors say it) said as a sentence on its own."""
+    return reason[:1].upper() + reason[1:] + "."

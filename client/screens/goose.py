@@ -18,13 +18,13 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from client import help_topics
-from client.game.driver import GameDriver
+from client.game.driver import GameDriver, catching_up_refusal
 from client.game.story import tell
 from client.game.turn import GameState, Turn
 from client.i18n import N_, _, ngettext, words
 from client.lifecycle import closing
 from client.screens.end import GameSummary
-from client.screens.game import GameScreen
+from client.screens.game import GameScreen, as_sentence
 from client.setup import SessionSettings
 from client.widgets.dice import DiceDisplay
 from client.widgets.footer import KeysFooter
@@ -128,6 +128,8 @@ class GooseScreen(GameScreen):
         awaiting = game.awaiting
         if self.extras.replay is not None:
             self.say("")
+            return
+        if self.say_held_back():
             return
         if not isinstance(awaiting, ThrowDice):
             self.say(_("The game is over."))
@@ -252,6 +254,8 @@ class GooseScreen(GameScreen):
         """Why the throw key does nothing now, in words; ``None`` when it may throw."""
         game = self.game
         awaiting = game.awaiting
+        if self.held_back() is not None:
+            return as_sentence(catching_up_refusal())
         if not isinstance(awaiting, ThrowDice):
             return _("The game is over.")
         role, name = game.seat_role(awaiting.seat), game.names[awaiting.seat]

@@ -253,6 +253,8 @@ class JacquetScreen(GameScreen):
                 self.action_focus_board()
         if self.extras.replay is not None:
             self.say("")
+        elif self.say_held_back():
+            pass  # no entry on a board not known to be current
         elif isinstance(awaiting, Finished):
             self.say(_("The match is over."))
         elif (waiting := self.waiting_sentence(awaiting)) is not None:
@@ -400,6 +402,8 @@ class JacquetScreen(GameScreen):
             not isinstance(awaiting, Finished) and self.game.seat_role(awaiting.seat) == "person"
         )
         if action == "throw":
+            if self.held_back() is not None:
+                return True  # pressed, it says why it does nothing (no entry meanwhile)
             if isinstance(awaiting, ChoosePlay):
                 return False  # hidden while a play is awaited: Type takes its place (80 cols)
             pausing = self._pass_seen is not None
@@ -412,7 +416,7 @@ class JacquetScreen(GameScreen):
         return bool(self._entry and self._entry.steps) or None
 
     def action_throw(self) -> None:
-        if self.check_action("throw", ()):
+        if self.check_action("throw", ()) and not self._refused_while_catching_up():
             self.start(self.game.throw)
 
     def action_confirm(self) -> None:

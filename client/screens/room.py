@@ -244,6 +244,8 @@ class RoomScreen(Screen[None]):
         if self.hosting or room.link.ever_connected:
             self.query_one("#room-members", Static).update(_members(room))
         status = self._status(room)
+        if room.match.catching_up and room.link.status.state == "connected":
+            status.append("  " + _("catching up with the match…"), style="yellow")
         note = room.match.waiting_note(self.settings.clock())
         if note is not None:
             status.append(f"\n{note}", style="italic")

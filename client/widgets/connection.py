@@ -106,9 +106,14 @@ class ConnectionBar(Static):
             line = Text(_("✖ left the room"), style="bold red")
         else:
             line = describe_link(link.status)
+        catching_up = not fatal and link.catching_up
+        if catching_up:  # first, so that a narrow terminal cuts the peers instead
+            line.append("  " + _("catching up…"), style="bold yellow")
         line.append_text(describe_peers(link.describe_peers()))
         if link.watching:
             line.append("  " + _("watching"), style="italic")
+        if catching_up:
+            return line  # nothing to claim on a board not known to be current
         if fatal:
             offence = fatal[-1]
             stopped = _("✖ match stopped: {who}: {reason}").format(who=offence.named,

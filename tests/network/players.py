@@ -53,6 +53,9 @@ async def autoplay(
     shown = 0
     while not isinstance(game.awaiting, Finished) and (stop_after is None or shown < stop_after):
         awaiting = game.awaiting
+        if game.catching_up and not game.pending_turns:  # as the screen: nothing meanwhile
+            await until_caught_up_or_a_turn(game)
+            continue
         caught_up = not game.pending_turns
         if (
             caught_up
@@ -70,6 +73,18 @@ async def autoplay(
         await game.next_turn()
         shown += 1
     return shown
+
+
+async def until_caught_up_or_a_turn(game: NetworkGame) -> None:
+    """Until *game* caught up with its match, or a turn came to show."""
+    changed = asyncio.Event()
+    unsubscribe = game.subscribe(lambda _news: changed.set())
+    try:
+        while game.catching_up and not game.pending_turns:
+            changed.clear()
+            await changed.wait()
+    finally:
+        unsubscribe()
 
 
 async def play_out(games: Sequence[NetworkGame]) -> None:

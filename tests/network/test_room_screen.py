@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from textual.app import App
+from textual.widgets import Static
 
 from client.app import NetworkApp, TablierApp
 from client.net.plan import HostPlan, JoinPlan
@@ -25,12 +26,23 @@ from relay.config import RelayConfig
 from relay.server import RelayServer
 from tests.client.terminal import ROOT, environment
 from tests.network.conftest import QUICK
-from tests.network.test_ui_games import SIZE, hosted_room, room_of, shows_game, until
+from tests.network.test_ui_games import (
+    SIZE,
+    game_screen,
+    hosted_room,
+    shows_game,
+    until,
+)
 
 
 def screen_lines(app: App[None]) -> list[str]:
     """The text of every row of the screen, as the terminal shows it."""
     return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def prompt_of(app: App[None]) -> str:
+    """The game screen's prompt line, in words (wrapped beside the board on screen)."""
+    return " ".join(str(app.screen.query_one("#jacquet-message", Static).render()).split())
 
 
 def free_port() -> int:
@@ -165,11 +177,12 @@ async def test_the_join_forms_error_is_shown_whole(tmp_path: Path) -> None:
                 "'garbage'") in words  # fmt: skip
 
 
-async def test_a_host_back_through_join_sees_the_invites_again(
+async def test_a_host_back_through_join_catches_up_on_her_board_with_the_invites_at_hand(
     settings: Callable[[str], SessionSettings],
 ) -> None:
-    """Ada's app quit mid-match and the relay restarted: back with her player invite, she
-    waits in the room for Bob's word — as its host, invites and copy keys shown."""
+    """Ada's app quit mid-match and the relay restarted: back with her player invite, her
+    board waits for Bob's word, catching up and saying so whole — as its host, her invites
+    one key away."""
     config = RelayConfig(port=free_port(), rate=2000, burst=2000, max_bytes_per_ip=1 << 30)
     relay = RelayServer(config)
     await relay.start()
@@ -186,30 +199,21 @@ async def test_a_host_back_through_join_sees_the_invites_again(
     try:
         back = NetworkApp(JoinPlan(room.invite, "Ada"), settings("Ada"))
         async with back.run_test(size=SIZE) as ada:
-            await until(ada, lambda: room_of(back).room is not None, "Ada's room")
-            screen = room_of(back)
-            await until(ada, lambda: "c Copy invite" in " ".join(screen_lines(back)),
-                        "the copy keys in the footer")  # fmt: skip
-            words = " ".join(" ".join(screen_lines(back)).split())
-            assert "Hosting this room: back in your seat" in words
-            assert "Invite a player (c copies it): " + room.invite.encode()[:70] in words
-            assert "w Copy watch invite" in words
-            assert "Jacquet (match to 1 point): 1. Ada (you) 2. Bob" in words
-            assert screen.room is not None and screen.room.spectator_invite is not None
-            assert str(screen.query_one("#invite-watch").render()) == (
-                screen.room.spectator_invite.encode()
-            )
-            assert not shows_game(back)()  # still waiting for Bob's word, and told so
+            await until(ada, shows_game(back), "Ada's board")
+            screen = game_screen(back)
+            assert screen is not None and screen.extras.invites is not None
+            # Her board opens on her log, catching up: waiting for Bob's word, and told so.
             told = "Back in your seat: waiting for Bob to say how far the match went (for 0 s)"
-            await until(ada, lambda: told in " ".join(" ".join(screen_lines(back)).split()),
-                        "whom she waits for")  # fmt: skip
-            # Whole, down to its last words, above the footer: nothing cut at 80x24 (awaited:
-            # the status grows to the note's height at the next layout, a frame after).
-            whole = "the board opens where your log stops. c Copy invite"
-            await until(ada, lambda: whole in " ".join(" ".join(screen_lines(back)).split()),
-                        "the whole note")  # fmt: skip
-            words = " ".join(" ".join(screen_lines(back)).split())
-            assert "leave with esc (your seat is kept); if nobody answers within 5 min" in words
+            await until(ada, lambda: told in prompt_of(back), "whom she waits for")
+            assert prompt_of(back).startswith("Catching up with the match…")
+            assert "if nobody answers within 5 min" in prompt_of(back)
+            # Whole, down to its last words, beside the board: nothing cut at 80x24.
+            rows = screen_lines(back)
+            assert any(row.rstrip().endswith("log stops.") for row in rows), rows
+            assert any("catching up…" in row for row in rows)  # the connection line too
+            await ada.press("i")  # as its host, her invites at hand
+            await until(ada, lambda: room.invite.encode()[:60] in " ".join(screen_lines(back)),
+                        "the invites")  # fmt: skip
     finally:
         await relay.close()
         await asyncio.sleep(0)

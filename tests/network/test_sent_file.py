@@ -92,7 +92,7 @@ async def test_back_in_her_seat_she_sends_the_share_she_sent_before_never_anothe
                 await asyncio.sleep(0.02)
         assert back.link._resync and back.match.resumed
         note = back.match.play.waiting_note(clock())
-        assert note is not None and note.endswith("the board opens where your log stops.")
+        assert note is not None and note.endswith("play goes on from where your log stops.")
         clock.advance(LIMIT + 1_000)
         async with asyncio.timeout(TIMEOUT):
             while not back.match.in_step:

@@ -10,12 +10,13 @@ from typing import cast
 import pytest
 
 from client.net import wire
-from client.net.catchup import ANSWER_SPACING_MS, CatchUp, transcript
+from client.net.catchup import ANSWER_SPACING_MS, BEHIND_LIMIT_MS, CatchUp, transcript
 from client.net.game import NetworkGame
 from client.net.link import LinkStatus, RelayLink
 from client.net.match import NetMatch, Outgoing
 from client.net.rematch import REMATCH_TIMEOUT_MS
 from client.setup import SessionSettings
+from protocol.clock import MIN_TIME_LIMIT_MS
 from protocol.codec import unpack_transcript
 from protocol.errors import LocalProtocolError
 from protocol.events import ChatReceived
@@ -185,6 +186,76 @@ def test_a_resumed_seat_is_told_whom_it_waits_for_and_acts_after_the_time_limit(
     assert catch_up.in_step and catch_up.waiting() is None
 
 
+def test_a_seat_is_behind_until_it_holds_what_a_peer_said_and_never_past_the_limit() -> None:
+    catch_up = CatchUp()
+    catch_up.caught_up(0, 5, heard_by={0, 1}, now=0)
+    assert catch_up.in_step and not catch_up.behind
+    catch_up.heard(1, seat=1, have=8, my_seat=0, records=[b"r"] * 5, heard_by={0, 1}, now=100)
+    assert catch_up.behind and not catch_up.in_step  # Bob holds more: his records first
+    catch_up.grown(7)
+    assert catch_up.behind
+    catch_up.grown(8)
+    assert catch_up.in_step and not catch_up.behind
+    # A claim never made good: behind for BEHIND_LIMIT_MS at most, then on what it holds.
+    catch_up.heard(1, seat=1, have=12, my_seat=0, records=[b"r"] * 8, heard_by={0, 1},
+                   now=1_000)  # fmt: skip
+    assert not catch_up.give_up(8, now=1_000 + BEHIND_LIMIT_MS - 1) and catch_up.behind
+    assert catch_up.give_up(8, now=1_000 + BEHIND_LIMIT_MS) and catch_up.in_step
+    # Said again, the same claim holds it back no more until it holds more than then.
+    catch_up.heard(1, seat=1, have=12, my_seat=0, records=[b"r"] * 8, heard_by={0, 1},
+                   now=40_000)  # fmt: skip
+    assert catch_up.in_step
+    catch_up.heard(1, seat=1, have=12, my_seat=0, records=[b"r"] * 9, heard_by={0, 1},
+                   now=41_000)  # fmt: skip
+    assert catch_up.behind
+    assert BEHIND_LIMIT_MS < MIN_TIME_LIMIT_MS  # its turn cannot be claimed meanwhile
+
+
+def test_catching_up_from_the_relays_welcome_until_the_records_a_peer_holds_are_in(
+    trio: LoopRoom,
+) -> None:
+    """The sans-I/O state the game screen shows as "Catching up…": from the relay's
+    welcome to the end of its replay, then while a peer's hello says it holds records this
+    seat has not got (held back here by delivering the hello and not the transcript); the
+    time passing ends it, a record of ours never did."""
+    ada, bob = trio.matches[0], trio.matches[1]
+    assert not bob.catching_up
+    trio.leave(1)
+    ada.act(lambda session: session.chat("while you were away", trio.now))
+    trio.pump()
+    trio.here[1] = True
+    for other in (0, 2):
+        trio.matches[other].presence(1, "reconnected", "Bob", trio.now)
+    bob.welcomed(1, [(0, "Ada", True), (2, "Cy", True)], trio.now)
+    assert bob.catching_up  # the relay replays what it kept
+    bob.caught_up(trio.now, complete=False)  # it kept nothing: Bob says how far he is
+    assert not bob.catching_up  # (nobody said he holds more yet)
+    [hello] = [item.data for item in bob.outbox]
+    bob.outbox.clear()
+    ada.receive(1, hello, trio.now)
+    answer = [(wire.decode(item.data), item.data) for item in ada.outbox]
+    ada.outbox.clear()
+    [ada_hello] = [data for payload, data in answer if isinstance(payload, wire.Hello)]
+    parts = [data for payload, data in answer if isinstance(payload, wire.Transcript)]
+    assert parts
+    bob.receive(0, ada_hello, trio.now)
+    assert bob.catching_up and bob.catch_up.behind  # Ada holds a record Bob has not
+    for data in parts:
+        bob.receive(0, data, trio.now)
+    assert not bob.catching_up
+    assert bob.session is not None and ada.session is not None
+    assert bob.session.records == ada.session.records
+    # Ada says again she holds more than Bob (as if a record were on its way) and never
+    # sends it: Bob acts on what he holds once BEHIND_LIMIT_MS has passed.
+    bob.catch_up.heard(0, seat=0, have=len(ada.session.records) + 1, my_seat=1,
+                       records=bob.session.records, heard_by={0, 1, 2}, now=trio.now)  # fmt: skip
+    assert bob.catching_up
+    bob.tick(trio.now + BEHIND_LIMIT_MS - 1)
+    assert bob.catching_up
+    bob.tick(trio.now + BEHIND_LIMIT_MS)
+    assert not bob.catching_up
+
+
 def test_a_resumed_seat_says_whom_it_waits_for_and_may_act_past_the_time_limit(
     trio: LoopRoom,
 ) -> None:
@@ -195,7 +266,7 @@ def test_a_resumed_seat_says_whom_it_waits_for_and_may_act_past_the_time_limit(
     assert bob.waiting_note(trio.now + 12_000) == (
         "Back in your seat: waiting for Ada, Cy to say how far the match went (for 12 s), so "
         "that nothing you sent before stopping is said twice. Wait, or leave with esc (your "
-        "seat is kept); if nobody answers within 4 min 48 s, the board opens where your log "
+        "seat is kept); if nobody answers within 4 min 48 s, play goes on from where your log "
         "stops."
     )
     limit = bob.session.setup.proposal.time_limit_ms

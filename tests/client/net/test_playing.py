@@ -12,12 +12,14 @@ import pytest
 from client import i18n
 from client.net import wire
 from client.net.catchup import transcript
+from client.net.match import NetMatch
 from client.net.playing import Playing
 from client.net.roster import Roster
 from protocol.errors import LocalProtocolError, RemoteProtocolError
 from protocol.identity import Identity, seeded_source
+from protocol.logfile import read_log
 from protocol.setup import MatchSetup
-from tests.client.net.loop import LoopRoom
+from tests.client.net.loop import TOKEN, LoopRoom
 
 
 @pytest.fixture
@@ -193,3 +195,48 @@ def test_only_a_throwers_share_leaves_its_place_to_the_answer_it_gets(duo: LoopR
     assert answer.tell and isinstance(wire.decode(answer.data), wire.Game)
     other.act(lambda s: s.chat("à toi", duo.now))
     assert [sent.tell for sent in other.outbox] == [True, True]
+
+
+def test_a_resumed_seat_hands_the_screen_the_match_turn_by_turn_as_it_was_played(
+    duo: LoopRoom, tmp_path: Path
+) -> None:
+    """Back from its log, a seat's screen is handed the turns the live seat was handed — not
+    the whole match as one turn, which the screen played back checker by checker as the
+    first mover's (issue 29, item 7: wrong pips and a stale prompt for seconds)."""
+    throws(duo, 6)
+    bob = duo.matches[1]
+    live = list(bob.turns)
+    assert len(live) == 6 and bob.logs.path is not None and bob.chain_secret is not None
+    bob.close()  # (the room goes on without him: his log as he left it)
+    back = NetMatch.resume(
+        "player", "Bob", identity=bob.identity, chain_secret=bob.chain_secret,
+        spectator_token=TOKEN, log=read_log(bob.logs.path), log_path=bob.logs.path,
+        random_source=seeded_source("back"), now=duo.now, data_dir=tmp_path / "back",
+    )  # fmt: skip
+    try:
+        turns = list(back.turns)
+        assert [turn.seat for turn in turns] == [turn.seat for turn in live]
+        assert [(turn.before, turn.after) for turn in turns] == [
+            (turn.before, turn.after) for turn in live
+        ]
+    finally:
+        back.close()
+
+
+def test_a_transcript_of_several_turns_is_handed_to_the_screen_turn_by_turn(
+    duo: LoopRoom,
+) -> None:
+    """As a log is (above): one turn cut of a whole transcript was played back as one
+    mover's moves, the catching up's wrong pips."""
+    throws(duo, 4)
+    ada = duo.matches[0]
+    assert ada.session is not None and ada.setup is not None
+    live = list(duo.matches[1].turns)
+    eve = Watcher(duo)
+    eve.begin(ada.setup)
+    [whole] = transcript(list(ada.session.records), 0)
+    eve.play.transcript(0, whole, duo.now, rematching=False)
+    assert len(live) == 4
+    assert [(turn.seat, turn.before, turn.after) for turn in eve.play.turns] == [
+        (turn.seat, turn.before, turn.after) for turn in live
+    ]

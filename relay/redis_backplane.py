@@ -48,7 +48,6 @@ import time
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
-from urllib.parse import urlsplit, urlunsplit
 
 from redis.asyncio import Redis
 from redis.backoff import NoBackoff
@@ -56,6 +55,22 @@ from redis.exceptions import RedisError, ResponseError
 from redis.retry import Retry
 
 from relay import logs, redis_library, rules
+from relay.backplane_health import (
+    PING,
+    RETRY_EVERY,
+    TIMEOUT,
+    WATCH_EVERY,
+    BackplaneStats,
+    Conflict,
+    Failure,
+    Health,
+    Lose,
+    Refusal,
+    Say,
+    Unreachable,
+    unreadable,
+)
+from relay.backplane_order import Offered, Reorder
 from relay.config import BackplaneURLError, RelayConfig
 from relay.core import Log
 from relay.envelope import (
@@ -67,7 +82,7 @@ from relay.envelope import (
     stamp,
 )
 from relay.limits import WATCHING_EVERY
-from relay.redis_library import VERSION_ERROR, VERSION_KEY
+from relay.redis_library import VERSION_KEY
 from relay.redis_link import RedisLink, Waiting, pack, tls_context
 from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
 from relay.shared import (
@@ -84,9 +99,6 @@ from relay.shared import (
     Leave,
 )
 
-TIMEOUT = 2.0  # seconds for any one Redis command
-RETRY_EVERY = 0.5  # seconds between attempts to reach Redis again
-WATCH_EVERY = 0.25  # seconds between looks at whether Redis stopped answering
 # A change of a room's state is stored only if nobody changed the room since it was loaded
 # (else it is decided again, after a random pause of up to CONFLICT_PAUSE times the tries so
 # far, so that racers spread out). A spectator's join is decided again at most TRIES times
@@ -185,14 +197,6 @@ def _room_counts(ip: str) -> tuple[str, str]:
     return "tablier:{rooms}", f"tablier:{{rooms}}:{ip}"
 
 
-@dataclass(slots=True)
-class BackplaneStats:
-    round_trips: int = 0
-    round_trip_seconds: float = 0.0
-    reconnects: int = 0
-    errors: int = 0
-
-
 @dataclass(frozen=True, slots=True)
 class _Loaded:
     version: bytes
@@ -215,9 +219,6 @@ class RedisBackplane:
         self.url = url
         self.config = config
         self.process = secrets.token_hex(4)  # this process's name in holders and leases
-        self.down: str | None = "not connected to Redis yet"
-        self.refused: str | None = None  # why Redis refuses our writes, while it does
-        self.stats = BackplaneStats()
         options: dict[str, Any] = {
             "retry": Retry(NoBackoff(), 0),  # a lost reply must not run a change twice
             "socket_connect_timeout": TIMEOUT,
@@ -231,6 +232,7 @@ class RedisBackplane:
             pool = self._redis.connection_pool
             pool.connection_class(**pool.connection_kwargs)  # built, connected to nothing
             tls_context(url)  # the link's, from the same options (its files read now)
+            self.health = Health(url)  # down, up, refusing writes: what follows each failure
         except OSError as error:  # ssl.SSLError too
             said = error.strerror or str(error)
             raise BackplaneURLError(f"its TLS files cannot be read or used ({said})") from error
@@ -249,11 +251,8 @@ class RedisBackplane:
         # Joins stored but refused (see _admit): room, holder, whether his seat was new.
         self._undone: list[tuple[str, str, bool]] = []
         self._appends: list[Append] = []  # to write at the end of this turn of the loop
-        self._cursors: dict[str, int] = {}  # room -> the last number handed to the core
-        self._entering: dict[str, int] = {}  # rooms joined here, the commit not answered yet
-        self._settling: dict[str, int] = {}  # rooms entered, their answers not taken in yet
-        self._held: dict[str, list[Event]] = {}  # what Redis told of those meanwhile
-        self._early: dict[str, dict[int, Event]] = {}  # events that came before their turn
+        # Each room's order as heard here: what goes to the core, what is missing.
+        self._order = Reorder(config.backlog)
         self._fetching: set[str] = set()  # rooms whose missing numbers are being fetched
         self._extended: dict[str, float] = {}  # room -> when its life was last extended
         self._creators: dict[str, str] = {}  # room -> the address it counts against
@@ -263,9 +262,7 @@ class RedisBackplane:
         self._memory_read: Memory | None = None  # Redis's memory figures, as last read
         self._room_bytes = room_bytes(config)
         self._listener: Listener | None = None
-        self._was_up = False
         self._up = asyncio.Event()
-        self._closing = False
         self._tasks: list[asyncio.Task[None]] = []
         self._checks: set[asyncio.Task[None]] = set()  # checks, fetches, undos under way
 
@@ -283,7 +280,7 @@ class RedisBackplane:
                 await self._up.wait()
 
     async def close(self) -> None:
-        self._closing = True  # redis-py may turn a cancelled read into an error: stop anyway
+        self.health.closing = True  # redis-py may turn a cancelled read into an error: stop anyway
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             task.cancel()
@@ -300,7 +297,16 @@ class RedisBackplane:
     @property
     def unavailable(self) -> str | None:
         """Why this process cannot serve rooms now (None: it can)."""
-        return self.down if self.down is not None else self.refused
+        return self.health.unavailable
+
+    @property
+    def down(self) -> str | None:
+        """Why Redis cannot serve this process (None: it can, writes aside)."""
+        return self.health.down
+
+    @property
+    def stats(self) -> BackplaneStats:
+        return self.health.stats
 
     # --- what the core asks ----------------------------------------------------------------
 
@@ -308,7 +314,7 @@ class RedisBackplane:
         """Number a payload: at once when Redis has nothing of ours to answer (a message now
         and then), else with every other append of this turn of the event loop, in one write
         at its end (:meth:`_flush`): under load, one write for many."""
-        if self.down is not None:
+        if self.health.down is not None:
             self._unnumbered(request, None)
             return
         link = self._link
@@ -406,20 +412,16 @@ class RedisBackplane:
         try:
             memory = Memory(int(info["used_memory"]), int(info["maxmemory"]), now)
         except (KeyError, TypeError, ValueError) as error:
-            raise _unreadable("answered INFO memory", error) from error
+            raise unreadable("answered INFO memory", error) from error
         if memory.most == 0 and (self._memory_read is None or self._memory_read.most != 0):
-            self._log("backplane_no_maxmemory", {"redis": _safe_url(self.url)})
+            self._log("backplane_no_maxmemory", {"redis": self.health.redis})
         self._memory_read = memory
         return memory
 
     def settled(self, room_id: str) -> None:
         """The core has taken in an :meth:`enter`'s answer: what the reader brought for the
         room meanwhile, held back until now, goes to the core."""
-        self._settling[room_id] -= 1
-        if self._settling[room_id]:
-            return
-        del self._settling[room_id]
-        held = self._held.pop(room_id, [])
+        held = self._order.settled(room_id)
         if held and self._listener is not None:
             self._listener.on_events(room_id, held)
 
@@ -466,7 +468,7 @@ class RedisBackplane:
         room_id = message.room_id
         new_seat = admitted.event == PresenceEvent.JOINED
         # What Redis tells of the room before the commit's answer is back is kept (see _offer).
-        self._entering[room_id] = self._entering.get(room_id, 0) + 1
+        self._order.entering(room_id)
         try:
             try:
                 first, frames = await self._commit(room_id, loaded, state, events, start)
@@ -492,16 +494,15 @@ class RedisBackplane:
                     *presence_parts(WATCHING_SEAT, PresenceEvent.WATCHING, request.name),
                 )  # fmt: skip
                 await self._announce(room_id, watching)
-            if self.down is not None or self._links != links:
+            if self.health.down is not None or self._links != links:
                 # The link went while the join was stored: what Redis told it of the room
                 # meanwhile went with it, so he cannot be served from here. He is refused
                 # (his app asks again) and his seat given back, never let in to a hole.
                 self._give_back(room_id, request.holder, new_seat)
                 return ErrorCode.UNAVAILABLE
             self._creators[room_id] = state.creator
-            self._settling[room_id] = self._settling.get(room_id, 0) + 1
-            if room_id not in self._cursors:  # later events come from Redis's messages
-                self._cursors[room_id] = numbered[-1][0] if numbered else next_seq - 1
+            # Later events come from Redis's messages (unless the room was ours already).
+            self._order.start(room_id, numbered[-1][0] if numbered else next_seq - 1)
         finally:
             self._entered(room_id)
         away = tuple((s.index, wall - s.left_at) for s in state.disconnected_seats())
@@ -533,7 +534,7 @@ class RedisBackplane:
         asyncio.get_running_loop().call_at(at, self._announce_due, room_id)
 
     def _announce_due(self, room_id: str) -> None:
-        if not self._closing:
+        if not self.health.closing:
             self._spawn(self._announce_later(room_id))
 
     async def _announce_later(self, room_id: str) -> None:
@@ -544,14 +545,8 @@ class RedisBackplane:
     def _entered(self, room_id: str) -> None:
         """A join's commit is answered (or failed): what Redis published of the room
         meanwhile goes on from the cursor, or is dropped if the room is not ours."""
-        self._entering[room_id] -= 1
-        if self._entering[room_id]:
-            return
-        del self._entering[room_id]
-        if room_id in self._cursors:
-            self._fill(room_id, self._offer(room_id, []))
-        else:
-            self._early.pop(room_id, None)
+        self._drop_if_left(room_id)
+        self._fill(room_id, self._deliver(room_id, self._order.entered(room_id)))
 
     def _tidy(self, state: RoomState, live: frozenset[str], wall: float) -> list[_Presence]:
         """What is due before anything else: holders of dead processes let go, seats left
@@ -574,7 +569,7 @@ class RedisBackplane:
             await self._change_now(room_id, decide)
 
     async def _change_now(self, room_id: str, decide: Decide) -> None:
-        if self.down is not None:
+        if self.health.down is not None:
             return
         try:
             await self._decide(room_id, decide)
@@ -608,12 +603,12 @@ class RedisBackplane:
         """Undo a join that was (or may have been) stored, but whose member was refused:
         now if Redis can be reached, else before this process takes any other join."""
         self._undone.append((room_id, holder, new_seat))
-        if self.down is None:
+        if self.health.down is None:
             self._spawn(self._give_back_now())
 
     async def _give_back_now(self) -> None:
         async with self._changes:
-            if self.down is not None:
+            if self.health.down is not None:
                 return  # reaching Redis again will
             try:
                 await self._give_back_all()
@@ -716,7 +711,7 @@ class RedisBackplane:
         sent without waiting for the answers to the writes before (they come in order)."""
         batch, self._appends = self._appends, []
         link = self._link
-        if link is not None and self.down is None and batch:
+        if link is not None and self.health.down is None and batch:
             self._send(link, batch)
             return
         for request in batch:  # the link went meanwhile: never dropped without a word
@@ -778,79 +773,55 @@ class RedisBackplane:
             )
             room_id = room.decode()
         except (ValueError, TypeError, IndexError, AttributeError) as error:
-            self._failure(_unreadable("published an event", error))
+            self._failure(unreadable("published an event", error))
             return
         self._fill(room_id, self._offer(room_id, [event]))
 
-    def _offer(self, room_id: str, events: list[Event]) -> list[int]:
-        """Events of a room, from our appends' answers or from our channel, to the core,
-        each once and in order; returns the numbers missing before those held back.
+    def _offer(
+        self, room_id: str, events: list[Event], asked: list[int] | None = None
+    ) -> list[int]:
+        """Events of a room, from our appends' answers, from our channel or (``asked``) from
+        a fetch, to the core, each once and in order (:class:`relay.backplane_order.
+        Reorder`); returns the numbers missing before those held back."""
+        self._drop_if_left(room_id)
+        order = self._order
+        offered = (
+            order.offer(room_id, events) if asked is None else order.fetched(room_id, events, asked)
+        )
+        return self._deliver(room_id, offered)
 
-        Both come in the order Redis numbered them (one connection), so a number skipped is
-        one Redis did not send us: our lease on the room had lapsed, or our member's join was
-        being stored (kept here until the commit's answer says where it starts)."""
-        taken = self._cursors.get(room_id)
-        listener = self._listener
+    def _drop_if_left(self, room_id: str) -> None:
+        """Forget the room if its last member here left since the upkeep last looked: a
+        member coming back here now must start from his join's own commit, as a first one
+        does, not from where the one who left stood (what came between went to nobody)."""
+        listener, order = self._listener, self._order
         if (
-            taken is not None
-            and listener is not None
-            and room_id not in self._settling
+            listener is not None
+            and order.cursor(room_id) is not None
+            and not order.settling(room_id)
             and room_id not in listener.served()
         ):
-            # Its last member here left since the upkeep last looked: a member coming back
-            # here now must start from his join's own commit, as a first one does, not
-            # from where the one who left stood (what came between went to nobody).
             self._forget(room_id)
-            taken = None
-        if taken is None:
-            if room_id in self._entering:
-                self._early.setdefault(room_id, {}).update((e.seq, e) for e in events)
-            return []  # not a room of ours (any more)
-        early = self._early.get(room_id)
-        ready = []
-        for event in events:
-            if event.seq == taken + 1 and early is None:  # the usual case
-                taken += 1
-                ready.append(event)
-            elif event.seq > taken:
-                if early is None:
-                    early = self._early[room_id] = {}
-                early[event.seq] = event
-        if early is not None:
-            for seq in [seq for seq in early if seq <= taken]:
-                del early[seq]
-            while taken + 1 in early:
-                taken += 1
-                ready.append(early.pop(taken))
-            if not early:
-                del self._early[room_id]
-        if ready:
-            self._cursors[room_id] = taken
-            if room_id in self._settling:
-                self._held.setdefault(room_id, []).extend(ready)
-            elif self._listener is not None:
-                self._listener.on_events(room_id, ready)
-        if not early:
-            return []
-        return [seq for seq in range(taken + 1, max(early)) if seq not in early]
+
+    def _deliver(self, room_id: str, offered: Offered) -> list[int]:
+        """Carry out what the order decided: what is in order goes to the core, and a room
+        whose order cannot be kept is started again by its members here (what it missed
+        cannot be had); returns the numbers to fetch."""
+        listener = self._listener
+        if listener is not None:
+            if offered.deliver:
+                listener.on_events(room_id, offered.deliver)
+            if offered.lost:
+                listener.on_lost_room(room_id)
+        return offered.missing
 
     def _forget(self, room_id: str) -> None:
         """This process no longer serves the room: its next member here starts anew."""
-        del self._cursors[room_id]
+        self._order.forget(room_id)
         self._extended.pop(room_id, None)
         self._creators.pop(room_id, None)
         if room_id not in self._watching:
             self._watch_at.pop(room_id, None)
-
-    def _catch_up(self, room_id: str, next_seq: int) -> None:
-        """The room's next number is ``next_seq`` (a lease renewal's answer, which comes after
-        every event numbered before it): a number below it that this process has neither had
-        nor holds back was not sent to it, and is fetched from the room's stream."""
-        taken = self._cursors.get(room_id)
-        if taken is None or room_id in self._entering or next_seq <= taken + 1:
-            return
-        early = self._early.get(room_id, {})
-        self._fill(room_id, [seq for seq in range(taken + 1, next_seq) if seq not in early])
 
     def _fill(self, room_id: str, missing: list[int]) -> None:
         """Fetch the missing numbers of a room from its stream (once at a time per room)."""
@@ -873,17 +844,13 @@ class RedisBackplane:
                     _event(entry.split(b"-", 1)[0], dict(zip(flat[::2], flat[1::2], strict=True)))
                     for entry, flat in found
                 ]
-                still = self._offer(room_id, events)
-                if any(seq <= missing[-1] for seq in still):
-                    # Gone from the room's stream too: its members here resume, or resync.
-                    if self._listener is not None:
-                        self._listener.on_lost_room(room_id)
-                    return
-                missing = still  # a gap after those, seen meanwhile
+                # Gone from the room's stream too: its members here resume, or resync; else
+                # what is missing now is a gap after those, seen meanwhile.
+                missing = self._offer(room_id, events, missing)
         except OSError:
             return  # the link is gone, and every member with it
         except (ValueError, TypeError, KeyError, IndexError) as error:
-            self._failure(_unreadable("answered a fetch", error))
+            self._failure(unreadable("answered a fetch", error))
         finally:
             self._fetching.discard(room_id)
 
@@ -894,52 +861,50 @@ class RedisBackplane:
         answering (a write's answers overdue) counts as lost, and a quiet link is pinged so
         that a silent Redis is noticed as soon."""
         loop = asyncio.get_running_loop()
-        while not self._closing:
-            if self.down is not None:
+        health = self.health
+        while not health.closing:
+            if health.down is not None:
+                failure: Failure | Conflict
                 try:
                     await self._connect()
+                    continue
                 except LibraryConflict as conflict:
-                    self._still_down(str(conflict), "backplane_refused")
-                    await asyncio.sleep(RETRY_EVERY)
-                except ResponseError as error:  # reached, but it refuses what connecting needs
-                    self.stats.errors += 1
-                    self._still_down(self._refusing(error), "backplane_refused")
-                    await asyncio.sleep(RETRY_EVERY)
+                    failure = Conflict(str(conflict))
                 except (RedisError, OSError, TimeoutError) as error:
-                    self.stats.errors += 1
-                    self._still_down(self._unreachable(error), "backplane_down")
-                    await asyncio.sleep(RETRY_EVERY)
+                    # Reached but refusing what connecting needs, or not reached.
+                    failure = _failure_of(error)
+                self._say(health.not_reached(failure))
+                await asyncio.sleep(RETRY_EVERY)
                 continue
             await asyncio.sleep(WATCH_EVERY)
             link, now = self._link, loop.time()
             if link is None:
                 continue
-            if link.stalled(now, TIMEOUT):
-                self._failure(TimeoutError(f"Redis did not answer in {TIMEOUT:g} s"))
-            elif not link.busy and now - link.heard > TIMEOUT / 2:
+            beat = health.beat(now, link.busy, link.heard)
+            if beat == PING:
                 link.send(pack(("PING",)), Waiting(1, now))
+            elif isinstance(beat, Lose):
+                self._lost(beat)
 
     async def _upkeep_forever(self) -> None:
         """Every quarter of a lease: forget the rooms this process no longer serves, look for
         another version's functions, ask a Redis that refused writes whether it takes them
         again, and renew the leases (which also shows what this process was not sent)."""
-        listener = self._listener
+        listener, order = self._listener, self._order
         assert listener is not None
-        while not self._closing:
+        while not self.health.closing:
             await asyncio.sleep(self.config.backplane_lease / 4)
             rooms = list(listener.served())
             served = set(rooms)
-            for room_id in [
-                r for r in self._cursors if r not in served and r not in self._settling
-            ]:
+            for room_id in [r for r in order.rooms() if r not in served and not order.settling(r)]:
                 self._forget(room_id)  # its last member here left
             link = self._link
-            if self.down is not None or link is None:
+            if self.health.down is not None or link is None:
                 continue
             try:
                 if not await self._same_library(link):
                     continue
-                if self.refused is not None and not await self._writes_taken(link):
+                if self.health.refused is not None and not await self._writes_taken(link):
                     continue
             except OSError:
                 continue  # the link is gone: that is being dealt with
@@ -956,14 +921,14 @@ class RedisBackplane:
         try:
             names = {_library_name(library) for library in listed}
         except (TypeError, ValueError, KeyError, AttributeError) as error:
-            self._failure(_unreadable("sent a FUNCTION LIST answer", error))
+            self._failure(unreadable("sent a FUNCTION LIST answer", error))
             return False
         others = sorted(names - {redis_library.NAME})
         if others:
-            self._lose(str(LibraryConflict(others[0])))
+            self._lost(self.health.lose(str(LibraryConflict(others[0]))))
         elif not names:
-            self._lose("Redis no longer holds the relay's functions")
-        return self.down is None
+            self._lost(self.health.lose("Redis no longer holds the relay's functions"))
+        return self.health.down is None
 
     async def _writes_taken(self, link: RedisLink) -> bool:
         """Whether Redis, which refused a write, takes one again (then the joins it may
@@ -977,8 +942,7 @@ class RedisBackplane:
         except (RedisError, OSError) as error:
             self._failure(error)
             return False
-        self.refused = None
-        self._log("backplane_writable", {"redis": _safe_url(self.url)})
+        self._say(self.health.writable())
         return True
 
     async def _renew(self, rooms: list[str]) -> None:
@@ -1021,11 +985,11 @@ class RedisBackplane:
             try:
                 lapsed, next_seq = renewed[0], int(renewed[1])
             except (TypeError, ValueError, IndexError, KeyError) as error:
-                self._failure(_unreadable("answered a renewal", error))
+                self._failure(unreadable("answered a renewal", error))
                 return
             if lapsed == 1:  # a process with members there died: let them go
                 self._spawn(self.check(Check(room_id)))
-            self._catch_up(room_id, next_seq)
+            self._fill(room_id, self._deliver(room_id, self._order.catch_up(room_id, next_seq)))
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -1044,14 +1008,12 @@ class RedisBackplane:
         # No room of ours is entered while down: whatever was published to us before this
         # link was for members who are gone.
         self._link = await RedisLink.open(
-            self.url, self._channel, TIMEOUT, self._pushed, self._link_lost, self._round_trip
+            self.url, self._channel, TIMEOUT, self._pushed, self._failure, self.health.round_trip
         )
         self._links += 1
-        if self._was_up:
-            self.stats.reconnects += 1
-        self.down, self._was_up = None, True
+        say = self.health.up(self.process)
         self._up.set()
-        self._log("backplane_up", {"redis": _safe_url(self.url), "process": self.process})
+        self._say(say)
 
     async def _load_library(self) -> None:
         """Load this version's library unless Redis has it, and name this version in
@@ -1064,7 +1026,7 @@ class RedisBackplane:
             named = [(_library_name(fields), fields[b"library_code"]) for fields in listed]
         except (TypeError, ValueError, KeyError, AttributeError) as error:
             # Not Redis as this relay knows it: said, and tried again like an unreachable one.
-            raise _unreadable("sent a FUNCTION LIST answer", error) from error
+            raise unreadable("sent a FUNCTION LIST answer", error) from error
         for name, code in named:
             if name.startswith(redis_library.PREFIX) and name != redis_library.NAME:
                 raise LibraryConflict(name)
@@ -1074,62 +1036,30 @@ class RedisBackplane:
         if await self._redis.get(VERSION_KEY) != NAME_BYTES:  # no write when it is ours
             await self._redis.set(VERSION_KEY, redis_library.NAME)
 
-    def _link_lost(self, error: BaseException) -> None:
-        self._failure(error)
-
-    def _round_trip(self, seconds: float) -> None:
-        self.stats.round_trips += 1
-        self.stats.round_trip_seconds += seconds
-
     def _failure(self, error: BaseException) -> None:
-        """A command failed. Redis refusing one (an error reply) means it refuses writes
-        (out of memory, a read-only replica…) until one is taken again, or, if the refusal
-        says another version serves it, that this process must go down; not reaching Redis
-        at all means every member here must go."""
-        self.stats.errors += 1
-        if not isinstance(error, ResponseError):
-            self._lose(self._unreachable(error))
-            return
-        said = str(error)
-        if said.startswith(VERSION_ERROR):
-            other = said.removeprefix(VERSION_ERROR).strip()
-            self._lose(f"Redis serves the relay version {other!r}, not {redis_library.NAME}")
-            return
-        if self.refused is None:
-            self.refused = self._refusing(error)
-            self._log("backplane_refused", {"reason": self.refused})
+        """A command failed (:meth:`relay.backplane_health.Health.failed` says what follows)."""
+        self._say_or_lose(self.health.failed(_failure_of(error)))
 
-    def _unreachable(self, error: BaseException) -> str:
-        # The exception's words say which: refused, timed out, a certificate not trusted…
-        text = str(error)[:200]
-        detail = f"{type(error).__name__}: {text}" if text else type(error).__name__
-        return f"Redis at {_safe_url(self.url)} cannot be reached ({detail})"
+    def _say_or_lose(self, decided: Lose | Say | None) -> None:
+        if isinstance(decided, Lose):
+            self._lost(decided)
+        else:
+            self._say(decided)
 
-    def _still_down(self, reason: str, event: str) -> None:
-        """Reaching Redis again failed: /healthz says why now (from the first try on, not
-        only once Redis had been reached), and the log says it when the reason changes."""
-        if self.down != reason:
-            self.down = reason
-            self._log(event, {"reason": reason})
-
-    def _refusing(self, error: ResponseError) -> str:
-        return f"Redis at {_safe_url(self.url)} refuses the relay's writes ({str(error)[:200]})"
-
-    def _lose(self, reason: str) -> None:
+    def _lost(self, lost: Lose | None) -> None:
         """Redis cannot serve this process: every member here goes, and the watch tries to
         reach it again."""
-        if self.down is None and not self._closing:
-            self.down = reason
-            link, self._link = self._link, None
-            if link is not None:
-                link.close()
-            self._appends.clear()
-            self._cursors.clear()
-            self._extended.clear()
-            self._creators.clear()
-            self._early.clear()
-            if self._listener is not None:
-                self._listener.on_lost(self.down)
+        if lost is None:
+            return  # down already, or closing
+        link, self._link = self._link, None
+        if link is not None:
+            link.close()
+        self._appends.clear()
+        self._order.clear()
+        self._extended.clear()
+        self._creators.clear()
+        if self._listener is not None:
+            self._listener.on_lost(lost.reason)
 
     async def _call(self, function: str, keys: Sequence[str], *args: Any) -> Any:
         return await self._timed(self._redis.fcall(function, len(keys), *keys, *args))
@@ -1139,13 +1069,16 @@ class RedisBackplane:
         try:
             return await pending
         finally:
-            self.stats.round_trips += 1
-            self.stats.round_trip_seconds += time.perf_counter() - started
+            self.health.round_trip(time.perf_counter() - started)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
         self._checks.add(task)
         task.add_done_callback(self._checks.discard)
+
+    def _say(self, say: Say | None) -> None:
+        if say is not None:
+            self._log(say.event, say.details)
 
     def _log(self, event: str, details: dict[str, str | int]) -> None:
         if logs.logger.isEnabledFor(logging.INFO):
@@ -1217,20 +1150,10 @@ def _event(seq: bytes, fields: dict[bytes, bytes]) -> Event:
     )
 
 
-def _safe_url(url: str) -> str:
-    """The URL to show in logs and /healthz: never its password (nor its query, which may
-    hold one, and the paths of TLS keys)."""
-    parts = urlsplit(url)._replace(query="", fragment="")
-    if parts.password is None:
-        return urlunsplit(parts)
-    netloc = parts.netloc.rsplit("@", 1)[1]
-    user = f"{parts.username}:***@" if parts.username else ":***@"
-    return urlunsplit(parts._replace(netloc=user + netloc))
-
-
-def _unreadable(what: str, error: Exception) -> OSError:
-    """Redis said something this relay cannot read: taken as a lost link (never a crash)."""
-    return OSError(f"Redis {what} that cannot be read ({error})")
+def _failure_of(error: BaseException) -> Failure:
+    """A failed command as the health machine takes it: an error reply Redis sent, or Redis
+    not reached (or not answering, or answering what cannot be read)."""
+    return Refusal(str(error)) if isinstance(error, ResponseError) else Unreachable(error)
 
 
 def _library_name(library: Any) -> str:

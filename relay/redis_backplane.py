@@ -46,7 +46,6 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from redis.asyncio import Redis
@@ -71,20 +70,45 @@ from relay.backplane_health import (
     unreadable,
 )
 from relay.backplane_order import Offered, Reorder
+from relay.backplane_rooms import (
+    MEMORY_EVERY,
+    REDIS_SHARE,
+    Changed,
+    Commit,
+    Decide,
+    LibraryConflict,
+    Loaded,
+    Memory,
+    Presence,
+    append_command,
+    commit_call,
+    committed,
+    library_name,
+    lives_call,
+    loaded,
+    memory,
+    presence,
+    published_event,
+    room_bytes,
+    room_counts,
+    room_keys,
+    served,
+    stream_event,
+    tidy,
+    watching,
+    withdraw,
+)
 from relay.config import BackplaneURLError, RelayConfig
 from relay.core import Log
 from relay.envelope import (
-    WATCHING_SEAT,
     ErrorCode,
     PresenceEvent,
-    message_parts,
-    presence_parts,
     stamp,
 )
 from relay.limits import WATCHING_EVERY
 from relay.redis_library import VERSION_KEY
 from relay.redis_link import RedisLink, Waiting, pack, tls_context
-from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
+from relay.rooms import RoomState, is_room_id, new_epoch, token_hash
 from relay.shared import (
     Append,
     Bring,
@@ -112,58 +136,8 @@ CONFLICT_PAUSE = 0.002
 # (a restart) waits its turn rather than opening a connection to Redis each.
 CONCURRENT_CHANGES = 32
 RENEWALS_AT_ONCE = 16  # rooms whose leases one pipeline renews
-# Redis's memory figures (INFO memory) are read when a room is to be created, at most once
-# in this many seconds: a crowd of creations costs Redis one INFO a second, not one each.
-MEMORY_EVERY = 1.0
-# Of Redis's maxmemory, the share never promised to rooms: Redis's own needs (the relay
-# processes' Pub/Sub output buffers, up to client-output-buffer-limit each, the AOF rewrite
-# buffer, what its allocator cannot give back) and the growth of rooms during MEMORY_EVERY.
-REDIS_SHARE = 8  # one eighth
-# What a stream entry costs Redis beyond its frame's bytes (its id, the epoch, holder, seat
-# and presence fields, its share of the listpack and radix tree), and what the allocator
-# may add to a frame that needs a block of its own (jemalloc's size classes are a quarter
-# apart): measured with redis-server 7.0 (jemalloc 5.3) for frames of 11 bytes to 16 KiB,
-# at most some 100 bytes an entry, and a room of 256 KiB of frames at most 335 KiB in all.
-ENTRY_BYTES = 96
-ROOM_KEYS_BYTES = 8 * 1024  # meta, state (15 seats, 16 spectators), leases, the counts
-
-
-def room_bytes(config: RelayConfig) -> int:
-    """The most memory one room can take in Redis at the relay's limits: its backlog full of
-    whichever frames cost most (many small ones, each with its entry's cost, or big ones,
-    each rounded up by the allocator), one frame over while an append is trimmed and one
-    more in a half-trimmed listpack node, and its other keys. At the defaults (1024 events,
-    256 KiB, 16 KiB frames), 392 KiB; measured at most 335 KiB.
-
-    >>> room_bytes(RelayConfig()) // 1024
-    392
-    """
-    frames = max(config.backlog_bytes * 5 // 4, config.backlog_bytes + config.backlog * ENTRY_BYTES)
-    return frames + 2 * config.max_frame + ROOM_KEYS_BYTES
-
-
-@dataclass(frozen=True, slots=True)
-class Memory:
-    """Redis's memory as last read (INFO memory), in bytes; ``most`` 0: no maxmemory."""
-
-    used: int
-    most: int
-    read_at: float
-
-
 SOURCE_BYTES = redis_library.SOURCE.encode()
 NAME_BYTES = redis_library.NAME.encode()
-Decide = Callable[[RoomState, float], list["_Presence"]]
-
-
-class LibraryConflict(Exception):
-    """Redis holds another version's function library: its relay processes may still run."""
-
-    def __init__(self, other: str) -> None:
-        super().__init__(
-            f"Redis holds the functions of another relay version ({other}): stop every relay "
-            f"process of that version, then run 'redis-cli FUNCTION DELETE {other}'"
-        )
 
 
 class Listener(Protocol):
@@ -186,30 +160,6 @@ class Listener(Protocol):
     def served(self) -> Collection[str]:
         """The rooms this process has members in."""
         ...
-
-
-def room_keys(room_id: str) -> tuple[str, str, str, str]:
-    tag = f"tablier:{{{room_id}}}"
-    return f"{tag}:meta", f"{tag}:state", f"{tag}:log", f"{tag}:leases"
-
-
-def _room_counts(ip: str) -> tuple[str, str]:
-    return "tablier:{rooms}", f"tablier:{{rooms}}:{ip}"
-
-
-@dataclass(frozen=True, slots=True)
-class _Loaded:
-    version: bytes
-    next_seq: int
-    epoch: int
-    base: int
-    state: RoomState
-    live: frozenset[str]  # processes whose lease runs past now
-    now: float  # Redis's clock, in seconds: the rules decide on it, never on this host's
-
-
-class _Conflict(Exception):
-    """Someone changed the room between our load and our store: decide again."""
 
 
 class RedisBackplane:
@@ -245,6 +195,9 @@ class RedisBackplane:
         # A process's hold on its members lasts this long unless renewed (a few times a lease).
         self._lease_ms = int(config.backplane_lease * 1000)
         self._ttl_ms = int(config.room_idle * 1000) + self._lease_ms
+        self._terms = Commit(
+            self.process, self._lease_ms, self._ttl_ms, config.backlog, config.backlog_bytes
+        )
         # Links opened so far: a join whose answer comes on another link than the one it
         # started on may have missed what Redis told the first one of its room.
         self._links = 0
@@ -258,7 +211,7 @@ class RedisBackplane:
         self._creators: dict[str, str] = {}  # room -> the address it counts against
         # Room -> when its next watching event may be numbered, and the one waiting for it.
         self._watch_at: dict[str, float] = {}
-        self._watching: dict[str, _Presence] = {}
+        self._watching: dict[str, Presence] = {}
         self._memory_read: Memory | None = None  # Redis's memory figures, as last read
         self._room_bytes = room_bytes(config)
         self._listener: Listener | None = None
@@ -348,7 +301,7 @@ class RedisBackplane:
                     return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
                 try:
                     return await self._admit(request, loaded, failures, links)
-                except _Conflict:
+                except Changed:
                     tries += 1
                     watcher = hmac.compare_digest(digest, loaded.state.spectator_hash)
                     if tries >= (TRIES if watcher else MEMBER_TRIES):
@@ -374,7 +327,7 @@ class RedisBackplane:
             memory = await self._memory()
             counted = await self._call(
                 "tablier_count_room",
-                _room_counts(request.ip),
+                room_counts(request.ip),
                 created.room_id,
                 self._ttl_ms,
                 self.config.max_rooms,
@@ -405,18 +358,18 @@ class RedisBackplane:
         :data:`MEMORY_EVERY`. Said once in the log if Redis has no maxmemory: then nothing
         stops rooms but ``--max-rooms``, and Redis may take the machine's memory."""
         now = asyncio.get_running_loop().time()
-        memory = self._memory_read
-        if memory is not None and now - memory.read_at < MEMORY_EVERY:
-            return memory
+        read = self._memory_read
+        if read is not None and now - read.read_at < MEMORY_EVERY:
+            return read
         info = await self._timed(self._redis.info("memory"))
         try:
-            memory = Memory(int(info["used_memory"]), int(info["maxmemory"]), now)
+            read = memory(info, now)
         except (KeyError, TypeError, ValueError) as error:
             raise unreadable("answered INFO memory", error) from error
-        if memory.most == 0 and (self._memory_read is None or self._memory_read.most != 0):
+        if read.most == 0 and (self._memory_read is None or self._memory_read.most != 0):
             self._log("backplane_no_maxmemory", {"redis": self.health.redis})
-        self._memory_read = memory
-        return memory
+        self._memory_read = read
+        return read
 
     def settled(self, room_id: str) -> None:
         """The core has taken in an :meth:`enter`'s answer: what the reader brought for the
@@ -426,9 +379,9 @@ class RedisBackplane:
             self._listener.on_events(room_id, held)
 
     async def leave(self, request: Leave) -> None:
-        def decide(state: RoomState, wall: float) -> list[_Presence]:
+        def decide(state: RoomState, wall: float) -> list[Presence]:
             seat = rules.leave(state, request.holder, wall)
-            return [] if seat is None else [_presence(seat, PresenceEvent.LEFT, None)]
+            return [] if seat is None else [presence(seat, PresenceEvent.LEFT, None)]
 
         await self._change(request.room_id, decide)
 
@@ -438,10 +391,10 @@ class RedisBackplane:
     # --- deciding on a room's state ---------------------------------------------------------
 
     async def _admit(
-        self, request: Enter, loaded: _Loaded, failures: str, links: int
+        self, request: Enter, loaded: Loaded, failures: str, links: int
     ) -> EnterResult:
         message, state, wall = request.message, loaded.state, loaded.now
-        before = self._tidy(state, loaded.live, wall)
+        before = tidy(state, loaded.live, wall, self.config.seat_grace)
         if not rules.knows(state, message.token):  # before anything the state would tell
             return await self._failed(failures, ErrorCode.BAD_TOKEN)
         replayable = message.resume_from is not None and rules.can_replay(
@@ -462,7 +415,7 @@ class RedisBackplane:
             return admitted
         events = list(before)
         if admitted.seat is not None and admitted.event is not None:
-            events.append(_presence(admitted.seat, admitted.event, request.holder))
+            events.append(presence(admitted.seat, admitted.event, request.holder))
         arrival = loaded.next_seq + len(before)
         start = message.resume_from if replayable and message.resume_from is not None else arrival
         room_id = message.room_id
@@ -475,25 +428,13 @@ class RedisBackplane:
             except (RedisError, OSError):
                 self._give_back(room_id, request.holder, new_seat)  # it may have been stored
                 raise
-            next_seq = first + len(before)
-            # The commit numbers from the room's newest state, which may be ahead of the load.
-            numbered = [(seq, frame) for seq, frame in frames if seq >= min(start, next_seq)]
-            # Nothing from start on is a resync only if events were due: one resuming at the
-            # room's head (start == first, a spectator's join adds no event) missed nothing.
-            resync = message.resume_from is not None and (
-                not replayable or (numbered[0][0] != start if numbered else start != first)
-            )
-            if resync:
-                numbered = [(seq, frame) for seq, frame in numbered if seq >= next_seq]
+            serving = served(message.resume_from, replayable, start, first, len(before), frames)
+            next_seq, numbered, resync = serving.next_seq, serving.numbered, serving.resync
             if resync and admitted.seat is None:
                 # A spectator the room's stream cannot serve: the players are told, after his
                 # welcome's next number (known only now, from the commit), so they send him
                 # the match so far. Rare, so one more round of load and commit is cheap enough.
-                watching = _Presence(
-                    request.holder, WATCHING_SEAT, int(PresenceEvent.WATCHING),
-                    *presence_parts(WATCHING_SEAT, PresenceEvent.WATCHING, request.name),
-                )  # fmt: skip
-                await self._announce(room_id, watching)
+                await self._announce(room_id, watching(request.holder, request.name))
             if self.health.down is not None or self._links != links:
                 # The link went while the join was stored: what Redis told it of the room
                 # meanwhile went with it, so he cannot be served from here. He is refused
@@ -518,7 +459,7 @@ class RedisBackplane:
             away=away,
         )
 
-    async def _announce(self, room_id: str, watching: _Presence) -> None:
+    async def _announce(self, room_id: str, watching: Presence) -> None:
         """Number a ``watching`` event now, or, within relay.limits.WATCHING_EVERY of this
         process's last one in the room, once that has passed (one for every spectator who
         came meanwhile: the match the players then send serves them all)."""
@@ -548,21 +489,8 @@ class RedisBackplane:
         self._drop_if_left(room_id)
         self._fill(room_id, self._deliver(room_id, self._order.entered(room_id)))
 
-    def _tidy(self, state: RoomState, live: frozenset[str], wall: float) -> list[_Presence]:
-        """What is due before anything else: holders of dead processes let go, seats left
-        past their grace freed."""
-
-        def alive(holder: Holder) -> bool:
-            return isinstance(holder, str) and holder.rpartition("/")[0] in live
-
-        gone = rules.reap(state, alive, wall)
-        expired = rules.expire_seats(state, wall, self.config.seat_grace)
-        return [_presence(s, PresenceEvent.LEFT, None) for s in gone] + [
-            _presence(s, PresenceEvent.SEAT_EXPIRED, None) for s in expired
-        ]
-
     async def _change(
-        self, room_id: str, decide: Callable[[RoomState, float], list[_Presence]]
+        self, room_id: str, decide: Callable[[RoomState, float], list[Presence]]
     ) -> None:
         """Tidy the room and apply ``decide``; store it only if anything changed."""
         async with self._changes:
@@ -589,14 +517,14 @@ class RedisBackplane:
             if loaded is None:
                 return
             before = loaded.state.to_bytes()
-            events = self._tidy(loaded.state, loaded.live, loaded.now)
+            events = tidy(loaded.state, loaded.live, loaded.now, self.config.seat_grace)
             events += decide(loaded.state, loaded.now)
             if not events and loaded.state.to_bytes() == before:
                 return
             try:
                 await self._commit(room_id, loaded, loaded.state, events, loaded.next_seq)
                 return
-            except _Conflict:
+            except Changed:
                 continue
 
     def _give_back(self, room_id: str, holder: str, new_seat: bool) -> None:
@@ -621,79 +549,35 @@ class RedisBackplane:
             undo = self._undone.pop(0)
             room_id, holder, new_seat = undo
             try:
-                await self._decide(room_id, functools.partial(_withdraw, holder, new_seat))
+                await self._decide(room_id, functools.partial(withdraw, holder, new_seat))
             except BaseException:
                 self._undone.insert(0, undo)
                 raise
 
-    async def _load(self, room_id: str) -> _Loaded | None:
+    async def _load(self, room_id: str) -> Loaded | None:
         meta, state, _, leases = room_keys(room_id)
-        reply = await self._call("tablier_load", [meta, state, leases], new_epoch())
-        if reply is None:
-            return None
-        version, next_seq, epoch, base, blob, live, now = reply
-        return _Loaded(
-            version,
-            int(next_seq),
-            int(epoch),
-            int(base),
-            RoomState.from_bytes(room_id, blob),
-            frozenset(p.decode() for p in live),
-            int(now) / 1000,
-        )
+        return loaded(room_id, await self._call("tablier_load", [meta, state, leases], new_epoch()))
 
     async def _commit(
         self,
         room_id: str,
-        loaded: _Loaded,
+        loaded: Loaded,
         state: RoomState,
-        events: Sequence[_Presence],
+        events: Sequence[Presence],
         start: int,
     ) -> tuple[int, list[tuple[int, bytes]]]:
         """Store ``state`` and number ``events`` if the room is as loaded; the first number
         given, and the room's frames from ``start`` on."""
-        holders: list[Any] = []
-        for index in range(state.capacity):
-            seat = state.seats.get(index)
-            holders += [index, "" if seat is None or seat.holder is None else seat.holder]
-        flat: list[Any] = []
-        for event in events:
-            flat += [event.holder, event.seat, event.event, event.head, event.tail]
-        processes = {str(h).rpartition("/")[0] for h in _holders(state)}
-        keys = room_keys(room_id)
+        call = commit_call(room_id, loaded, state, events, start, new_epoch(), self._terms)
         # In one transaction with the commit, which gives the room's keys a full life: its
         # place among the counted rooms gets the same end, so that no room is ever alive and
         # uncounted (a spectator's join and departure renewed the keys alone, and the count
         # lapsed under them), nor seen so by anyone between the two.
         async with self._redis.pipeline(transaction=True) as both:
-            both.fcall(
-                "tablier_commit",
-                len(keys),
-                *keys,
-                loaded.version,
-                loaded.epoch,
-                state.to_bytes(),
-                self._ttl_ms,
-                new_epoch(),
-                self.config.backlog,
-                self.config.backlog_bytes,
-                start,
-                ",".join(sorted(processes)),
-                self.process,
-                self._lease_ms,
-                room_id,
-                state.capacity,
-                *holders,
-                len(events),
-                *flat,
-            )
-            both.fcall("tablier_room_lives", 2, *_room_counts(state.creator), room_id, self._ttl_ms)
+            both.fcall(*call)
+            both.fcall(*lives_call(state.creator, room_id, self._ttl_ms))
             reply, _ = await self._timed(both.execute())
-        if reply[0] == b"conflict":
-            raise _Conflict
-        _, first, _, frames = reply
-        numbered = [(int(frames[i]), frames[i + 1]) for i in range(0, len(frames), 2)]
-        return int(first), numbered
+        return committed(reply)
 
     async def _failed(self, failures: str, code: ErrorCode) -> ErrorCode:
         """A failed join counts against its address on every process."""
@@ -722,11 +606,7 @@ class RedisBackplane:
         epoch = new_epoch()  # the epoch a room numbered anew would take
         commands = []
         for request in batch:
-            head, tail = message_parts(request.seat, request.packed_payload)
-            commands.append(pack(("FCALL", "tablier_append", 3, *_append_keys(request.room_id),
-                                  request.holder, request.seat, head, tail, epoch,
-                                  config.backlog, config.backlog_bytes, request.room_id,
-                                  process)))  # fmt: skip
+            commands.append(pack(append_command(request, epoch, config, process)))
         data = b"".join(commands)
         link.send(data, _Appended(self, batch, asyncio.get_running_loop().time()))
 
@@ -762,16 +642,7 @@ class RedisBackplane:
         """An event another process's member made (or a join, departure or expiry from any
         process), as Redis published it to our channel when it numbered it."""
         try:
-            room, seq, epoch, holder, seat, presence, frame = push[2].split(b"\n", 6)
-            event = Event(
-                int(seq),
-                int(epoch),
-                holder.decode(),
-                int(seat),
-                PresenceEvent(int(presence)) if presence else None,
-                frame,
-            )
-            room_id = room.decode()
+            room_id, event = published_event(push[2])
         except (ValueError, TypeError, IndexError, AttributeError) as error:
             self._failure(unreadable("published an event", error))
             return
@@ -840,10 +711,7 @@ class RedisBackplane:
                     if self._listener is not None:  # what it missed cannot be had
                         self._listener.on_lost_room(room_id)
                     return
-                events = [
-                    _event(entry.split(b"-", 1)[0], dict(zip(flat[::2], flat[1::2], strict=True)))
-                    for entry, flat in found
-                ]
+                events = [stream_event(entry, flat) for entry, flat in found]
                 # Gone from the room's stream too: its members here resume, or resync; else
                 # what is missing now is a gap after those, seen meanwhile.
                 missing = self._offer(room_id, events, missing)
@@ -919,7 +787,7 @@ class RedisBackplane:
         ask = ("FUNCTION", "LIST", "LIBRARYNAME", f"{redis_library.PREFIX}*")
         (listed,) = await link.ask(ask)
         try:
-            names = {_library_name(library) for library in listed}
+            names = {library_name(library) for library in listed}
         except (TypeError, ValueError, KeyError, AttributeError) as error:
             self._failure(unreadable("sent a FUNCTION LIST answer", error))
             return False
@@ -965,8 +833,7 @@ class RedisBackplane:
             if extend:
                 self._extended[room_id] = clock
                 creator = self._creators.get(room_id, "")
-                commands.append(("FCALL", "tablier_room_lives", 2, *_room_counts(creator),
-                                 room_id, self._ttl_ms))  # fmt: skip
+                commands.append(("FCALL", *lives_call(creator, room_id, self._ttl_ms)))
         try:
             replies = iter(await link.ask(*commands))
         except OSError:
@@ -1023,7 +890,7 @@ class RedisBackplane:
         loaded = False
         try:
             listed = [dict(zip(each[::2], each[1::2], strict=True)) for each in libraries]
-            named = [(_library_name(fields), fields[b"library_code"]) for fields in listed]
+            named = [(library_name(fields), fields[b"library_code"]) for fields in listed]
         except (TypeError, ValueError, KeyError, AttributeError) as error:
             # Not Redis as this relay knows it: said, and tried again like an unreachable one.
             raise unreadable("sent a FUNCTION LIST answer", error) from error
@@ -1090,32 +957,6 @@ async def _pause(tries: int) -> None:
     await asyncio.sleep(random.uniform(0, CONFLICT_PAUSE * min(tries, 16)))
 
 
-@dataclass(frozen=True, slots=True)
-class _Presence:
-    """A presence event to number: its frame's parts, and the seat's holder after it."""
-
-    holder: str
-    seat: int
-    event: int
-    head: bytes
-    tail: bytes
-
-
-def _presence(seat: Seat, event: PresenceEvent, holder: Holder | None) -> _Presence:
-    head, tail = presence_parts(seat.index, event, seat.name)
-    return _Presence("" if holder is None else str(holder), seat.index, int(event), head, tail)
-
-
-def _withdraw(holder: str, new_seat: bool, state: RoomState, wall: float) -> list[_Presence]:
-    gone = rules.withdraw(state, holder, wall, new_seat=new_seat)
-    return [_presence(seat, event, None) for seat, event in gone]
-
-
-def _holders(state: RoomState) -> list[Holder]:
-    seated = [seat.holder for seat in state.seats.values() if seat.holder is not None]
-    return seated + sorted(state.spectators, key=str)
-
-
 class _Appended(Waiting):
     """The answers to one write of appends, each handed to the backplane with its request."""
 
@@ -1130,35 +971,7 @@ class _Appended(Waiting):
         self.backplane._own(next(self.requests), answer)
 
 
-@functools.lru_cache(maxsize=4096)
-def _append_keys(room_id: str) -> tuple[str, str, str]:
-    """The keys tablier_append takes (a room's keys, made once per room, not per message)."""
-    meta, _, log, leases = room_keys(room_id)
-    return meta, log, leases
-
-
-def _event(seq: bytes, fields: dict[bytes, bytes]) -> Event:
-    """An entry of a room's stream, as the library's append wrote it."""
-    presence = fields[b"p"]
-    return Event(
-        seq=int(seq),
-        epoch=int(fields[b"e"]),
-        holder=fields[b"h"].decode(),
-        seat=int(fields[b"s"]),
-        presence=PresenceEvent(int(presence)) if presence else None,
-        frame=fields[b"f"],
-    )
-
-
 def _failure_of(error: BaseException) -> Failure:
     """A failed command as the health machine takes it: an error reply Redis sent, or Redis
     not reached (or not answering, or answering what cannot be read)."""
     return Refusal(str(error)) if isinstance(error, ResponseError) else Unreachable(error)
-
-
-def _library_name(library: Any) -> str:
-    """The name of one library in FUNCTION LIST's answer (in RESP3, a map for each)."""
-    name = library[b"library_name"]
-    if not isinstance(name, bytes):
-        raise TypeError(f"a library's name is {type(name).__name__}")
-    return name.decode()

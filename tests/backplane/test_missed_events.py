@@ -34,7 +34,7 @@ def answer_late(
     """Make *backplane* take in the answer to its next join's commit late: Redis has stored
     the join (``stored`` is set) and publishes the room's next events to this process, which
     does not know from which number the newcomer's stream starts until ``release`` is set."""
-    commit = backplane._commit
+    commit = backplane._rooms._commit
     stored, release = asyncio.Event(), asyncio.Event()
 
     async def late(*args: Any) -> Any:
@@ -43,7 +43,7 @@ def answer_late(
         await release.wait()
         return answer
 
-    monkeypatch.setattr(backplane, "_commit", late)
+    monkeypatch.setattr(backplane._rooms, "_commit", late)
     return stored, release
 
 

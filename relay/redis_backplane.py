@@ -212,11 +212,6 @@ class RedisBackplane:
         return self.health.unavailable
 
     @property
-    def down(self) -> str | None:
-        """Why Redis cannot serve this process (None: it can, writes aside)."""
-        return self.health.down
-
-    @property
     def stats(self) -> BackplaneStats:
         return self.health.stats
 

@@ -47,7 +47,6 @@ from relay.rules import (
     leave,
 )
 from relay.shared import (
-    Append,
     Bring,
     BringResult,
     Check,
@@ -55,6 +54,7 @@ from relay.shared import (
     EnterResult,
     Event,
     Full,
+    Hosted,
     Leave,
     LocalRoom,
     Request,
@@ -115,7 +115,7 @@ class Session:
     bucket: TokenBucket
     # Its address's bytes (--max-bytes-per-ip), shared by its sessions; None: no bound.
     sending: TokenBucket | None
-    room: Room | LocalRoom | None = None
+    room: Hosted | None = None  # a Room (in memory) or a LocalRoom (through a backplane)
     seat: Seat | None = None
     closing: bool = False
     waiting: bool = False  # a backplane is deciding its create or join
@@ -322,12 +322,13 @@ class RelayCore:
         if self._per_ip[session.ip] <= 0:
             del self._per_ip[session.ip]
         out: list[Output] = [Log(conn, "close", {"ip": session.ip})]
-        room = session.room
-        if isinstance(room, LocalRoom):
-            self._forget_member(room, conn)
-            return [*out, Leave(room.id, self.holder(conn))]
-        if room is None:
+        if session.room is None:
             return out
+        return [*out, *session.room.depart(self, conn, now)]
+
+    def depart_here(self, room: Room, conn: ConnId, now: float) -> list[Output]:
+        """A member of a room held here is gone (:meth:`relay.rooms.Room.depart`)."""
+        out: list[Output] = []
         seat = leave(room, conn, now)
         room.refresh_audience(now)
         if seat is not None:
@@ -524,17 +525,20 @@ class RelayCore:
             return self._refuse(session, ErrorCode.NOT_JOINED)
         if seat is None:
             return self._refuse(session, ErrorCode.SPECTATOR_CANNOT_SEND)
-        if type(room) is LocalRoom:  # numbered by the backplane, delivered by its reader
-            room.tells[session.conn].append(tell)
-            return [Append(room.id, self.holder(session.conn), seat.index, packed_payload)]
-        assert type(room) is Room
+        # Numbered here (forward_here), or by the backplane and delivered by its reader.
+        return room.forward(self, session.conn, seat.index, packed_payload, tell)
+
+    def forward_here(
+        self, room: Room, conn: ConnId, seat: int, packed_payload: bytes, tell: bool
+    ) -> list[Output]:
+        """Number a payload of a room held here (:meth:`relay.rooms.Room.forward`)."""
         # The hot path: one frame, built once around the payload bytes as they came and kept
         # for resumers (Room.record rather than Room.stamp, to spare a closure per message),
         # handed as the same bytes to every other member. The sender gets no copy: the gap
         # it leaves in the numbers the sender sees next is its place, or a stamped if asked.
         seq = room.next_seq
-        frame = room.record(stamp(seq, seat.index, packed_payload))
-        others = room.audience_but(session.conn)
+        frame = room.record(stamp(seq, seat, packed_payload))
+        others = room.audience_but(conn)
         out: list[Output] = []
         if others:
             stats = self.stats
@@ -542,7 +546,7 @@ class RelayCore:
             stats.bytes_forwarded += len(frame) * len(others)
             out.append(Transmit(others, frame))
         if tell:
-            out.append(Transmit((session.conn,), encode(Stamped(seq))))
+            out.append(Transmit((conn,), encode(Stamped(seq))))
         return out
 
     def _create(self, session: Session, message: Create, now: float) -> list[Output]:
@@ -741,12 +745,13 @@ class RelayCore:
         if old is None:
             return []
         out = [] if old.closing else self._refuse(old, ErrorCode.REPLACED)
-        if isinstance(old.room, LocalRoom):
-            self._forget_member(old.room, old.conn)
+        if old.room is not None:
+            old.room.drop(self, old.conn)
         old.room = old.seat = None
         return out
 
-    def _forget_member(self, local: LocalRoom, conn: ConnId) -> None:
+    def forget_member(self, local: LocalRoom, conn: ConnId) -> None:
+        """A member of a shared room is no longer one here (:class:`relay.shared.Host`)."""
         local.expects.pop(conn, None)
         local.seat_of.pop(conn, None)
         local.tells.pop(conn, None)
@@ -775,7 +780,7 @@ class RelayCore:
 
     def _let_go(self, local: LocalRoom, conn: ConnId, reason: str) -> list[Output]:
         """Close a member with 1012: it reconnects and resumes (or resyncs) by itself."""
-        self._forget_member(local, conn)
+        self.forget_member(local, conn)
         session = self.sessions.get(conn)
         if session is None or session.closing:
             return []

@@ -7,7 +7,11 @@ backlog) and ``leases`` (each process that has members in it, until when). The f
 :mod:`relay.redis_library` are the only writers.
 
 One process holds, for its connections, only their view of each room
-(:class:`relay.shared.LocalRoom`); this module carries the core's requests to Redis:
+(:class:`relay.shared.LocalRoom`); this module, the shell, carries the core's requests to
+Redis and Redis's answers back, through pieces each tested alone: the rooms' layout in Redis
+(:mod:`relay.backplane_rooms`), the changes of their states (:mod:`relay.redis_changes`),
+the order of their events as heard here (:mod:`relay.backplane_order`) and whether Redis can
+serve (:mod:`relay.backplane_health`), the last three sans I/O. In short:
 
 - a payload is appended by one function call (check the seat's holder, number, ``XADD``),
   written with every other append of the same turn of the event loop, without waiting for
@@ -39,119 +43,65 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import hmac
 import logging
-import random
 import secrets
-import time
-from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Coroutine
 from typing import Any, Protocol
-from urllib.parse import urlsplit, urlunsplit
 
 from redis.asyncio import Redis
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError, ResponseError
 from redis.retry import Retry
 
-from relay import logs, redis_library, rules
+from relay import logs, redis_library
+from relay.backplane_health import (
+    PING,
+    RETRY_EVERY,
+    TIMEOUT,
+    WATCH_EVERY,
+    BackplaneStats,
+    Conflict,
+    Failure,
+    Health,
+    Lose,
+    Refusal,
+    Say,
+    Unreachable,
+    unreadable,
+)
+from relay.backplane_order import Offered, Reorder
+from relay.backplane_rooms import (
+    Commit,
+    LibraryConflict,
+    append_command,
+    library_name,
+    lives_call,
+    published_event,
+    room_keys,
+    stream_event,
+)
+from relay.backplane_rooms import room_bytes as room_bytes  # where the docs cite it
 from relay.config import BackplaneURLError, RelayConfig
 from relay.core import Log
-from relay.envelope import (
-    WATCHING_SEAT,
-    ErrorCode,
-    PresenceEvent,
-    message_parts,
-    presence_parts,
-    stamp,
-)
-from relay.limits import WATCHING_EVERY
-from relay.redis_library import VERSION_ERROR, VERSION_KEY
+from relay.envelope import stamp
+from relay.redis_changes import CONCURRENT_CHANGES, RoomChanges
+from relay.redis_library import VERSION_KEY
 from relay.redis_link import RedisLink, Waiting, pack, tls_context
-from relay.rooms import Holder, RoomState, Seat, is_room_id, new_epoch, token_hash
+from relay.rooms import new_epoch
 from relay.shared import (
     Append,
     Bring,
     BringResult,
-    Brought,
     Check,
     Enter,
-    Entered,
     EnterResult,
     Event,
-    Full,
     Leave,
 )
 
-TIMEOUT = 2.0  # seconds for any one Redis command
-RETRY_EVERY = 0.5  # seconds between attempts to reach Redis again
-WATCH_EVERY = 0.25  # seconds between looks at whether Redis stopped answering
-# A change of a room's state is stored only if nobody changed the room since it was loaded
-# (else it is decided again, after a random pause of up to CONFLICT_PAUSE times the tries so
-# far, so that racers spread out). A spectator's join is decided again at most TRIES times
-# (then refused: unavailable, and his app comes back); a player's join at most MEMBER_TRIES
-# times, so that spectators coming and going cannot keep a player out; a departure, until
-# it is stored (a departure dropped would leave a ghost in the room for good).
-TRIES = 8
-MEMBER_TRIES = 64
-CONFLICT_PAUSE = 0.002
-# Joins, departures and expiries being decided at once, at most: a crowd leaving together
-# (a restart) waits its turn rather than opening a connection to Redis each.
-CONCURRENT_CHANGES = 32
 RENEWALS_AT_ONCE = 16  # rooms whose leases one pipeline renews
-# Redis's memory figures (INFO memory) are read when a room is to be created, at most once
-# in this many seconds: a crowd of creations costs Redis one INFO a second, not one each.
-MEMORY_EVERY = 1.0
-# Of Redis's maxmemory, the share never promised to rooms: Redis's own needs (the relay
-# processes' Pub/Sub output buffers, up to client-output-buffer-limit each, the AOF rewrite
-# buffer, what its allocator cannot give back) and the growth of rooms during MEMORY_EVERY.
-REDIS_SHARE = 8  # one eighth
-# What a stream entry costs Redis beyond its frame's bytes (its id, the epoch, holder, seat
-# and presence fields, its share of the listpack and radix tree), and what the allocator
-# may add to a frame that needs a block of its own (jemalloc's size classes are a quarter
-# apart): measured with redis-server 7.0 (jemalloc 5.3) for frames of 11 bytes to 16 KiB,
-# at most some 100 bytes an entry, and a room of 256 KiB of frames at most 335 KiB in all.
-ENTRY_BYTES = 96
-ROOM_KEYS_BYTES = 8 * 1024  # meta, state (15 seats, 16 spectators), leases, the counts
-
-
-def room_bytes(config: RelayConfig) -> int:
-    """The most memory one room can take in Redis at the relay's limits: its backlog full of
-    whichever frames cost most (many small ones, each with its entry's cost, or big ones,
-    each rounded up by the allocator), one frame over while an append is trimmed and one
-    more in a half-trimmed listpack node, and its other keys. At the defaults (1024 events,
-    256 KiB, 16 KiB frames), 392 KiB; measured at most 335 KiB.
-
-    >>> room_bytes(RelayConfig()) // 1024
-    392
-    """
-    frames = max(config.backlog_bytes * 5 // 4, config.backlog_bytes + config.backlog * ENTRY_BYTES)
-    return frames + 2 * config.max_frame + ROOM_KEYS_BYTES
-
-
-@dataclass(frozen=True, slots=True)
-class Memory:
-    """Redis's memory as last read (INFO memory), in bytes; ``most`` 0: no maxmemory."""
-
-    used: int
-    most: int
-    read_at: float
-
-
 SOURCE_BYTES = redis_library.SOURCE.encode()
 NAME_BYTES = redis_library.NAME.encode()
-Decide = Callable[[RoomState, float], list["_Presence"]]
-
-
-class LibraryConflict(Exception):
-    """Redis holds another version's function library: its relay processes may still run."""
-
-    def __init__(self, other: str) -> None:
-        super().__init__(
-            f"Redis holds the functions of another relay version ({other}): stop every relay "
-            f"process of that version, then run 'redis-cli FUNCTION DELETE {other}'"
-        )
 
 
 class Listener(Protocol):
@@ -176,38 +126,6 @@ class Listener(Protocol):
         ...
 
 
-def room_keys(room_id: str) -> tuple[str, str, str, str]:
-    tag = f"tablier:{{{room_id}}}"
-    return f"{tag}:meta", f"{tag}:state", f"{tag}:log", f"{tag}:leases"
-
-
-def _room_counts(ip: str) -> tuple[str, str]:
-    return "tablier:{rooms}", f"tablier:{{rooms}}:{ip}"
-
-
-@dataclass(slots=True)
-class BackplaneStats:
-    round_trips: int = 0
-    round_trip_seconds: float = 0.0
-    reconnects: int = 0
-    errors: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class _Loaded:
-    version: bytes
-    next_seq: int
-    epoch: int
-    base: int
-    state: RoomState
-    live: frozenset[str]  # processes whose lease runs past now
-    now: float  # Redis's clock, in seconds: the rules decide on it, never on this host's
-
-
-class _Conflict(Exception):
-    """Someone changed the room between our load and our store: decide again."""
-
-
 class RedisBackplane:
     """One relay process's link to the Redis that holds every room."""
 
@@ -215,9 +133,6 @@ class RedisBackplane:
         self.url = url
         self.config = config
         self.process = secrets.token_hex(4)  # this process's name in holders and leases
-        self.down: str | None = "not connected to Redis yet"
-        self.refused: str | None = None  # why Redis refuses our writes, while it does
-        self.stats = BackplaneStats()
         options: dict[str, Any] = {
             "retry": Retry(NoBackoff(), 0),  # a lost reply must not run a change twice
             "socket_connect_timeout": TIMEOUT,
@@ -231,41 +146,35 @@ class RedisBackplane:
             pool = self._redis.connection_pool
             pool.connection_class(**pool.connection_kwargs)  # built, connected to nothing
             tls_context(url)  # the link's, from the same options (its files read now)
+            self.health = Health(url)  # down, up, refusing writes: what follows each failure
         except OSError as error:  # ssl.SSLError too
             said = error.strerror or str(error)
             raise BackplaneURLError(f"its TLS files cannot be read or used ({said})") from error
         except (TypeError, ValueError, RedisError) as error:
             raise BackplaneURLError(str(error)) from error
-        self._changes = asyncio.Semaphore(CONCURRENT_CHANGES)
         # Appends, their answers, every event of our rooms, lease renewals: one connection.
         self._link: RedisLink | None = None
         self._channel = redis_library.channel(self.process)
         # A process's hold on its members lasts this long unless renewed (a few times a lease).
         self._lease_ms = int(config.backplane_lease * 1000)
         self._ttl_ms = int(config.room_idle * 1000) + self._lease_ms
-        # Links opened so far: a join whose answer comes on another link than the one it
-        # started on may have missed what Redis told the first one of its room.
-        self._links = 0
-        # Joins stored but refused (see _admit): room, holder, whether his seat was new.
-        self._undone: list[tuple[str, str, bool]] = []
+        self._terms = Commit(
+            self.process, self._lease_ms, self._ttl_ms, config.backlog, config.backlog_bytes
+        )
+        self._links = 0  # opened so far (see relay.redis_changes.RoomChanges)
         self._appends: list[Append] = []  # to write at the end of this turn of the loop
-        self._cursors: dict[str, int] = {}  # room -> the last number handed to the core
-        self._entering: dict[str, int] = {}  # rooms joined here, the commit not answered yet
-        self._settling: dict[str, int] = {}  # rooms entered, their answers not taken in yet
-        self._held: dict[str, list[Event]] = {}  # what Redis told of those meanwhile
-        self._early: dict[str, dict[int, Event]] = {}  # events that came before their turn
+        # Each room's order as heard here: what goes to the core, what is missing.
+        self._order = Reorder(config.backlog)
         self._fetching: set[str] = set()  # rooms whose missing numbers are being fetched
         self._extended: dict[str, float] = {}  # room -> when its life was last extended
-        self._creators: dict[str, str] = {}  # room -> the address it counts against
-        # Room -> when its next watching event may be numbered, and the one waiting for it.
-        self._watch_at: dict[str, float] = {}
-        self._watching: dict[str, _Presence] = {}
-        self._memory_read: Memory | None = None  # Redis's memory figures, as last read
-        self._room_bytes = room_bytes(config)
+        # Rooms created, joined, left, expired: their states, by compare-and-set.
+        self._rooms = RoomChanges(
+            self._redis, config, self.health, self._order, self._terms,
+            entered=self._entered, failure=self._failure, spawn=self._spawn, log=self._log,
+            links=lambda: self._links,
+        )  # fmt: skip
         self._listener: Listener | None = None
-        self._was_up = False
         self._up = asyncio.Event()
-        self._closing = False
         self._tasks: list[asyncio.Task[None]] = []
         self._checks: set[asyncio.Task[None]] = set()  # checks, fetches, undos under way
 
@@ -283,7 +192,7 @@ class RedisBackplane:
                 await self._up.wait()
 
     async def close(self) -> None:
-        self._closing = True  # redis-py may turn a cancelled read into an error: stop anyway
+        self.health.closing = True  # redis-py may turn a cancelled read into an error: stop anyway
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             task.cancel()
@@ -300,7 +209,11 @@ class RedisBackplane:
     @property
     def unavailable(self) -> str | None:
         """Why this process cannot serve rooms now (None: it can)."""
-        return self.down if self.down is not None else self.refused
+        return self.health.unavailable
+
+    @property
+    def stats(self) -> BackplaneStats:
+        return self.health.stats
 
     # --- what the core asks ----------------------------------------------------------------
 
@@ -308,7 +221,7 @@ class RedisBackplane:
         """Number a payload: at once when Redis has nothing of ours to answer (a message now
         and then), else with every other append of this turn of the event loop, in one write
         at its end (:meth:`_flush`): under load, one write for many."""
-        if self.down is not None:
+        if self.health.down is not None:
             self._unnumbered(request, None)
             return
         link = self._link
@@ -320,394 +233,29 @@ class RedisBackplane:
         self._appends.append(request)
 
     async def enter(self, request: Enter) -> EnterResult:
-        async with self._changes:
-            return await self._enter(request)
-
-    async def _enter(self, request: Enter) -> EnterResult:
-        message = request.message
-        if self.unavailable is not None:
-            return ErrorCode.UNAVAILABLE
-        links = self._links  # the link the room is heard on, unless it goes meanwhile
-        failures = f"tablier:failures:{request.ip}"
-        try:
-            if await self._call("tablier_failures", [failures], self._per_minute, 0):
-                return ErrorCode.TOO_MANY_FAILURES
-            if not is_room_id(message.room_id):  # no such id is ever made: never a key either
-                return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
-            digest = token_hash(message.token)
-            tries = 0
-            while True:
-                loaded = await self._load(message.room_id)
-                if loaded is None:
-                    return await self._failed(failures, ErrorCode.UNKNOWN_ROOM)
-                try:
-                    return await self._admit(request, loaded, failures, links)
-                except _Conflict:
-                    tries += 1
-                    watcher = hmac.compare_digest(digest, loaded.state.spectator_hash)
-                    if tries >= (TRIES if watcher else MEMBER_TRIES):
-                        break
-                    await _pause(tries)
-        except (RedisError, OSError) as error:
-            self._failure(error)
-        return ErrorCode.UNAVAILABLE
+        return await self._rooms.enter(request)
 
     async def bring(self, request: Bring) -> BringResult:
-        async with self._changes:
-            return await self._bring(request)
-
-    async def _bring(self, request: Bring) -> BringResult:
-        created, seats = request.created, request.message.seats
-        again = request.message.again is not None
-        if self.unavailable is not None:
-            return ErrorCode.UNAVAILABLE
-        keys = room_keys(created.room_id)
-        try:
-            if again and await self._redis.exists(keys[0]):
-                return Brought(created, seats, again=True)
-            memory = await self._memory()
-            counted = await self._call(
-                "tablier_count_room",
-                _room_counts(request.ip),
-                created.room_id,
-                self._ttl_ms,
-                self.config.max_rooms,
-                self.config.max_rooms_per_ip,
-                memory.used,
-                memory.most,
-                self._room_bytes,
-                memory.most // REDIS_SHARE,
-            )
-            if counted != b"ok":
-                why = {b"address_full": "address", b"memory": "memory"}.get(counted, "rooms")
-                return Full(why)
-            state = RoomState(
-                created.room_id,
-                token_hash(created.player_token),
-                token_hash(created.spectator_token),
-                seats,
-                creator=request.ip,
-            )
-            await self._call("tablier_create", keys, state.to_bytes(), self._ttl_ms, new_epoch())
-        except (RedisError, OSError) as error:
-            self._failure(error)
-            return ErrorCode.UNAVAILABLE
-        return Brought(created, seats, again=again)
-
-    async def _memory(self) -> Memory:
-        """Redis's memory figures, read again if the last reading is older than
-        :data:`MEMORY_EVERY`. Said once in the log if Redis has no maxmemory: then nothing
-        stops rooms but ``--max-rooms``, and Redis may take the machine's memory."""
-        now = asyncio.get_running_loop().time()
-        memory = self._memory_read
-        if memory is not None and now - memory.read_at < MEMORY_EVERY:
-            return memory
-        info = await self._timed(self._redis.info("memory"))
-        try:
-            memory = Memory(int(info["used_memory"]), int(info["maxmemory"]), now)
-        except (KeyError, TypeError, ValueError) as error:
-            raise _unreadable("answered INFO memory", error) from error
-        if memory.most == 0 and (self._memory_read is None or self._memory_read.most != 0):
-            self._log("backplane_no_maxmemory", {"redis": _safe_url(self.url)})
-        self._memory_read = memory
-        return memory
+        return await self._rooms.bring(request)
 
     def settled(self, room_id: str) -> None:
         """The core has taken in an :meth:`enter`'s answer: what the reader brought for the
         room meanwhile, held back until now, goes to the core."""
-        self._settling[room_id] -= 1
-        if self._settling[room_id]:
-            return
-        del self._settling[room_id]
-        held = self._held.pop(room_id, [])
+        held = self._order.settled(room_id)
         if held and self._listener is not None:
             self._listener.on_events(room_id, held)
 
     async def leave(self, request: Leave) -> None:
-        def decide(state: RoomState, wall: float) -> list[_Presence]:
-            seat = rules.leave(state, request.holder, wall)
-            return [] if seat is None else [_presence(seat, PresenceEvent.LEFT, None)]
-
-        await self._change(request.room_id, decide)
+        await self._rooms.leave(request)
 
     async def check(self, request: Check) -> None:
-        await self._change(request.room_id, lambda state, wall: [])
-
-    # --- deciding on a room's state ---------------------------------------------------------
-
-    async def _admit(
-        self, request: Enter, loaded: _Loaded, failures: str, links: int
-    ) -> EnterResult:
-        message, state, wall = request.message, loaded.state, loaded.now
-        before = self._tidy(state, loaded.live, wall)
-        if not rules.knows(state, message.token):  # before anything the state would tell
-            return await self._failed(failures, ErrorCode.BAD_TOKEN)
-        replayable = message.resume_from is not None and rules.can_replay(
-            message.resume_from, message.epoch, loaded.epoch, loaded.base, loaded.next_seq
-        )
-        if isinstance(replayable, ErrorCode):
-            return replayable
-        admitted = rules.admit(
-            state,
-            message.token,
-            request.name,
-            request.holder,
-            max_spectators=self.config.max_spectators,
-        )
-        if admitted == ErrorCode.BAD_TOKEN:
-            return await self._failed(failures, ErrorCode.BAD_TOKEN)
-        if isinstance(admitted, ErrorCode):
-            return admitted
-        events = list(before)
-        if admitted.seat is not None and admitted.event is not None:
-            events.append(_presence(admitted.seat, admitted.event, request.holder))
-        arrival = loaded.next_seq + len(before)
-        start = message.resume_from if replayable and message.resume_from is not None else arrival
-        room_id = message.room_id
-        new_seat = admitted.event == PresenceEvent.JOINED
-        # What Redis tells of the room before the commit's answer is back is kept (see _offer).
-        self._entering[room_id] = self._entering.get(room_id, 0) + 1
-        try:
-            try:
-                first, frames = await self._commit(room_id, loaded, state, events, start)
-            except (RedisError, OSError):
-                self._give_back(room_id, request.holder, new_seat)  # it may have been stored
-                raise
-            next_seq = first + len(before)
-            # The commit numbers from the room's newest state, which may be ahead of the load.
-            numbered = [(seq, frame) for seq, frame in frames if seq >= min(start, next_seq)]
-            # Nothing from start on is a resync only if events were due: one resuming at the
-            # room's head (start == first, a spectator's join adds no event) missed nothing.
-            resync = message.resume_from is not None and (
-                not replayable or (numbered[0][0] != start if numbered else start != first)
-            )
-            if resync:
-                numbered = [(seq, frame) for seq, frame in numbered if seq >= next_seq]
-            if resync and admitted.seat is None:
-                # A spectator the room's stream cannot serve: the players are told, after his
-                # welcome's next number (known only now, from the commit), so they send him
-                # the match so far. Rare, so one more round of load and commit is cheap enough.
-                watching = _Presence(
-                    request.holder, WATCHING_SEAT, int(PresenceEvent.WATCHING),
-                    *presence_parts(WATCHING_SEAT, PresenceEvent.WATCHING, request.name),
-                )  # fmt: skip
-                await self._announce(room_id, watching)
-            if self.down is not None or self._links != links:
-                # The link went while the join was stored: what Redis told it of the room
-                # meanwhile went with it, so he cannot be served from here. He is refused
-                # (his app asks again) and his seat given back, never let in to a hole.
-                self._give_back(room_id, request.holder, new_seat)
-                return ErrorCode.UNAVAILABLE
-            self._creators[room_id] = state.creator
-            self._settling[room_id] = self._settling.get(room_id, 0) + 1
-            if room_id not in self._cursors:  # later events come from Redis's messages
-                self._cursors[room_id] = numbered[-1][0] if numbered else next_seq - 1
-        finally:
-            self._entered(room_id)
-        away = tuple((s.index, wall - s.left_at) for s in state.disconnected_seats())
-        return Entered(
-            room_id=message.room_id,
-            capacity=state.capacity,
-            admitted=admitted,
-            next_seq=next_seq,
-            epoch=loaded.epoch,
-            resync=resync,
-            start=numbered[0][0] if numbered else next_seq,
-            events=tuple(frame for _, frame in numbered),
-            away=away,
-        )
-
-    async def _announce(self, room_id: str, watching: _Presence) -> None:
-        """Number a ``watching`` event now, or, within relay.limits.WATCHING_EVERY of this
-        process's last one in the room, once that has passed (one for every spectator who
-        came meanwhile: the match the players then send serves them all)."""
-        now = asyncio.get_running_loop().time()
-        if room_id in self._watching:
-            return  # announced with the one already waiting
-        at = self._watch_at.get(room_id, now)
-        if now >= at:
-            self._watch_at[room_id] = now + WATCHING_EVERY
-            await self._change_now(room_id, lambda state, wall: [watching])
-            return
-        self._watching[room_id] = watching
-        asyncio.get_running_loop().call_at(at, self._announce_due, room_id)
-
-    def _announce_due(self, room_id: str) -> None:
-        if not self._closing:
-            self._spawn(self._announce_later(room_id))
-
-    async def _announce_later(self, room_id: str) -> None:
-        watching = self._watching.pop(room_id)
-        self._watch_at[room_id] = asyncio.get_running_loop().time() + WATCHING_EVERY
-        await self._change(room_id, lambda state, wall: [watching])
+        await self._rooms.check(request)
 
     def _entered(self, room_id: str) -> None:
         """A join's commit is answered (or failed): what Redis published of the room
         meanwhile goes on from the cursor, or is dropped if the room is not ours."""
-        self._entering[room_id] -= 1
-        if self._entering[room_id]:
-            return
-        del self._entering[room_id]
-        if room_id in self._cursors:
-            self._fill(room_id, self._offer(room_id, []))
-        else:
-            self._early.pop(room_id, None)
-
-    def _tidy(self, state: RoomState, live: frozenset[str], wall: float) -> list[_Presence]:
-        """What is due before anything else: holders of dead processes let go, seats left
-        past their grace freed."""
-
-        def alive(holder: Holder) -> bool:
-            return isinstance(holder, str) and holder.rpartition("/")[0] in live
-
-        gone = rules.reap(state, alive, wall)
-        expired = rules.expire_seats(state, wall, self.config.seat_grace)
-        return [_presence(s, PresenceEvent.LEFT, None) for s in gone] + [
-            _presence(s, PresenceEvent.SEAT_EXPIRED, None) for s in expired
-        ]
-
-    async def _change(
-        self, room_id: str, decide: Callable[[RoomState, float], list[_Presence]]
-    ) -> None:
-        """Tidy the room and apply ``decide``; store it only if anything changed."""
-        async with self._changes:
-            await self._change_now(room_id, decide)
-
-    async def _change_now(self, room_id: str, decide: Decide) -> None:
-        if self.down is not None:
-            return
-        try:
-            await self._decide(room_id, decide)
-        except (RedisError, OSError) as error:
-            self._failure(error)
-
-    async def _decide(self, room_id: str, decide: Decide) -> None:
-        """Tidy the room and apply ``decide``; store it only if anything changed (a
-        spectator's departure changes the state without an event). Decided again until it
-        is stored (or Redis fails): a departure must never be lost."""
-        tries = 0
-        while True:
-            if tries:
-                await _pause(tries)
-            tries += 1
-            loaded = await self._load(room_id)
-            if loaded is None:
-                return
-            before = loaded.state.to_bytes()
-            events = self._tidy(loaded.state, loaded.live, loaded.now)
-            events += decide(loaded.state, loaded.now)
-            if not events and loaded.state.to_bytes() == before:
-                return
-            try:
-                await self._commit(room_id, loaded, loaded.state, events, loaded.next_seq)
-                return
-            except _Conflict:
-                continue
-
-    def _give_back(self, room_id: str, holder: str, new_seat: bool) -> None:
-        """Undo a join that was (or may have been) stored, but whose member was refused:
-        now if Redis can be reached, else before this process takes any other join."""
-        self._undone.append((room_id, holder, new_seat))
-        if self.down is None:
-            self._spawn(self._give_back_now())
-
-    async def _give_back_now(self) -> None:
-        async with self._changes:
-            if self.down is not None:
-                return  # reaching Redis again will
-            try:
-                await self._give_back_all()
-            except (RedisError, OSError) as error:
-                self._failure(error)
-
-    async def _give_back_all(self) -> None:
-        """Every undo still due (:func:`relay.rules.withdraw`), or raise."""
-        while self._undone:
-            undo = self._undone.pop(0)
-            room_id, holder, new_seat = undo
-            try:
-                await self._decide(room_id, functools.partial(_withdraw, holder, new_seat))
-            except BaseException:
-                self._undone.insert(0, undo)
-                raise
-
-    async def _load(self, room_id: str) -> _Loaded | None:
-        meta, state, _, leases = room_keys(room_id)
-        reply = await self._call("tablier_load", [meta, state, leases], new_epoch())
-        if reply is None:
-            return None
-        version, next_seq, epoch, base, blob, live, now = reply
-        return _Loaded(
-            version,
-            int(next_seq),
-            int(epoch),
-            int(base),
-            RoomState.from_bytes(room_id, blob),
-            frozenset(p.decode() for p in live),
-            int(now) / 1000,
-        )
-
-    async def _commit(
-        self,
-        room_id: str,
-        loaded: _Loaded,
-        state: RoomState,
-        events: Sequence[_Presence],
-        start: int,
-    ) -> tuple[int, list[tuple[int, bytes]]]:
-        """Store ``state`` and number ``events`` if the room is as loaded; the first number
-        given, and the room's frames from ``start`` on."""
-        holders: list[Any] = []
-        for index in range(state.capacity):
-            seat = state.seats.get(index)
-            holders += [index, "" if seat is None or seat.holder is None else seat.holder]
-        flat: list[Any] = []
-        for event in events:
-            flat += [event.holder, event.seat, event.event, event.head, event.tail]
-        processes = {str(h).rpartition("/")[0] for h in _holders(state)}
-        keys = room_keys(room_id)
-        # In one transaction with the commit, which gives the room's keys a full life: its
-        # place among the counted rooms gets the same end, so that no room is ever alive and
-        # uncounted (a spectator's join and departure renewed the keys alone, and the count
-        # lapsed under them), nor seen so by anyone between the two.
-        async with self._redis.pipeline(transaction=True) as both:
-            both.fcall(
-                "tablier_commit",
-                len(keys),
-                *keys,
-                loaded.version,
-                loaded.epoch,
-                state.to_bytes(),
-                self._ttl_ms,
-                new_epoch(),
-                self.config.backlog,
-                self.config.backlog_bytes,
-                start,
-                ",".join(sorted(processes)),
-                self.process,
-                self._lease_ms,
-                room_id,
-                state.capacity,
-                *holders,
-                len(events),
-                *flat,
-            )
-            both.fcall("tablier_room_lives", 2, *_room_counts(state.creator), room_id, self._ttl_ms)
-            reply, _ = await self._timed(both.execute())
-        if reply[0] == b"conflict":
-            raise _Conflict
-        _, first, _, frames = reply
-        numbered = [(int(frames[i]), frames[i + 1]) for i in range(0, len(frames), 2)]
-        return int(first), numbered
-
-    async def _failed(self, failures: str, code: ErrorCode) -> ErrorCode:
-        """A failed join counts against its address on every process."""
-        await self._call("tablier_failures", [failures], self._per_minute, 1)
-        return code
-
-    @property
-    def _per_minute(self) -> int:
-        return self.config.join_failures_per_minute
+        self._drop_if_left(room_id)
+        self._fill(room_id, self._deliver(room_id, self._order.entered(room_id)))
 
     # --- the hot path: appends, their answers, the others' events ------------------------
 
@@ -716,7 +264,7 @@ class RedisBackplane:
         sent without waiting for the answers to the writes before (they come in order)."""
         batch, self._appends = self._appends, []
         link = self._link
-        if link is not None and self.down is None and batch:
+        if link is not None and self.health.down is None and batch:
             self._send(link, batch)
             return
         for request in batch:  # the link went meanwhile: never dropped without a word
@@ -727,11 +275,7 @@ class RedisBackplane:
         epoch = new_epoch()  # the epoch a room numbered anew would take
         commands = []
         for request in batch:
-            head, tail = message_parts(request.seat, request.packed_payload)
-            commands.append(pack(("FCALL", "tablier_append", 3, *_append_keys(request.room_id),
-                                  request.holder, request.seat, head, tail, epoch,
-                                  config.backlog, config.backlog_bytes, request.room_id,
-                                  process)))  # fmt: skip
+            commands.append(pack(append_command(request, epoch, config, process)))
         data = b"".join(commands)
         link.send(data, _Appended(self, batch, asyncio.get_running_loop().time()))
 
@@ -767,90 +311,55 @@ class RedisBackplane:
         """An event another process's member made (or a join, departure or expiry from any
         process), as Redis published it to our channel when it numbered it."""
         try:
-            room, seq, epoch, holder, seat, presence, frame = push[2].split(b"\n", 6)
-            event = Event(
-                int(seq),
-                int(epoch),
-                holder.decode(),
-                int(seat),
-                PresenceEvent(int(presence)) if presence else None,
-                frame,
-            )
-            room_id = room.decode()
+            room_id, event = published_event(push[2])
         except (ValueError, TypeError, IndexError, AttributeError) as error:
-            self._failure(_unreadable("published an event", error))
+            self._failure(unreadable("published an event", error))
             return
         self._fill(room_id, self._offer(room_id, [event]))
 
-    def _offer(self, room_id: str, events: list[Event]) -> list[int]:
-        """Events of a room, from our appends' answers or from our channel, to the core,
-        each once and in order; returns the numbers missing before those held back.
+    def _offer(
+        self, room_id: str, events: list[Event], asked: list[int] | None = None
+    ) -> list[int]:
+        """Events of a room, from our appends' answers, from our channel or (``asked``) from
+        a fetch, to the core, each once and in order (:class:`relay.backplane_order.
+        Reorder`); returns the numbers missing before those held back."""
+        self._drop_if_left(room_id)
+        order = self._order
+        offered = (
+            order.offer(room_id, events) if asked is None else order.fetched(room_id, events, asked)
+        )
+        return self._deliver(room_id, offered)
 
-        Both come in the order Redis numbered them (one connection), so a number skipped is
-        one Redis did not send us: our lease on the room had lapsed, or our member's join was
-        being stored (kept here until the commit's answer says where it starts)."""
-        taken = self._cursors.get(room_id)
-        listener = self._listener
+    def _drop_if_left(self, room_id: str) -> None:
+        """Forget the room if its last member here left since the upkeep last looked: a
+        member coming back here now must start from his join's own commit, as a first one
+        does, not from where the one who left stood (what came between went to nobody)."""
+        listener, order = self._listener, self._order
         if (
-            taken is not None
-            and listener is not None
-            and room_id not in self._settling
+            listener is not None
+            and order.cursor(room_id) is not None
+            and not order.settling(room_id)
             and room_id not in listener.served()
         ):
-            # Its last member here left since the upkeep last looked: a member coming back
-            # here now must start from his join's own commit, as a first one does, not
-            # from where the one who left stood (what came between went to nobody).
             self._forget(room_id)
-            taken = None
-        if taken is None:
-            if room_id in self._entering:
-                self._early.setdefault(room_id, {}).update((e.seq, e) for e in events)
-            return []  # not a room of ours (any more)
-        early = self._early.get(room_id)
-        ready = []
-        for event in events:
-            if event.seq == taken + 1 and early is None:  # the usual case
-                taken += 1
-                ready.append(event)
-            elif event.seq > taken:
-                if early is None:
-                    early = self._early[room_id] = {}
-                early[event.seq] = event
-        if early is not None:
-            for seq in [seq for seq in early if seq <= taken]:
-                del early[seq]
-            while taken + 1 in early:
-                taken += 1
-                ready.append(early.pop(taken))
-            if not early:
-                del self._early[room_id]
-        if ready:
-            self._cursors[room_id] = taken
-            if room_id in self._settling:
-                self._held.setdefault(room_id, []).extend(ready)
-            elif self._listener is not None:
-                self._listener.on_events(room_id, ready)
-        if not early:
-            return []
-        return [seq for seq in range(taken + 1, max(early)) if seq not in early]
+
+    def _deliver(self, room_id: str, offered: Offered) -> list[int]:
+        """Carry out what the order decided: what is in order goes to the core, and a room
+        whose order cannot be kept is started again by its members here (what it missed
+        cannot be had); returns the numbers to fetch."""
+        listener = self._listener
+        if listener is not None:
+            if offered.deliver:
+                listener.on_events(room_id, offered.deliver)
+            if offered.lost:
+                listener.on_lost_room(room_id)
+        return offered.missing
 
     def _forget(self, room_id: str) -> None:
         """This process no longer serves the room: its next member here starts anew."""
-        del self._cursors[room_id]
+        self._order.forget(room_id)
         self._extended.pop(room_id, None)
-        self._creators.pop(room_id, None)
-        if room_id not in self._watching:
-            self._watch_at.pop(room_id, None)
-
-    def _catch_up(self, room_id: str, next_seq: int) -> None:
-        """The room's next number is ``next_seq`` (a lease renewal's answer, which comes after
-        every event numbered before it): a number below it that this process has neither had
-        nor holds back was not sent to it, and is fetched from the room's stream."""
-        taken = self._cursors.get(room_id)
-        if taken is None or room_id in self._entering or next_seq <= taken + 1:
-            return
-        early = self._early.get(room_id, {})
-        self._fill(room_id, [seq for seq in range(taken + 1, next_seq) if seq not in early])
+        self._rooms.forget(room_id)
 
     def _fill(self, room_id: str, missing: list[int]) -> None:
         """Fetch the missing numbers of a room from its stream (once at a time per room)."""
@@ -869,21 +378,14 @@ class RedisBackplane:
                     if self._listener is not None:  # what it missed cannot be had
                         self._listener.on_lost_room(room_id)
                     return
-                events = [
-                    _event(entry.split(b"-", 1)[0], dict(zip(flat[::2], flat[1::2], strict=True)))
-                    for entry, flat in found
-                ]
-                still = self._offer(room_id, events)
-                if any(seq <= missing[-1] for seq in still):
-                    # Gone from the room's stream too: its members here resume, or resync.
-                    if self._listener is not None:
-                        self._listener.on_lost_room(room_id)
-                    return
-                missing = still  # a gap after those, seen meanwhile
+                events = [stream_event(entry, flat) for entry, flat in found]
+                # Gone from the room's stream too: its members here resume, or resync; else
+                # what is missing now is a gap after those, seen meanwhile.
+                missing = self._offer(room_id, events, missing)
         except OSError:
             return  # the link is gone, and every member with it
         except (ValueError, TypeError, KeyError, IndexError) as error:
-            self._failure(_unreadable("answered a fetch", error))
+            self._failure(unreadable("answered a fetch", error))
         finally:
             self._fetching.discard(room_id)
 
@@ -894,52 +396,50 @@ class RedisBackplane:
         answering (a write's answers overdue) counts as lost, and a quiet link is pinged so
         that a silent Redis is noticed as soon."""
         loop = asyncio.get_running_loop()
-        while not self._closing:
-            if self.down is not None:
+        health = self.health
+        while not health.closing:
+            if health.down is not None:
+                failure: Failure | Conflict
                 try:
                     await self._connect()
+                    continue
                 except LibraryConflict as conflict:
-                    self._still_down(str(conflict), "backplane_refused")
-                    await asyncio.sleep(RETRY_EVERY)
-                except ResponseError as error:  # reached, but it refuses what connecting needs
-                    self.stats.errors += 1
-                    self._still_down(self._refusing(error), "backplane_refused")
-                    await asyncio.sleep(RETRY_EVERY)
+                    failure = Conflict(str(conflict))
                 except (RedisError, OSError, TimeoutError) as error:
-                    self.stats.errors += 1
-                    self._still_down(self._unreachable(error), "backplane_down")
-                    await asyncio.sleep(RETRY_EVERY)
+                    # Reached but refusing what connecting needs, or not reached.
+                    failure = _failure_of(error)
+                self._say(health.not_reached(failure))
+                await asyncio.sleep(RETRY_EVERY)
                 continue
             await asyncio.sleep(WATCH_EVERY)
             link, now = self._link, loop.time()
             if link is None:
                 continue
-            if link.stalled(now, TIMEOUT):
-                self._failure(TimeoutError(f"Redis did not answer in {TIMEOUT:g} s"))
-            elif not link.busy and now - link.heard > TIMEOUT / 2:
+            beat = health.beat(now, link.busy, link.heard)
+            if beat == PING:
                 link.send(pack(("PING",)), Waiting(1, now))
+            elif isinstance(beat, Lose):
+                self._lost(beat)
 
     async def _upkeep_forever(self) -> None:
         """Every quarter of a lease: forget the rooms this process no longer serves, look for
         another version's functions, ask a Redis that refused writes whether it takes them
         again, and renew the leases (which also shows what this process was not sent)."""
-        listener = self._listener
+        listener, order = self._listener, self._order
         assert listener is not None
-        while not self._closing:
+        while not self.health.closing:
             await asyncio.sleep(self.config.backplane_lease / 4)
             rooms = list(listener.served())
             served = set(rooms)
-            for room_id in [
-                r for r in self._cursors if r not in served and r not in self._settling
-            ]:
+            for room_id in [r for r in order.rooms() if r not in served and not order.settling(r)]:
                 self._forget(room_id)  # its last member here left
             link = self._link
-            if self.down is not None or link is None:
+            if self.health.down is not None or link is None:
                 continue
             try:
                 if not await self._same_library(link):
                     continue
-                if self.refused is not None and not await self._writes_taken(link):
+                if self.health.refused is not None and not await self._writes_taken(link):
                     continue
             except OSError:
                 continue  # the link is gone: that is being dealt with
@@ -954,16 +454,16 @@ class RedisBackplane:
         ask = ("FUNCTION", "LIST", "LIBRARYNAME", f"{redis_library.PREFIX}*")
         (listed,) = await link.ask(ask)
         try:
-            names = {_library_name(library) for library in listed}
+            names = {library_name(library) for library in listed}
         except (TypeError, ValueError, KeyError, AttributeError) as error:
-            self._failure(_unreadable("sent a FUNCTION LIST answer", error))
+            self._failure(unreadable("sent a FUNCTION LIST answer", error))
             return False
         others = sorted(names - {redis_library.NAME})
         if others:
-            self._lose(str(LibraryConflict(others[0])))
+            self._lost(self.health.lose(str(LibraryConflict(others[0]))))
         elif not names:
-            self._lose("Redis no longer holds the relay's functions")
-        return self.down is None
+            self._lost(self.health.lose("Redis no longer holds the relay's functions"))
+        return self.health.down is None
 
     async def _writes_taken(self, link: RedisLink) -> bool:
         """Whether Redis, which refused a write, takes one again (then the joins it may
@@ -973,12 +473,11 @@ class RedisBackplane:
             self._failure(answer)
             return False
         try:
-            await self._give_back_all()
+            await self._rooms.give_back_all()
         except (RedisError, OSError) as error:
             self._failure(error)
             return False
-        self.refused = None
-        self._log("backplane_writable", {"redis": _safe_url(self.url)})
+        self._say(self.health.writable())
         return True
 
     async def _renew(self, rooms: list[str]) -> None:
@@ -1000,9 +499,8 @@ class RedisBackplane:
                              self._lease_ms, self._ttl_ms if extend else 0))  # fmt: skip
             if extend:
                 self._extended[room_id] = clock
-                creator = self._creators.get(room_id, "")
-                commands.append(("FCALL", "tablier_room_lives", 2, *_room_counts(creator),
-                                 room_id, self._ttl_ms))  # fmt: skip
+                creator = self._rooms.creators.get(room_id, "")
+                commands.append(("FCALL", *lives_call(creator, room_id, self._ttl_ms)))
         try:
             replies = iter(await link.ask(*commands))
         except OSError:
@@ -1021,11 +519,11 @@ class RedisBackplane:
             try:
                 lapsed, next_seq = renewed[0], int(renewed[1])
             except (TypeError, ValueError, IndexError, KeyError) as error:
-                self._failure(_unreadable("answered a renewal", error))
+                self._failure(unreadable("answered a renewal", error))
                 return
             if lapsed == 1:  # a process with members there died: let them go
                 self._spawn(self.check(Check(room_id)))
-            self._catch_up(room_id, next_seq)
+            self._fill(room_id, self._deliver(room_id, self._order.catch_up(room_id, next_seq)))
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -1038,20 +536,18 @@ class RedisBackplane:
         # away, and else learns whether its change was stored (a join is then refused and
         # undone by _admit, rather than left unknown).
         await self._redis.connection_pool.disconnect(inuse_connections=False)
-        await self._timed(self._redis.ping())
+        await self._rooms.timed(self._redis.ping())
         await self._load_library()
-        await self._give_back_all()
+        await self._rooms.give_back_all()
         # No room of ours is entered while down: whatever was published to us before this
         # link was for members who are gone.
         self._link = await RedisLink.open(
-            self.url, self._channel, TIMEOUT, self._pushed, self._link_lost, self._round_trip
+            self.url, self._channel, TIMEOUT, self._pushed, self._failure, self.health.round_trip
         )
         self._links += 1
-        if self._was_up:
-            self.stats.reconnects += 1
-        self.down, self._was_up = None, True
+        say = self.health.up(self.process)
         self._up.set()
-        self._log("backplane_up", {"redis": _safe_url(self.url), "process": self.process})
+        self._say(say)
 
     async def _load_library(self) -> None:
         """Load this version's library unless Redis has it, and name this version in
@@ -1061,10 +557,10 @@ class RedisBackplane:
         loaded = False
         try:
             listed = [dict(zip(each[::2], each[1::2], strict=True)) for each in libraries]
-            named = [(_library_name(fields), fields[b"library_code"]) for fields in listed]
+            named = [(library_name(fields), fields[b"library_code"]) for fields in listed]
         except (TypeError, ValueError, KeyError, AttributeError) as error:
             # Not Redis as this relay knows it: said, and tried again like an unreachable one.
-            raise _unreadable("sent a FUNCTION LIST answer", error) from error
+            raise unreadable("sent a FUNCTION LIST answer", error) from error
         for name, code in named:
             if name.startswith(redis_library.PREFIX) and name != redis_library.NAME:
                 raise LibraryConflict(name)
@@ -1074,113 +570,43 @@ class RedisBackplane:
         if await self._redis.get(VERSION_KEY) != NAME_BYTES:  # no write when it is ours
             await self._redis.set(VERSION_KEY, redis_library.NAME)
 
-    def _link_lost(self, error: BaseException) -> None:
-        self._failure(error)
-
-    def _round_trip(self, seconds: float) -> None:
-        self.stats.round_trips += 1
-        self.stats.round_trip_seconds += seconds
-
     def _failure(self, error: BaseException) -> None:
-        """A command failed. Redis refusing one (an error reply) means it refuses writes
-        (out of memory, a read-only replica…) until one is taken again, or, if the refusal
-        says another version serves it, that this process must go down; not reaching Redis
-        at all means every member here must go."""
-        self.stats.errors += 1
-        if not isinstance(error, ResponseError):
-            self._lose(self._unreachable(error))
-            return
-        said = str(error)
-        if said.startswith(VERSION_ERROR):
-            other = said.removeprefix(VERSION_ERROR).strip()
-            self._lose(f"Redis serves the relay version {other!r}, not {redis_library.NAME}")
-            return
-        if self.refused is None:
-            self.refused = self._refusing(error)
-            self._log("backplane_refused", {"reason": self.refused})
+        """A command failed (:meth:`relay.backplane_health.Health.failed` says what follows)."""
+        self._say_or_lose(self.health.failed(_failure_of(error)))
 
-    def _unreachable(self, error: BaseException) -> str:
-        # The exception's words say which: refused, timed out, a certificate not trusted…
-        text = str(error)[:200]
-        detail = f"{type(error).__name__}: {text}" if text else type(error).__name__
-        return f"Redis at {_safe_url(self.url)} cannot be reached ({detail})"
+    def _say_or_lose(self, decided: Lose | Say | None) -> None:
+        if isinstance(decided, Lose):
+            self._lost(decided)
+        else:
+            self._say(decided)
 
-    def _still_down(self, reason: str, event: str) -> None:
-        """Reaching Redis again failed: /healthz says why now (from the first try on, not
-        only once Redis had been reached), and the log says it when the reason changes."""
-        if self.down != reason:
-            self.down = reason
-            self._log(event, {"reason": reason})
-
-    def _refusing(self, error: ResponseError) -> str:
-        return f"Redis at {_safe_url(self.url)} refuses the relay's writes ({str(error)[:200]})"
-
-    def _lose(self, reason: str) -> None:
+    def _lost(self, lost: Lose | None) -> None:
         """Redis cannot serve this process: every member here goes, and the watch tries to
         reach it again."""
-        if self.down is None and not self._closing:
-            self.down = reason
-            link, self._link = self._link, None
-            if link is not None:
-                link.close()
-            self._appends.clear()
-            self._cursors.clear()
-            self._extended.clear()
-            self._creators.clear()
-            self._early.clear()
-            if self._listener is not None:
-                self._listener.on_lost(self.down)
-
-    async def _call(self, function: str, keys: Sequence[str], *args: Any) -> Any:
-        return await self._timed(self._redis.fcall(function, len(keys), *keys, *args))
-
-    async def _timed(self, pending: Awaitable[Any]) -> Any:
-        started = time.perf_counter()
-        try:
-            return await pending
-        finally:
-            self.stats.round_trips += 1
-            self.stats.round_trip_seconds += time.perf_counter() - started
+        if lost is None:
+            return  # down already, or closing
+        link, self._link = self._link, None
+        if link is not None:
+            link.close()
+        self._appends.clear()
+        self._order.clear()
+        self._extended.clear()
+        self._rooms.creators.clear()
+        if self._listener is not None:
+            self._listener.on_lost(lost.reason)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
         self._checks.add(task)
         task.add_done_callback(self._checks.discard)
 
+    def _say(self, say: Say | None) -> None:
+        if say is not None:
+            self._log(say.event, say.details)
+
     def _log(self, event: str, details: dict[str, str | int]) -> None:
         if logs.logger.isEnabledFor(logging.INFO):
             logs.logger.info(logs.render(Log(None, event, details), self.config.log_json))
-
-
-async def _pause(tries: int) -> None:
-    """A random pause before deciding again a change that lost a race (CONFLICT_PAUSE)."""
-    await asyncio.sleep(random.uniform(0, CONFLICT_PAUSE * min(tries, 16)))
-
-
-@dataclass(frozen=True, slots=True)
-class _Presence:
-    """A presence event to number: its frame's parts, and the seat's holder after it."""
-
-    holder: str
-    seat: int
-    event: int
-    head: bytes
-    tail: bytes
-
-
-def _presence(seat: Seat, event: PresenceEvent, holder: Holder | None) -> _Presence:
-    head, tail = presence_parts(seat.index, event, seat.name)
-    return _Presence("" if holder is None else str(holder), seat.index, int(event), head, tail)
-
-
-def _withdraw(holder: str, new_seat: bool, state: RoomState, wall: float) -> list[_Presence]:
-    gone = rules.withdraw(state, holder, wall, new_seat=new_seat)
-    return [_presence(seat, event, None) for seat, event in gone]
-
-
-def _holders(state: RoomState) -> list[Holder]:
-    seated = [seat.holder for seat in state.seats.values() if seat.holder is not None]
-    return seated + sorted(state.spectators, key=str)
 
 
 class _Appended(Waiting):
@@ -1197,45 +623,7 @@ class _Appended(Waiting):
         self.backplane._own(next(self.requests), answer)
 
 
-@functools.lru_cache(maxsize=4096)
-def _append_keys(room_id: str) -> tuple[str, str, str]:
-    """The keys tablier_append takes (a room's keys, made once per room, not per message)."""
-    meta, _, log, leases = room_keys(room_id)
-    return meta, log, leases
-
-
-def _event(seq: bytes, fields: dict[bytes, bytes]) -> Event:
-    """An entry of a room's stream, as the library's append wrote it."""
-    presence = fields[b"p"]
-    return Event(
-        seq=int(seq),
-        epoch=int(fields[b"e"]),
-        holder=fields[b"h"].decode(),
-        seat=int(fields[b"s"]),
-        presence=PresenceEvent(int(presence)) if presence else None,
-        frame=fields[b"f"],
-    )
-
-
-def _safe_url(url: str) -> str:
-    """The URL to show in logs and /healthz: never its password (nor its query, which may
-    hold one, and the paths of TLS keys)."""
-    parts = urlsplit(url)._replace(query="", fragment="")
-    if parts.password is None:
-        return urlunsplit(parts)
-    netloc = parts.netloc.rsplit("@", 1)[1]
-    user = f"{parts.username}:***@" if parts.username else ":***@"
-    return urlunsplit(parts._replace(netloc=user + netloc))
-
-
-def _unreadable(what: str, error: Exception) -> OSError:
-    """Redis said something this relay cannot read: taken as a lost link (never a crash)."""
-    return OSError(f"Redis {what} that cannot be read ({error})")
-
-
-def _library_name(library: Any) -> str:
-    """The name of one library in FUNCTION LIST's answer (in RESP3, a map for each)."""
-    name = library[b"library_name"]
-    if not isinstance(name, bytes):
-        raise TypeError(f"a library's name is {type(name).__name__}")
-    return name.decode()
+def _failure_of(error: BaseException) -> Failure:
+    """A failed command as the health machine takes it: an error reply Redis sent, or Redis
+    not reached (or not answering, or answering what cannot be read)."""
+    return Refusal(str(error)) if isinstance(error, ResponseError) else Unreachable(error)

@@ -9,11 +9,15 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack  # type: ignore[import-untyped]
 
 from relay.envelope import Created, Member
+
+if TYPE_CHECKING:
+    from relay.core import Output
+    from relay.shared import Host
 
 ConnId = int
 
@@ -303,6 +307,20 @@ class Room(RoomState):
         if seq < oldest:
             return None
         return self._backlog[self._oldest + seq - oldest :]
+
+    def forward(
+        self, host: Host, conn: ConnId, seat: int, packed_payload: bytes, tell: bool
+    ) -> list[Output]:
+        """Numbered here (:class:`relay.shared.Hosted`)."""
+        return host.forward_here(self, conn, seat, packed_payload, tell)
+
+    def depart(self, host: Host, conn: ConnId, now: float) -> list[Output]:
+        """Decided here (:class:`relay.shared.Hosted`)."""
+        return host.depart_here(self, conn, now)
+
+    def drop(self, host: Host, conn: ConnId) -> None:
+        """Nothing to forget: the seat is its newer connection's (:class:`relay.shared.
+        Hosted`)."""
 
     def audience_but(self, sender: ConnId) -> tuple[ConnId, ...]:
         """Who receives ``sender``'s messages: everyone connected except the sender."""

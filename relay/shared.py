@@ -16,11 +16,15 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from relay.envelope import Create, Created, ErrorCode, Join, PresenceEvent
 from relay.rooms import ConnId, Holder
 from relay.rules import Admitted
+
+if TYPE_CHECKING:
+    from relay.core import Output
+    from relay.rooms import Room
 
 # Events a process keeps per room for members who arrive while its reader moves on: at most
 # this many, and at most the room's --backlog-bytes of frames (LocalRoom's recent_bytes),
@@ -139,6 +143,46 @@ EnterResult = Entered | ErrorCode
 BringResult = Brought | Full | ErrorCode
 
 
+# --- the core's two room modes, behind one interface ----------------------------------------
+
+
+class Host(Protocol):
+    """The relay core, as a room it serves sees it (:class:`relay.core.RelayCore`)."""
+
+    def holder(self, conn: ConnId) -> str: ...
+
+    def forget_member(self, local: LocalRoom, conn: ConnId) -> None: ...
+
+    def forward_here(
+        self, room: Room, conn: ConnId, seat: int, packed_payload: bytes, tell: bool
+    ) -> list[Output]: ...
+
+    def depart_here(self, room: Room, conn: ConnId, now: float) -> list[Output]: ...
+
+
+class Hosted(Protocol):
+    """A room as the core serves its members: held in this process's memory
+    (:class:`relay.rooms.Room`), or shared through a backplane (:class:`LocalRoom`). The
+    core asks, and each answers in its own way, so that it never asks which one it is."""
+
+    @property
+    def id(self) -> str: ...
+
+    def forward(
+        self, host: Host, conn: ConnId, seat: int, packed_payload: bytes, tell: bool
+    ) -> list[Output]:
+        """A player's payload, to number and hand to every other member."""
+        ...
+
+    def depart(self, host: Host, conn: ConnId, now: float) -> list[Output]:
+        """The member's connection is gone."""
+        ...
+
+    def drop(self, host: Host, conn: ConnId) -> None:
+        """The member's connection was replaced by a newer one (which the room keeps)."""
+        ...
+
+
 # --- one process's view of a shared room ---------------------------------------------------
 
 
@@ -169,6 +213,21 @@ class LocalRoom:
         # Players here -> for each of their appends not read back yet, in order, whether
         # the sender asked to be told its number (Send.tell).
         self.tells: defaultdict[ConnId, deque[bool]] = defaultdict(deque)
+
+    def forward(
+        self, host: Host, conn: ConnId, seat: int, packed_payload: bytes, tell: bool
+    ) -> list[Output]:
+        """Numbered by the backplane, delivered by its reader (:class:`Hosted`)."""
+        self.tells[conn].append(tell)
+        return [Append(self.id, host.holder(conn), seat, packed_payload)]
+
+    def depart(self, host: Host, conn: ConnId, now: float) -> list[Output]:
+        """The backplane decides the departure (:class:`Hosted`)."""
+        host.forget_member(self, conn)
+        return [Leave(self.id, host.holder(conn))]
+
+    def drop(self, host: Host, conn: ConnId) -> None:
+        host.forget_member(self, conn)
 
     def remember(self, seq: int, frame: bytes) -> None:
         """Keep an event delivered here, the oldest let go past RECENT_EVENTS or

@@ -34,7 +34,7 @@ def answer_late(
     """Make *backplane* take in the answer to its next join's commit late: Redis has stored
     the join (``stored`` is set) and publishes the room's next events to this process, which
     does not know from which number the newcomer's stream starts until ``release`` is set."""
-    commit = backplane._commit
+    commit = backplane._rooms._commit
     stored, release = asyncio.Event(), asyncio.Event()
 
     async def late(*args: Any) -> Any:
@@ -43,7 +43,7 @@ def answer_late(
         await release.wait()
         return answer
 
-    monkeypatch.setattr(backplane, "_commit", late)
+    monkeypatch.setattr(backplane._rooms, "_commit", late)
     return stored, release
 
 
@@ -51,7 +51,7 @@ async def held_back(backplane: RedisBackplane, room_id: str, seq: int) -> None:
     """Wait until *backplane* has heard event *seq* of the room and holds it back, as it
     must while a join's answer is awaited."""
     async with asyncio.timeout(5):
-        while seq not in backplane._early.get(room_id, {}):
+        while not backplane._order.holds(room_id, seq):
             await asyncio.sleep(0.005)
 
 
@@ -212,7 +212,7 @@ async def test_a_member_back_on_the_relay_he_just_left_misses_nothing(
         assert backplane_one is not None
         await ada.close()
         async with asyncio.timeout(5):  # her departure (2) numbered and heard on relay one
-            while backplane_one._cursors.get(room.room_id) == 1:
+            while backplane_one._order.cursor(room.room_id) == 1:
                 await asyncio.sleep(0.005)
         stored, release = answer_late(backplane_one, monkeypatch)
         joining = asyncio.create_task(

@@ -12,6 +12,7 @@ from pathlib import Path
 import redis
 from websockets.asyncio.client import ClientConnection, connect
 
+from relay.backplane_rooms import REDIS_SHARE, room_bytes
 from relay.client import RoomConnection, create_room
 from relay.config import RelayConfig
 from relay.envelope import (
@@ -27,7 +28,6 @@ from relay.envelope import (
     decode_relay_frame,
     encode,
 )
-from relay.redis_backplane import REDIS_SHARE, room_bytes
 from tests.backplane.conftest import shared_relays
 from tests.backplane.test_shared import receive
 from tests.relay.conftest import RedisServer

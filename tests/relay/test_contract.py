@@ -237,7 +237,7 @@ def stated_limits() -> list[tuple[str, object, object]]:
     from relay import limits, logs
     from relay.config import MAX_SEATS_PER_ROOM, RelayConfig
     from relay.envelope import MAX_NAME_CHARS
-    from relay.redis_backplane import room_bytes
+    from relay.backplane_rooms import room_bytes
     from relay.rooms import EXPIRED_TOKEN_SECONDS, EXPIRED_TOKENS
     from relay.server import SLOW_READER_FRAMES
 

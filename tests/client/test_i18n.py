@@ -416,6 +416,11 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("client/screens/room.py", "invite-line-{}"): "a widget's id",
     ("client/screens/room.py", "bold red"): "a Rich style",
     ("client/net/wire.py", "not a payload: {}"): "a programming error, never shown",
+    ("client/net/wire.py", "{}: a payload is a dataclass"): "a programming error, never shown",
+    ("client/net/wire.py", "{}.{}: a payload field is an int, bytes or str"):
+        "a programming error, never shown",
+    ("client/net/wire.py", "two payload kinds share a number: {}"):
+        "a programming error, never shown",
     ("client/net/game.py", "the match has begun"): "an assertion, never shown",
     ("client/net/room.py", "ws://{}:{}/"): "a relay's address",
     ("client/widgets/connection.py", "bold green"): "a Rich style",

@@ -72,28 +72,29 @@ def test_a_non_thrower_s_share_carries_the_history_through_the_thrower_s_share()
 
 
 def test_the_records_table_lists_every_kind_with_its_payload_s_fields() -> None:
-    """Each row's kind and name are the protocol's, and its payload names as many fields as
-    a record of that kind carries after ``[version, kind, seat, n, time]``."""
-    from protocol.messages import _KINDS, _PAYLOAD_LENGTHS, PROTOCOL_VERSION
+    """Each row's kind and name are the protocol's, and its payload names the fields a record
+    of that kind carries after ``[version, kind, seat, n, time]``, in their order."""
+    from protocol.messages import KINDS, PROTOCOL_VERSION
 
     text = DOC.read_text(encoding="utf-8")
     assert "    [version, kind, seat, n, time, …payload, signature]" in text
     assert "`version` is the game messages' version (2)" in text and PROTOCOL_VERSION == 2
     rows = re.findall(r"^\| (\d) \| ([a-z]+)[^|]* \| [^|]+ \| (.+) \|$", text, re.M)
     assert {int(kind): name for kind, name, _ in rows} == {
-        kind: message.__name__.lower() for kind, message in _KINDS.items()
+        kind: KINDS[kind].__name__.lower() for kind in KINDS
     }
     for kind, _, payload in rows:
         while re.search(r"\([^()]*\)", payload):  # what the parentheses say of each field
             payload = re.sub(r"\([^()]*\)", "", payload)
-        assert len(re.findall(r"`\w+`", payload)) == _PAYLOAD_LENGTHS[int(kind)], payload
+        declared = [field.name for field in KINDS[int(kind)].PAYLOAD]
+        assert re.findall(r"`(\w+)`", payload) == declared, payload
     match = three_seat_goose()
     match.throw(0, now=1_000)
     match.chat(1, "bonjour", now=2_000)
     match.resign(2, now=3_000)
     for record in match.sessions[0].records:
         fields = msgpack.unpackb(record)
-        assert fields[0] == 2 and len(fields) == 5 + _PAYLOAD_LENGTHS[fields[1]] + 1
+        assert fields[0] == 2 and len(fields) == 5 + len(KINDS[fields[1]].PAYLOAD) + 1
     match.close()
 
 

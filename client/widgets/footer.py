@@ -51,7 +51,10 @@ class KeysFooter(Footer):
         return [(binding, enabled, tip) for _, binding, enabled, tip in active if binding.show]
 
     def _fit(self) -> None:
-        if self.show_command_palette and self.virtual_size.width > self.size.width:
+        # The hint is docked at the right, over the keys' last columns: the keys' width
+        # (the virtual size) and the hint's together must fit, or the last key (F1) is cut.
+        hint = sum(key.outer_size.width for key in self.query(".-command-palette"))
+        if self.show_command_palette and self.virtual_size.width + hint > self.size.width:
             self.show_command_palette = False
             self.call_after_refresh(self.recompose)
 

@@ -1,4 +1,5 @@
-"""The footer of every screen: every key, and the command-palette hint only when it fits."""
+"""The footer of every screen: every key, and the command-palette hint only when it fits;
+when even the keys do not, those that do nothing at the moment are left out (F1 lists them)."""
 
 from __future__ import annotations
 
@@ -29,11 +30,14 @@ class KeysFooter(Footer):
 
     _width = 0
     _drawn: list[tuple[Binding, bool, str]] | None = None  # the keys it shows
+    _crowded = False  # the keys that do nothing now are left out, for room
 
     def compose(self) -> ComposeResult:
         if self._bindings_ready:
             self._drawn = self._keys()
         for widget in super().compose():
+            if self._crowded and isinstance(widget, FooterKey) and widget.has_class("-disabled"):
+                continue
             yield _as_it_will_be(widget, self.compact)
         self.call_after_refresh(self._fit)
 
@@ -53,17 +57,30 @@ class KeysFooter(Footer):
     def _fit(self) -> None:
         # The hint is docked at the right, over the keys' last columns: the keys' width
         # (the virtual size) and the hint's together must fit, or the last key (F1) is cut.
+        # Then, if the keys alone are still too wide (a French networked game: Écrire,
+        # Réclamer…), the keys that do nothing now (drawn dimmed) go: F1 stays in view, and
+        # every key is in F1's list and the palette.
         hint = sum(key.outer_size.width for key in self.query(".-command-palette"))
-        if self.show_command_palette and self.virtual_size.width + hint > self.size.width:
+        if self.virtual_size.width + hint <= self.size.width:
+            return
+        if self.show_command_palette:
             self.show_command_palette = False
+            self.call_after_refresh(self.recompose)
+        elif not self._crowded:
+            self._crowded = True
             self.call_after_refresh(self.recompose)
 
     def on_resize(self, event: events.Resize) -> None:
         wider = event.size.width > self._width
         self._width = event.size.width
-        if wider and not self.show_command_palette:  # there may be room again: try
+        if wider and (self._crowded or not self.show_command_palette):  # room again: try
+            self._crowded = False
             self.show_command_palette = True
             self.call_after_refresh(self.recompose)
+
+    def watch_virtual_size(self) -> None:
+        """The keys are laid out (their width is known only then): they may not fit."""
+        self.call_after_refresh(self._fit)
 
 
 def _as_it_will_be(widget: Widget, compact: bool) -> Widget:

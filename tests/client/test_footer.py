@@ -80,8 +80,7 @@ class ManyKeys(App[None]):
         pass
 
 
-async def test_keys_too_many_for_the_width_leave_out_those_that_do_nothing_now_f1_stays(
-) -> None:
+async def test_too_many_keys_leave_out_those_that_do_nothing_now_and_f1_stays() -> None:
     app = ManyKeys()
     async with app.run_test(size=(80, 5)) as pilot:
         footer = app.query_one(KeysFooter)

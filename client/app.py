@@ -127,15 +127,14 @@ class TablierApp(App[None]):
 
     def fit_terminal(self, size: Size) -> None:
         """Cover the screen on top with the terminal-too-small sentence, or uncover it, for
-        the terminal's size now. Only the screen on top is covered (a dialog's covers the
-        screens it is drawn over); a screen uncovered while under another is uncovered when
-        it is back on top."""
-        screen = self.screen
-        guards = screen.query_children(TooSmall)
-        if guards:
-            guards.first().fit(size)
-        elif not fits(size):
-            screen.mount(TooSmall())  # it covers the screen as it mounts, while too small
+        the terminal's size now. A new cover goes on the screen on top only (a dialog's
+        hides the screens it is drawn over); every screen that has one is uncovered (a dialog
+        lets the screen under it show through)."""
+        for screen in self.screen_stack:
+            for guard in screen.query_children(TooSmall):
+                guard.fit(size)
+        if not fits(size) and not self.screen.query_children(TooSmall):
+            self.screen.mount(TooSmall())  # it covers the screen as it mounts
 
     def update_styles(self, node: DOMNode, animate: bool = True) -> None:
         """Textual's restyling of *node* and what it holds, when its classes change — but

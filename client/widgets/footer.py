@@ -1,5 +1,6 @@
 """The footer of every screen: every key, and the command-palette hint only when it fits;
-when even the keys do not, those that do nothing at the moment are left out (F1 lists them)."""
+when even the keys do not, those that do nothing at the moment are left out, then the last
+ones before F1's: F1 always shows, and lists them all, as the palette does."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from textual.widgets._footer import (  # not exported, but the types of what it 
 
 from client.i18n import _
 
+HELP_KEY = "f1"
+"""The key the footer keeps in view whatever else it must leave out (client/app.py binds it)."""
+
 
 class KeysFooter(Footer):
     """Textual's footer, in the language in use, dropping its right-hand "^p palette" hint
@@ -31,12 +35,15 @@ class KeysFooter(Footer):
     _width = 0
     _drawn: list[tuple[Binding, bool, str]] | None = None  # the keys it shows
     _crowded = False  # the keys that do nothing now are left out, for room
+    _left_out: frozenset[str] = frozenset()  # and these, the last before F1, when still needed
 
     def compose(self) -> ComposeResult:
         if self._bindings_ready:
             self._drawn = self._keys()
         for widget in super().compose():
-            if self._crowded and isinstance(widget, FooterKey) and widget.has_class("-disabled"):
+            if isinstance(widget, FooterKey) and (
+                (self._crowded and widget.has_class("-disabled")) or widget.key in self._left_out
+            ):
                 continue
             yield _as_it_will_be(widget, self.compact)
         self.call_after_refresh(self._fit)
@@ -60,6 +67,8 @@ class KeysFooter(Footer):
         # Then, if the keys alone are still too wide (a French networked game: Écrire,
         # Réclamer…), the keys that do nothing now (drawn dimmed) go: F1 stays in view, and
         # every key is in F1's list and the palette.
+        if any(not child.outer_size.width for child in self.children):
+            return  # not laid out yet: measured when it is (watch_virtual_size)
         hint = sum(key.outer_size.width for key in self.query(".-command-palette"))
         if self.virtual_size.width + hint <= self.size.width:
             return
@@ -69,12 +78,29 @@ class KeysFooter(Footer):
         elif not self._crowded:
             self._crowded = True
             self.call_after_refresh(self.recompose)
+        else:  # still too wide: the last keys before F1 go, as many as it takes
+            left_out = self._left_out | self._overflowing()
+            if left_out != self._left_out:
+                self._left_out = left_out
+                self.call_after_refresh(self.recompose)
+
+    def _overflowing(self) -> frozenset[str]:
+        """The keys, in the footer's order, that do not fit beside F1 (which always does)."""
+        shown = list(self.query_children(FooterKey))  # (a key group's keys stay: they lead)
+        helps = [key for key in shown if key.key == HELP_KEY]
+        right = self.region.right - sum(key.outer_size.width + 1 for key in helps)  # +gutter
+        return frozenset(
+            key.key for key in shown
+            if key.key != HELP_KEY and not key.has_class("-command-palette")
+            and key.region.right > right
+        )  # fmt: skip
 
     def on_resize(self, event: events.Resize) -> None:
         wider = event.size.width > self._width
         self._width = event.size.width
         if wider and (self._crowded or not self.show_command_palette):  # room again: try
             self._crowded = False
+            self._left_out = frozenset()
             self.show_command_palette = True
             self.call_after_refresh(self.recompose)
 

@@ -22,6 +22,11 @@ HELP_KEY = "f1"
 """The key the footer keeps in view whatever else it must leave out (client/app.py binds it)."""
 
 
+MAX_WAITS = 50
+"""Refreshes the footer waits for its keys to be laid out before it gives up measuring them
+(a key drawn with no width at all would otherwise keep it waiting)."""
+
+
 class KeysFooter(Footer):
     """Textual's footer, in the language in use, dropping its right-hand "^p palette" hint
     when the keys need the room: on a networked game at 80 columns (chat, claim) the hint
@@ -36,6 +41,7 @@ class KeysFooter(Footer):
     _drawn: list[tuple[Binding, bool, str]] | None = None  # the keys it shows
     _crowded = False  # the keys that do nothing now are left out, for room
     _left_out: frozenset[str] = frozenset()  # and these, the last before F1, when still needed
+    _waits = 0  # refreshes waited for the keys to be laid out, to measure them
 
     def compose(self) -> ComposeResult:
         if self._bindings_ready:
@@ -68,7 +74,11 @@ class KeysFooter(Footer):
         # Réclamer…), the keys that do nothing now (drawn dimmed) go: F1 stays in view, and
         # every key is in F1's list and the palette.
         if any(not child.outer_size.width for child in self.children):
-            return  # not laid out yet: measured when it is (watch_virtual_size)
+            if self._waits < MAX_WAITS:  # not laid out yet: measured after the next refresh
+                self._waits += 1
+                self.call_after_refresh(self._fit)
+            return
+        self._waits = 0
         hint = sum(key.outer_size.width for key in self.query(".-command-palette"))
         if self.virtual_size.width + hint <= self.size.width:
             return

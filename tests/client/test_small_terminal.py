@@ -13,12 +13,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, OptionList, Static
 
 from client import i18n
 from client.app import ReplayApp, TablierApp
+from client.game.driver import PeerLine
 from client.game.replay import load_replay
+from client.net.link import LinkStatus
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import EndScreen
 from client.screens.goose import GooseScreen
@@ -26,6 +29,7 @@ from client.screens.help import HelpScreen
 from client.screens.jacquet import JacquetScreen
 from client.screens.lobby import LobbyScreen
 from client.setup import GooseSetup
+from client.widgets.connection import ConnectionBar
 from client.widgets.play_input import PlayInput
 from client.widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall, minimum_size
 from engine.awaiting import ChoosePlay
@@ -242,7 +246,7 @@ async def test_at_the_minimum_the_latest_games_show_and_scroll(tmp_path: Path, l
             game = app.screen
             assert isinstance(game, GooseScreen)
             await pilot.press("space", "space")
-            await until(pilot, lambda g=game: not g.game.pending_turns, "the throws")
+            await until(pilot, lambda: not game_screen(app).game.pending_turns, "the throws")
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, GooseScreen), "left")
             if isinstance(app.screen, ConfirmScreen):  # "Leave this game for the lobby?"
@@ -327,3 +331,57 @@ async def test_an_invite_cut_short_in_the_join_field_says_how_long_it_should_be(
             else f"it should be {len(whole)} characters, not 80"
         )
         await until(pilot, lambda: expected in words(pilot), "the cut-short sentence")
+
+
+# -- the connection line's claim timer --------------------------------------------------------
+
+
+class AwaitedLink:
+    """A room whose other players are away, their claim timer running (a MatchLink, as the
+    connection line reads it)."""
+
+    status = LinkStatus("connected", detail="")
+    watching = False
+    offences: tuple[()] = ()
+    resumable = True
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+
+    def describe_peers(self) -> list[PeerLine]:
+        return [PeerLine(name, "away", 95_000) for name in self.names]
+
+    def claimable(self, now_ms: int) -> int | None:
+        return None
+
+    def waiting_for(self, now_ms: int) -> tuple[tuple[str, ...], int] | None:
+        return self.names, 83_000
+
+    def claim_abandonment(self, seat: int) -> None:
+        pass
+
+    def leaving(self) -> None:
+        return None
+
+
+class OneConnectionLine(App[None]):
+    CSS = "ConnectionBar { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }"
+
+    def __init__(self, link: AwaitedLink) -> None:
+        super().__init__()
+        self.link = link
+
+    def compose(self) -> ComposeResult:
+        yield ConnectionBar(self.link, ("Moi", *self.link.names), lambda: 0)
+
+
+async def test_at_the_minimum_the_claim_timer_is_on_the_connection_line(lang: str) -> None:
+    """Two absent players with 20-character names: the line is cut at the terminal's edge,
+    after the time a claim becomes possible, not before it."""
+    link = AwaitedLink(("Bartholomew-Longname", "Cunegonde-Longnamed"))
+    app = OneConnectionLine(link)
+    async with app.run_test(size=MINIMUM) as pilot:
+        await pilot.pause()
+        first = lines(pilot)[0]
+        timer = "réclamable dans 1:23" if lang == "fr" else "claim possible in 1:23"
+        assert timer in first, first

@@ -68,10 +68,10 @@ class KeysFooter(Footer):
         return [(binding, enabled, tip) for _, binding, enabled, tip in active if binding.show]
 
     def _fit(self) -> None:
-        # The hint is docked at the right, over the keys' last columns: the keys' width
-        # (the virtual size) and the hint's together must fit, or the last key (F1) is cut.
-        # Then, if the keys alone are still too wide (a French networked game: Écrire,
-        # Réclamer…), the keys that do nothing now (drawn dimmed) go: F1 stays in view, and
+        # The hint is docked at the right, over the keys' last columns: the keys must end
+        # where it starts, or the last key (F1) is cut under it. Then, if the keys alone are
+        # still too wide (a French networked game: Écrire, Réclamer…), the keys that do
+        # nothing now (drawn dimmed) go, then the last before F1: F1 stays in view, and
         # every key is in F1's list and the palette.
         if any(not child.outer_size.width for child in self.children):
             if self._waits < MAX_WAITS:  # not laid out yet: measured after the next refresh
@@ -79,8 +79,12 @@ class KeysFooter(Footer):
                 self.call_after_refresh(self._fit)
             return
         self._waits = 0
-        hint = sum(key.outer_size.width for key in self.query(".-command-palette"))
-        if self.virtual_size.width + hint <= self.size.width:
+        hint = self.query(".-command-palette")
+        keys = [child for child in self.children if child not in hint]
+        # Where the keys end, read from the keys themselves: the virtual size may still be
+        # the one of the keys drawn before (wider, with keys since left out).
+        end = max((key.region.right for key in keys), default=self.region.x)
+        if end <= min((key.region.x for key in hint), default=self.region.right):
             return
         if self.show_command_palette:
             self.show_command_palette = False

@@ -71,7 +71,8 @@ class TooSmall(Static, can_focus=True):
         height: 100%;
         background: $background;
         color: $text;
-        content-align: center middle;
+        content-align-horizontal: center;
+        content-align-vertical: middle;
         text-align: center;
         text-style: bold;
         padding: 0 1;

@@ -79,8 +79,9 @@ class KeysFooter(Footer):
                 self.call_after_refresh(self._fit)
             return
         self._waits = 0
-        hint = self.query(".-command-palette")
-        keys = [child for child in self.children if child not in hint]
+        palette = list(self.query(".-command-palette"))  # (one being taken away: not shown)
+        hint = palette if self.show_command_palette else []
+        keys = [child for child in self.children if child not in palette]
         # Where the keys end, read from the keys themselves: the virtual size may still be
         # the one of the keys drawn before (wider, with keys since left out).
         end = max((key.region.right for key in keys), default=self.region.x)

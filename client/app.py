@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from rich.console import RenderableType
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
+from textual.geometry import Size
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -36,6 +38,7 @@ from client.screens.lobby import LobbyScreen
 from client.setup import GameSetup, SessionSettings
 from client.textual_words import key_name, system_commands
 from client.typography import keep_no_break_spaces
+from client.widgets.too_small import TooSmall, fits
 
 # The game screens, and the engines and protocol under them, are imported where a game, a
 # replay or a room is opened: the lobby paints without them (docs/client-architecture.md).
@@ -110,8 +113,28 @@ class TablierApp(App[None]):
         # ``tablier`` keeps the garbage collector off until the first screen is painted
         # (client/commands/play.py): on again from then on.
         self.call_after_refresh(gc.enable)
+        self.screen_change_signal.subscribe(self, self._screen_changed)
         if self._start is not None:
             self.start_game(self._start)
+
+    # -- a terminal too small: one sentence instead of a cut screen (client/widgets/too_small.py)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_terminal(event.size)  # (the app's own size is updated after this handler)
+
+    def _screen_changed(self, screen: Screen[Any]) -> None:
+        self.fit_terminal(self.size)
+
+    def fit_terminal(self, size: Size) -> None:
+        """Cover the screen on top with the terminal-too-small sentence, or uncover it, for
+        the terminal's size now. A new cover goes on the screen on top only (a dialog's
+        hides the screens it is drawn over); every screen that has one is uncovered (a dialog
+        lets the screen under it show through)."""
+        for screen in self.screen_stack:
+            for guard in screen.query_children(TooSmall):
+                guard.fit(size)
+        if not fits(size) and not self.screen.query_children(TooSmall):
+            self.screen.mount(TooSmall())  # it covers the screen as it mounts
 
     def update_styles(self, node: DOMNode, animate: bool = True) -> None:
         """Textual's restyling of *node* and what it holds, when its classes change — but

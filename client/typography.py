@@ -1,4 +1,4 @@
-"""No-break spaces stay unbroken on screen.
+"""No-break spaces stay unbroken on screen; a path breaks after its slashes.
 
 French puts a no-break space before ``:``, ``;``, ``!`` and ``?`` and inside « », and
 groups thousands with a narrow one ("12 345"), so that a line never starts with the
@@ -7,7 +7,21 @@ character, these included (both use ``\\s``): :func:`keep_no_break_spaces` makes
 at the breakable ones only. ``argparse``'s help wraps with :mod:`textwrap`, which already
 breaks at ASCII whitespace only.
 
+A path (a match log's, on the end screen and in the quit question) is one long word: Rich
+folds it wherever the line ends, mid-name. Here a line may also break after a ``/`` — one
+that does not follow a digit, so that a Jacquet play (``1/7``, ``21/off``) and a date
+(``30/11/2025``) stay whole.
+
 >>> keep_no_break_spaces()
+>>> from rich._wrap import divide_line
+>>> text = "saved to /home/someone/.local/share/tablier/matches/2026-11-30T1434.tablier"
+>>> cuts = [0, *divide_line(text, 30), len(text)]
+>>> [text[start:end] for start, end in zip(cuts, cuts[1:])]
+['saved to /home/someone/.local/', 'share/tablier/matches/', '2026-11-30T1434.tablier']
+>>> text = "Noir plays 1/6 6/8 21/off on 30/11/2025"
+>>> cuts = [0, *divide_line(text, 12), len(text)]
+>>> [text[start:end] for start, end in zip(cuts, cuts[1:])]
+['Noir plays ', '1/6 6/8 ', '21/off on ', '30/11/2025']
 >>> from textual._wrap import compute_wrap_offsets
 >>> text = "appuyez sur «\\u00a0Recevoir\\u00a0»\\u00a0: Tablier"
 >>> cuts = [0, *compute_wrap_offsets(text, 20, 4), len(text)]
@@ -25,20 +39,22 @@ SPACE = rf"[^\S{NO_BREAK}]"
 """A whitespace character a line may break at."""
 WORD = rf"(?:\S|[{NO_BREAK}])"
 """A character a line may not break at."""
+PIECE = rf"(?:(?:[^\s/]|[{NO_BREAK}]|(?<=\d)/)+/*|/+)"
+"""What a line may not break inside: a word, up to and with a ``/`` that follows no digit."""
 
 PATTERNS = {
     # Textual's (8.2) wrapping of TextArea's lines: a word and the spaces after it, or spaces.
     ("textual._wrap", "re_chunk"): (r"\S+\s*|\s+", rf"{WORD}+{SPACE}*|{SPACE}+"),
     # Rich's (15.0), which Textual's Content (Label, Static…) wraps with too: spaces, a word,
     # and the spaces after it.
-    ("rich._wrap", "re_word"): (r"\s*\S+\s*", rf"{SPACE}*{WORD}+{SPACE}*"),
+    ("rich._wrap", "re_word"): (r"\s*\S+\s*", rf"{SPACE}*{PIECE}{SPACE}*"),
 }
 """Where each library keeps its word pattern: the pattern as written there, and ours."""
 
 
 def keep_no_break_spaces() -> None:
-    """Make Textual's and Rich's wrapping break lines at breakable spaces only (before the
-    app draws; calling again changes nothing).
+    """Make Textual's and Rich's wrapping break lines at breakable spaces only, and Rich's
+    after a path's slashes too (before the app draws; calling again changes nothing).
 
     Their patterns live in private modules: one that is not exactly the pattern ours was
     written from (a new version of the library) is left alone — their wrapping stays as it

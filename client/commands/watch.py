@@ -25,7 +25,7 @@ def _plan(args: argparse.Namespace) -> Any:
     from client.net.invite import parse_invite
     from client.net.plan import JoinPlan
 
-    invite = parse_invite(args.invite)
+    invite = parse_invite(args.invite, expected="watch")
     if invite.role != "watch":
         raise ValueError(_("that is a player's invite: use `tablier join` with it"))
     return JoinPlan(invite, player_name(args), connect_timeout=args.connect_timeout)

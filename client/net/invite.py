@@ -11,10 +11,15 @@ served under a path (behind nginx, say) keeps it: ``tabliers://example.org/tabli
 >>> parse_invite(text) == invite
 True
 >>> try:
-...     parse_invite("tablier://127.0.0.1:8765/" + "R" * 22)
+...     parse_invite("tablier://127.0.0.1:8765/" + "R" * 22 + "?seat=1")
 ... except InviteError as error:
 ...     print(error)
 the invite has no token: it should end with ?player=… or ?watch=…
+>>> try:  # a paste that lost its last characters: how long the whole invite is
+...     parse_invite(text[:-5])
+... except InviteError as error:
+...     print(error)
+this invite looks cut short: it should be 98 characters, not 93: copy the whole invite again
 >>> try:
 ...     parse_invite("tablier://127.0.0.1:9/\x1b[2J/" + "R" * 22 + "?player=" + "T" * 43)
 ... except InviteError as error:
@@ -25,13 +30,19 @@ the invite holds characters no invite has
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 from urllib.parse import parse_qs, urlsplit
 
 from client.i18n import _
 from client.net.untrusted import is_secret
 
 Role = Literal["player", "watch"]
+
+ROOM_ID_CHARS: Final = 22
+"""A room id's length: 16 bytes of a digest, URL-safe base64 (relay/rooms.py's room_id_for)."""
+TOKEN_CHARS: Final = 43
+"""A token's length: 32 random bytes, URL-safe base64 (relay/rooms.py's new_token)."""
+_SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 _SCHEMES = {"tablier": "ws", "tabliers": "wss"}
 
@@ -62,8 +73,51 @@ class Invite:
 _QUOTED = 40  # characters of a mistyped invite quoted back in the error
 
 
-def parse_invite(text: str) -> Invite:
-    """The invite in *text* (surrounding spaces and quotes ignored), or :class:`InviteError`."""
+def _cut_short(text: str, room_id: str, query: str, expected: Role) -> InviteError | None:
+    """Why *text* is refused when it is the start of a whole invite (a paste or a copy that
+    lost its end: a terminal's line cut at its edge, a message split): how long the whole
+    one is. None when it is not, or is whole. A room id and a token have fixed lengths; the
+    role, when the cut took it, is the one the command asks for (*expected*).
+
+    >>> start = "tablier://h:1/" + "R" * 22
+    >>> [str(_cut_short(start + rest, "R" * 22, rest[1:], "player")).split(": ")[1]
+    ...  for rest in ("", "?", "?pl", "?player=", "?player=TT")]  # doctest: +NORMALIZE_WHITESPACE
+    ['it should be 87 characters, not 36', 'it should be 87 characters, not 37',
+     'it should be 87 characters, not 39', 'it should be 87 characters, not 44',
+     'it should be 87 characters, not 46']
+    >>> str(_cut_short(start + "?w", "R" * 22, "w", "player")).split(": ")[1]
+    'it should be 86 characters, not 38'
+    >>> _cut_short(start + "?player=" + "T" * 43, "R" * 22, "player=" + "T" * 43, "player")
+    """
+    if not room_id or not set(room_id) <= _SECRET_CHARS or len(room_id) > ROOM_ID_CHARS:
+        return None
+    missing = ROOM_ID_CHARS - len(room_id)
+    key, equals, token = query.partition("=")
+    if equals:  # the token is there, or its start
+        if missing or key not in ("player", "watch") or not set(token) <= _SECRET_CHARS:
+            return None
+        missing = TOKEN_CHARS - len(token)
+        if missing <= 0:
+            return None
+    elif missing and (query or "?" in text):
+        return None  # a short room with a role after it: mistyped, not cut
+    else:
+        roles = [role for role in ("player", "watch") if role.startswith(key)]
+        if not roles:
+            return None
+        role = expected if expected in roles else roles[0]
+        after = len("?" + role + "=") - len(("?" if "?" in text else "") + key)
+        missing += after + TOKEN_CHARS
+    return InviteError(
+        _("this invite looks cut short: it should be {expected} characters, not {length}: "
+          "copy the whole invite again").format(expected=len(text) + missing, length=len(text))
+    )  # fmt: skip
+
+
+def parse_invite(text: str, expected: Role = "player") -> Invite:
+    """The invite in *text* (surrounding spaces and quotes ignored), or :class:`InviteError`.
+    *expected* is the role the reader asks for (``tablier watch``: a spectator's), which
+    says how long an invite cut before its role should have been."""
     text = text.strip().strip("'\"<>")
     if not text:
         raise InviteError(_("the invite is empty: paste the whole tablier://… line"))
@@ -92,6 +146,9 @@ def parse_invite(text: str) -> Invite:
     if not parts.hostname:
         raise InviteError(_("the invite has no relay address after tablier://"))
     path, _slash, room_id = parts.path.rpartition("/")
+    cut = _cut_short(text, room_id, parts.query, expected)
+    if cut is not None:
+        raise cut
     if not is_secret(room_id):
         raise InviteError(_("the invite's room is missing or mistyped: copy the whole invite"))
     query = parse_qs(parts.query)

@@ -159,8 +159,8 @@ class GameScreen(Screen[None]):
         if closing(self):
             return
         self._unsubscribe = self.game.subscribe(self._post_news)
-        if self.extras.score is not None:  # a session of games: its score so far
-            self.sub_title = f"{self.sub_title} · {self.extras.score.line()}"
+        if self.extras.score is not None:  # a session of games: its score so far, first
+            self.sub_title = f"{self.extras.score.line()} · {self.sub_title}"
         self.show_state(self.game.state)
         if self.extras.link is not None:
             self.set_interval(1.0, self._watch_claims)

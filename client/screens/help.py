@@ -14,6 +14,7 @@ from textual.widgets import Label, Markdown
 from client import help_topics
 from client.i18n import N_, _
 from client.widgets.footer import KeysFooter
+from client.widgets.too_small import minimum_size
 
 
 class _HelpBody(VerticalScroll):
@@ -95,7 +96,11 @@ class HelpScreen(ModalScreen[None]):
 
     def _keys_markdown(self) -> str:
         rows = "\n".join(f"| `{key}` | {description} |" for key, description in self.keys)
-        return _("## Keys\n\n| key | does |\n|---|---|\n{rows}\n").format(rows=rows)
+        table = _("## Keys\n\n| key | does |\n|---|---|\n{rows}\n").format(rows=rows)
+        size = _("Tablier needs a terminal of at least {minimum} (columns by rows); a smaller "
+                 "one shows a sentence saying so until it is made bigger, and the screen "
+                 "comes back as it was.").format(minimum=minimum_size())  # fmt: skip
+        return f"{table}\n{size}\n"
 
 
 def _ours(node: object, binding: Binding) -> bool:

@@ -192,15 +192,16 @@ class ReplayForm(Vertical):
             classes="intro",
             markup=False,
         )
+        # The button on the path's line, its answer under it: at 80x24 the rows left go to
+        # the lists, where the latest games are (client/widgets/too_small.py).
         with Horizontal(classes="options"):
             yield Label(_("Log file"), classes="option-label", markup=False)
             yield Input(placeholder=_("path to a .tablier file"), id="replay-path", compact=True)
+            yield Button(_("Open"), variant="primary", id="open-replay", compact=True)
+        yield Static("", id="replay-error", classes="error", markup=False)
         yield UnfinishedGames(self.data_dir, id="unfinished-games")
         yield Label("", id="recent-title", classes="option-label list-title", markup=False)
         yield OptionList(id="recent-logs", markup=False)
-        with Horizontal(classes="actions"):
-            yield Button(_("Open"), variant="primary", id="open-replay")
-            yield Static("", id="replay-error", classes="error", markup=False)
 
     @on(Button.Pressed, "#open-replay")
     @on(Input.Submitted, "#replay-path")

@@ -106,29 +106,32 @@ class ConnectionBar(Static):
             line = Text(_("✖ left the room"), style="bold red")
         else:
             line = describe_link(link.status)
-        catching_up = not fatal and link.catching_up
-        if catching_up:  # first, so that a narrow terminal cuts the peers instead
+        if not fatal and link.catching_up:  # nothing to claim on a board not known to be current
             line.append("  " + _("catching up…"), style="bold yellow")
-        line.append_text(describe_peers(link.describe_peers()))
-        if link.watching:
-            line.append("  " + _("watching"), style="italic")
-        if catching_up:
-            return line  # nothing to claim on a board not known to be current
+            if link.watching:
+                line.append("  " + _("watching"), style="italic")
+            line.append_text(describe_peers(link.describe_peers()))
+            return line
+        # What may be claimed, or what stopped the match, before the peers: the line is cut
+        # at the terminal's edge, and a long list of names must not push the time off it.
         if fatal:
             offence = fatal[-1]
             stopped = _("✖ match stopped: {who}: {reason}").format(who=offence.named,
                                                                   reason=offence.text)  # fmt: skip
             line.append("  " + stopped, style="bold red")
-            return line
-        claimable = link.claimable(now_ms)
-        waiting = link.waiting_for(now_ms)
-        if claimable is not None:
-            past = _("{name} is past the time limit: c claims the match")
-            line.append("  " + past.format(name=self.names[claimable]), style="bold magenta")
-        elif waiting is not None:
-            names, left_ms = waiting
-            awaited = _("waiting for {players}: claim possible in {time}").format(
-                players=", ".join(names), time=_clock(left_ms / 1000)
-            )
-            line.append("  " + awaited, style="magenta")
+        else:
+            claimable = link.claimable(now_ms)
+            waiting = link.waiting_for(now_ms)
+            if claimable is not None:
+                past = _("{name} is past the time limit: c claims the match")
+                line.append("  " + past.format(name=self.names[claimable]), style="bold magenta")
+            elif waiting is not None:
+                names, left_ms = waiting
+                awaited = _("claim possible in {time} (waiting for {players})").format(
+                    players=", ".join(names), time=_clock(left_ms / 1000)
+                )
+                line.append("  " + awaited, style="magenta")
+        if link.watching:
+            line.append("  " + _("watching"), style="italic")
+        line.append_text(describe_peers(link.describe_peers()))
         return line

@@ -1,4 +1,6 @@
-"""The footer of every screen: every key, and the command-palette hint only when it fits."""
+"""The footer of every screen: every key, and the command-palette hint only when it fits;
+when even the keys do not, those that do nothing at the moment are left out, then the last
+ones before F1's: F1 always shows, and lists them all, as the palette does."""
 
 from __future__ import annotations
 
@@ -16,6 +18,14 @@ from textual.widgets._footer import (  # not exported, but the types of what it 
 
 from client.i18n import _
 
+HELP_KEY = "f1"
+"""The key the footer keeps in view whatever else it must leave out (client/app.py binds it)."""
+
+
+MAX_WAITS = 50
+"""Refreshes the footer waits for its keys to be laid out before it gives up measuring them
+(a key drawn with no width at all would otherwise keep it waiting)."""
+
 
 class KeysFooter(Footer):
     """Textual's footer, in the language in use, dropping its right-hand "^p palette" hint
@@ -29,11 +39,18 @@ class KeysFooter(Footer):
 
     _width = 0
     _drawn: list[tuple[Binding, bool, str]] | None = None  # the keys it shows
+    _crowded = False  # the keys that do nothing now are left out, for room
+    _left_out: frozenset[str] = frozenset()  # and these, the last before F1, when still needed
+    _waits = 0  # refreshes waited for the keys to be laid out, to measure them
 
     def compose(self) -> ComposeResult:
         if self._bindings_ready:
             self._drawn = self._keys()
         for widget in super().compose():
+            if isinstance(widget, FooterKey) and (
+                (self._crowded and widget.has_class("-disabled")) or widget.key in self._left_out
+            ):
+                continue
             yield _as_it_will_be(widget, self.compact)
         self.call_after_refresh(self._fit)
 
@@ -51,16 +68,60 @@ class KeysFooter(Footer):
         return [(binding, enabled, tip) for _, binding, enabled, tip in active if binding.show]
 
     def _fit(self) -> None:
-        if self.show_command_palette and self.virtual_size.width > self.size.width:
+        # The hint is docked at the right, over the keys' last columns: the keys must end
+        # where it starts, or the last key (F1) is cut under it. Then, if the keys alone are
+        # still too wide (a French networked game: Écrire, Réclamer…), the keys that do
+        # nothing now (drawn dimmed) go, then the last before F1: F1 stays in view, and
+        # every key is in F1's list and the palette.
+        if any(not child.outer_size.width for child in self.children):
+            if self._waits < MAX_WAITS:  # not laid out yet: measured after the next refresh
+                self._waits += 1
+                self.call_after_refresh(self._fit)
+            return
+        self._waits = 0
+        palette = list(self.query(".-command-palette"))  # (one being taken away: not shown)
+        hint = palette if self.show_command_palette else []
+        keys = [child for child in self.children if child not in palette]
+        # Where the keys end, read from the keys themselves: the virtual size may still be
+        # the one of the keys drawn before (wider, with keys since left out).
+        end = max((key.region.right for key in keys), default=self.region.x)
+        if end <= min((key.region.x for key in hint), default=self.region.right):
+            return
+        if self.show_command_palette:
             self.show_command_palette = False
             self.call_after_refresh(self.recompose)
+        elif not self._crowded:
+            self._crowded = True
+            self.call_after_refresh(self.recompose)
+        else:  # still too wide: the last keys before F1 go, as many as it takes
+            left_out = self._left_out | self._overflowing()
+            if left_out != self._left_out:
+                self._left_out = left_out
+                self.call_after_refresh(self.recompose)
+
+    def _overflowing(self) -> frozenset[str]:
+        """The keys, in the footer's order, that do not fit beside F1 (which always does)."""
+        shown = list(self.query_children(FooterKey))  # (a key group's keys stay: they lead)
+        helps = [key for key in shown if key.key == HELP_KEY]
+        right = self.region.right - sum(key.outer_size.width + 1 for key in helps)  # +gutter
+        return frozenset(
+            key.key for key in shown
+            if key.key != HELP_KEY and not key.has_class("-command-palette")
+            and key.region.right > right
+        )  # fmt: skip
 
     def on_resize(self, event: events.Resize) -> None:
         wider = event.size.width > self._width
         self._width = event.size.width
-        if wider and not self.show_command_palette:  # there may be room again: try
+        if wider and (self._crowded or not self.show_command_palette):  # room again: try
+            self._crowded = False
+            self._left_out = frozenset()
             self.show_command_palette = True
             self.call_after_refresh(self.recompose)
+
+    def watch_virtual_size(self) -> None:
+        """The keys are laid out (their width is known only then): they may not fit."""
+        self.call_after_refresh(self._fit)
 
 
 def _as_it_will_be(widget: Widget, compact: bool) -> Widget:

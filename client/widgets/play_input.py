@@ -24,7 +24,7 @@ class PlayInput(Input):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(
-            placeholder=_("a play: 1/7 7/12 (enter plays it)"),
+            placeholder=_("e.g. 1/7 7/12, then enter"),  # whole in the 28-column panel
             max_length=MAX_PLAY_CHARS,
             id=id,
             compact=True,

@@ -20,7 +20,9 @@ ICON_WIDTH = 8  # as Textual's header: the icon in a box of its own at the left
 
 class TitleBar(Widget):
     """``app.title — screen.sub_title`` (the screen's own title when it sets one), centred;
-    a click on the icon opens the command palette, as on Textual's header."""
+    a click on the icon opens the command palette, as on Textual's header. When the line is
+    too long for the terminal the app's title goes (the icon is there), then the end of the
+    subtitle: a screen puts first what must be read (a session's score)."""
 
     DEFAULT_CSS = """
     TitleBar {
@@ -62,11 +64,13 @@ class TitleBar(Widget):
 
     def render(self) -> Text:
         title, sub_title = self._titles()
+        width = self.size.width
         heading = Text(title)
         if sub_title:
             heading.append(" — ", "dim")
             heading.append(sub_title, "dim")
-        width = self.size.width
+            if cell_len(heading.plain) > width - ICON_WIDTH:  # the icon says which app it is
+                heading = Text(sub_title, "dim")
         icon = Text(f" {self.icon}".ljust(ICON_WIDTH), style="bold")
         start = max(ICON_WIDTH, (width - cell_len(heading.plain)) // 2)
         line = Text.assemble(icon, " " * (start - ICON_WIDTH), heading)

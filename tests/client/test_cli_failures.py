@@ -109,6 +109,12 @@ def test_a_terminal_for_keys_but_a_file_for_the_screen_is_refused_too(tmp_path: 
          "tablier join: --log {home}/missing/x.tablier: there is no folder"),
         (["host", "goose", "--invite-file", "{home}/missing/invites.txt"],
          "tablier host: --invite-file {home}/missing/invites.txt: there is no folder"),
+        # An invite that lost its end (a terminal's line cut at its edge): said so, with
+        # the whole invite's length (a player's for join, a spectator's for watch).
+        (["join", f"tablier://h:1/{ROOM}?player={TOKEN[:30]}"],
+         "tablier join: this invite looks cut short: it should be 87 characters, not 74"),
+        (["watch", f"tablier://h:1/{ROOM}"],
+         "tablier watch: this invite looks cut short: it should be 86 characters, not 36"),
         (["join", f"tablier://h:1/{ROOM}?player={TOKEN}", "--connect-timeout", "0"],
          "--connect-timeout: a number of seconds from 0 to 3600, not '0'"),
     ],

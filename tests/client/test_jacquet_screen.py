@@ -279,32 +279,6 @@ async def test_help_lists_the_board_cursor_keys_and_how_a_play_is_entered(
         assert "arrows" in help_screen.rules and "click" in help_screen.rules
 
 
-async def test_a_narrow_footer_drops_the_palette_hint_before_hiding_f1_help(
-    tmp_path: Path,
-) -> None:
-    from textual.widgets import Footer
-    from textual.widgets._footer import FooterKey
-
-    def shown_keys(footer: Footer) -> dict[str, FooterKey]:
-        return {key.key: key for key in footer.query(FooterKey)}
-
-    app = jacquet_app(tmp_path)
-    async with app.run_test(size=(74, 24)) as pilot:  # the local keys + the hint need 80
-        for _ in range(100):  # the footer fits itself after it was first drawn
-            await pilot.pause(0.01)
-            footer = app.screen.query_one(Footer)
-            if footer.virtual_size.width <= footer.size.width:
-                break
-        keys = shown_keys(footer)
-        assert "ctrl+p" not in keys
-        assert keys["f1"].region.right <= footer.region.right  # all in view, F1 last
-        assert footer.virtual_size.width <= footer.size.width
-        await pilot.resize_terminal(100, 30)  # room again: the hint comes back
-        await pilot.pause()
-        await pilot.pause()
-        assert "ctrl+p" in shown_keys(app.screen.query_one(Footer))
-
-
 async def test_no_entry_keys_are_offered_when_nobody_plays_from_this_terminal(
     tmp_path: Path,
 ) -> None:

@@ -51,9 +51,15 @@ def test_invites_round_trip(text: str, invite: Invite) -> None:
         (f"tablier:///{ROOM}?player={TOKEN}", "no relay address"),
         (f"tablier://h:99999/{ROOM}?player={TOKEN}", "address is not valid"),
         (f"tablier://h/short?player={TOKEN}", "room is missing or mistyped"),
-        (f"tablier://h/{ROOM}", "no token"),
+        (f"tablier://h/{ROOM}?seat=1", "no token"),
         (f"tablier://h/{ROOM}?player={TOKEN}&watch={TOKEN}", "more than one token"),
-        (f"tablier://h/{ROOM}?player=abc", "token is mistyped"),
+        (f"tablier://h/{ROOM}?player=ab!c", "token is mistyped"),
+        # Cut short (a paste that lost its end): the whole invite's length, for the role
+        # the cut left or, cut before it, a player's (spectators are told by `watch`).
+        (f"tablier://h/{ROOM}?player=abc", "cut short: it should be 85 characters, not 45"),
+        (f"tablier://h/{ROOM}?wat", "cut short: it should be 84 characters, not 38"),
+        (f"tablier://h/{ROOM}", "cut short: it should be 85 characters, not 34"),
+        (f"tablier://h/{ROOM[:5]}", "cut short: it should be 85 characters, not 17"),
     ],
 )
 def test_a_bad_invite_says_what_is_wrong(text: str, problem: str) -> None:
@@ -164,3 +170,14 @@ async def test_an_older_relay_is_named_and_not_retried(
     expected = f"speaks version 1 of the relay protocol and Tablier version {VERSION}"
     assert expected in str(failed.value)
     assert joins == 1
+
+
+def test_the_lengths_an_invite_is_measured_by_are_the_relays() -> None:
+    """A cut-short invite is told by the lengths of a room id and a token: those the relay
+    makes (relay/rooms.py), or every whole invite would read as cut short."""
+    from client.net.invite import ROOM_ID_CHARS, TOKEN_CHARS
+    from relay.rooms import new_token, room_id_for
+
+    player, spectator = new_token(), new_token()
+    assert len(player) == TOKEN_CHARS
+    assert len(room_id_for(2, player, spectator)) == ROOM_ID_CHARS

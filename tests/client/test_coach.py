@@ -110,8 +110,8 @@ async def at_a_real_choice(pilot: Pilot[None]) -> tuple[JacquetScreen, JacquetSt
 
 REAL_CHOICE_WITHIN = 30
 """Throws and plays made before :func:`play_until_a_real_choice` must have found one (seed
-65 finds it after 15). The
-dice are seeded: the same match is played every time, however slow the machine."""
+65 finds it after 15). The dice are seeded: the same match is played every time, however
+slow the machine, so a bound on moves is what a minute of play meant on a quiet one."""
 
 
 async def play_until_a_real_choice(pilot: Pilot[None], screen: JacquetScreen) -> ChoosePlay:

@@ -49,7 +49,7 @@ def write_whole(path: Path, data: bytes, *, mode: int = SHARED, make_folder: boo
     """
     if make_folder:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    _refuse_unless_regular(path)
+    refuse_unless_regular(path)
     # mkstemp opens with O_CREAT | O_EXCL | O_NOFOLLOW under a random name, mode 0600.
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part",
                                              dir=path.parent)  # fmt: skip
@@ -77,7 +77,10 @@ def write_private(path: Path, data: bytes) -> None:
     write_whole(path, data, mode=PRIVATE, make_folder=True)
 
 
-def _refuse_unless_regular(path: Path) -> None:
+def refuse_unless_regular(path: Path) -> None:
+    """Raise :class:`RefusedDestination` if *path* exists and is not a regular file: what
+    :func:`write_whole` refuses, said before a long computation rather than after it (and
+    checked again on writing: the folder may change meanwhile)."""
     try:
         found = os.lstat(path)
     except FileNotFoundError:

@@ -95,6 +95,14 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
             file=sys.stderr,
         )
         return EXIT_CANNOT_WRITE
+    if out is not None:
+        from client.private_file import refuse_unless_regular
+
+        try:  # before the analysis (minutes on a long log), not after it
+            refuse_unless_regular(out)
+        except OSError as error:
+            _cannot_write(out, error)
+            return EXIT_CANNOT_WRITE
     try:
         analysed = analyse_contents(contents, args.log, plies=args.plies,
                                     progress=_progress_bar(),
@@ -112,12 +120,16 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
     try:
         _write_atomically(out, text)
     except OSError as error:
-        print(_("tablier analyze: cannot write {out}: {reason}").format(
-            out=path_shown(out), reason=os_reason_of(error)), file=sys.stderr)  # fmt: skip
+        _cannot_write(out, error)
         return EXIT_CANNOT_WRITE
     print(_("{log}: analysis written to {out}").format(log=path_shown(args.log),
                                                        out=path_shown(out)))  # fmt: skip
     return EXIT_OK
+
+
+def _cannot_write(out: Path, error: OSError) -> None:
+    print(_("tablier analyze: cannot write {out}: {reason}").format(
+        out=path_shown(out), reason=os_reason_of(error)), file=sys.stderr)  # fmt: skip
 
 
 def _same_file(out: Path, log: Path) -> bool:

@@ -46,20 +46,35 @@ def backplane(redis_server: RedisServer) -> str:  # noqa: F811
 
 @asynccontextmanager
 async def shared_relays(
-    url: str, count: int, **overrides: object
+    url: str, count: int, *, serving: bool = True, **overrides: object
 ) -> AsyncIterator[list[RelayServer]]:
     """``count`` in-process relays (each its own RelayServer, as in its own process) sharing
-    the rooms of the Redis database at ``url``."""
+    the rooms of the Redis database at ``url``; once each serves rooms, unless not *serving*
+    (a test of a Redis it cannot use)."""
     chosen: dict[str, object] = {"backplane": url, "backplane_lease": 1.0, **overrides}
     config = replace(FAST, **chosen)  # type: ignore[arg-type]
     relays = [RelayServer(config) for _ in range(count)]
     try:
         for relay in relays:
             await relay.start()
+        if serving:
+            for relay in relays:
+                await until_serving(relay)
         yield relays
     finally:
         for relay in relays:
             await relay.close()
+
+
+async def until_serving(relay: RelayServer) -> None:
+    """Until *relay* reaches Redis and serves rooms. Its start waits only a moment for Redis
+    (then it says ``unavailable``, as it should): on a busy machine, a TLS link to Redis
+    took longer, and a relay used at once refused a join (``unavailable``) or answered 503.
+    No deadline of its own: pytest-timeout (pyproject) stops a hang."""
+    backplane = relay.backplane
+    assert backplane is not None
+    while backplane.unavailable is not None:
+        await asyncio.sleep(0.05)
 
 
 def spawn_shared(url: str, *flags: str, env: dict[str, str] | None = None) -> RelayProcess:

@@ -263,7 +263,7 @@ async def test_rediss_verifies_the_redis_certificate_unless_the_url_says_otherwi
             f"rediss://127.0.0.1:{server.port}/1?ssl_certfile={client['client']}"
             f"&ssl_keyfile={client['client_key']}"
         )
-        async with shared_relays(unverified, 1) as (relay,):
+        async with shared_relays(unverified, 1, serving=False) as (relay,):
             async with asyncio.timeout(10):  # until its first try has failed
                 while "not connected to Redis yet" in (
                     body := (await http_get(relay.port, "/healthz"))[2]

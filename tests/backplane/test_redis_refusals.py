@@ -168,7 +168,7 @@ async def test_a_redis_holding_another_versions_functions_is_refused_until_they_
     try:
         operator = redis.Redis(port=server.port)
         operator.function_load(V1_PROBE)
-        async with shared_relays(server.fresh_url(), 1) as (relay,):
+        async with shared_relays(server.fresh_url(), 1, serving=False) as (relay,):
             async with asyncio.timeout(10):
                 while "another relay version" not in (await http_get(relay.port, "/healthz"))[2]:
                     await asyncio.sleep(0.05)

@@ -25,9 +25,8 @@ def interrupted_once(args: list[str], home: Path, *, when: str) -> tuple[int, st
                                env=environment(home), cwd=ROOT)  # fmt: skip
     os.close(terminal)
     written, sent = b"", False
-    deadline = time.monotonic() + 120  # a hang guard, not a speed
-    try:
-        while process.poll() is None and time.monotonic() < deadline:
+    try:  # no deadline of its own: pytest-timeout (pyproject) stops a hang
+        while process.poll() is None:
             ready, _, _ = select.select([controller], [], [], 0.05)
             if ready:
                 try:
@@ -37,7 +36,7 @@ def interrupted_once(args: list[str], home: Path, *, when: str) -> tuple[int, st
             if not sent and when.encode() in written:
                 process.send_signal(signal.SIGINT)
                 sent = True
-        code = process.wait(timeout=60)
+        code = process.wait()
         while select.select([controller], [], [], 0)[0]:
             try:
                 chunk = os.read(controller, 65536)
@@ -59,12 +58,11 @@ def test_ctrl_c_in_selfplay_says_so_and_leaves_no_half_written_log(tmp_path: Pat
             "--out", str(log), "--start-time", "0"]  # fmt: skip
     process = subprocess.Popen([*TABLIER, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                env=environment(tmp_path), cwd=ROOT)  # fmt: skip
-    deadline = time.monotonic() + 120  # a hang guard, not a speed
-    while not log.exists() and process.poll() is None and time.monotonic() < deadline:
+    while not log.exists() and process.poll() is None:  # (pytest-timeout stops a hang)
         time.sleep(0.01)
     assert log.exists(), "selfplay never began its log"
     process.send_signal(signal.SIGINT)
-    _out, err = process.communicate(timeout=60)
+    _out, err = process.communicate()  # however slow the machine: no budget, a hang guard
     assert process.returncode == INTERRUPTED, err
     assert err.decode() == "tablier selfplay: interrupted; no log was written\n"
     assert not log.exists()
@@ -72,7 +70,9 @@ def test_ctrl_c_in_selfplay_says_so_and_leaves_no_half_written_log(tmp_path: Pat
 
 def test_ctrl_c_in_analyze_says_so_in_one_line(tmp_path: Path) -> None:
     log = tmp_path / "long.tablier"
-    made = subprocess.run([*TABLIER, "selfplay", "jacquet", "--match-to", "5", "--seed", "ctrl-c",
+    # One game is analysed for seconds (0.45 s a turn): long enough to be stopped midway,
+    # short enough to be made and analysed on a busy machine within pytest-timeout.
+    made = subprocess.run([*TABLIER, "selfplay", "jacquet", "--match-to", "1", "--seed", "ctrl-c",
                            "--out", str(log), "--start-time", "0"],
                           capture_output=True, env=environment(tmp_path), cwd=ROOT)  # fmt: skip
     assert made.returncode == 0, made.stderr

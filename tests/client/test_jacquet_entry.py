@@ -18,7 +18,13 @@ from client.screens.jacquet import JacquetScreen
 from client.widgets.play_input import PlayInput
 from engine.awaiting import ChoosePlay, ThrowDice
 from engine.jacquet import BLACK, WHITE, Move, Position, apply_play
-from tests.client.test_jacquet_screen import jacquet_app, message, move_cursor
+from tests.client.test_jacquet_screen import (
+    jacquet_app,
+    message,
+    move_cursor,
+    offered,
+    press_when_offered,
+)
 
 SIZE = (80, 24)
 
@@ -33,7 +39,8 @@ async def white_to_play(pilot: Pilot[None]) -> JacquetScreen:
     """The opening thrown (a tie, then white 4-3): white to play 5-6."""
     screen = pilot.app.screen
     assert isinstance(screen, JacquetScreen)
-    await pilot.press("r", "r", "r")
+    await press_when_offered(pilot, "r", "r", "r")
+    await offered(pilot, "type_play")
     assert screen.game.awaiting == ChoosePlay(WHITE, (5, 6))
     return screen
 
@@ -101,7 +108,8 @@ async def test_a_play_typed_in_notation_is_refused_in_the_boards_words_or_played
             Position.initial(WHITE), (Move(1, 7), Move(7, 12))
         )
         assert not field.display
-        await pilot.press("r")  # black throws 2-1; a digit on the board starts the line
+        await press_when_offered(pilot, "r")  # black throws 2-1; a digit starts the line
+        await offered(pilot, "type_play")
         assert screen.game.awaiting == ChoosePlay(BLACK, (2, 1))
         await pilot.press("1")
         assert field.display and field.value == "1"

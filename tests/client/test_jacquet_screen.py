@@ -9,7 +9,6 @@ black 1-2.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,10 +41,11 @@ def jacquet_app(tmp_path: Path, *, animation: bool = False, **setup: object) -> 
     return TablierApp(JacquetSetup(**setup), settings)  # type: ignore[arg-type]
 
 
-async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 30) -> None:
-    """Let the app run until *condition* holds: the computer acts in a worker, in its time."""
-    deadline = time.monotonic() + seconds
-    while not condition() and time.monotonic() < deadline:
+async def wait_for(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
+    """Let the app run until *condition* holds: the computer acts in a worker, in its time.
+    No deadline of its own (a budget that a busy machine overran let the test go on and fail
+    further down, misleadingly): pytest-timeout (pyproject) stops a real hang, at this line."""
+    while not condition():
         await pilot.pause(0.02)
 
 
@@ -91,7 +91,8 @@ async def test_turns_entered_by_keys_and_by_clicks_with_undo_refusals_and_a_pass
     app = jacquet_app(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = screen_of(app)
-        await pilot.press("r", "r", "r")
+        await press_when_offered(pilot, "r", "r", "r")
+        await offered(pilot, "type_play")
         assert "a tie, they throw again" in narrative(app)
         assert screen.game.awaiting == ChoosePlay(WHITE, (5, 6))
         assert message(app) == "Blanc: pick a checker to move (dice left: 5 6)."
@@ -109,6 +110,7 @@ async def test_turns_entered_by_keys_and_by_clicks_with_undo_refusals_and_a_pass
         await pilot.press("space")
         await move_cursor(pilot, 12)
         await pilot.press("space", "enter")
+        await offered(pilot, "throw")  # white's play shown: black's dice to throw
         after_white = apply_play(Position.initial(WHITE), (Move(1, 7), Move(7, 12)))
         assert screen.game.state.position == after_white
         assert screen.game.awaiting == ThrowDice(BLACK, 2)
@@ -116,7 +118,8 @@ async def test_turns_entered_by_keys_and_by_clicks_with_undo_refusals_and_a_pass
         # Hot-seat: the board now faces black; white's play is highlighted in his numbering.
         assert screen.board.view.viewer == BLACK
         assert screen.board.marks.recent == {13, 18, 24}  # white's 1/6 6/12, seen by black
-        await pilot.press("r")
+        await press_when_offered(pilot, "r")
+        await offered(pilot, "type_play")
 
         # Clicks: black picks his talon and clicks 4 (two steps), after two refusals.
         await click_point(pilot, 8)
@@ -126,40 +129,49 @@ async def test_turns_entered_by_keys_and_by_clicks_with_undo_refusals_and_a_pass
         assert message(app) == "1 to 9 is 8 points; the dice left are 2 and 1"
         await click_point(pilot, 4)
         await pilot.press("enter")
+        await offered(pilot, "throw")
         assert screen.game.state.position.count(BLACK, 4) == 1
         assert "Noir plays 1/2 2/4." in narrative(app)
 
         # White's 1-1 cannot be played: announced, and the turn passes on enter.
-        await pilot.press("r")
+        await press_when_offered(pilot, "r")
+        await offered(pilot, "confirm")
         assert message(app) == "Blanc cannot play 1-1: the turn passes. Press enter."
         assert screen.board.view.viewer == WHITE  # still facing the player who passed
         await pilot.press("enter")
+        await offered(pilot, "throw")
         assert screen.game.awaiting == ThrowDice(BLACK, 2)
         assert screen.board.view.viewer == BLACK
 
         # Black's 1-2: his talon may not move while the postillon is out.
-        await pilot.press("r")
+        await press_when_offered(pilot, "r")
+        await offered(pilot, "type_play")
         await click_point(pilot, 1)
         assert message(app).startswith("no legal move from 1: the postillon must reach")
         assert screen.game.awaiting == ChoosePlay(BLACK, (1, 2))
+
+
+def computer_played_for(app: TablierApp) -> bool:
+    """Black (the computer) has played and his play has been shown: white is asked to throw.
+    (The game awaits white's throw as soon as black's play is sent, while the screen still
+    shows it: the prompt comes once it is shown.)"""
+    screen = screen_of(app)
+    return screen.game.awaiting == ThrowDice(WHITE, 2) and "press r to throw" in message(app)
 
 
 async def test_against_the_computer_the_board_stays_with_the_person(tmp_path: Path) -> None:
     app = jacquet_app(tmp_path, computer_seats=frozenset({BLACK}))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = screen_of(app)
-        await pilot.press("r", "r", "r", "enter")
-        await move_cursor(pilot, 12)
-        await pilot.press("enter", "enter")  # white: 1/6 6/12, confirmed
-        # The computer throws 2-1 and plays it in its worker.
-        await wait_for(pilot, lambda: screen.game.awaiting == ThrowDice(WHITE, 2))
+        await white_plays_1_6_6_12(pilot)
+        # The computer throws 2-1 and plays it in its worker; shown, white is asked to throw.
+        await wait_for(pilot, lambda: computer_played_for(app))
         assert screen.game.awaiting == ThrowDice(WHITE, 2)
         assert screen.board.view.viewer == WHITE
         black_moved = screen.game.state.position.points(BLACK)
         assert sum(black_moved[1:]) == 1 and black_moved[3] == 1  # his postillon on his 4
         assert 16 in screen.board.marks.recent  # black's 4 is white's 16, highlighted
         assert "Noir plays" in narrative(app)
-        await wait_for(pilot, lambda: "press r to throw" in message(app))
         # Her turn to throw: the dice shown are hers to throw, not black's 2-1 (issue 29).
         assert screen._status().dice == ()
 
@@ -171,7 +183,8 @@ async def test_the_computers_pass_is_told_to_the_person_who_throws_next(tmp_path
         # The computer throws the opening (twice) and plays its 5-6.
         await wait_for(pilot, lambda: screen.game.awaiting == ThrowDice(BLACK, 2))
         assert screen.board.view.viewer == BLACK
-        await pilot.press("r")
+        await press_when_offered(pilot, "r")
+        await offered(pilot, "type_play")
         await click_point(pilot, 1)
         await click_point(pilot, 4)
         await pilot.press("enter")  # black 1/2 2/4; white's 1-1 then cannot be played
@@ -195,11 +208,8 @@ async def test_the_computers_play_is_shown_one_move_at_a_time(
                 shown.append(board.view.theirs)
 
         monkeypatch.setattr(board, "show", drawing)
-        await pilot.press("r", "r", "r", "enter")
-        await move_cursor(pilot, 12)
-        await pilot.press("enter", "enter")
-        await wait_for(pilot, lambda: screen.game.awaiting == ThrowDice(WHITE, 2))
-        await wait_for(pilot, lambda: not screen.busy)
+        await white_plays_1_6_6_12(pilot)
+        await wait_for(pilot, lambda: computer_played_for(app))
         # Black's 2-1 from his talon (white's 13): one checker out, then on to his 4 (16).
         halfway = [view for view in shown if view[12] == 14 and view[15] == 0]
         assert halfway, "the first move should have been shown on its own"
@@ -212,7 +222,7 @@ async def test_the_computer_plays_a_whole_match_against_itself(tmp_path: Path) -
         # The computer may have finished before the test looks: find the game's screen.
         (screen,) = (screen for screen in app.screen_stack if isinstance(screen, JacquetScreen))
         game = screen.game
-        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen), seconds=120)
+        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
         assert isinstance(app.screen, EndScreen)
         assert game.finished and max(game.state.score) >= 2
         await pilot.pause()
@@ -240,6 +250,16 @@ async def press_when_offered(pilot: Pilot[None], *keys: str) -> None:
     for key in keys:
         await offered(pilot, KEY_ACTIONS[key])
         await pilot.press(key)
+
+
+async def white_plays_1_6_6_12(pilot: Pilot[None]) -> None:
+    """The opening thrown (a tie, then white 4-3), white picks his talon and plays 5-6 as
+    1/6 6/12, each key once the screen offers it."""
+    await press_when_offered(pilot, "r", "r", "r")
+    await offered(pilot, "type_play")
+    await press_when_offered(pilot, "enter")  # picks the talon
+    await move_cursor(pilot, 12)
+    await press_when_offered(pilot, "enter", "enter")  # 1/6 6/12, confirmed
 
 
 async def _black_picks_his_postillon(pilot: Pilot[None]) -> None:

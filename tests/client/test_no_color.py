@@ -24,7 +24,12 @@ from client.widgets.jacquet_board import (
 from client.widgets.jacquet_status import JacquetStatus
 from client.widgets.tick_box import TickBox
 from tests.client.conftest import seeded_settings
-from tests.client.test_jacquet_screen import SEED, move_cursor
+from tests.client.test_jacquet_screen import (
+    SEED,
+    offered,
+    press_when_offered,
+    white_plays_1_6_6_12,
+)
 
 Cell = tuple[str, Style]
 
@@ -61,9 +66,10 @@ async def _black_picks_his_talon(pilot: Pilot[None]) -> JacquetScreen:
     throws 2-1 and picks his talon, the cursor on its nearest destination."""
     screen = pilot.app.screen
     assert isinstance(screen, JacquetScreen)
-    await pilot.press("r", "r", "r", "enter")
-    await move_cursor(pilot, 12)
-    await pilot.press("enter", "enter", "r", "enter")
+    await white_plays_1_6_6_12(pilot)
+    await press_when_offered(pilot, "r")
+    await offered(pilot, "type_play")
+    await press_when_offered(pilot, "enter")
     await pilot.pause()
     return screen
 

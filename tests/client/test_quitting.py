@@ -20,7 +20,7 @@ from client.app import TablierApp
 from client.screens.confirm import ConfirmScreen
 from client.screens.game import GameScreen
 from client.setup import GameSetup, GooseSetup, JacquetSetup
-from tests.client.conftest import seeded_settings
+from tests.client.conftest import seeded_settings, until
 
 SIZE = (80, 24)
 MOMENTS = (None, 0.0, 0.03, 0.2)  # None: before the first pause at all
@@ -76,6 +76,8 @@ async def test_the_question_is_answered_with_the_language_s_yes_key(
             question = app.screen
             assert isinstance(question, ConfirmScreen)
             assert str(question.query_one("#yes", Button).label).endswith(f"({yes})")
+            # (the footer composes its keys after the screen: a busy machine read it empty)
+            await until(pilot, lambda: bool(question.query(FooterKey)), "the question's keys")
             shown = [key.key for key in question.query(FooterKey)]
             assert yes in shown and other not in shown
             await pilot.press(other)

@@ -115,10 +115,21 @@ async def test_autoplay_runs_to_the_end_at_the_chosen_speed(
     app = ReplayApp(load_replay(path))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = replay_screen(app)
+        bar = screen.query_one("#replay-bar", Static)
+        said: list[str] = []  # every status the bar showed: three steps at 8/s are soon over,
+        show = bar.update  # on a busy machine before the keys' wait ends; read them all
+
+        def update(content: Any = "", **kwargs: Any) -> None:
+            said.append(str(content))
+            show(content, **kwargs)
+
+        bar.update = update  # type: ignore[method-assign]
         await pilot.press("end", "left", "left", "left")
         await pilot.press("plus", "plus", "plus", "space")  # 8 steps a second
-        assert "playing at 8 steps/s" in position(screen)
         await until(pilot, lambda: "paused" in position(screen), "the autoplay's end")
+        playing = [index for index, text in enumerate(said) if "playing at 8 steps/s" in text]
+        assert playing and said[playing[0] - 1].endswith("paused")  # it said so as it began
+        assert said[-1].endswith("paused") and "Step 14/14" in said[-1]
         assert replayed(screen).index == len(states) - 1
         assert screen.game.state == states[-1]
 

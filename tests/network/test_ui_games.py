@@ -22,10 +22,14 @@ from client.setup import SessionSettings
 from client.widgets.chat import ChatPanel
 from protocol.verify import verify_log
 from relay.server import RelayServer
+from tests.client.conftest import screen_text
 from tests.network.hostile import Hostile
 from tests.network.players import assert_same_verified_logs
 
-TIMEOUT = 90.0
+TIMEOUT = 150.0
+"""How long :func:`until` lets nothing happen: a hang guard, never a budget. Longer than
+pytest-timeout's 120 s (pyproject), which stops a real hang first at the line that waited;
+a busy machine (load 25 on 2 cores) went 90 s without a move while nothing was wrong."""
 SIZE = (80, 24)
 
 
@@ -242,6 +246,8 @@ async def stopped_by_a_forged_share(
             await until(ada, shows_game(host), "the game screen")
             await ada.press("space")  # Ada throws for the lots; Mallory's share is forged
             await until(ada, shows_end(host), "the end of the match")
+            # (drawn, not only mounted: a busy machine read its text still empty)
+            await until(ada, lambda: "The match was stopped." in screen_text(host), "its text")
         finally:
             follower.cancel()
         yield host

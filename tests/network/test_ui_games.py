@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 
+import pytest
 from textual.pilot import Pilot
 
 from client.app import NetworkApp
@@ -31,6 +32,13 @@ TIMEOUT = 150.0
 pytest-timeout's 120 s (pyproject), which stops a real hang first at the line that waited;
 a busy machine (load 25 on 2 cores) went 90 s without a move while nothing was wrong."""
 SIZE = (80, 24)
+
+
+WHOLE_MATCH = pytest.mark.timeout(600)
+"""A whole match played by two or three apps is some 30 s of work on two quiet cores and
+ran past pytest-timeout's 120 s on a busy machine: its hang guard is scaled to the work.
+A real hang is still stopped by :func:`until`, which fails when the game's state has not
+moved for :data:`TIMEOUT` seconds."""
 
 
 async def until(
@@ -106,6 +114,7 @@ def chat_text(app: NetworkApp) -> str:
     return " ".join(" ".join(line.text.split()) for line in lines)  # (a line may wrap)
 
 
+@WHOLE_MATCH
 async def test_two_apps_play_a_whole_jacquet_match(
     relay: RelayServer, settings: Callable[[str], SessionSettings]
 ) -> None:
@@ -139,6 +148,7 @@ async def test_two_apps_play_a_whole_jacquet_match(
             await assert_same_verified_logs(games)
 
 
+@WHOLE_MATCH
 async def test_three_apps_play_a_whole_goose_game(
     relay: RelayServer, settings: Callable[[str], SessionSettings]
 ) -> None:

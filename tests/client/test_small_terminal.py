@@ -161,9 +161,7 @@ async def test_the_lobby_goose_and_dialogs_opened_meanwhile_are_covered_too(
 async def test_the_replay_is_covered_and_comes_back_at_the_same_step(
     tmp_path: Path, lang: str
 ) -> None:
-    path = tmp_path / "jacquet.tablier"
-    record_match(path, "jacquet", ("Blanc", "Noir"), JACQUET_THROWS)
-    app = ReplayApp(load_replay(path))
+    app = recorded_replay(tmp_path)
     async with app.run_test(size=MINIMUM) as pilot:
         await until(pilot, lambda: bool(app.screen.query("#replay-bar")), "the replay")
         await pilot.press("right", "right", "right")
@@ -176,6 +174,13 @@ async def test_the_replay_is_covered_and_comes_back_at_the_same_step(
         await resize(pilot, *MINIMUM)
         await until(pilot, lambda: at in words(pilot), "the same step shown")
         assert str(bar.render()) == at
+
+
+def recorded_replay(tmp_path: Path) -> ReplayApp:
+    """The replay of a short Jacquet match recorded for the test."""
+    path = tmp_path / "jacquet.tablier"
+    record_match(path, "jacquet", ("Blanc", "Noir"), JACQUET_THROWS)
+    return ReplayApp(load_replay(path))
 
 
 # -- at the minimum: nothing that matters is cut ----------------------------------------------
@@ -197,9 +202,7 @@ async def test_at_the_minimum_the_typed_play_placeholder_is_whole(
 async def test_at_the_minimum_the_replays_title_and_footer_are_whole(
     tmp_path: Path, lang: str
 ) -> None:
-    path = tmp_path / "jacquet.tablier"
-    record_match(path, "jacquet", ("Blanc", "Noir"), JACQUET_THROWS)
-    app = ReplayApp(load_replay(path))
+    app = recorded_replay(tmp_path)
     async with app.run_test(size=MINIMUM) as pilot:
         await until(pilot, lambda: bool(app.screen.query("#replay-bar")), "the replay")
         help_key = "f1 Aide" if lang == "fr" else "f1 Help"

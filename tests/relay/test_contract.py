@@ -235,9 +235,9 @@ def stated_limits() -> list[tuple[str, object, object]]:
     """(the page's words, the value in force, the value the words give), for every bound
     the page states as a number."""
     from relay import limits, logs
+    from relay.backplane_rooms import room_bytes
     from relay.config import MAX_SEATS_PER_ROOM, RelayConfig
     from relay.envelope import MAX_NAME_CHARS
-    from relay.backplane_rooms import room_bytes
     from relay.rooms import EXPIRED_TOKEN_SECONDS, EXPIRED_TOKENS
     from relay.server import SLOW_READER_FRAMES
 

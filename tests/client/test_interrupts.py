@@ -16,13 +16,22 @@ from tests.client.terminal import ROOT, TABLIER, environment
 INTERRUPTED = 130
 
 
+def as_a_shell_runs_it() -> None:
+    """SIGINT at its default in the command, as a shell runs one in the foreground: a suite
+    started in the background (``nohup``, ``&`` without job control) ignores SIGINT, and
+    its children inherit that — a command that ignores ctrl+c is right to (POSIX), and
+    would keep running here."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupted_once(args: list[str], home: Path, *, when: str) -> tuple[int, str]:
     """Run ``tablier *args*`` with standard error on a terminal, send it SIGINT (what ctrl+c
     sends) once *when* appeared there, and return its exit status and what it wrote."""
     controller, terminal = pty.openpty()
     process = subprocess.Popen([*TABLIER, *args], stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=terminal,
-                               env=environment(home), cwd=ROOT)  # fmt: skip
+                               env=environment(home), cwd=ROOT,
+                               preexec_fn=as_a_shell_runs_it)  # fmt: skip
     os.close(terminal)
     written, sent = b"", False
     try:  # no deadline of its own: pytest-timeout (pyproject) stops a hang
@@ -57,7 +66,8 @@ def test_ctrl_c_in_selfplay_says_so_and_leaves_no_half_written_log(tmp_path: Pat
     args = ["selfplay", "jacquet", "--match-to", "15", "--levels", "4,4", "--seed", "ctrl-c",
             "--out", str(log), "--start-time", "0"]  # fmt: skip
     process = subprocess.Popen([*TABLIER, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=environment(tmp_path), cwd=ROOT)  # fmt: skip
+                               env=environment(tmp_path), cwd=ROOT,
+                               preexec_fn=as_a_shell_runs_it)  # fmt: skip
     while not log.exists() and process.poll() is None:  # (pytest-timeout stops a hang)
         time.sleep(0.01)
     assert log.exists(), "selfplay never began its log"

@@ -313,16 +313,19 @@ class TablierApp(App[None]):
     def action_command_palette(self) -> None:
         from textual.command import CommandPalette
 
+        from client.widgets.palette import Palette
+
         if self.use_command_palette and not isinstance(self.screen, CommandPalette):
-            self.push_screen(CommandPalette(id="--command-palette",
-                                            placeholder=_("Search for commands…")))  # fmt: skip
+            self.push_screen(Palette(id="--command-palette",
+                                     placeholder=_("Search for commands…")))  # fmt: skip
 
     def search_themes(self) -> None:
-        from textual.command import CommandPalette
         from textual.theme import ThemeProvider
 
-        self.push_screen(CommandPalette(providers=[ThemeProvider],
-                                        placeholder=_("Search for themes…")))  # fmt: skip
+        from client.widgets.palette import Palette
+
+        self.push_screen(Palette(providers=[ThemeProvider],
+                                 placeholder=_("Search for themes…")))  # fmt: skip
 
     def action_help_quit(self) -> None:
         """ctrl+c copies (and quits nothing): say which key quits, as Textual does."""

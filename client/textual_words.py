@@ -27,9 +27,11 @@ WORDS: tuple[str, ...] = (
     N_("Focus Next"),
     N_("Focus Previous"),
     N_("Copy selected text"),
+    N_("No matches found"),  # said by client.widgets.palette, as Textual's palette does
+    N_("Dismiss menu"),
 )
 """What Textual says in the palette (its commands' titles and help, its placeholders) and
-names its own keys (a screen's tab, shift+tab and ctrl+c)."""
+names its own keys (a screen's tab, shift+tab and ctrl+c, a select's open list's escape)."""
 
 SCREENSHOT = "Screenshot"
 """Textual's screenshot command, whose notices (English, from deep in Textual) Tablier

@@ -19,7 +19,7 @@ from engine.errors import IllegalMoveError
 from engine.jacquet import OFF, Move, Play, Position, explain_illegal
 from engine.jacquet.bearoff import BearOff
 from engine.jacquet.legal import legal_play_results, successors
-from engine.jacquet.notation import Span, format_move, format_span
+from engine.jacquet.notation import Span, format_dice, format_move, format_span
 from engine.jacquet.position import UNIT, closed_mask
 
 
@@ -168,6 +168,14 @@ class TurnEntry:
         entered = len(self.steps)
         for span in spans:
             source, target = span
+            if self.steps and self.complete and not self.next_steps():
+                # Not the board's "enter confirms it, u takes a move back": in the line,
+                # enter and u are the text's; say what to strike out of it.
+                refusal = _("{play} is one move too many: the dice {dice} are used by {used}")
+                used = describe_steps(tuple(self.steps))
+                del self.steps[entered:]
+                return refusal.format(play=format_span(span), dice=format_dice(self.dice),
+                                      used=used)  # fmt: skip
             paths = self.destinations(source) if source in self.sources() else {}
             if target in paths:
                 self.enter(paths[target])

@@ -100,6 +100,7 @@ def messages() -> list[Message]:
 # English words that are not the glossary's term where they stand: each with its reason.
 NOT_THE_TERM: dict[str, str] = {
     "ambiguous option: %(option)s could match %(matches)s": "argparse's verb, to match",
+    "No matches found": "Textual's palette: a search's results, not a match played",
     # The relay's settings refused: the French names the option the English paraphrases.
     "max rooms must be at least 1": "the French names --max-rooms",
     "max seats must be 1..{most}": "the French names --max-seats",

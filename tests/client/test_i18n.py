@@ -150,7 +150,7 @@ async def test_the_palette_and_the_keys_speak_french(tmp_path: Path) -> None:
     from textual.command import CommandInput, CommandPalette
 
     from client.app import TablierApp
-    from tests.client.conftest import seeded_settings
+    from tests.client.conftest import screen_text, seeded_settings, until
 
     i18n.use("fr")
     app = TablierApp(settings=seeded_settings(tmp_path))
@@ -166,10 +166,36 @@ async def test_the_palette_and_the_keys_speak_french(tmp_path: Path) -> None:
         titles = [command.title for command in app.get_system_commands(app.screen_stack[0])]
         assert {"Jouer", "Thème", "Quitter", "Capture d'écran"} <= set(titles)
         assert "Keys" not in titles  # Textual's key panel: English; F1's help has the keys
+        await pilot.press(*"zzq")  # Textual's "No matches found", its own line, said in French
+        await until(pilot, lambda: "Aucun résultat" in screen_text(app), "the line saying so")
+        assert "No matches" not in screen_text(app)
     from client.textual_words import key_name
 
     assert [key_name(key) for key in ("esc", "space", "shift+tab", "^q")] == [
         "Échap", "espace", "maj+tab", "^q"]  # fmt: skip
+
+
+async def test_a_select_open_in_french_says_its_escape_in_french(tmp_path: Path) -> None:
+    """The lobby's language list, opened: its escape key (Textual's "Dismiss menu") in the
+    footer is said in French."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    from client.app import TablierApp
+    from tests.client.conftest import seeded_settings, until
+
+    i18n.use("fr")
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.query_one("#language").focus()
+        await pilot.press("enter")
+
+        def keys() -> dict[str, str]:
+            footer = app.screen.query_one(Footer)
+            return {key.key: str(key.description) for key in footer.query(FooterKey)}
+
+        await until(pilot, lambda: "escape" in keys(), "the list's escape in the footer")
+        assert keys()["escape"] == "Fermer la liste"
 
 
 # -- choosing the language ------------------------------------------------------------------

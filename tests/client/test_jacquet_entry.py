@@ -99,6 +99,12 @@ async def test_a_play_typed_in_notation_is_refused_in_the_boards_words_or_played
         field.value = ""
         await pilot.press(*"1-7", "enter")
         assert message(app) == "'1-7' is not a move; write from/to, e.g. 1/7 or 21/off"
+        field.value = ""
+        await pilot.press(*"1/6 6/12 12/15", "enter")  # one too many: named, the line kept
+        assert message(app) == "12/15 is one move too many: the dice 5-6 are used by 1/6 6/12"
+        assert field.display and field.has_focus and field.value == "1/6 6/12 12/15"
+        await pilot.press("u")  # the text's, not the board's undo
+        assert field.value == "1/6 6/12 12/15u"
         assert screen.board.view.mine[0] == 15  # nothing entered by any of these
         await pilot.press("escape")  # closed, the keys back on the board
         assert not field.display and screen.board.has_focus and app.screen is screen

@@ -97,7 +97,11 @@ async def test_a_seat_back_shows_catching_up_and_takes_no_action_until_it_has(
                 await until(pilot, lambda: bool(held.held), "Bob's hello, held at Ada's")
                 # Caught up: not yet. The board is his log's, and says it is catching up.
                 assert back.catching_up
-                assert prompt(again).startswith("Catching up with the match…")
+                await until(
+                    pilot,
+                    lambda: prompt(again).startswith("Catching up with the match…"),
+                    "the catching-up prompt",
+                )  # (drawn a message after the state)
                 assert "waiting for Ada" in prompt(again)  # whom for, and what he can do
                 assert "Waiting for Ada to" not in prompt(again)  # nothing from the stale board
                 await until(pilot, lambda: "catching up…" in connection(again), "the link line")

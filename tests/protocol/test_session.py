@@ -3,6 +3,8 @@ resync, spectators, and the line between local misuse and a peer's fault."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from engine.awaiting import ChoosePlay, ThrowDice
@@ -273,18 +275,24 @@ def test_one_seat_s_records_waiting_never_take_another_seat_s_room() -> None:
     assert ann.held(2) == [bob] and ann.awaited_seats() == (1, 2)
 
 
-def test_a_transcript_of_copies_of_a_record_held_costs_no_signature_check() -> None:
-    """One signed chat line, held already, packed 179 times into a transcript (what fits a
-    relay frame): each copy is known by its bytes before anything is decoded or checked.
-    Before, every copy cost a signature check: 179 for one frame the sender signed nothing
-    for."""
-    setup, (_, bob), _keys = seats("goose", 2)
+def counted_checks() -> tuple[list[bytes], Callable[[bytes, bytes, bytes], bool]]:
+    """A signature check that counts: the signatures it checked, and the check."""
     checks: list[bytes] = []
 
     def counting(key: bytes, signature: bytes, data: bytes) -> bool:
         checks.append(signature)
         return verify_signature(key, signature, data)
 
+    return checks, counting
+
+
+def test_a_transcript_of_copies_of_a_record_held_costs_no_signature_check() -> None:
+    """One signed chat line, held already, packed 179 times into a transcript (what fits a
+    relay frame): each copy is known by its bytes before anything is decoded or checked.
+    Before, every copy cost a signature check: 179 for one frame the sender signed nothing
+    for."""
+    setup, (_, bob), _keys = seats("goose", 2)
+    checks, counting = counted_checks()
     eve = MatchSession(setup, seat=None, verify=counting)
     bob.chat("hello", 1_000)
     [line] = bob.data_to_send()
@@ -306,12 +314,7 @@ def test_a_transcript_of_records_that_change_nothing_is_read_no_further() -> Non
     from protocol.messages import Seen
 
     setup, (_, bob), keys = seats("goose", 2)
-    checks: list[bytes] = []
-
-    def counting(key: bytes, signature: bytes, data: bytes) -> bool:
-        checks.append(signature)
-        return verify_signature(key, signature, data)
-
+    checks, counting = counted_checks()
     eve = MatchSession(setup, seat=None, verify=counting)
     bob.resign(1_000)
     [resign] = bob.data_to_send()

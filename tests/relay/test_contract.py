@@ -300,15 +300,20 @@ def test_every_refusal_closes_with_the_code_the_table_gives() -> None:
 # --- against a real relay --------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def relay_here() -> Iterator[RelayProcess]:
-    """One relay process for the module's tests, its rooms in memory, sending as fast as the
-    tests do (the rate's own test has a relay of its own)."""
-    proc = spawn_relay("--handshake-timeout", "5", "--rate", "1000", "--burst", "1000")
+def relay_for_the_test(*args: str) -> Iterator[RelayProcess]:
+    """A relay process started with *args*, killed after the test if it still runs."""
+    proc = spawn_relay(*args)
     yield proc
     if proc.process.poll() is None:
         proc.process.kill()
         proc.process.wait()
+
+
+@pytest.fixture(scope="module")
+def relay_here() -> Iterator[RelayProcess]:
+    """One relay process for the module's tests, its rooms in memory, sending as fast as the
+    tests do (the rate's own test has a relay of its own)."""
+    yield from relay_for_the_test("--handshake-timeout", "5", "--rate", "1000", "--burst", "1000")
 
 
 async def raw(url: str) -> ClientConnection:
@@ -461,11 +466,7 @@ async def test_a_message_s_frame_from_the_relay_has_the_stated_size(
 def slow_relay() -> Iterator[RelayProcess]:
     """A relay whose bucket refills one frame in a thousand seconds: what a connection may
     send is its burst, exactly, whatever the machine's pace."""
-    proc = spawn_relay("--rate", "0.001", "--burst", "5", "--handshake-timeout", "5")
-    yield proc
-    if proc.process.poll() is None:
-        proc.process.kill()
-        proc.process.wait()
+    yield from relay_for_the_test("--rate", "0.001", "--burst", "5", "--handshake-timeout", "5")
 
 
 async def test_the_create_and_the_join_count_against_the_burst(slow_relay: RelayProcess) -> None:
@@ -513,11 +514,7 @@ async def refusal_after_events(websocket: ClientConnection) -> tuple[str, int, s
 @pytest.fixture
 def default_relay() -> Iterator[RelayProcess]:
     """A relay with every default the page states (the worked session's welcome shows them)."""
-    proc = spawn_relay()
-    yield proc
-    if proc.process.poll() is None:
-        proc.process.kill()
-        proc.process.wait()
+    yield from relay_for_the_test()
 
 
 async def test_the_worked_session_played_with_plain_msgpack(default_relay: RelayProcess) -> None:

@@ -286,8 +286,15 @@ class NetMatch(MatchView):
         """The relay announced a spectator it could not replay the match to: the lowest
         connected player sends him the match so far (see :mod:`client.net.spectators`)."""
         seat = self.seat
+        ready = not self.rematching and self.in_step  # a resumed seat's may lack records
         if seat is not None and self.offers.came(chosen=chosen(self.roster, seat), now=now,
-                                                 ready=not self.rematching):  # fmt: skip
+                                                 ready=ready):  # fmt: skip
+            self._offer()
+
+    def _settled(self) -> None:
+        """Once in step, the catch-up owed to a spectator announced while we were not."""
+        ready = self.seat is not None and not self.rematching and self.in_step
+        if ready and self.offers.settled():
             self._offer()
 
     def _offer(self) -> None:
@@ -341,6 +348,7 @@ class NetMatch(MatchView):
             self.play.blame(relay_seat, said(error), fatal=False)
         self.play.grown()
         self.play.cut_turn()
+        self._settled()
         self._changed()
 
     def tick(self, now: int) -> None:
@@ -356,6 +364,7 @@ class NetMatch(MatchView):
             self.play.paced(now)
         if self.seat is not None and not self.rematching and self.offers.due(now):
             self._offer()  # to a spectator who came too soon after the last catch-up
+        self._settled()
 
     def _dispatch(self, relay_seat: int, payload: wire.Payload, now: int) -> None:
         if self._before_setup:  # resumed: the room replays earlier matches first

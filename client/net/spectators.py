@@ -128,8 +128,9 @@ class Offers:
 
     def came(self, *, chosen: bool, now: int, ready: bool = True) -> bool:
         """A late spectator was announced at *now*: True if we send a catch-up now. Not
-        *ready* (the next match is being set up: nothing more is said in this one), he gets
-        the next match's once it begins (:meth:`begun`); too soon after the last one, he gets
+        *ready* (the next match is being set up: nothing more is said in this one; or we are
+        not in step), he gets the next match's once it begins (:meth:`begun`), or ours once
+        we are in step (:meth:`settled`); too soon after the last one, he gets
         it when :meth:`due` says so."""
         if not chosen:
             return False
@@ -173,6 +174,13 @@ class Offers:
         another is owed, :meth:`due` once the spacing has passed."""
         self._first = self._last = None
         self._waiting = True
+
+    def settled(self) -> bool:
+        """We may act again (a resumed seat filled in by the others): True if a spectator
+        announced while we could not is owed its catch-up now (before, ours lacked what the
+        others had, and he cannot ask for a gap)."""
+        owed, self._owed = self._owed, False
+        return owed
 
     def begun(self) -> bool:
         """A new match began: True if a spectator announced meanwhile is owed its catch-up

@@ -591,6 +591,7 @@ class RelayCore:
             self.config.backlog_bytes,
             now,
             creator=session.ip,
+            recreated=again is not None,
         )
         self._rooms_per_ip[session.ip] += 1
         event = "created" if again is None else "recreated"
@@ -688,6 +689,10 @@ class RelayCore:
         replay = None
         if message.resume_from is not None and replayable:
             replay = room.backlog_since(message.resume_from)
+        if admitted.seat is None and room.recreated and message.epoch != room.epoch:
+            # A spectator new to a re-created room: what it kept starts after the match did
+            # (players fill each other in; he is announced, and one of them sends it).
+            replay = None
         welcome = self._welcome(admitted, room.capacity, next_seq, room.epoch)
         welcome = replace(welcome, resync=message.resume_from is not None and replay is None)
         out.append(Log(session.conn, "joined", _joined(room.id, admitted, session.ip)))

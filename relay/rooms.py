@@ -241,6 +241,7 @@ class Room(RoomState):
         "empty_since",
         "epoch",
         "next_seq",
+        "recreated",
         "watch_at",
         "watching",
     )
@@ -256,9 +257,13 @@ class Room(RoomState):
         now: float,
         *,
         creator: str,
+        recreated: bool = False,
     ) -> None:
         super().__init__(room_id, player_hash, spectator_hash, capacity, creator=creator)
         self.epoch = new_epoch()  # a room in memory never loses events: one epoch for life
+        # Brought back after a relay lost it: its events begin there, not at its first match's
+        # start, so a spectator joining it from its first event is not served the match whole.
+        self.recreated = recreated
         self.next_seq = 0
         # The newest events, as many as both bounds allow: a resume reaches back this far.
         # A list read from _oldest on (a deque allocates a 64-slot block per room, half a

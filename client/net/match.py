@@ -287,7 +287,22 @@ class NetMatch(MatchView):
         connected player sends him the match so far (see :mod:`client.net.spectators`)."""
         seat = self.seat
         if seat is not None and self.offers.came(chosen=chosen(self.roster, seat), now=now,
-                                                 ready=not self.rematching):  # fmt: skip
+                                                 ready=self._may_offer()):  # fmt: skip
+            self._offer()
+
+    def _may_offer(self) -> bool:
+        """Whether a catch-up sent now would hold all the room said before the spectator
+        came: not while the next match is being set up (nothing more is said in this one);
+        not while we are behind (a resumed seat lacks what the others hold); not while
+        something of ours is on its way (what the room placed before him may be taken behind
+        it, not logged yet, and he would never hear it)."""
+        session = self.session
+        return (self.seat is not None and session is not None and not self.rematching
+                and self.in_step and not session.unlogged())  # fmt: skip
+
+    def _settled(self, now: int) -> None:
+        """The catch-up owed to a spectator announced while we could not send it."""
+        if self._may_offer() and self.offers.settled(now):
             self._offer()
 
     def _offer(self) -> None:
@@ -341,6 +356,7 @@ class NetMatch(MatchView):
             self.play.blame(relay_seat, said(error), fatal=False)
         self.play.grown()
         self.play.cut_turn()
+        self._settled(now)
         self._changed()
 
     def tick(self, now: int) -> None:
@@ -354,8 +370,9 @@ class NetMatch(MatchView):
             self._changed()
         if not self.rematching:
             self.play.paced(now)
-        if self.seat is not None and not self.rematching and self.offers.due(now):
+        if self._may_offer() and self.offers.due(now):
             self._offer()  # to a spectator who came too soon after the last catch-up
+        self._settled(now)
 
     def _dispatch(self, relay_seat: int, payload: wire.Payload, now: int) -> None:
         if self._before_setup:  # resumed: the room replays earlier matches first

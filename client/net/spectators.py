@@ -124,13 +124,14 @@ class Offers:
         self._again = False  # a spectator came while it was being placed
         self._placed_at: int | None = None  # when the last one was placed whole
         self._waiting = False  # one is owed once the spacing has passed (:meth:`due`)
-        self._owed = False  # announced while the next match was being set up
+        self._owed = False  # announced while we could not send (see :meth:`came`)
 
     def came(self, *, chosen: bool, now: int, ready: bool = True) -> bool:
         """A late spectator was announced at *now*: True if we send a catch-up now. Not
-        *ready* (the next match is being set up: nothing more is said in this one), he gets
-        the next match's once it begins (:meth:`begun`); too soon after the last one, he gets
-        it when :meth:`due` says so."""
+        *ready* (the next match is being set up, or ours would lack what the room said: see
+        the shell), he gets the next match's once it begins (:meth:`begun`), or ours once we
+        may send it (:meth:`settled`); too soon after the last one, he gets it when
+        :meth:`due` says so."""
         if not chosen:
             return False
         if not ready:
@@ -157,10 +158,9 @@ class Offers:
 
     def offer(self, session: MatchSession) -> list[bytes]:
         """The catch-up to send now, encoded: the match so far, as *session* holds it."""
-        # Only the logged records: our own still on their way take their place in the
-        # relay's order, where the spectator receives them too.
-        records = session.records[: len(session.records) - session.unlogged()]
-        payloads = [wire.encode(p) for p in catch_up(session.setup.encode(), records)]
+        # The logged records: those placed in the relay's order. Ours on their way reach the
+        # spectator in their places; the shell offers when nothing was taken behind them.
+        payloads = [wire.encode(p) for p in catch_up(session.setup.encode(), session.records)]
         self.sent(payloads[0], payloads[-1])
         return payloads
 
@@ -173,6 +173,13 @@ class Offers:
         another is owed, :meth:`due` once the spacing has passed."""
         self._first = self._last = None
         self._waiting = True
+
+    def settled(self, now: int) -> bool:
+        """We may send again (in step, nothing of ours on its way): True if a spectator
+        announced while we could not is to get a catch-up now — as if announced now, so
+        the spacing and the one-at-a-time rule hold for him as for any other."""
+        owed, self._owed = self._owed, False
+        return owed and self.came(chosen=True, now=now)
 
     def begun(self) -> bool:
         """A new match began: True if a spectator announced meanwhile is owed its catch-up

@@ -15,11 +15,12 @@ import pytest
 
 from client.net import wire
 from client.net.match import NetMatch
-from client.net.room import Room, host_room, join_room
+from client.net.room import Room, host_room, join_room, start_embedded_relay
 from client.setup import SessionSettings
 from relay.server import RelayServer
 from tests.network.conftest import QUICK, PlayersClock, RelayProcess
 from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet
+from tests.network.test_seat_resume import crash, resume
 
 NAMES = ["Ada", "Bob", "Cy"]
 BACKLOG = 8  # events: a few turns in, the start of the match is gone from the relay
@@ -145,3 +146,40 @@ async def test_a_spectator_who_came_during_the_first_turn_takes_a_claim_made_in_
         assert watched.session.records == session.records
     finally:
         await asyncio.gather(*(room.close() for room in rooms))
+
+
+async def test_a_spectator_after_the_hosts_relay_came_back_is_sent_the_match(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    """``tablier host`` ran the relay; his app is killed, and ``tablier join`` brings the
+    room back with his seat. The re-created room's events begin there, not at the match's
+    start: Eve, coming after, must be announced and sent the match (she used to be replayed
+    what the room kept as if it were all, and wait for a proposal forever)."""
+    embedded = await start_embedded_relay("127.0.0.1", 0)
+    ada_room = await host_room(embedded.local_url, "jacquet", {"match_to": 1}, seats=2,
+                               name="Ada", settings=settings("Ada"), backoff=QUICK)  # fmt: skip
+    ada_room.listen = embedded.listen
+    bob_room = await join_room(ada_room.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
+    live = [bob_room]
+    async with asyncio.timeout(TIMEOUT):
+        await asyncio.gather(ada_room.wait_started(), bob_room.wait_started())
+    ada, bob = ada_room.game(settings("Ada")), bob_room.game(settings("Bob"))
+    following = asyncio.create_task(autoplay(bob))
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            await autoplay(ada, stop_after=5)
+            await crash(ada_room)
+            await embedded.close()
+        live.append(await resume(ada_room.invite, "Ada", settings("Ada")))
+        back = live[-1].game(settings("Ada"))
+        live.append(await watch([ada_room], settings))
+        assert live[-1].link._resync  # the room no longer holds the match's start
+        watching = live[-1].game(settings("Eve"))
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(following, autoplay(back), autoplay(watching))
+        assert watching.ended is not None and watching.ended == bob.ended
+        await assert_same_verified_logs([bob, back, watching])
+        assert not live[-1].match.offences
+    finally:
+        following.cancel()
+        await asyncio.gather(*(room.close() for room in live))

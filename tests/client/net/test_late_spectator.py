@@ -76,6 +76,33 @@ def test_a_late_spectator_gets_the_match_so_far_and_ends_with_the_players_log(
     assert all(data == contents[0] for data in contents), "Eve's log differs from the players'"
 
 
+def test_a_spectator_announced_while_the_sender_has_a_record_on_its_way_gets_the_whole_match(
+    trio: LoopRoom, tmp_path: Path
+) -> None:
+    """Ada's throw is sent, not placed yet, when Eve is announced: what Ada logged is all
+    placed before Eve came, and her catch-up must hold all of it (it used to leave out as
+    many logged records as Ada had on their way, and Eve, who cannot ask for a gap, was
+    stopped a few turns later by a record that followed the missing one)."""
+    ada = trio.matches[0]
+    assert ada.session is not None
+    for _ in range(3):
+        throw(trio)
+    while ada.session.awaiting.seat != 0:  # type: ignore[union-attr]
+        throw(trio)
+    throw(trio, pump=False)  # Ada's share: in effect for her, on its way to the relay
+    assert ada.session.unlogged()
+    logged = list(ada.session.records)
+    eve = trio.watch_late("Eve", tmp_path, pump=False)
+    assert not any(isinstance(wire.decode(sent.data), wire.Spectate) for sent in ada.outbox)
+    trio.pump()  # her share placed, then the catch-up: the match up to Eve's arrival
+    assert eve.in_step and not eve.offences
+    assert eve.session is not None and eve.session.records[: len(logged)] == logged
+    play_out(trio)
+    assert eve.ended == ada.ended and not eve.offences
+    contents = logs([*trio.matches, eve])
+    assert all(data == contents[0] for data in contents), "Eve's log differs from the players'"
+
+
 def test_one_catch_up_serves_every_spectator_announced_before_it_and_the_lowest_present_sends(
     trio: LoopRoom, tmp_path: Path
 ) -> None:

@@ -88,7 +88,11 @@ async def test_a_seat_back_shows_catching_up_and_takes_no_action_until_it_has(
             assert bob.log_path is not None
             cut_log(bob.log_path, 6)  # Bob's board from his log is some turns behind
             held = HeldHellos(rooms[0].match.play)
-            await asyncio.sleep(0.5)  # the relay frees Bob's seat (its grace is 0.2 s)
+            # The relay frees Bob's seat once its grace is over (0.2 s), and tells Ada.
+            roster = rooms[0].match.roster
+            async with asyncio.timeout(TIMEOUT):
+                while not any(member.expired for member in roster.members.values()):
+                    await asyncio.sleep(0.01)
 
             again = NetworkApp(JoinPlan(rooms[0].invite, "Bob"), settings("Bob"))
             async with again.run_test(size=SIZE, notifications=True) as pilot:

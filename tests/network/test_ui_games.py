@@ -81,7 +81,10 @@ async def hosted_room(pilot: Pilot[None], host: NetworkApp) -> Room:
 
 
 def game_screen(app: NetworkApp) -> GameScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, GameScreen)), None)
+    """The game screen, once shown: pushed and composed (it is on the stack a moment before
+    its widgets are, and a test reading them then failed on a busy machine)."""
+    return next((s for s in app.screen_stack if isinstance(s, GameScreen) and s.is_mounted),
+                None)  # fmt: skip
 
 
 def playing(app: NetworkApp) -> GameScreen:

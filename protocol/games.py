@@ -14,7 +14,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from engine.clause import ENGLISH, N_, Clause, Words, plural
 from engine.errors import InvalidOptionsError
@@ -22,10 +22,13 @@ from protocol.bounds import MAX_SEATS
 from protocol.errors import LocalProtocolError
 
 if TYPE_CHECKING:  # the engines are imported when a game is first played, not before
-    from engine.goose import GooseEvent, GooseState
-    from engine.jacquet import JacquetEvent, JacquetState
+    from engine.goose import GooseEvent, GooseOptions, GooseState
+    from engine.jacquet import JacquetEvent, JacquetOptions, JacquetState
 
 OptionValue = int | str
+# The games' own types, one entry each: everything past this seam narrows them (a state of
+# the wrong game is a caller's mistake, said as one: see :meth:`Game.mismatched`).
+EngineOptions: TypeAlias = "GooseOptions | JacquetOptions"
 EngineState: TypeAlias = "GooseState | JacquetState"
 EngineEvent: TypeAlias = "GooseEvent | JacquetEvent"
 
@@ -53,7 +56,7 @@ class Game(ABC):
     option_types: Mapping[str, type] = {}
     has_plays: bool = False
 
-    def options(self, seats: int, options: Mapping[str, OptionValue]) -> Any:
+    def options(self, seats: int, options: Mapping[str, OptionValue]) -> EngineOptions:
         """Engine options for *seats* players; :class:`~engine.errors.InvalidOptionsError`
         (a ValueError in plain words) when invalid."""
         if not self.min_seats <= seats <= self.max_seats:
@@ -76,29 +79,42 @@ class Game(ABC):
         return self._options(seats, dict(options))
 
     @abstractmethod
-    def _options(self, seats: int, options: dict[str, Any]) -> Any:
-        """The engine's options object, from options already checked by :meth:`options`."""
+    def _options(self, seats: int, options: dict[str, OptionValue]) -> EngineOptions:
+        """The engine's options object, from options already checked by :meth:`options`
+        (each of its declared type); the engine's own checks say what else is wrong."""
 
     @abstractmethod
-    def new_state(self, options: Any) -> EngineState:
+    def new_state(self, options: EngineOptions) -> EngineState:
         """The engine state a match starts from."""
 
     @abstractmethod
-    def throw(self, state: Any, dice: tuple[int, ...]) -> Transition:
+    def throw(self, state: EngineState, dice: tuple[int, ...]) -> Transition:
         """Apply a throw the state awaits."""
 
     # A game without missed turns or plays never awaits them; the sessions check what the
     # state awaits first, so reaching these defaults is a caller's mistake.
-    def miss_turn(self, state: Any) -> Transition:
+    def miss_turn(self, state: EngineState) -> Transition:
         raise LocalProtocolError(Clause.of(N_("{game} has no missed turns"),
                                            game=Clause.of(self.title)))  # fmt: skip
 
-    def play(self, state: Any, notation: str) -> Transition:
+    def play(self, state: EngineState, notation: str) -> Transition:
         """Apply the play written *notation*; EngineError when illegal or unreadable."""
         raise LocalProtocolError(Clause.of(N_("{game} has no plays"), game=Clause.of(self.title)))
 
-    def format_play(self, play: Any) -> str:
+    def format_play(self, play: object) -> str:
+        """*play*, one of the game's own plays, as its notation writes it."""
         raise LocalProtocolError(Clause.of(N_("{game} has no plays"), game=Clause.of(self.title)))
+
+    @abstractmethod
+    def result(self, state: EngineState, winner: int, names: tuple[str, ...]) -> Clause:
+        """How a match that *winner* won outright says so (a score, a pot…)."""
+
+    def mismatched(self, value: object) -> LocalProtocolError:
+        """The error for *value* handed to this game while it is another game's (a state,
+        options or a play): the caller mixed two matches up."""
+        return LocalProtocolError(Clause.of(N_("{game} was handed another game's {kind}"),
+                                            game=Clause.of(self.title),
+                                            kind=type(value).__name__))  # fmt: skip
 
 
 class GooseGame(Game):
@@ -109,27 +125,58 @@ class GooseGame(Game):
     max_seats = MAX_SEATS
     option_types: Mapping[str, type] = {"rules": str, "ante": int, "fee": int}
 
-    def _options(self, seats: int, options: dict[str, Any]) -> Any:
+    def _options(self, seats: int, options: dict[str, OptionValue]) -> EngineOptions:
         from engine.goose import GooseOptions
+        from engine.goose.options import check_rules
 
-        return GooseOptions(players=seats, **options)
+        plain = GooseOptions(players=seats)  # the engine's defaults, for what is not given
+        rules = check_rules(_word(options, "rules", plain.rules))
+        ante, fee = _number(options, "ante", plain.ante), _number(options, "fee", plain.fee)
+        return GooseOptions(players=seats, rules=rules, ante=ante, fee=fee)
 
-    def new_state(self, options: Any) -> EngineState:
-        from engine.goose import new_game
+    def new_state(self, options: EngineOptions) -> EngineState:
+        from engine.goose import GooseOptions, new_game
 
+        if not isinstance(options, GooseOptions):
+            raise self.mismatched(options)
         return new_game(options)
 
-    def throw(self, state: Any, dice: tuple[int, ...]) -> Transition:
+    def throw(self, state: EngineState, dice: tuple[int, ...]) -> Transition:
         from engine.goose import throw
 
-        outcome = throw(state, dice)
+        outcome = throw(self._state(state), dice)
         return Transition(outcome.state, outcome.events)
 
-    def miss_turn(self, state: Any) -> Transition:
+    def miss_turn(self, state: EngineState) -> Transition:
         from engine.goose import miss_turn
 
-        outcome = miss_turn(state)
+        outcome = miss_turn(self._state(state))
         return Transition(outcome.state, outcome.events)
+
+    def result(self, state: EngineState, winner: int, names: tuple[str, ...]) -> Clause:
+        return Clause.of(N_("{winner} wins the pot of {pot}"), winner=names[winner],
+                         pot=self._state(state).pot)  # fmt: skip
+
+    def _state(self, state: EngineState) -> GooseState:
+        from engine.goose import GooseState
+
+        if not isinstance(state, GooseState):
+            raise self.mismatched(state)
+        return state
+
+
+def _number(options: Mapping[str, OptionValue], key: str, plain: int) -> int:
+    """Option *key*, declared a whole number (:meth:`Game.options` checked it), or *plain*."""
+    value = options.get(key, plain)
+    assert isinstance(value, int)
+    return value
+
+
+def _word(options: Mapping[str, OptionValue], key: str, plain: str) -> str:
+    """Option *key*, declared a word (:meth:`Game.options` checked it), or *plain*."""
+    value = options.get(key, plain)
+    assert isinstance(value, str)
+    return value
 
 
 COACH_OPTION: Final = "coach"
@@ -189,8 +236,9 @@ class JacquetGame(Game):
     option_types: Mapping[str, type] = {"match_to": int, "bearoff": str, COACH_OPTION: int}
     has_plays = True
 
-    def _options(self, seats: int, options: dict[str, Any]) -> Any:
+    def _options(self, seats: int, options: dict[str, OptionValue]) -> EngineOptions:
         from engine.jacquet import JacquetOptions
+        from engine.jacquet.bearoff import check_bearoff
 
         coach = options.pop(COACH_OPTION, 1)
         if coach != 1:
@@ -199,30 +247,49 @@ class JacquetGame(Game):
             raise InvalidOptionsError(Clause.of(N_("option {option} is 1 (hints allowed) or "
                                                    "absent, not {value}"), option=COACH_OPTION,
                                                 value=coach))  # fmt: skip
-        return JacquetOptions(**options)
+        plain = JacquetOptions()  # the engine's defaults, for what is not given
+        bearoff = check_bearoff(_word(options, "bearoff", plain.bearoff))
+        return JacquetOptions(match_to=_number(options, "match_to", plain.match_to),
+                              bearoff=bearoff)  # fmt: skip
 
-    def new_state(self, options: Any) -> EngineState:
-        from engine.jacquet import new_match
+    def new_state(self, options: EngineOptions) -> EngineState:
+        from engine.jacquet import JacquetOptions, new_match
 
+        if not isinstance(options, JacquetOptions):
+            raise self.mismatched(options)
         return new_match(options)
 
-    def throw(self, state: Any, dice: tuple[int, ...]) -> Transition:
+    def throw(self, state: EngineState, dice: tuple[int, ...]) -> Transition:
         from engine.jacquet import throw
 
         first, second = dice
-        outcome = throw(state, (first, second))
+        outcome = throw(self._state(state), (first, second))
         return Transition(outcome.state, outcome.events)
 
-    def play(self, state: Any, notation: str) -> Transition:
+    def play(self, state: EngineState, notation: str) -> Transition:
         from engine.jacquet import parse_play, play
 
-        outcome = play(state, parse_play(notation))
+        outcome = play(self._state(state), parse_play(notation))
         return Transition(outcome.state, outcome.events)
 
-    def format_play(self, play: Any) -> str:
-        from engine.jacquet import format_play
+    def format_play(self, play: object) -> str:
+        from engine.jacquet import Move, format_play
 
+        if not (isinstance(play, tuple) and all(isinstance(move, Move) for move in play)):
+            raise self.mismatched(play)
         return str(format_play(play))
+
+    def result(self, state: EngineState, winner: int, names: tuple[str, ...]) -> Clause:
+        score = self._state(state).score
+        return Clause.of(N_("{winner} wins the match {won}-{lost}"), winner=names[winner],
+                         won=score[winner], lost=score[1 - winner])  # fmt: skip
+
+    def _state(self, state: EngineState) -> JacquetState:
+        from engine.jacquet import JacquetState
+
+        if not isinstance(state, JacquetState):
+            raise self.mismatched(state)
+        return state
 
 
 GAMES: Final[dict[str, Game]] = {"goose": GooseGame(), "jacquet": JacquetGame()}
@@ -237,4 +304,13 @@ def game_named(name: str) -> Game:
                                             name=repr(name))) from None  # fmt: skip
 
 
-__all__ = ["GAMES", "EngineEvent", "EngineState", "Game", "OptionValue", "Transition", "game_named"]
+__all__ = [
+    "GAMES",
+    "EngineEvent",
+    "EngineOptions",
+    "EngineState",
+    "Game",
+    "OptionValue",
+    "Transition",
+    "game_named",
+]

@@ -36,7 +36,7 @@ from protocol.clock import MAX_TIME_LIMIT_MS, MIN_TIME_LIMIT_MS, ahead_by, durat
 from protocol.codec import pack, unpack_untrusted
 from protocol.dice import DICE_DERIVATION
 from protocol.errors import BadSignature, BadTime, LocalProtocolError, MalformedMessage
-from protocol.games import Game, OptionValue, game_named
+from protocol.games import EngineOptions, Game, OptionValue, game_named
 from protocol.identity import Identity, RandomSource, _take, small_order, verify_signature
 from protocol.messages import binary, check_version, integer, text
 from protocol.names import first_clash, name_problem
@@ -101,7 +101,7 @@ class Proposal:
     def rules(self) -> Game:
         return game_named(self.game)
 
-    def engine_options(self) -> Any:
+    def engine_options(self) -> EngineOptions:
         """The engine's options object (GooseOptions / JacquetOptions)."""
         return self.rules.options(self.seats, dict(self.options))
 

@@ -28,12 +28,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from engine.clause import ENGLISH, N_, Clause, Words, plural
 from protocol.errors import CorruptLog
-from protocol.events import MatchEnded
-from protocol.games import game_named, said_options
+from protocol.events import Event, MatchEnded
+from protocol.games import EngineState, Game, game_named, said_options
 from protocol.logfile import LogContents, parse_log, read_log
 from protocol.messages import Chat, Claim, GameMessage, decode_message
 from protocol.session import MatchSession
@@ -46,8 +45,8 @@ class ReplayStep:
     index: int
     record: bytes
     message: GameMessage
-    events: tuple[Any, ...]
-    state: Any
+    events: tuple[Event, ...]
+    state: EngineState
 
 
 def replay(contents: LogContents, session: MatchSession | None = None) -> Iterator[ReplayStep]:
@@ -179,7 +178,7 @@ def verify_contents(contents: LogContents, *, between: Callable[[], None] = _go_
         game=setup.game,
         options=setup.proposal.options,
         players=setup.names,
-        outcome=result_clause(session.ended, setup.names, session.state),
+        outcome=result_clause(setup.proposal.rules, session.ended, setup.names, session.state),
         grounds=proof,
         turns=session.turns,
         throws=session.throw_index,
@@ -290,8 +289,10 @@ def when(ms: int) -> Clause:
                      hour=moment.hour, minute=moment.minute, second=moment.second)  # fmt: skip
 
 
-def result_clause(ended: MatchEnded | None, names: tuple[str, ...], state: Any) -> Clause:
-    """The outcome of a match, for its reader to say in his language."""
+def result_clause(
+    game: Game, ended: MatchEnded | None, names: tuple[str, ...], state: EngineState
+) -> Clause:
+    """The outcome of a match of *game*, for its reader to say in his language."""
     say = Clause.of
     if ended is None:
         return say(N_("unfinished"))
@@ -302,11 +303,6 @@ def result_clause(ended: MatchEnded | None, names: tuple[str, ...], state: Any) 
     if ended.reason == "abandoned" and ended.seat is not None:
         return say(N_("{who} abandoned the match (claimed after the time limit)"),
                    who=names[ended.seat])  # fmt: skip
-    score = getattr(state, "score", None)
-    if score is not None and ended.winner is not None:
-        return say(N_("{winner} wins the match {won}-{lost}"), winner=names[ended.winner],
-                   won=score[ended.winner], lost=score[1 - ended.winner])  # fmt: skip
     if ended.winner is not None:
-        return say(N_("{winner} wins the pot of {pot}"), winner=names[ended.winner],
-                   pot=state.pot)  # fmt: skip
+        return game.result(state, ended.winner, names)
     return say(N_("blocked: nobody can move, the pot is shared"))

@@ -139,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     session = match.sessions[0]
-    result = say(result_clause(match.ended, match.setup.names, match.state))
+    setup = match.setup
+    result = say(result_clause(setup.proposal.rules, match.ended, setup.names, match.state))
     turns = ngettext("{count} turn", "{count} turns", session.turns).format(
         count=format_number(session.turns))
     records = ngettext("{count} record", "{count} records", len(session.records)).format(

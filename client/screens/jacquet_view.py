@@ -14,6 +14,7 @@ from client.widgets.jacquet_board import BoardView
 from client.widgets.jacquet_status import JacquetStatusView, SeatLine
 from engine.jacquet import OFF, JacquetState, Move, Position
 from protocol.events import MatchEnded
+from protocol.games import GAMES
 from protocol.verify import result_clause
 
 
@@ -85,7 +86,7 @@ def game_summary(
     """What the end-of-game screen says: the protocol's one-line result, how the last game
     was won (*last_game*, told: its value, simple to quadruple, and its points) and the
     score."""
-    title = result_clause(ended, tuple(names), state).say(words())
+    title = result_clause(GAMES["jacquet"], ended, tuple(names), state).say(words())
     white, black = state.score
     lines = [] if last_game is None else [last_game]
     lines.append(_("Final score: {white} {white_points}, {black} {black_points}.").format(

@@ -36,6 +36,20 @@ MAX_FEE: Final = 1_000
 """The largest fee a hazard may cost (the rules' default is 1 token); bounded as the ante."""
 
 
+def check_rules(name: str) -> Rules:
+    """*name* as a rule set, or :class:`InvalidOptionsError` naming the choices.
+
+    >>> check_rules("1792")
+    '1792'
+    """
+    for rules in RULE_SETS:
+        if name == rules:
+            return rules
+    raise InvalidOptionsError(Clause.of(N_("unknown rule set {rules!r}: choose one of "
+                                           "{choices}"), rules=name,
+                                        choices=", ".join(RULE_SETS)))  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class GooseOptions:
     """Number of players, rule set, ante each player puts in, and fee each hazard costs."""
@@ -57,10 +71,7 @@ class GooseOptions:
                 N_("the Goose is played by {low} to {high} players, not {count}"),
                 low=MIN_PLAYERS, high=MAX_PLAYERS, count=self.players,
             ))  # fmt: skip
-        if self.rules not in RULE_SETS:
-            raise InvalidOptionsError(Clause.of(N_("unknown rule set {rules!r}: choose one of "
-                                                   "{choices}"), rules=self.rules,
-                                                choices=", ".join(RULE_SETS)))  # fmt: skip
+        check_rules(self.rules)
         if self.ante < 0:
             raise InvalidOptionsError(Clause.of(N_("the ante cannot be negative ({ante})"),
                                                 ante=self.ante))  # fmt: skip

@@ -157,6 +157,8 @@ class GooseScreen(GameScreen):
             return
         if self.animation and not self.catching_up():
             await self._play_back(turn)
+            if closing(self):  # left, or the app quit, while the tokens walked
+                return
         for sentence in tell("goose", turn.events, self.game.names):
             self.tell(sentence)
         thrown = [e.dice for e in turn.events if isinstance(e, goose.Thrown | goose.LotThrown)]
@@ -196,6 +198,8 @@ class GooseScreen(GameScreen):
                 named = dict(clause.fields).get("who") == mover
                 self.say(said if named else _("{name}: {clause}").format(name=mover, clause=said))
             for squares_now, highlight, seconds in self._frames(event, squares):
+                if closing(self):  # left, or the app quit, mid-walk: its widgets may be gone
+                    return
                 if self._skipped.is_set():
                     break
                 self.query_one(GooseBoard).show(squares_now, highlight)

@@ -218,6 +218,8 @@ class JacquetScreen(GameScreen):
 
     def _redraw(self, position: Position | None = None) -> None:
         """Redraw board and panel from the current state and entry (nothing remounted)."""
+        if closing(self):  # an animation's next step, after the screen began to go
+            return
         entry = self._entry
         shown = position or (entry.current if entry else self.state.position)
         targets: frozenset[int] = frozenset()
@@ -323,10 +325,14 @@ class JacquetScreen(GameScreen):
         animate = self.animation and not self.catching_up() and self.extras.replay is None
         if moves and animate and self.game.seat_role(turn.seat) != "person":
             await self._show_moves(turn)
+            if closing(self):  # left, or the app quit, while the checkers moved
+                return
         self._take(turn)
         passed = [event for event in turn.events if isinstance(event, Passed)]
         if passed and self.game.seat_role(passed[0].seat) == "person" and not self.catching_up():
             await self._announce_pass(passed[0].seat)
+            if closing(self):
+                return
         for story in self.query(StoryList):
             story.follow()
         for bar in self.query(ReplayBar):

@@ -189,6 +189,8 @@ class GooseScreen(GameScreen):
         squares = list(before.squares)
         self._skipped.clear()
         for event in turn.events:
+            if closing(self):  # left, or the app quit, mid-walk: its widgets may be gone
+                return
             if isinstance(event, goose.Thrown | goose.LotThrown):
                 self.query_one(DiceDisplay).show(event.dice)
             clause = narrate(event, self.game.names)
@@ -198,7 +200,7 @@ class GooseScreen(GameScreen):
                 named = dict(clause.fields).get("who") == mover
                 self.say(said if named else _("{name}: {clause}").format(name=mover, clause=said))
             for squares_now, highlight, seconds in self._frames(event, squares):
-                if closing(self):  # left, or the app quit, mid-walk: its widgets may be gone
+                if closing(self):
                     return
                 if self._skipped.is_set():
                     break

@@ -15,12 +15,12 @@ import pytest
 
 from client.net import wire
 from client.net.match import NetMatch
-from client.net.room import Room, host_room, join_room, start_embedded_relay
+from client.net.room import Room, host_room, join_room
 from client.setup import SessionSettings
 from relay.server import RelayServer
 from tests.network.conftest import QUICK, PlayersClock, RelayProcess
 from tests.network.players import TIMEOUT, assert_same_verified_logs, autoplay, meet
-from tests.network.test_seat_resume import crash, resume
+from tests.network.test_seat_resume import host_relay_killed, resume
 
 NAMES = ["Ada", "Bob", "Cy"]
 BACKLOG = 8  # events: a few turns in, the start of the match is gone from the relay
@@ -155,21 +155,8 @@ async def test_a_spectator_after_the_hosts_relay_came_back_is_sent_the_match(
     room back with his seat. The re-created room's events begin there, not at the match's
     start: Eve, coming after, must be announced and sent the match (she used to be replayed
     what the room kept as if it were all, and wait for a proposal forever)."""
-    embedded = await start_embedded_relay("127.0.0.1", 0)
-    ada_room = await host_room(embedded.local_url, "jacquet", {"match_to": 1}, seats=2,
-                               name="Ada", settings=settings("Ada"), backoff=QUICK)  # fmt: skip
-    ada_room.listen = embedded.listen
-    bob_room = await join_room(ada_room.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
-    live = [bob_room]
-    async with asyncio.timeout(TIMEOUT):
-        await asyncio.gather(ada_room.wait_started(), bob_room.wait_started())
-    ada, bob = ada_room.game(settings("Ada")), bob_room.game(settings("Bob"))
-    following = asyncio.create_task(autoplay(bob))
+    ada_room, bob, following, live = await host_relay_killed(settings)
     try:
-        async with asyncio.timeout(TIMEOUT):
-            await autoplay(ada, stop_after=5)
-            await crash(ada_room)
-            await embedded.close()
         live.append(await resume(ada_room.invite, "Ada", settings("Ada")))
         back = live[-1].game(settings("Ada"))
         live.append(await watch([ada_room], settings))

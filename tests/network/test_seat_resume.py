@@ -296,6 +296,20 @@ async def test_a_host_whose_app_ran_the_relay_brings_it_back_with_his_seat(
     """``tablier host`` without --relay runs the relay in the host's app: when that app dies,
     the relay dies with it. ``tablier join`` with the player invite starts it again on the
     same port, brings the room back, and both players carry on."""
+    ada_room, bob, following, live = await host_relay_killed(settings)
+    try:
+        await back_and_finish(ada_room.invite, "Ada", settings("Ada"), live, following, bob)
+    finally:
+        following.cancel()
+        await asyncio.gather(*(room.close() for room in live))
+
+
+async def host_relay_killed(
+    settings: Callable[[str], SessionSettings],
+) -> tuple[Room, NetworkGame, asyncio.Task[None], list[Room]]:
+    """Ada hosts with the relay in her app, Bob joins, she plays a few turns and her app
+    (and so the relay) is killed: her dead room, Bob's game still playing (*following*, his
+    autoplay), and the rooms still open (Bob's), for the caller to close."""
     embedded = await start_embedded_relay("127.0.0.1", 0)
     ada_room = await host_room(embedded.local_url, "jacquet", {"match_to": 1}, seats=2,
                                name="Ada", settings=settings("Ada"), backoff=QUICK)  # fmt: skip
@@ -311,10 +325,11 @@ async def test_a_host_whose_app_ran_the_relay_brings_it_back_with_his_seat(
             await autoplay(ada, stop_after=5)
             await crash(ada_room)
             await embedded.close()
-        await back_and_finish(ada_room.invite, "Ada", settings("Ada"), live, following, bob)
-    finally:
+    except BaseException:
         following.cancel()
-        await asyncio.gather(*(room.close() for room in live))
+        await bob_room.close()
+        raise
+    return ada_room, bob, following, live
 
 
 @pytest.mark.parametrize("again_as", ["Ada", "root"], ids=["named", "login-name"])

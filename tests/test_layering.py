@@ -157,3 +157,17 @@ def test_pure_package_loads_no_io_framework(package: str) -> None:
     )
     loaded = set(json.loads(result.stdout))
     assert not loaded & IO_FRAMEWORKS, f"{package} loads {sorted(loaded & IO_FRAMEWORKS)}"
+
+
+def test_the_game_drivers_know_nothing_of_the_network() -> None:
+    """``client.game`` (the drivers the screens play through) names nothing of
+    ``client.net``, not even for types: the network's game is one driver among others, and
+    what the screens show of a connection is the game's own word (``LinkStatus``)."""
+    named = sorted(
+        f"{module} names {node.module}"
+        for module, path in modules().items()
+        if module.startswith("client.game.")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("client.net")
+    )
+    assert not named, named

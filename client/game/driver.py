@@ -40,7 +40,7 @@ from engine.jacquet import Play
 from protocol.events import ChatReceived, MatchEnded
 
 if TYPE_CHECKING:
-    from client.net.link import LinkStatus
+    from client.game.link_status import LinkStatus
 
 SeatRole = Literal["person", "computer", "elsewhere"]
 """Who acts for a seat from this terminal: a person here, the computer here, or nobody here

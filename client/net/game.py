@@ -34,10 +34,11 @@ from client.game.driver import (
     catching_up_refusal,
     seated,
 )
+from client.game.link_status import LinkStatus
 from client.game.queued import QueuedTurns
 from client.game.turn import NotYourTurnError, TurnQueue
 from client.i18n import _, reason_of
-from client.net.link import LinkStatus, RelayLink
+from client.net.link import RelayLink
 from client.net.match import NetMatch
 from client.setup import GameSetup, SessionSettings, setup_for_match
 from engine.awaiting import ChoosePlay, ThrowDice

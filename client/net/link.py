@@ -33,10 +33,11 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, NoReturn
+from typing import NoReturn
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from client.game.link_status import LinkStatus
 from client.i18n import N_, _, format_number, ngettext
 from client.net.failures import describe_connect, garbled, news, refusal
 from client.net.match import NetMatch
@@ -64,8 +65,6 @@ from relay.envelope import (
 )
 from relay.limits import TokenBucket
 
-State = Literal["connecting", "connected", "reconnecting", "failed", "closed"]
-
 _PRESENCE: dict[PresenceEvent, PresenceChange] = {
     PresenceEvent.JOINED: "joined",
     PresenceEvent.LEFT: "left",
@@ -84,17 +83,6 @@ _FATAL = {
     "replaced",
     "bad_seats",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class LinkStatus:
-    """What the connection indicator shows. ``retry_at`` is a ``time.monotonic()`` value."""
-
-    state: State
-    attempt: int = 0
-    retry_at: float | None = None
-    detail: str = ""
-    joined: bool = False  # failed after the room was joined (not a refusal at the door)
 
 
 class LinkFailed(Exception):

@@ -21,11 +21,12 @@ from typing import Any
 from websockets.exceptions import WebSocketException
 
 from client.game.driver import Offence, RoomInvites
+from client.game.link_status import LinkStatus
 from client.i18n import N_, _, os_reason_of, path_shown, reason_of, said
 from client.net.failures import RoomError, listen_failure, relay_failure
 from client.net.game import NetworkGame
 from client.net.invite import Invite
-from client.net.link import Backoff, LinkFailed, LinkStatus, RelayLink
+from client.net.link import Backoff, LinkFailed, RelayLink
 from client.net.match import NetMatch, Role
 from client.net.seatfile import (
     Seat,

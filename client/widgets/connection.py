@@ -21,7 +21,7 @@ from client.i18n import _
 from client.lifecycle import closing
 
 if TYPE_CHECKING:
-    from client.net.link import LinkStatus
+    from client.game.link_status import LinkStatus
 
 
 def _clock(seconds: float) -> str:

@@ -20,8 +20,8 @@ from textual.widgets import Button, Input, OptionList, Static
 from client import i18n
 from client.app import ReplayApp, TablierApp
 from client.game.driver import PeerLine
+from client.game.link_status import LinkStatus
 from client.game.replay import load_replay
-from client.net.link import LinkStatus
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import EndScreen
 from client.screens.goose import GooseScreen

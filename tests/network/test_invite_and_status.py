@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from websockets.asyncio.server import ServerConnection, serve
 
+from client.game.link_status import LinkStatus
 from client.net import wire
 from client.net.invite import Invite, InviteError, parse_invite
-from client.net.link import LinkFailed, LinkStatus
+from client.net.link import LinkFailed
 from client.net.room import host_room, join_room
 from client.setup import SessionSettings
 from client.widgets.connection import describe_link, describe_peers

@@ -9,10 +9,11 @@ from typing import cast
 
 import pytest
 
+from client.game.link_status import LinkStatus
 from client.net import wire
 from client.net.catchup import ANSWER_SPACING_MS, BEHIND_LIMIT_MS, CatchUp, transcript
 from client.net.game import NetworkGame
-from client.net.link import LinkStatus, RelayLink
+from client.net.link import RelayLink
 from client.net.match import NetMatch, Outgoing
 from client.net.rematch import REMATCH_TIMEOUT_MS
 from client.setup import SessionSettings

@@ -1,6 +1,8 @@
 """The footer of every screen: every key, and the command-palette hint only when it fits;
-when even the keys do not, those that do nothing at the moment are left out, then the last
-ones before F1's: F1 always shows, and lists them all, as the palette does."""
+when even the keys do not, those that do nothing at the moment are left out, then those the
+screen can spare, then the last ones before F1's: F1 always shows, and lists them all, as
+the palette does. A game screen offers only what its reader can do at the moment: its
+footer never shows the keys that do nothing now (F1 still lists them)."""
 
 from __future__ import annotations
 
@@ -37,6 +39,12 @@ class KeysFooter(Footer):
     that are imported once) and translated here, as they are drawn: a language chosen after
     import (the lobby's setting) shows at once."""
 
+    def __init__(self, *, compact: bool = False, usable_only: bool = False) -> None:
+        """*usable_only*: leave out the keys that do nothing now (``check_action`` None)
+        whatever the room, not only when the keys need it."""
+        super().__init__(compact=compact)
+        self._usable_only = usable_only
+
     _width = 0
     _drawn: list[tuple[Binding, bool, str]] | None = None  # the keys it shows
     _crowded = False  # the keys that do nothing now are left out, for room
@@ -48,7 +56,8 @@ class KeysFooter(Footer):
             self._drawn = self._keys()
         for widget in super().compose():
             if isinstance(widget, FooterKey) and (
-                (self._crowded and widget.has_class("-disabled")) or widget.key in self._left_out
+                ((self._crowded or self._usable_only) and widget.has_class("-disabled"))
+                or widget.key in self._left_out
             ):
                 continue
             yield _as_it_will_be(widget, self.compact)

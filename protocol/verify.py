@@ -290,6 +290,27 @@ def when(ms: int) -> Clause:
                      hour=moment.hour, minute=moment.minute, second=moment.second)  # fmt: skip
 
 
+def final_score(ended: MatchEnded | None, state: Any) -> tuple[int, ...] | None:
+    """A Jacquet match's score, as every screen tells it (None: a game without points, the
+    Goose): as played; once a player resigned or was claimed abandoned, the winner has the
+    match — the points he lacked to reach its length, as a conceded backgammon match does.
+
+    >>> from engine.jacquet import JacquetOptions, new_match
+    >>> state = new_match(JacquetOptions(match_to=3))
+    >>> final_score(None, state), final_score(MatchEnded("resigned", winner=1, seat=0), state)
+    ((0, 0), (0, 3))
+    >>> final_score(MatchEnded("stopped"), state)  # no winner: the score as it stood
+    (0, 0)
+    """
+    score = getattr(state, "score", None)
+    if score is None:
+        return None
+    won = list(score)
+    if ended is not None and ended.winner is not None and ended.reason != "finished":
+        won[ended.winner] = max(won[ended.winner], state.options.match_to)
+    return tuple(won)
+
+
 def result_clause(ended: MatchEnded | None, names: tuple[str, ...], state: Any) -> Clause:
     """The outcome of a match, for its reader to say in his language."""
     say = Clause.of

@@ -209,7 +209,7 @@ class JacquetScreen(GameScreen):
         entry = self._entry
         dice, spent = (entry.all_dice, entry.spent) if entry else self._dice
         shown = position or (entry.current if entry else self.state.position)
-        return status_view(self.state, self.game.names, shown, dice, spent)
+        return status_view(self.state, self.game.names, shown, dice, spent, self.game.ended)
 
     def say(self, text: str, *, refusal: bool = False) -> None:
         message = self.query_one("#jacquet-message", Static)

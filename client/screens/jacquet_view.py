@@ -14,7 +14,7 @@ from client.widgets.jacquet_board import BoardView
 from client.widgets.jacquet_status import JacquetStatusView, SeatLine
 from engine.jacquet import OFF, JacquetState, Move, Position
 from protocol.events import MatchEnded
-from protocol.verify import result_clause
+from protocol.verify import final_score, result_clause
 
 
 def to_viewer(point: int) -> int:
@@ -57,12 +57,15 @@ def status_view(
     position: Position,
     dice: tuple[int, ...],
     spent: tuple[bool, ...],
+    ended: MatchEnded | None = None,
 ) -> JacquetStatusView:
+    """The side panel's picture; its score is the end screen's once the match ended
+    (*ended*: a resignation scored the match)."""
+    score = final_score(ended, state) or state.score
     seats = tuple(
-        SeatLine(names[side], pip_count(position, side), state.score[side],
-                 position.borne_off(side))
+        SeatLine(names[side], pip_count(position, side), score[side], position.borne_off(side))
         for side in (0, 1)
-    )  # fmt: skip
+    )
     to_move = None if state.phase != "play" else state.position.turn
     return JacquetStatusView(
         seats=(seats[0], seats[1]),
@@ -86,7 +89,7 @@ def game_summary(
     was won (*last_game*, told: its value, simple to quadruple, and its points) and the
     score."""
     title = result_clause(ended, tuple(names), state).say(words())
-    white, black = state.score
+    white, black = final_score(ended, state) or state.score
     lines = [] if last_game is None else [last_game]
     lines.append(_("Final score: {white} {white_points}, {black} {black_points}.").format(
         white=names[0], white_points=white, black=names[1], black_points=black

@@ -110,6 +110,12 @@ class ReplayBar(Static, can_focus=True):
                 tooltip=N_("Close the replay (esc: forget a number)")),
     ]  # fmt: skip
 
+    FOOTER_SPARE: ClassVar[frozenset[str]] = frozenset(
+        {"type_digit('0')", "speed(-1)", "speed(1)"}
+    )
+    """The keys the footer leaves out first at 80 columns (client/widgets/footer.py SPARE):
+    a throw's number and the speed, beside stepping, playing and the coach's b and n."""
+
     class Closed(Message):
         """The person closed the replay (the screen leaves it)."""
 

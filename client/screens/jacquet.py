@@ -303,9 +303,10 @@ class JacquetScreen(GameScreen):
             return
         name = self.game.names[entry.mover]
         if entry.complete and entry.steps:
-            self.say(_("{name}: {play} - enter to confirm, u to undo.").format(
-                name=name, play=describe_steps(tuple(entry.steps))
-            ))
+            self.say(_("{name}: {play}. Press enter to play it, or u to take a move back.")
+                     .format(name=name, play=describe_steps(tuple(entry.steps))))  # fmt: skip
+        elif self._typing():
+            self._prompt_typed()
         elif self._selected is not None:
             targets = ", ".join(
                 "off" if point == OFF else str(point)  # as the notation writes it
@@ -464,6 +465,7 @@ class JacquetScreen(GameScreen):
         """Open the line a play is typed into (a digit typed on the board starts it)."""
         if self.check_action("type_play", ()):
             self.query_one(PlayInput).open(first)
+            self._prompt_typed()
 
     def on_input_submitted(self, event: PlayInput.Submitted) -> None:
         if not isinstance(event.input, PlayInput):
@@ -473,6 +475,35 @@ class JacquetScreen(GameScreen):
 
     def on_play_input_closed(self) -> None:
         self.action_focus_board()
+        self._prompt_entry()
+
+    def on_input_changed(self, event: PlayInput.Changed) -> None:
+        if isinstance(event.input, PlayInput) and event.input.display:
+            event.stop()
+            self._prompt_typed()
+
+    def _typing(self) -> bool:
+        """The typed line is open (a play is being typed)."""
+        return any(field.display for field in self.query(PlayInput))
+
+    def _prompt_typed(self) -> None:
+        """While a play is typed, say what the line holds: a whole play is played by enter;
+        else what is left to type."""
+        entry = self._entry
+        if entry is None:
+            return
+        name, text = self.game.names[entry.mover], self.query_one(PlayInput).value
+        try:
+            whole = entry.completes(parse_spans(text)) if text.strip() else False
+        except NotationError:
+            whole = False  # still being typed (said if it is entered so)
+        if whole:
+            self.say(_("{name}: {play} completes the play: press enter to play it.").format(
+                name=name, play=" ".join(text.split())))  # fmt: skip
+        else:
+            left = " ".join(str(die) for die in entry.dice_left)
+            self.say(_("{name}: type the moves for {dice}, then press enter (esc: back to "
+                       "the board).").format(name=name, dice=left))  # fmt: skip
 
     def _enter_typed(self, field: PlayInput, text: str) -> None:
         """Enter a typed play, refused in the board's words (the line kept to correct); a

@@ -10,6 +10,7 @@ from textual.app import App
 from textual.widgets._footer import FooterKey
 
 from client.app import TablierApp
+from client.screens.game import GameScreen
 from client.screens.goose import GooseScreen
 from client.screens.help import HelpScreen
 from client.screens.jacquet import JacquetScreen
@@ -29,6 +30,11 @@ def footer_keys(app: App[None]) -> set[str]:
 def help_keys(app: App[None]) -> set[str]:
     """What F1's key table lists for the screen (each key's description)."""
     return {description for _key, description in HelpScreen.for_screen(app.screen).keys}
+
+
+def noir_to_act(screen: GameScreen) -> bool:
+    """The second seat (the computer's) is awaited."""
+    return getattr(screen.game.awaiting, "seat", None) == 1
 
 
 def typed(text: str) -> list[str]:
@@ -60,7 +66,7 @@ async def test_jacquet_offers_the_throw_only_on_its_players_turn(tmp_path: Path)
         await until(pilot, lambda: "u" in footer_keys(app), "u Undo, a move to take back")
         if rest:
             await pilot.press("m", *typed(format_play(tuple(rest))), "enter")
-        await until(pilot, lambda: getattr(screen.game.awaiting, "seat", None) == 1, "the computer's turn")
+        await until(pilot, lambda: noir_to_act(screen), "the computer's turn")
         await pilot.pause()
         shown = footer_keys(app)
         assert not {"r", "m", "u", "enter"} & shown, shown  # nothing of Blanc's to do now
@@ -103,7 +109,7 @@ async def test_goose_offers_the_throw_only_to_the_player_to_throw(tmp_path: Path
         assert isinstance(screen, GooseScreen)
         await until(pilot, lambda: "space" in footer_keys(app), "space Throw for Alice")
         await pilot.press("space")  # Alice's lot; now the computer's turn
-        await until(pilot, lambda: getattr(screen.game.awaiting, "seat", None) == 1, "Bruno's turn")
+        await until(pilot, lambda: noir_to_act(screen), "Bruno's turn")
         await until(pilot, lambda: "space" not in footer_keys(app), "no throw for Bruno")
         assert "f1" in footer_keys(app)
         assert "Throw" in help_keys(app)  # F1 still lists it

@@ -24,6 +24,7 @@ from protocol.errors import LocalProtocolError
 if TYPE_CHECKING:  # the engines are imported when a game is first played, not before
     from engine.goose import GooseEvent, GooseOptions, GooseState
     from engine.jacquet import JacquetEvent, JacquetOptions, JacquetState
+    from protocol.events import MatchEnded
 
 OptionValue = int | str
 # The games' own types, one entry each: everything past this seam narrows them (a state of
@@ -104,6 +105,10 @@ class Game(ABC):
     def format_play(self, play: object) -> str:
         """*play*, one of the game's own plays, as its notation writes it."""
         raise LocalProtocolError(Clause.of(N_("{game} has no plays"), game=Clause.of(self.title)))
+
+    def final_score(self, state: EngineState, ended: MatchEnded | None) -> tuple[int, ...] | None:
+        """The match's score as every screen tells it; None for a game without points."""
+        return None
 
     @abstractmethod
     def result(self, state: EngineState, winner: int, names: tuple[str, ...]) -> Clause:
@@ -278,6 +283,25 @@ class JacquetGame(Game):
         if not (isinstance(play, tuple) and all(isinstance(move, Move) for move in play)):
             raise self.mismatched(play)
         return str(format_play(play))
+
+    def final_score(self, state: EngineState, ended: MatchEnded | None) -> tuple[int, ...] | None:
+        """As played; once a player resigned or was claimed abandoned, the winner has the
+        match — the points he lacked to reach its length, as a conceded backgammon match
+        does.
+
+        >>> from engine.jacquet import JacquetOptions, new_match
+        >>> from protocol.events import MatchEnded
+        >>> state, game = new_match(JacquetOptions(match_to=3)), GAMES["jacquet"]
+        >>> game.final_score(state, None), game.final_score(state, MatchEnded("resigned", 1, 0))
+        ((0, 0), (0, 3))
+        >>> game.final_score(state, MatchEnded("stopped"))  # no winner: the score as it stood
+        (0, 0)
+        """
+        mine = self._state(state)
+        won = list(mine.score)
+        if ended is not None and ended.winner is not None and ended.reason != "finished":
+            won[ended.winner] = max(won[ended.winner], mine.options.match_to)
+        return tuple(won)
 
     def result(self, state: EngineState, winner: int, names: tuple[str, ...]) -> Clause:
         score = self._state(state).score

@@ -211,7 +211,8 @@ class RematchOffer(Protocol):
 
     @property
     def can_ask_rematch(self) -> bool:
-        """Whether this reader may ask for one at all (a spectator may not)."""
+        """Whether this reader may ask for one at all (a spectator may not, nor anyone after
+        a match stopped or claimed from a player gone)."""
         ...
 
     @property

@@ -260,7 +260,9 @@ class NetworkGame(QueuedTurns):
 
     @property
     def can_ask_rematch(self) -> bool:
-        return not self.watching
+        """A player's, after a match that may have one (not one stopped, or claimed from a
+        player gone: nobody to play again with); the same rule as the rematch's own."""
+        return self.match.rematch_refusal() is None
 
     @property
     def can_withdraw_rematch(self) -> bool:

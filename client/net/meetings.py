@@ -74,6 +74,26 @@ class Standing:
     ended: MatchEnded | None
 
 
+def no_rematch_after(ended: MatchEnded) -> str | None:
+    """Why a match that ended so has no rematch (None: it may have one): stopped on a
+    fault, or claimed from a player gone past the time limit — nobody to play again with.
+
+    >>> no_rematch_after(MatchEnded("resigned", winner=1, seat=0)) is None
+    True
+    >>> no_rematch_after(MatchEnded("abandoned", winner=1, seat=0)).endswith("nobody to play "
+    ...                                                                    "again with")
+    True
+    """
+    if ended.reason == "stopped":
+        return _("the match was stopped: there is no rematch after that")
+    if ended.reason == "abandoned":
+        return _(
+            "the match was claimed from a player gone past the time limit: there is nobody "
+            "to play again with"
+        )
+    return None
+
+
 class Meetings:
     """The meeting of the match being met for, the one before it, and the rematch vote."""
 
@@ -276,13 +296,9 @@ class Meetings:
         player says so to the others (again if asked again: someone away may be back); once
         all of them have, the host proposes it. Nobody is put into a match he did not ask
         for. LocalProtocolError says why not (the match still on, a player gone…)."""
-        setup, ended = self.setup, standing.ended
-        if standing.seat is None or setup is None:
-            raise LocalProtocolError(_("only the players ask for a rematch"))
-        if ended is None:
-            raise LocalProtocolError(_("the match is still being played: a rematch comes after it"))
-        if ended.reason == "stopped":
-            raise LocalProtocolError(_("the match was stopped: there is no rematch after that"))
+        setup, refusal = self.setup, self.cannot_ask(standing)
+        if refusal is not None or setup is None or standing.seat is None:
+            raise LocalProtocolError(refusal or _("only the players ask for a rematch"))
         vote = self._vote()
         if self.rematching:  # proposed: accepted by joining it, unless joined already
             proposal = self.meeting.proposal
@@ -295,6 +311,17 @@ class Meetings:
             raise LocalProtocolError(missing)
         vote.ask(standing.seat)
         return [Send(wire.Rematch(setup.match_id)), *self._propose_when_all_asked(now, standing)]
+
+    def cannot_ask(self, standing: Standing) -> str | None:
+        """Why this terminal can never ask for a rematch after the match as it stands (None:
+        it may; a player away for now is said by the end screen's note, not here). The end
+        screen offers "Play again" only when this is None."""
+        ended = standing.ended
+        if standing.seat is None or self.setup is None:
+            return _("only the players ask for a rematch")
+        if ended is None:
+            return _("the match is still being played: a rematch comes after it")
+        return no_rematch_after(ended)
 
     def asked(self, relay_seat: int, match_id: bytes, now: int, standing: Standing) -> list[Action]:
         setup, seat = self.setup, self.roster.seat_of_member.get(relay_seat)
@@ -351,7 +378,7 @@ class Meetings:
             self.role != "host"
             or setup is None
             or ended is None
-            or ended.reason == "stopped"
+            or no_rematch_after(ended) is not None
             or self.rematching
             or vote is None
             or not vote.all_asked

@@ -139,6 +139,11 @@ class MatchView:
             return self.arrival.note(self.play, now)
         return self.play.waiting_note(now)
 
+    def rematch_refusal(self) -> str | None:
+        """Why this terminal cannot ask for a rematch (None: it may): see
+        :meth:`Meetings.cannot_ask <client.net.meetings.Meetings.cannot_ask>`."""
+        return self.meetings.cannot_ask(self._standing())
+
     def rematch_note(self) -> str | None:
         """Where a rematch stands, in words for the end screen (None: nobody asked)."""
         return self.meetings.note(self._standing())

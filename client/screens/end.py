@@ -19,6 +19,7 @@ from client.i18n import N_, _, path_shown, reason_of
 from client.lifecycle import closing
 from client.widgets.footer import KeysFooter
 from protocol.events import MatchEnded
+from protocol.games import Game
 
 EndChoice = Literal["again", "lobby", "quit"]
 END_CHOICES: dict[str, EndChoice] = {"again": "again", "lobby": "lobby", "quit": "quit"}
@@ -34,7 +35,11 @@ class GameSummary:
 
 
 def ending_summary(
-    ended: MatchEnded, names: tuple[str, ...], state: GameState, log_path: Path | None
+    game: Game,
+    ended: MatchEnded,
+    names: tuple[str, ...],
+    state: GameState,
+    log_path: Path | None,
 ) -> GameSummary:
     """The end screen's content for a match that ended otherwise than by being played out:
     stopped on a peer's fault, resigned, or abandoned past the time limit."""
@@ -58,14 +63,21 @@ def ending_summary(
         title = (_("{loser} resigned: {winner} wins the match.") if resigned else
                  _("{loser} abandoned the match (past the time limit): {winner} wins the "
                    "match.")).format(loser=loser, winner=names[ended.winner])  # fmt: skip
-    score = getattr(state, "score", None)
+    score = game.final_score(state, ended)  # what the resignation or claim scored: the match
     lines: tuple[str, ...] = ()
     if score is not None:
-        lines = (
-            _("Score when it ended: {white} {white_score}, {black} {black_score}.").format(
-                white=names[0], white_score=score[0], black=names[1], black_score=score[1]
-            ),
-        )
+        scores = {"white": names[0], "white_score": score[0],
+                  "black": names[1], "black_score": score[1]}  # fmt: skip
+        if ended.winner is None:
+            line = _("Score when it ended: {white} {white_score}, {black} {black_score}.")
+        elif resigned:
+            line = _("The resignation gives {winner} the match: final score {white} "
+                     "{white_score}, {black} {black_score}.")  # fmt: skip
+        else:
+            line = _("The claim gives {winner} the match: final score {white} {white_score}, "
+                     "{black} {black_score}.")  # fmt: skip
+        winner = names[ended.winner] if ended.winner is not None else ""
+        lines = (line.format(winner=winner, **scores),)
     return GameSummary(title, lines, log_path)
 
 

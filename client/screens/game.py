@@ -22,12 +22,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from client import help_topics
 from client.computer import ComputerPlayer
@@ -55,6 +55,7 @@ from client.widgets.connection import ConnectionBar
 from client.widgets.replay_bar import ReplayBar, StoryList
 from engine.awaiting import ChoosePlay, ThrowDice
 from engine.jacquet import JacquetState
+from protocol.games import game_named
 
 
 class GameScreen(Screen[None]):
@@ -197,7 +198,9 @@ class GameScreen(Screen[None]):
         game = self.game
         while not game.finished:
             self.acting = False
-            self.prompt()  # (the game screens refresh the footer when its keys change)
+            self.prompt()
+            self.refresh_bindings()  # the footer offers what may be done now (built again
+            # only when that changed: client/widgets/footer.py)
             awaiting = game.awaiting
             if isinstance(awaiting, ThrowDice | ChoosePlay) and self._computer_plays(awaiting.seat):
                 await self._computer_acts(awaiting)
@@ -207,6 +210,7 @@ class GameScreen(Screen[None]):
             if turn is None:  # caught up with the match: prompt again, on the true board
                 continue
             self.busy = True
+            self.refresh_bindings()
             try:
                 await self.show_turn(turn)
             finally:
@@ -277,6 +281,7 @@ class GameScreen(Screen[None]):
             self.refuse(as_sentence(str(refusal)))
             return False
         self.acting = True
+        self.refresh_bindings()  # its key does nothing more until the turn comes back
         return True
 
     def waiting_sentence(self, awaiting: ScreenAwaiting) -> str | None:
@@ -321,6 +326,9 @@ class GameScreen(Screen[None]):
     # -- keys -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """True: the key acts now; None: a key of this game that does nothing at the moment
+        (out of the footer, in F1's list; pressed, it says why: :meth:`not_now`); False: no
+        key of this game here (a spectator's throw)."""
         if action not in self._EXTRA_ACTIONS:
             return True
         chat, link = self.extras.chat, self.extras.link
@@ -333,7 +341,26 @@ class GameScreen(Screen[None]):
             return resigning is not None and resigning.resigner is not None
         if link is None or link.watching:
             return False
-        return self._claimable
+        return self._claimable or None
+
+    def not_now(self, action: str) -> str | None:
+        """Why *action*'s key does nothing now, said when it is pressed all the same (None:
+        nothing worth a toast; the prompt line says whose turn it is)."""
+        if self.held_back() is not None:
+            return as_sentence(catching_up_refusal())
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        """A key of this game pressed when it does nothing (it is not in the footer then):
+        say why, where there is something to say. Runs before the bindings are looked up
+        (the key bubbles up to the app), which then find it disabled and do nothing."""
+        if isinstance(self.focused, Input):
+            return  # a letter typed in a line
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            action = binding.action.partition("(")[0]
+            if self.check_action(action, ()) is None and (reason := self.not_now(action)):
+                self.refuse(reason)
+                return
 
     def refuse(self, reason: str) -> None:
         """Say why a key does nothing now; pressed again, it replaces its toast rather than
@@ -495,7 +522,8 @@ class GameScreen(Screen[None]):
         summary = (
             self.summary()
             if ended is None or ended.reason == "finished"
-            else ending_summary(ended, self.game.names, self.game.state, self.game.log_path)
+            else ending_summary(game_named(self.game.setup.game), ended, self.game.names,
+                                 self.game.state, self.game.log_path)
         )
         if self.extras.score is not None:
             score = self.extras.score.after(ended).line()

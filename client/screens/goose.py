@@ -93,7 +93,7 @@ class GooseScreen(GameScreen):
             yield Static("", id="pot", markup=False)
             yield DiceDisplay(id="dice")
         yield from self.compose_bottom_extras()
-        yield KeysFooter(compact=self.extras.replay is not None)
+        yield KeysFooter(compact=self.extras.replay is not None, usable_only=True)
 
     def _rules_line(self) -> str:
         options = self.state.options
@@ -286,13 +286,23 @@ class GooseScreen(GameScreen):
         self.notify(_("Fast animation") if self._fast else _("Normal animation speed"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Animation keys only exist when throws are animated; the throw key only where a
-        person throws from this terminal (hidden otherwise)."""
-        if action in ("skip", "toggle_fast"):
+        """Animation keys only exist when throws are animated (skip, while a throw is being
+        shown); the throw key only where a person throws from this terminal, and acts only
+        when that person may throw now (pressed otherwise, it says why)."""
+        if action == "skip":
+            return (self.busy or None) if self.animation else False
+        if action == "toggle_fast":
             return self.animation
         if action == "throw":
-            return bool(self.persons_here())
+            if not self.persons_here():
+                return False
+            return self.throw_refusal() is None or None
         return super().check_action(action, parameters)
+
+    def not_now(self, action: str) -> str | None:
+        if action == "throw":
+            return self.throw_refusal()
+        return super().not_now(action)
 
     # -- the end --------------------------------------------------------------------------
 

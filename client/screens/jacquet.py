@@ -88,6 +88,11 @@ def shown_dice(turn: Turn) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     return spent, tuple(True for _ in spent)
 
 
+def _played_out(entry: TurnEntry) -> bool:
+    """Every move of the play is entered: what is left is to confirm it (or undo)."""
+    return bool(entry.steps) and entry.complete and not entry.next_steps()
+
+
 class JacquetScreen(GameScreen):
     """One Jacquet match; see the module docstring for how a turn is entered."""
 
@@ -160,7 +165,7 @@ class JacquetScreen(GameScreen):
                     yield NarrativeLog(id="narrative")
                 yield from self.compose_side_extras()
         yield from self.compose_bottom_extras()
-        yield KeysFooter(compact=True)
+        yield KeysFooter(compact=True, usable_only=True)
 
     def on_mount(self) -> None:  # before GameScreen's (Textual calls each class's handler)
         if closing(self):
@@ -204,7 +209,7 @@ class JacquetScreen(GameScreen):
         entry = self._entry
         dice, spent = (entry.all_dice, entry.spent) if entry else self._dice
         shown = position or (entry.current if entry else self.state.position)
-        return status_view(self.state, self.game.names, shown, dice, spent)
+        return status_view(self.state, self.game.names, shown, dice, spent, self.game.ended)
 
     def say(self, text: str, *, refusal: bool = False) -> None:
         message = self.query_one("#jacquet-message", Static)
@@ -300,9 +305,10 @@ class JacquetScreen(GameScreen):
             return
         name = self.game.names[entry.mover]
         if entry.complete and entry.steps:
-            self.say(_("{name}: {play} - enter to confirm, u to undo.").format(
-                name=name, play=describe_steps(tuple(entry.steps))
-            ))
+            self.say(_("{name}: {play}. Press enter to play it, or u to take a move back.")
+                     .format(name=name, play=describe_steps(tuple(entry.steps))))  # fmt: skip
+        elif self._typing():
+            self._prompt_typed()
         elif self._selected is not None:
             targets = ", ".join(
                 "off" if point == OFF else str(point)  # as the notation writes it
@@ -391,12 +397,16 @@ class JacquetScreen(GameScreen):
     # -- a person's actions ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """As every game screen's (:meth:`GameScreen.check_action`): True acts now, None is
+        a key of this match that does nothing at the moment, False no key of it here."""
         if action == "flip":
             return not self.persons_here()  # a spectator or a replay: no seat to face
         if action in _COACH_KEYS:
             if action == "hint":
-                return self._helped() and self._entry is not None
-            return self.extras.replay is not None and bool(self.coach.marks)
+                return self._helped() and (self._entry is not None or None)
+            if self.extras.replay is None:
+                return False
+            return bool(self.coach.marks) or None
         if action == "put_back":
             return self._selected is not None  # else esc and backspace are Lobby and Undo
         if action not in _ENTRY_KEYS:
@@ -407,22 +417,19 @@ class JacquetScreen(GameScreen):
         person_turn = (
             not isinstance(awaiting, Finished) and self.game.seat_role(awaiting.seat) == "person"
         )
+        entry = self._entry
         if action == "throw":
-            if self.held_back() is not None:
-                return True  # pressed, it says why it does nothing (no entry meanwhile)
-            if isinstance(awaiting, ChoosePlay):
-                return False  # hidden while a play is awaited: Type takes its place (80 cols)
             pausing = self._pass_seen is not None
             return (person_turn and isinstance(awaiting, ThrowDice) and not pausing
-                    and not self.acting) or None  # fmt: skip
+                    and not self.acting and self.held_back() is None) or None  # fmt: skip
         if action == "confirm":
-            return self._entry is not None or self._pass_seen is not None or None
-        if action == "type_play":
-            return self._entry is not None  # only while a play is entered here (see throw)
-        return bool(self._entry and self._entry.steps) or None
+            return entry is not None or self._pass_seen is not None or None
+        if action == "type_play":  # while a play is entered here, and a move may be typed
+            return (entry is not None and not _played_out(entry)) or None
+        return bool(entry and entry.steps) or None
 
     def action_throw(self) -> None:
-        if self.check_action("throw", ()) and not self._refused_while_catching_up():
+        if self.check_action("throw", ()):
             self.start(self.game.throw)
 
     def action_confirm(self) -> None:
@@ -462,8 +469,9 @@ class JacquetScreen(GameScreen):
 
     def action_type_play(self, first: str = "") -> None:
         """Open the line a play is typed into (a digit typed on the board starts it)."""
-        if self._entry is not None:
+        if self.check_action("type_play", ()):
             self.query_one(PlayInput).open(first)
+            self._prompt_typed()
 
     def on_input_submitted(self, event: PlayInput.Submitted) -> None:
         if not isinstance(event.input, PlayInput):
@@ -473,6 +481,35 @@ class JacquetScreen(GameScreen):
 
     def on_play_input_closed(self) -> None:
         self.action_focus_board()
+        self._prompt_entry()
+
+    def on_input_changed(self, event: PlayInput.Changed) -> None:
+        if isinstance(event.input, PlayInput) and event.input.display:
+            event.stop()
+            self._prompt_typed()
+
+    def _typing(self) -> bool:
+        """The typed line is open (a play is being typed)."""
+        return any(field.display for field in self.query(PlayInput))
+
+    def _prompt_typed(self) -> None:
+        """While a play is typed, say what the line holds: a whole play is played by enter;
+        else what is left to type."""
+        entry = self._entry
+        if entry is None:
+            return
+        name, text = self.game.names[entry.mover], self.query_one(PlayInput).value
+        try:
+            whole = entry.completes(parse_spans(text)) if text.strip() else False
+        except NotationError:
+            whole = False  # still being typed (said if it is entered so)
+        if whole:
+            self.say(_("{name}: {play} completes the play: press enter to play it.").format(
+                name=name, play=" ".join(text.split())))  # fmt: skip
+        else:
+            left = " ".join(str(die) for die in entry.dice_left)
+            self.say(_("{name}: type the moves for {dice}, then press enter (esc: back to "
+                       "the board).").format(name=name, dice=left))  # fmt: skip
 
     def _enter_typed(self, field: PlayInput, text: str) -> None:
         """Enter a typed play, refused in the board's words (the line kept to correct); a

@@ -169,8 +169,8 @@ class TurnEntry:
         for span in spans:
             source, target = span
             if self.steps and self.complete and not self.next_steps():
-                # Not the board's "enter confirms it, u takes a move back": in the line,
-                # enter and u are the text's; say what to strike out of it.
+                # Not the board's "press enter to play it, or u to take a move back": in the
+                # line, enter and u are the text's; say what to strike out of it.
                 refusal = _("{play} is one move too many: the dice {dice} are used by {used}")
                 used = describe_steps(tuple(self.steps))
                 del self.steps[entered:]
@@ -186,6 +186,24 @@ class TurnEntry:
             del self.steps[entered:]
             return _("{play}: {reason}").format(play=format_span(span), reason=reason)
         return None
+
+    def completes(self, spans: tuple[Span, ...]) -> bool:
+        """Whether typing *spans* after the moves entered makes the play whole (nothing of
+        them is kept: the line is still being typed).
+
+        >>> from engine.jacquet import JacquetOptions, new_match
+        >>> from engine.jacquet.notation import parse_spans
+        >>> entry = TurnEntry(new_match(JacquetOptions()).position, (5, 6), "backgammon")
+        >>> entry.completes(parse_spans("1/6")), entry.completes(parse_spans("1/6 6/12"))
+        (False, True)
+        >>> entry.steps
+        []
+        """
+        entered = len(self.steps)
+        try:
+            return self.enter_typed(spans) is None and self.complete
+        finally:
+            del self.steps[entered:]
 
     # -- why not --------------------------------------------------------------------------
 
@@ -206,7 +224,7 @@ class TurnEntry:
                 return held.format(point=point)
             return _("you have no checker on {point}").format(point=point)
         if self.complete and not self.next_steps():
-            return _("your play is complete: enter confirms it, u takes a move back")
+            return _("your play is complete: press enter to play it, or u to take a move back")
         reasons = []
         for die in sorted(set(self.dice_left), reverse=True):
             target = point + die if point + die <= 24 else OFF

@@ -17,6 +17,8 @@ from protocol.events import MatchEnded
 from protocol.games import GAMES
 from protocol.verify import result_clause
 
+JACQUET = GAMES["jacquet"]
+
 
 def to_viewer(point: int) -> int:
     """The opponent's point *point* in the viewer's numbering (and back: it is symmetric)."""
@@ -58,12 +60,15 @@ def status_view(
     position: Position,
     dice: tuple[int, ...],
     spent: tuple[bool, ...],
+    ended: MatchEnded | None = None,
 ) -> JacquetStatusView:
+    """The side panel's picture; its score is the end screen's once the match ended
+    (*ended*: a resignation scored the match)."""
+    score = JACQUET.final_score(state, ended) or state.score
     seats = tuple(
-        SeatLine(names[side], pip_count(position, side), state.score[side],
-                 position.borne_off(side))
+        SeatLine(names[side], pip_count(position, side), score[side], position.borne_off(side))
         for side in (0, 1)
-    )  # fmt: skip
+    )
     to_move = None if state.phase != "play" else state.position.turn
     return JacquetStatusView(
         seats=(seats[0], seats[1]),
@@ -86,8 +91,8 @@ def game_summary(
     """What the end-of-game screen says: the protocol's one-line result, how the last game
     was won (*last_game*, told: its value, simple to quadruple, and its points) and the
     score."""
-    title = result_clause(GAMES["jacquet"], ended, tuple(names), state).say(words())
-    white, black = state.score
+    title = result_clause(JACQUET, ended, tuple(names), state).say(words())
+    white, black = JACQUET.final_score(state, ended) or state.score
     lines = [] if last_game is None else [last_game]
     lines.append(_("Final score: {white} {white_points}, {black} {black_points}.").format(
         white=names[0], white_points=white, black=names[1], black_points=black

@@ -3,8 +3,8 @@ line with the keys that step through the log.
 
 :class:`ReplayBar` takes the keys (it holds the focus: the board is read-only in a replay)
 and moves the :class:`~client.game.driver.ReplayControl`; the frame it asks for comes back
-to the screen as a turn, like any other. :class:`StoryList` shows every frame told in words,
-the one on the board highlighted; a click on a line jumps there.
+to the screen as a turn, like any other. :class:`StoryList` tells the match in words up to
+the frame on the board, highlighted; a click on a line jumps back there.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _SPEED = Binding.Group(N_("Speed"), compact=True)
 
 
 STORY_WINDOW: Final = 120
-"""Frames the story list holds at once, around the one on the board. The list word-wraps
+"""Frames the story list holds at most, up to the one on the board. The list word-wraps
 every line it holds on the UI thread (at mount, on each resize), and a log may hold as many
 signed chat lines as their senders cared to sign: the work is bounded by this, not by the
 log's length."""
@@ -41,8 +41,8 @@ STORY_CHARS: Final = 200
 
 
 class StoryList(OptionList):
-    """The frames of the replay in words, :data:`STORY_WINDOW` of them around the one on
-    the board, which is highlighted; the list moves along as the replay does."""
+    """The frames of the replay in words up to the one on the board, which is highlighted
+    (at most :data:`STORY_WINDOW` of them); the list moves along as the replay does."""
 
     def __init__(self, replay: ReplayControl, *, id: str | None = None) -> None:
         super().__init__(id=id, markup=False)
@@ -55,15 +55,23 @@ class StoryList(OptionList):
             self.follow()
 
     def follow(self) -> None:
-        index, last = self.replay.index, self.replay.last_index
-        end = self.first + self.option_count
-        margin = STORY_WINDOW // 4  # room to step either way before the list moves
-        low = self.first + (margin if self.first > 0 else 0)
-        high = end - (margin if end <= last else 0)
-        if not low <= index < high:
-            self.first = max(0, min(index - STORY_WINDOW // 2, last + 1 - STORY_WINDOW))
-            stories = self.replay.stories[self.first : self.first + STORY_WINDOW]
-            self.set_options(_shortened(story) for story in stories)
+        """Tell the match up to the frame on the board, that one last and highlighted: a
+        step forward adds its line, a step back takes the lines after it away (the list
+        tells nothing the board has not reached)."""
+        index = self.replay.index
+        end = self.first + self.option_count  # the frames the list tells: first … end - 1
+        if not self.first <= index < self.first + STORY_WINDOW:
+            # Out of the window: it starts again, half of it told before the board's frame
+            # (room to step on before it moves again).
+            self.first = max(0, index + 1 - STORY_WINDOW // 2)
+            end = self.first
+            self.clear_options()
+        if end > index + 1:
+            for at in range(end - self.first - 1, index - self.first, -1):
+                self.remove_option_at_index(at)
+        elif end < index + 1:
+            stories = self.replay.stories[end : index + 1]
+            self.add_options(_shortened(story) for story in stories)
         self.highlighted = index - self.first
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -101,6 +109,12 @@ class ReplayBar(Static, can_focus=True):
         Binding("q,escape", "close", N_("Close"),
                 tooltip=N_("Close the replay (esc: forget a number)")),
     ]  # fmt: skip
+
+    FOOTER_SPARE: ClassVar[frozenset[str]] = frozenset(
+        {"type_digit('0')", "speed(-1)", "speed(1)"}
+    )
+    """The keys the footer leaves out first at 80 columns (client/widgets/footer.py SPARE):
+    a throw's number and the speed, beside stepping, playing and the coach's b and n."""
 
     class Closed(Message):
         """The person closed the replay (the screen leaves it)."""

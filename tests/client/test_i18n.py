@@ -404,10 +404,11 @@ def test_a_replay_says_where_it_stands_in_french(tmp_path: Path) -> None:
 def test_the_end_screen_says_a_resignation_in_french() -> None:
     from client.screens.end import ending_summary
     from protocol.events import MatchEnded
+    from protocol.games import GAMES
 
     i18n.use("fr")
-    summary = ending_summary(MatchEnded("resigned", winner=0, seat=1), ("Ada", "Bob"),
-                             object(), None)  # type: ignore[arg-type]  # fmt: skip
+    summary = ending_summary(GAMES["goose"], MatchEnded("resigned", winner=0, seat=1),
+                             ("Ada", "Bob"), object(), None)  # type: ignore[arg-type]  # fmt: skip
     assert summary.title == f"Bob a abandonné{NBSP}: Ada gagne le match."
 
 

@@ -18,6 +18,7 @@ from client.screens.jacquet import JacquetScreen
 from client.widgets.play_input import PlayInput
 from engine.awaiting import ChoosePlay, ThrowDice
 from engine.jacquet import BLACK, WHITE, Move, Position, apply_play
+from tests.client.conftest import until
 from tests.client.test_jacquet_screen import (
     jacquet_app,
     message,
@@ -73,7 +74,7 @@ async def test_esc_or_backspace_puts_a_picked_checker_back_and_the_footer_says_s
         await pilot.press("enter")
         await move_cursor(pilot, 12)
         await pilot.press("enter")
-        assert message(app).startswith("Blanc: 1/6 6/12 - enter to confirm")
+        assert message(app) == "Blanc: 1/6 6/12. Press enter to play it, or u to take a move back."
         await pilot.press("backspace")
         assert screen.board.view.mine[5] == 1 and screen.board.view.mine[11] == 0
 
@@ -122,3 +123,32 @@ async def test_a_play_typed_in_notation_is_refused_in_the_boards_words_or_played
         await pilot.press(*"/4", "enter")  # one checker over both dice: 1/2 2/4 or 1/3 3/4
         assert screen.game.state.position.count(BLACK, 4) == 1
         assert screen.game.awaiting == ThrowDice(WHITE, 2)
+
+
+async def test_the_typed_line_says_what_to_do_next_and_a_whole_play_waits_for_enter(
+    tmp_path: Path,
+) -> None:
+    # The line once held a whole play while the screen still said "pick a checker to move":
+    # what it holds is said as it is typed, and a whole play says enter plays it.
+    app = jacquet_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await white_to_play(pilot)
+        await pilot.press("m")
+        typing = "Blanc: type the moves for 5 6, then press enter (esc: back to the board)."
+        assert message(app) == typing
+        await pilot.press(*"1/6")
+        await pilot.pause()
+        assert message(app) == typing  # not whole yet: more to type
+        await pilot.press("space", *"6/12")
+        await pilot.pause()
+        assert message(app) == "Blanc: 1/6 6/12 completes the play: press enter to play it."
+        assert screen.board.view.mine[0] == 15  # nothing entered until enter
+        await pilot.press("escape")  # back to the board: its own prompt again
+        assert message(app).startswith("Blanc: pick a checker to move")
+        await pilot.press("m", *"1/6", "enter")  # a move entered, then the rest typed
+        assert message(app) == "Blanc: pick a checker to move (dice left: 6)."
+        await pilot.press("m", *"6/12")
+        await pilot.pause()
+        assert message(app) == "Blanc: 6/12 completes the play: press enter to play it."
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(screen.game.awaiting, ThrowDice), "played")

@@ -103,7 +103,7 @@ async def test_turns_entered_by_keys_and_by_clicks_with_undo_refusals_and_a_pass
         assert screen.board.marks.targets == {6, 7, 12}
         await move_cursor(pilot, 12)
         await pilot.press("enter")
-        assert message(app).startswith("Blanc: 1/6 6/12 - enter to confirm")
+        assert message(app).startswith("Blanc: 1/6 6/12. Press enter to play it")
         await pilot.press("u")  # undo takes back 6/12, leaving 1/6
         assert screen.board.view.mine[5] == 1 and screen.board.view.mine[11] == 0
         await move_cursor(pilot, 6)

@@ -83,14 +83,18 @@ async def test_stepping_forward_and_back_shows_exactly_the_engine_positions(
     async with app.run_test(size=(100, 30)) as pilot:
         screen = replay_screen(app)
         board = screen.query_one(JacquetBoard)
+        story = screen.query_one("#story", OptionList)
         for index, state in enumerate(states):
             assert screen.game.state == state
             assert board.view == board_view(state.position, 0)
-            assert screen.query_one("#story", OptionList).highlighted == index
+            assert story.highlighted == index
+            told = [str(story.get_option_at_index(k).prompt) for k in range(story.option_count)]
+            assert told == list(replayed(screen).stories[: index + 1])  # up to the board only
             await pilot.press("right")
         assert replayed(screen).index == len(states) - 1  # stepping past the end stays there
-        for state in reversed(states):
+        for index, state in reversed(list(enumerate(states))):
             assert board.view == board_view(state.position, 0)
+            assert story.option_count == index + 1  # a step back takes the lines after it
             await pilot.press("left")
         assert replayed(screen).index == 0
 

@@ -47,6 +47,7 @@ async def test_the_story_list_holds_a_window_of_short_lines_that_follows_the_boa
             assert story.option_count <= STORY_WINDOW
             highlighted = story.highlighted
             assert highlighted is not None and story.first + highlighted == game.index
+            assert highlighted == story.option_count - 1  # nothing told past the board
             told = str(story.get_option_at_index(highlighted).prompt)
             assert len(told) <= STORY_CHARS
             assert told.rstrip("…") == replay.frames[game.index].story[: len(told.rstrip("…"))]

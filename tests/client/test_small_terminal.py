@@ -213,6 +213,31 @@ async def test_at_the_minimum_the_replays_title_and_footer_are_whole(
         assert any(line.lstrip().startswith(("Step 0/", "Pas 0/")) for line in shown)
 
 
+async def test_at_the_minimum_the_replays_coach_keys_stay_in_its_footer(
+    tmp_path: Path, lang: str
+) -> None:
+    # The replay's own keys came first and took the row: b (best) and n (next marked play)
+    # were left out, in English and in French. The speed and a throw's number go first.
+    app = recorded_replay(tmp_path)
+    async with app.run_test(size=MINIMUM) as pilot:
+        await until(pilot, lambda: bool(app.screen.query("#replay-bar")), "the replay")
+        screen = app.screen
+        assert isinstance(screen, JacquetScreen)
+        await until(pilot, lambda: bool(screen.coach.marks), "the replay analysed")
+        await pilot.press("right", "right", "right")
+        best, mistake, help_key = (
+            ("b Meilleur", "n Erreur", "f1 Aide") if lang == "fr"
+            else ("b Best", "n Mistake", "f1 Help")
+        )  # fmt: skip
+
+        def footer() -> str:
+            return " ".join(lines(pilot)[-1].split())
+
+        await until(pilot, lambda: best in footer() and mistake in footer(), "b and n shown")
+        await until(pilot, lambda: footer().endswith(help_key), "F1 whole")
+        assert footer().startswith("←→")  # stepping, first
+
+
 async def test_at_the_minimum_the_running_score_is_whole_in_the_title(
     tmp_path: Path, lang: str
 ) -> None:

@@ -10,13 +10,16 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from textual.app import App
 from websockets.asyncio.server import ServerConnection, serve
 
 from client.game.link_status import LinkStatus
+from client.game.turn import NotYourTurnError
 from client.net import wire
 from client.net.invite import Invite, InviteError, parse_invite
 from client.net.link import LinkFailed
 from client.net.room import host_room, join_room
+from client.screens.end import EndScreen, GameSummary
 from client.setup import SessionSettings
 from client.widgets.connection import describe_link, describe_peers
 from protocol.clock import MIN_TIME_LIMIT_MS
@@ -112,6 +115,19 @@ async def test_a_silent_peer_is_shown_away_then_claimed_abandoned(
         assert game.ended is not None and game.ended.reason == "abandoned"
         assert game.ended.seat == 1 and game.ended.winner == 0
         assert turn.events[-1] == game.ended
+        # Nobody to play again with: the end screen does not offer it, and asking is refused
+        # by the same rule (issue 29).
+        assert game.extras.rematch is game and not game.can_ask_rematch
+        with pytest.raises(NotYourTurnError, match="nobody to play again with"):
+            game.ask_rematch()
+        app: App[None] = App()
+        async with app.run_test(size=(80, 24)) as pilot:
+            end = EndScreen(GameSummary("Bob abandoned the match.", (), None), game)
+            await app.push_screen(end)
+            await pilot.pause()
+            assert not end.query("#again")
+            offered = {a.binding.key for a in end.active_bindings.values() if a.enabled}
+            assert "a" not in offered and {"l", "q"} <= offered
     finally:
         await ada.close()
 

@@ -16,6 +16,7 @@ from client import i18n
 from client.net.room import host_room
 from client.screens.end import ending_summary
 from client.setup import SessionSettings
+from protocol.games import game_named
 from protocol.verify import verify_log
 from relay.server import RelayServer
 from tests.client.terminal import ROOT, TABLIER, environment
@@ -66,7 +67,8 @@ async def test_a_peer_s_fault_is_told_in_french_to_a_french_player(
         assert french in offence.text, offence.text  # the notification's words
         assert game.ended is not None and game.ended.error is not None
         assert english in str(game.ended.error)  # its English, for logs and bug reports
-        summary = ending_summary(game.ended, game.names, game.state, game.log_path)
+        summary = ending_summary(game_named(game.setup.game), game.ended, game.names, game.state,
+                                 game.log_path)
         assert summary.title == "Le match a été arrêté."
         line = summary.lines[0]
         assert line.startswith(f"Mallory (place 2){NBSP}: ") and french in line, line

@@ -109,7 +109,7 @@ def test_two_terminals_side_by_side_show_the_same_jacquet_position(tmp_path: Pat
             before = demo.screen(active)
             if "press r" in text:
                 demo.keys(active, "r")
-            elif any(cue in text for cue in ("enter to confirm", "press enter", "may go to",
+            elif any(cue in text for cue in ("Press enter", "press enter", "may go to",
                                                 "pick a checker to move")):  # fmt: skip
                 demo.keys(active, "Enter")
             else:  # a refusal: the cursor is off the movable checkers; walk it along

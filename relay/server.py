@@ -33,6 +33,7 @@ from relay.config import RelayConfig
 from relay.connection import RelayConnection, TLSGate
 from relay.core import Close, Log, Output, RelayCore, Transmit
 from relay.envelope import ErrorCode
+from relay.fault import Fault
 from relay.shared import Append, Bring, Check, Enter, Event, Leave
 
 if TYPE_CHECKING:
@@ -44,9 +45,12 @@ SLOW_READER_FRAMES = 64
 _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
 
-class CertificateError(Exception):
-    """The TLS certificate or key cannot be used; the message says which and why.
+class CertificateError(ValueError):
+    """The TLS certificate or key the operator gave cannot be used (bad values from a
+    file: the operator's input, ``fault``); the message says which and why.
     ``unreadable``: the system's refusal to read them (None: read, but not a PEM pair)."""
+
+    fault = Fault.INPUT
 
     def __init__(self, message: str, unreadable: OSError | None = None) -> None:
         super().__init__(message)

@@ -25,12 +25,16 @@ from protocol.errors import CorruptLog, LogError, NotALog
 from protocol.logfile import LogContents, parse_log, read_log_bytes
 from protocol.session import MatchSession
 from protocol.verify import replay
+from relay.fault import Fault
 
 Progress = Callable[[int, int], None]
 
 
-class LogRefused(Exception):
-    """The log cannot be analysed; the message says why. ``not_a_log``: not a match log."""
+class LogRefused(ValueError):
+    """The log cannot be analysed (bad values from the file the person named: ``fault``,
+    theirs to change); the message says why. ``not_a_log``: not a match log."""
+
+    fault = Fault.INPUT
 
     def __init__(self, message: str, *, not_a_log: bool = False) -> None:
         super().__init__(message)

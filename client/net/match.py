@@ -55,6 +55,7 @@ from protocol.logfile import LogContents
 from protocol.messages import Chat, decode_message
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal
+from relay.fault import Fault
 
 Role = Literal["host", "player", "spectator"]
 Listener = Callable[[], None]
@@ -114,6 +115,7 @@ class NetMatch(MatchView):
         # :meth:`cannot_handle`), or its own join turned away (a name taken before it).
         # Nothing more is taken once it is said; the link leaves the room on it.
         self.broken: str | None = None
+        self.fault: Fault | None = None  # whose fault it is that the match stopped
         self._asked_setup = False  # back with no match, we asked the host for its setup
 
     @classmethod
@@ -212,9 +214,10 @@ class NetMatch(MatchView):
                         self.broken = _("the match stopped: {who}: {reason}").format(
                             who=self.play.who(relay_seat), reason=text
                         )
+                        self.fault = Fault.PEER
                 case TurnedAway(text):  # this client stops here; the link leaves on it
-                    if self.broken is None:
-                        self.broken = text
+                    if self.broken is None:  # (its cure is the person's: another name)
+                        self.broken, self.fault = text, Fault.INPUT
 
     def _new_chain(self, secret: bytes) -> None:
         """This seat's chain, from a secret the seat file keeps (renewals come from it too)."""
@@ -311,6 +314,7 @@ class NetMatch(MatchView):
             self.broken = _("the match stopped: {who}: {reason}").format(
                 who=offence.named, reason=offence.text
             )
+            self.fault = Fault.OURS if own else Fault.RELAY if relay_seat is None else Fault.PEER
             self._changed()
         return self.broken
 
@@ -400,6 +404,7 @@ class NetMatch(MatchView):
         reason = os_reason_of(error) if isinstance(error, OSError) else said(error)
         where = path_shown(self.logs.path) if self.logs.path is not None else "?"
         if self.broken is None:
+            self.fault = Fault.OURS
             self.broken = _("the match stopped: this app cannot write your log of it "
                             "({path}: {reason})").format(path=where, reason=reason)  # fmt: skip
             self._changed()

@@ -44,6 +44,7 @@ from protocol.logfile import LogInUse, log_in_use, read_log
 from protocol.setup import DEFAULT_TIME_LIMIT_MS, MatchSetup, Proposal, check_start
 from relay.client import RelayError
 from relay.envelope import Created, EnvelopeError
+from relay.fault import Fault
 
 TICK_S = 1.0
 """How often a room's timers are looked at (their limits are in minutes)."""
@@ -57,7 +58,8 @@ class Room:
     link: RelayLink
     invite: Invite
     spectator_invite: Invite | None = None
-    failure: str | None = None
+    failure: str | None = None  # why the link failed for good (LinkFailed's words)
+    fault: Fault | None = None  # and whose fault it was
     task: asyncio.Task[None] | None = None
     ticker: asyncio.Task[None] | None = None
     # Also stopped with the room: an embedded relay, say.
@@ -131,7 +133,7 @@ class Room:
         try:
             await self.link.run()
         except LinkFailed as error:
-            self.failure = str(error)
+            self.failure, self.fault = str(error), error.fault
             self.match.notify()
 
     def _status(self, _status: LinkStatus) -> None:
@@ -150,7 +152,7 @@ class Room:
                 match = self.match  # (a late spectator: once the match so far came)
                 while not (match.started and match.in_relay_step and match.arrival is None):
                     if self.failure is not None:
-                        raise LinkFailed(self.failure)
+                        raise LinkFailed(self.failure, self.fault or Fault.OURS)
                     changed.clear()
                     await changed.wait()
         finally:

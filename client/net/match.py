@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Literal
 
 from client.game.score import RunningScore
-from client.i18n import _, os_reason_of, path_shown, said
+from client.i18n import _, os_reason_of, path_shown, say_error
 from client.net import wire
 from client.net.durable import MatchLogs
 from client.net.meeting import Meeting
@@ -159,7 +159,7 @@ class NetMatch(MatchView):
                         record=record, error=type(error).__name__
                     )
                 )
-            why = _("the match log does not replay: {error}").format(error=said(error))
+            why = _("the match log does not replay: {error}").format(error=say_error(error))
             raise ValueError(why) from None
         assert match.session is not None
         # What the stopped program signed, each before it sent it: made again, byte for byte.
@@ -342,7 +342,7 @@ class NetMatch(MatchView):
         except RemoteProtocolError as error:
             self.play.remote_error(relay_seat, error)
         except LocalProtocolError as error:  # e.g. traffic for a match that was stopped
-            self.play.blame(relay_seat, said(error), fatal=False)
+            self.play.blame(relay_seat, say_error(error), fatal=False)
         self.play.grown()
         self.play.cut_turn()
         self._changed()
@@ -401,7 +401,7 @@ class NetMatch(MatchView):
         """This app cannot write the log of the match beginning (a full disk, a data
         folder it may not write in, a file taken meanwhile): a local stop, said as ours —
         never blamed on whoever sent the message that began the match."""
-        reason = os_reason_of(error) if isinstance(error, OSError) else said(error)
+        reason = os_reason_of(error) if isinstance(error, OSError) else say_error(error)
         where = path_shown(self.logs.path) if self.logs.path is not None else "?"
         if self.broken is None:
             self.fault = Fault.OURS

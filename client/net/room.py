@@ -21,7 +21,7 @@ from typing import Any
 from websockets.exceptions import WebSocketException
 
 from client.game.driver import Offence, RoomInvites
-from client.i18n import N_, _, os_reason_of, path_shown, reason_of, said
+from client.i18n import N_, _, os_reason_of, path_shown, say, say_error
 from client.net.failures import RoomError, listen_failure, relay_failure
 from client.net.game import NetworkGame
 from client.net.invite import Invite
@@ -331,7 +331,7 @@ async def join_room(
             raise RoomError(_in_use(name)) from None
         except (ValueError, OSError) as problem:  # OSError: its log cannot be reopened
             notice = _("Your saved seat in this room cannot be used: {problem}. Joining anew.")
-            notice = notice.format(problem=said(problem))
+            notice = notice.format(problem=say_error(problem))
             unusable = problem.path if isinstance(problem, _Unusable) else None
             if found is not None:
                 unusable = found[1]
@@ -453,7 +453,7 @@ async def _resume_room(
     )
     if log.problem is not None:  # the stop cut a record short: it comes back from the others
         room.notice += " " + _("Its damaged end was cut ({reason}).").format(
-            reason=reason_of(log.problem)
+            reason=say(log.problem.reason)
         )
     link.flush()  # dice reveals made again by the replay, not back from the relay yet
     room.start()

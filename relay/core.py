@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from relay.budgets import Budgets
 from relay.config import RelayConfig
 from relay.envelope import (
     WATCHING_SEAT,
@@ -34,7 +35,7 @@ from relay.envelope import (
     packed_send_payload,
     stamp,
 )
-from relay.limits import REPLAYED_FRAMES_PER_JOIN, WATCHING_EVERY, TokenBucket
+from relay.limits import WATCHING_EVERY, TokenBucket
 from relay.refusals import CLOSE_SERVICE_RESTART, REFUSALS
 from relay.rooms import ConnId, Room, Seat, new_room, room_id_for, token_hash
 from relay.rules import (
@@ -146,21 +147,7 @@ class RelayCore:
         self.shared: dict[str, LocalRoom] = {}
         self.sessions: dict[ConnId, Session] = {}
         self.stats = Stats()
-        self._per_ip: Counter[str] = Counter()
-        self._upgrading_per_ip: Counter[str] = Counter()  # connections not upgraded yet
-        self._upgrading = 0  # all of them, from every address
-        self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
-        self._failures: dict[str, TokenBucket] = {}
-        self._joins: dict[str, TokenBucket] = {}  # by address (--joins-per-minute)
-        # By address (--max-bytes-per-ip): with a backplane, what one address's messages
-        # make Redis publish to a relay process is bounded by it, so a stall of that process
-        # fills Redis's output buffer for it (32 MB, then cut) only after a stated time.
-        self._sending: dict[str, TokenBucket] = {}
-        # Each seat's send bucket, (room id, seat index): a player's sends are paced by his
-        # seat, not his connection, so that reclaiming the seat from a new connection (a
-        # fresh, full bucket) does not reset them; each reclaim costs a token of it too.
-        # Dropped once full (a full bucket is a fresh one): at most one per seat held here.
-        self._seat_buckets: dict[tuple[str, int], TokenBucket] = {}
+        self.budgets = Budgets(config)  # what each address and each seat may still spend
         # The rate a welcome announces: rounded down, so a client keeping to it keeps to ours.
         self._rate_per_minute = max(1, int(config.rate * 60))
 
@@ -193,17 +180,9 @@ class RelayCore:
         which holds the slow clients itself: only the global count applies, and
         :meth:`open` counts each client's address once its upgrade names it.
         """
-        config = self.config
-        if self._upgrading >= config.max_half_open:
-            return self._refused_at_accept(ip, "half_open")
-        if per_address:
-            if self._upgrading_per_ip[ip] + self._per_ip[ip] > config.max_connections_per_ip:
-                return self._refused_at_accept(ip, "address")
-            self._upgrading_per_ip[ip] += 1
-        self._upgrading += 1
-        return None
-
-    def _refused_at_accept(self, ip: str, why: str) -> Log:
+        why = self.budgets.admit(ip, per_address=per_address)
+        if why is None:
+            return None
         self.stats.refusals[ErrorCode.TOO_MANY_CONNECTIONS] += 1
         details: dict[str, str | int] = {"code": ErrorCode.TOO_MANY_CONNECTIONS, "ip": ip}
         details["why"] = why
@@ -218,27 +197,18 @@ class RelayCore:
     def upgraded_or_gone(self, ip: str, *, per_address: bool = True) -> None:
         """An admitted connection finished its upgrade (it is counted by :meth:`open` from now
         on) or closed before it."""
-        self._upgrading -= 1
-        if per_address:
-            self._upgrading_per_ip[ip] -= 1
-            if self._upgrading_per_ip[ip] <= 0:
-                del self._upgrading_per_ip[ip]
+        self.budgets.upgraded_or_gone(ip, per_address=per_address)
 
     def open(self, conn: ConnId, ip: str, now: float) -> list[Output]:
         """A websocket connection completed its HTTP handshake."""
-        config = self.config
-        sending = self._sending.get(ip)
-        if sending is None and config.max_bytes_per_ip:
-            most = config.max_bytes_per_ip
-            sending = self._sending[ip] = TokenBucket(most, most, now)
+        config, sending = self.config, self.budgets.opened(ip, now)
         session = Session(conn, ip, now, TokenBucket(config.rate, config.burst, now), sending)
         self.sessions[conn] = session
-        self._per_ip[ip] += 1
         self.stats.connections_total += 1
         out: list[Output] = [Log(conn, "open", {"ip": ip})]
         # The one over the cap that admit lets through to be told why (behind a proxy, each
         # one over: the proxy's connections are not counted per address at admission).
-        if self._per_ip[ip] > self.config.max_connections_per_ip:
+        if self.budgets.over(ip):
             out += self._refuse(
                 session, ErrorCode.TOO_MANY_CONNECTIONS, why="address", at_once=True
             )
@@ -318,9 +288,7 @@ class RelayCore:
         session = self.sessions.pop(conn, None)
         if session is None:
             return []
-        self._per_ip[session.ip] -= 1
-        if self._per_ip[session.ip] <= 0:
-            del self._per_ip[session.ip]
+        self.budgets.closed(session.ip)
         out: list[Output] = [Log(conn, "close", {"ip": session.ip})]
         if session.room is None:
             return out
@@ -344,13 +312,7 @@ class RelayCore:
                 out += self._refuse(session, ErrorCode.HANDSHAKE_TIMEOUT)
         for room in list(self.rooms.values()):
             out += self._expire_room(room, now)
-        for buckets in (self._failures, self._joins, self._sending):
-            for ip, bucket in list(buckets.items()):
-                if bucket.full(now) and (buckets is not self._sending or ip not in self._per_ip):
-                    del buckets[ip]
-        for key, seat_bucket in list(self._seat_buckets.items()):
-            if seat_bucket.full(now):
-                del self._seat_buckets[key]
+        self.budgets.forget_quiet(now)
         for local in self.shared.values():
             due = [seat for seat, at in local.away.items() if at <= now]
             for seat in due:  # asked again each second until the seat expires or is taken
@@ -405,7 +367,7 @@ class RelayCore:
         if caught is None:  # the stream moved on further than this process kept: resume
             return [*out, Close(conn, CLOSE_SERVICE_RESTART, "resume"), *self._replace(replaced)]
         out.extend(Transmit((conn,), frame) for frame in caught)
-        self._charge_replay(session, len(result.events) + len(caught), now)
+        self.budgets.charge_replay(session.ip, len(result.events) + len(caught), now)
         local.expects[conn] = start + len(caught)
         if admitted.seat is not None:
             local.seat_of[conn] = admitted.seat.index
@@ -578,7 +540,7 @@ class RelayCore:
             return [log, Transmit((session.conn,), encode(created))]
         if len(self.rooms) >= self.config.max_rooms:
             return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, why="rooms")
-        if self._rooms_per_ip[session.ip] >= self.config.max_rooms_per_ip:
+        if not self.budgets.may_create(session.ip):
             text = self.rooms_per_ip_text()
             return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, text, why="address")
         room_id = created.room_id
@@ -592,7 +554,7 @@ class RelayCore:
             now,
             creator=session.ip,
         )
-        self._rooms_per_ip[session.ip] += 1
+        self.budgets.created(session.ip)
         event = "created" if again is None else "recreated"
         return [
             Log(
@@ -607,34 +569,17 @@ class RelayCore:
             "relay; finish a game or wait for an empty room to expire."
         )
 
-    def _joins_of(self, ip: str, now: float) -> TokenBucket:
-        rate = self.config.joins_per_minute
-        return self._joins.setdefault(ip, TokenBucket(rate / 60.0, rate, now))
-
-    def _charge_replay(self, session: Session, frames: int, now: float) -> None:
-        """A replay costs its address's joins after the fact (relay.limits
-        .REPLAYED_FRAMES_PER_JOIN): its next joins wait until the tokens are back."""
-        if frames:
-            self._joins_of(session.ip, now).charge(now, frames / REPLAYED_FRAMES_PER_JOIN)
-
     def _sit(self, session: Session, room_id: str, now: float) -> None:
         """A player took his seat: from now on his sends are paced by the seat's bucket
-        (the one his connection brought, if the seat has none yet); a seat reclaimed costs
-        a token of it, so that a loop of reclaims and sends keeps to the seat's rate."""
-        if session.seat is None:
-            return
-        key = (room_id, session.seat.index)
-        bucket = self._seat_buckets.get(key)
-        if bucket is None:
-            self._seat_buckets[key] = session.bucket
-        elif bucket is not session.bucket:
-            bucket.take(now)  # the reclaim, counted (none left: his first send is refused)
-            session.bucket = bucket
+        (:meth:`relay.budgets.Budgets.sit`)."""
+        if session.seat is not None:
+            seat = session.seat.index
+            session.bucket = self.budgets.sit(room_id, seat, session.bucket, now)
 
     def _join(self, session: Session, message: Join, now: float) -> list[Output]:
         # Every join costs its address, first: a crowd of joins, even failing ones, each
         # loading a room (from Redis, with a backplane) and replaying it, is refused here.
-        if not self._joins_of(session.ip, now).take(now):
+        if not self.budgets.join(session.ip, now):
             text = "Too many joins from your address; wait a moment and try again."
             return self._refuse(session, ErrorCode.TOO_MANY_CONNECTIONS, text, why="joins")
         if self.process is not None:  # the backplane counts failures, across processes
@@ -644,7 +589,7 @@ class RelayCore:
             session.waiting = True
             holder = self.holder(session.conn)
             return [Enter(session.conn, holder, session.ip, message, name)]
-        if self._throttled(session, now):
+        if self.budgets.throttled(session.ip, now):
             return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
         # The name before the room, as with a backplane: a bad name's refusal says nothing of
         # whether the room exists (after the lookup it told a live room from an unknown one,
@@ -666,13 +611,11 @@ class RelayCore:
         # arrival, which reaches it (and everyone) as the presence event numbered next_seq.
         next_seq = room.next_seq
         reclaimed = room.seat_by_token.get(token_hash(message.token))
-        if reclaimed is not None:
-            # A reclaim costs a token of the seat's send bucket (_sit): with none left it is
-            # refused before the seat changes hands, so that a loop of reclaims cannot make
-            # the room's members hear a departure and a return each time, past the rate.
-            bucket = self._seat_buckets.get((room.id, reclaimed.index))
-            if bucket is not None and not bucket.ready(now):
-                return self._refuse(session, ErrorCode.RATE_LIMITED, why="reclaim")
+        # A reclaim costs a token of the seat's send bucket (_sit): with none left it is
+        # refused before the seat changes hands, so that a loop of reclaims cannot make the
+        # room's members hear a departure and a return each time, past the rate.
+        if reclaimed is not None and not self.budgets.may_reclaim(room.id, reclaimed.index, now):
+            return self._refuse(session, ErrorCode.RATE_LIMITED, why="reclaim")
         admitted = admit(
             room, message.token, name, session.conn, max_spectators=self.config.max_spectators
         )
@@ -693,7 +636,7 @@ class RelayCore:
         out.append(Log(session.conn, "joined", _joined(room.id, admitted, session.ip)))
         out.append(Transmit((session.conn,), encode(welcome)))
         out.extend(Transmit((session.conn,), frame) for frame in replay or ())
-        self._charge_replay(session, len(replay or ()), now)
+        self.budgets.charge_replay(session.ip, len(replay or ()), now)
         room.refresh_audience(now)
         if admitted.seat is not None and admitted.event is not None:
             out += self._presence(room, admitted.seat, admitted.event)
@@ -725,17 +668,11 @@ class RelayCore:
             burst=self.config.burst,
         )
 
-    def _throttled(self, session: Session, now: float) -> bool:
-        failures = self._failures.get(session.ip)
-        return failures is not None and not failures.ready(now)
-
     def _failed_join(
         self, session: Session, code: ErrorCode, now: float, room_id: str
     ) -> list[Output]:
         """Count failures per address, so guessing room ids or tokens stays hopeless."""
-        rate = self.config.join_failures_per_minute
-        bucket = self._failures.setdefault(session.ip, TokenBucket(rate / 60.0, rate, now))
-        bucket.take(now)
+        self.budgets.failed(session.ip, now)
         return self._refuse(session, code, room=room_id)
 
     def _replace(self, old_conn: ConnId | None) -> list[Output]:
@@ -797,9 +734,7 @@ class RelayCore:
             out += self._presence(room, seat, PresenceEvent.SEAT_EXPIRED)
         if room.empty_since is not None and room.empty_since + self.config.room_idle <= now:
             del self.rooms[room.id]
-            self._rooms_per_ip[room.creator] -= 1
-            if self._rooms_per_ip[room.creator] <= 0:
-                del self._rooms_per_ip[room.creator]
+            self.budgets.expired(room.creator)
             out.append(Log(None, "room_expired", {"room": room.id[:8]}))
         return out
 

@@ -28,10 +28,10 @@ class Budgets:
 
     def __init__(self, config: RelayConfig) -> None:
         self.config = config
-        self.per_ip: Counter[str] = Counter()  # open websockets, by address
+        self._per_ip: Counter[str] = Counter()  # open websockets, by address
         self._upgrading_per_ip: Counter[str] = Counter()  # connections not upgraded yet
         self._upgrading = 0  # all of them, from every address
-        self.rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
+        self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
         self._failures: dict[str, TokenBucket] = {}
         self._joins: dict[str, TokenBucket] = {}  # by address (--joins-per-minute)
         # By address (--max-bytes-per-ip): with a backplane, what one address's messages
@@ -55,7 +55,7 @@ class Budgets:
         if self._upgrading >= config.max_half_open:
             return "half_open"
         if per_address:
-            if self._upgrading_per_ip[ip] + self.per_ip[ip] > config.max_connections_per_ip:
+            if self._upgrading_per_ip[ip] + self._per_ip[ip] > config.max_connections_per_ip:
                 return "address"
             self._upgrading_per_ip[ip] += 1
         self._upgrading += 1
@@ -76,32 +76,32 @@ class Budgets:
         if sending is None and self.config.max_bytes_per_ip:
             most = self.config.max_bytes_per_ip
             sending = self._sending[ip] = TokenBucket(most, most, now)
-        self.per_ip[ip] += 1
+        self._per_ip[ip] += 1
         return sending
 
     def over(self, ip: str) -> bool:
         """``ip`` holds more websockets than ``--max-connections-per-ip``."""
-        return self.per_ip[ip] > self.config.max_connections_per_ip
+        return self._per_ip[ip] > self.config.max_connections_per_ip
 
     def closed(self, ip: str) -> None:
-        self.per_ip[ip] -= 1
-        if self.per_ip[ip] <= 0:
-            del self.per_ip[ip]
+        self._per_ip[ip] -= 1
+        if self._per_ip[ip] <= 0:
+            del self._per_ip[ip]
 
     # --- rooms --------------------------------------------------------------------------------
 
     def may_create(self, ip: str) -> bool:
         """``ip`` holds fewer rooms than ``--max-rooms-per-ip`` (rooms held in memory)."""
-        return self.rooms_per_ip[ip] < self.config.max_rooms_per_ip
+        return self._rooms_per_ip[ip] < self.config.max_rooms_per_ip
 
     def created(self, ip: str) -> None:
-        self.rooms_per_ip[ip] += 1
+        self._rooms_per_ip[ip] += 1
 
     def expired(self, creator: str) -> None:
         """A room ``creator`` made is gone."""
-        self.rooms_per_ip[creator] -= 1
-        if self.rooms_per_ip[creator] <= 0:
-            del self.rooms_per_ip[creator]
+        self._rooms_per_ip[creator] -= 1
+        if self._rooms_per_ip[creator] <= 0:
+            del self._rooms_per_ip[creator]
 
     # --- joins --------------------------------------------------------------------------------
 
@@ -157,7 +157,7 @@ class Budgets:
         byte bucket stays while it has a connection."""
         for buckets in (self._failures, self._joins, self._sending):
             for ip, bucket in list(buckets.items()):
-                if bucket.full(now) and (buckets is not self._sending or ip not in self.per_ip):
+                if bucket.full(now) and (buckets is not self._sending or ip not in self._per_ip):
                     del buckets[ip]
         for key, seat_bucket in list(self._seat_buckets.items()):
             if seat_bucket.full(now):

@@ -1,5 +1,5 @@
 """What the protocol refuses when a player acts out of turn is said in his language (issue
-18): the session gives the reason as a clause, the client says it (client.i18n.reason_of,
+18): the session gives the reason as a clause, the client says it (client.i18n.say,
 what the networked game's NotYourTurnError carries); its English stays the error's."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def test_a_protocol_error_without_a_clause_keeps_its_reason() -> None:
 
 
 def test_an_error_is_said_whole_in_french_and_its_english_kept(tmp_path: Path) -> None:
-    """:func:`client.i18n.said`: a protocol error with its seat or record, an engine
+    """:func:`client.i18n.say_error`: a protocol error with its seat or record, an engine
     error, a system error after its file; ``str()`` stays English for the logs."""
     from engine.goose import GooseOptions
     from protocol.logfile import read_log

@@ -24,7 +24,7 @@ from textual.geometry import Size
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from client.i18n import N_, _, path_shown, said
+from client.i18n import N_, _, path_shown, say_error
 from client.messages import (
     CloseLater,
     EndChosen,
@@ -160,7 +160,7 @@ class TablierApp(App[None]):
             game = LocalGame(setup, self.settings, score=score)
         except OSError as problem:  # the log folder cannot be written, the disk is full…
             self.notify(
-                _("The match log cannot be written: {problem}").format(problem=said(problem)),
+                _("The match log cannot be written: {problem}").format(problem=say_error(problem)),
                 title=_("Cannot start"),
                 severity="error",
             )
@@ -342,7 +342,7 @@ class TablierApp(App[None]):
         try:
             path = self.save_screenshot()
         except OSError as error:
-            self.notify(said(error), title=_("Screenshot"), severity="error", markup=False)
+            self.notify(say_error(error), title=_("Screenshot"), severity="error", markup=False)
             return
         saved = _("Screenshot saved to {path}").format(path=path_shown(path))
         self.notify(saved, title=_("Screenshot"), markup=False)

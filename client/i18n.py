@@ -12,6 +12,17 @@ Only what a person reads is translated: what travels between machines (protocol 
 match logs) and the JSON interfaces carry codes, never sentences, so a French and an English
 player share one match and identical logs.
 
+What the engine and the protocol tell comes as a :class:`~engine.clause.Clause`, never as
+words. Four verbs make words of it, and nothing else does:
+
+- :func:`say` — a clause (an error's ``reason``, a narration's sentence) in the language in
+  use; words already said in it pass as they are;
+- :func:`say_error` — any error's whole message (a protocol error's ``message``: the
+  culprit's seat, then the reason);
+- :func:`os_reason_of` — why the system refused a file, without the file;
+- :func:`words` — the language itself, for what takes one to render many sentences (a
+  verification's summary, ``log export``'s transcript).
+
 >>> use("fr")
 >>> _("the match log (.tablier file)")
 'le journal du match (fichier .tablier)'
@@ -32,14 +43,12 @@ import gettext
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from client.elision import elide
 
 if TYPE_CHECKING:
-    from engine.clause import Clause
-    from engine.errors import EngineError
-    from protocol.errors import ProtocolError
+    from engine.clause import Words
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
@@ -199,39 +208,44 @@ _WORDS = _Words()
 
 
 def words() -> _Words:
-    """The language in use, for what renders its own sentences: the protocol's narration
-    (``clause.say(words())``) and ``log export``'s transcript."""
+    """The language in use, for what takes a language to render its own sentences: a
+    verification's summary, ``log export``'s transcript (a single clause: :func:`say`)."""
     return _WORDS
 
 
-def say(clause: Clause) -> str:
-    """What the engine or the protocol tells (a :class:`~engine.clause.Clause`), in the
-    language in use."""
-    return clause.say(_WORDS)
+class Telling(Protocol):
+    """What says itself in a reader's language: a :class:`~engine.clause.Clause`, a
+    narration's :class:`~protocol.narrate.Sentence`."""
+
+    def say(self, words: Words, /) -> str: ...
 
 
-def reason_of(error: EngineError | ProtocolError) -> str:
-    """Why the engine or the protocol refused, in the language in use (a protocol error's
-    reason without its culprit's seat, which the caller names): its clause said, or its
-    reason as it is when it has none (the client's own words, already in this language, or
-    an engine error a player never meets, in English)."""
-    told = error.told
+def say(told: str | Telling) -> str:
+    """What the engine or the protocol tells, in the language in use: a
+    :class:`~engine.clause.Clause` said (an error's ``reason``, a narration's sentence), or
+    words as they are (the client's own, already in this language; an engine error a player
+    never meets, in English). The one way a clause becomes words on screen.
+
+    >>> from engine.clause import Clause
+    >>> use("fr"); say(Clause.of(N_("the match is over"))), say("déjà dit")
+    ('le match est fini', 'déjà dit')
+    >>> use("en")
+    """
     return told if isinstance(told, str) else told.say(_WORDS)
 
 
-def said(error: BaseException) -> str:
+def say_error(error: BaseException) -> str:
     """*error*'s whole message (what ``str()`` gives in English) in the language in use:
-    a protocol error with its culprit's seat or its log's record, an engine error's clause,
-    a system error's reason after its file; any other error as it is (the client's own
-    errors are worded in this language already)."""
+    a protocol error with its culprit's seat or its log's record (``message``), an engine
+    error's ``reason``, a system error's reason after its file; any other error as it is
+    (the client's own errors are worded in this language already)."""
     from engine.errors import EngineError
     from protocol.errors import ProtocolError
 
     if isinstance(error, ProtocolError):
-        whole = error.whole
-        return whole if isinstance(whole, str) else whole.say(_WORDS)
+        return say(error.message)
     if isinstance(error, EngineError):
-        return reason_of(error)
+        return say(error.reason)
     if isinstance(error, OSError) and error.strerror:
         if error.filename is None:
             return os_reason_of(error)
@@ -271,11 +285,10 @@ def os_reason_of(error: OSError) -> str:
     """Why the system refused a file, in a few words of the language in use ("there is no
     such file or folder"), instead of the system's own words (English, whatever the reader reads);
     an unusual error keeps them."""
-    from engine.clause import Clause
     from protocol.errors import os_reason
 
     reason = os_reason(error)
-    return reason.say(_WORDS) if isinstance(reason, Clause) else str(reason)
+    return say(reason) if not isinstance(reason, int) else str(reason)
 
 
 def _(message: str) -> str:

@@ -1,12 +1,12 @@
 """The engine's errors. All subclass :class:`ValueError`, like python-chess's.
 
-An error a player may meet (a refused play, a mistyped move) carries its reason as a
+An error a player may meet (a refused play, a mistyped move) carries its ``reason`` as a
 :class:`~engine.clause.Clause`, for the client to say in the player's language; its message
 (``str()``) is that clause's English, what the JSON interfaces and the logs carry.
 
 >>> from engine.clause import N_, Clause
 >>> error = IllegalMoveError(Clause.of(N_("you have no checker on {point}"), point=5))
->>> str(error), error.clause is not None
+>>> str(error), isinstance(error.reason, Clause)
 ('you have no checker on 5', True)
 """
 
@@ -20,13 +20,8 @@ class EngineError(ValueError):
 
     def __init__(self, reason: str | Clause) -> None:
         super().__init__(str(reason))
-        self.clause = reason if isinstance(reason, Clause) else None
-        """The reason in words a player reads, when it is one a player may meet."""
-
-    @property
-    def told(self) -> str | Clause:
-        """The reason as it was given: its clause, or its English when it has none."""
-        return str(self) if self.clause is None else self.clause
+        self.reason = reason
+        """Why, as it was given: a clause when a player may meet it, else English."""
 
 
 class IllegalMoveError(EngineError):

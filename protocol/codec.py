@@ -101,7 +101,7 @@ def unpack_untrusted(data: bytes, *, seat: int | None = None) -> Any:
         value = _unpackb(bytes(data), MESSAGE_LIMITS)
         canonical = pack(value) == bytes(data)
     except MalformedMessage as error:
-        raise MalformedMessage(error.told, seat=seat) from None
+        raise MalformedMessage(error.reason, seat=seat) from None
     except Exception:  # msgpack raises many types (ValueError, FormatError, ...): wrap them all
         raise MalformedMessage(_UNREADABLE, seat=seat) from None
     if not canonical:

@@ -5,11 +5,12 @@ h11: :class:`LocalProtocolError` means *this* program asked for something imposs
 your turn, the match is over); :class:`RemoteProtocolError` means a peer sent something the
 rules forbid, and ``seat`` names that peer when it is known.
 
-Every error :mod:`protocol` raises gives its reason as a :class:`~engine.clause.Clause`
-(``clause``), for the client to say in its reader's language, a French player reading a
-peer's fault in French (``tests/protocol/test_error_clauses.py`` holds every raise site to
-it); ``reason`` and ``str()`` are its English, for logs and the JSON interfaces. Only the
-client's own errors (words it has already said in its reader's language) come as a string.
+Every error :mod:`protocol` raises gives its ``reason`` as a :class:`~engine.clause.Clause`,
+for the client to say in its reader's language, a French player reading a peer's fault in
+French (``tests/protocol/test_error_clauses.py`` holds every raise site to it); ``message``
+is the whole of it (the culprit's seat, then the reason), ``str()`` its English, for logs
+and the JSON interfaces. Only the client's own errors (words it has already said in its
+reader's language) come as a string. The client says either with ``client.i18n.say``.
 
 >>> error = BadShare(Clause.of(N_("the dice share does not follow from the previous one")),
 ...                  seat=2)
@@ -29,24 +30,19 @@ from engine.clause import N_, Clause, Value
 class ProtocolError(ValueError):
     """Base class of every error :mod:`protocol` raises. ``seat`` is the culprit, if known."""
 
-    def __init__(self, message: str | Clause, *, seat: int | None = None) -> None:
-        self.clause = message if isinstance(message, Clause) else None
-        self.reason = str(message)
+    def __init__(self, reason: str | Clause, *, seat: int | None = None) -> None:
+        self.reason = reason
+        """Why, as it was given: a clause, or words the client already said."""
         self.seat = seat
-        super().__init__(str(self.whole))
+        super().__init__(str(self.message))
 
     @property
-    def told(self) -> str | Clause:
-        """The reason as it was given: a clause, or words the client already said."""
-        return self.reason if self.clause is None else self.clause
-
-    @property
-    def whole(self) -> str | Clause:
+    def message(self) -> str | Clause:
         """The whole message (``str()`` is its English): the culprit's seat, if known, then
         the reason."""
         if self.seat is None:
-            return self.told
-        return Clause.of(N_("seat {seat}: {reason}"), seat=self.seat, reason=self.told)
+            return self.reason
+        return Clause.of(N_("seat {seat}: {reason}"), seat=self.seat, reason=self.reason)
 
 
 class LocalProtocolError(ProtocolError):
@@ -64,9 +60,9 @@ class RemoteProtocolError(ProtocolError):
     """
 
     def __init__(
-        self, message: str | Clause, *, seat: int | None = None, fatal: bool = True
+        self, reason: str | Clause, *, seat: int | None = None, fatal: bool = True
     ) -> None:
-        super().__init__(message, seat=seat)
+        super().__init__(reason, seat=seat)
         self.fatal = fatal
 
 

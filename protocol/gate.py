@@ -56,7 +56,7 @@ class Gate:
         try:
             message = decode_message(raw)
         except RemoteProtocolError as error:
-            raise type(error)(error.told, seat=sender, fatal=False) from None
+            raise type(error)(error.reason, seat=sender, fatal=False) from None
         seat, names = message.seat, self.setup.names
         if seat >= self.setup.seats:
             raise MalformedMessage(Clause.of(N_("no seat {seat} in this match"), seat=seat),

@@ -250,7 +250,7 @@ class LogContents:
             return error
         place = self.place
         if isinstance(error, ProtocolError):
-            return CorruptLog(error.whole, record=place.record, offset=place.offset, cause=error)
+            return CorruptLog(error.message, record=place.record, offset=place.offset, cause=error)
         return CorruptLog(unhandled(error), record=place.record, offset=place.offset)
 
 
@@ -430,7 +430,7 @@ def _read_header(unpacker: msgpack.Unpacker, data: bytes, name: str | None) -> M
     try:
         setup = MatchSetup.from_fields(header[2])
     except ProtocolError as error:
-        raise CorruptLog(_bad_header(error.whole), record=None, offset=0) from None
+        raise CorruptLog(_bad_header(error.message), record=None, offset=0) from None
     if header[3] != setup.match_id:
         raise CorruptLog(_bad_header(Clause.of(N_("the match id does not match the setup"))),
                          record=None, offset=0)  # fmt: skip

@@ -72,7 +72,7 @@ class Refusal(Exception):
     session drops it (``error``, naming the seat) and the match goes on."""
 
     def __init__(self, error: RemoteProtocolError) -> None:
-        super().__init__(error.reason)
+        super().__init__(str(error.reason))
         self.error = error
 
 
@@ -266,7 +266,7 @@ class Progress:
             transition = prepared if prepared is not None else game.play(self.state, play.notation)
         except EngineError as error:
             raise IllegalPlay(_say(N_("{name} played {play}: {error}"), name=name,
-                                  play=repr(play.notation), error=error.told),
+                                  play=repr(play.notation), error=error.reason),
                               seat=play.seat) from None  # fmt: skip
         if self.state_digest(transition.state) != play.state_hash:
             raise Desync(_say(N_("after {name}'s play {play} their game state differs from ours"),

@@ -228,7 +228,7 @@ class MatchSession(Referee):
         try:
             transition = self.game.play(self.state, notation)
         except EngineError as error:
-            raise LocalProtocolError(error.told, seat=self.seat) from None
+            raise LocalProtocolError(error.reason, seat=self.seat) from None
         self._prepared = (notation, transition)  # checked once: the progress reuses it
         after = self.progress.state_digest(transition.state)
         history = self.progress.digest
@@ -283,7 +283,7 @@ class MatchSession(Referee):
         """
         if self.stopped is not None:
             raise LocalProtocolError(Clause.of(N_("the match was stopped: {error}"),
-                                               error=self.stopped.whole))  # fmt: skip
+                                               error=self.stopped.message))  # fmt: skip
         raw = bytes(data)
         own = raw in self._flight.own
         message = self._gate.admit(raw, sender=sender, own=own)
@@ -394,7 +394,7 @@ class MatchSession(Referee):
         try:
             records = unpack_transcript(data)
         except MalformedMessage as error:
-            raise MalformedMessage(error.told, seat=sender, fatal=False) from None
+            raise MalformedMessage(error.reason, seat=sender, fatal=False) from None
         events: list[Event] = []
         taken: set[bytes] = set()
         for record in records:
@@ -408,7 +408,7 @@ class MatchSession(Referee):
             except RemoteProtocolError as error:
                 if error.fatal:  # a signed fault: its signer is to blame
                     raise
-                raise type(error)(Clause.of(N_("in a transcript: {error}"), error=error.told),
+                raise type(error)(Clause.of(N_("in a transcript: {error}"), error=error.reason),
                                   seat=sender, fatal=False) from None  # fmt: skip
             kept: list[Event] = [e for e in received if not isinstance(e, Ignored)]
             if each is not None:
@@ -434,7 +434,7 @@ class MatchSession(Referee):
             raise LocalProtocolError(say(N_("a spectator cannot act in the match")))
         if self.stopped is not None:
             raise LocalProtocolError(say(N_("the match was stopped: {error}"),
-                                         error=self.stopped.whole))  # fmt: skip
+                                         error=self.stopped.message))  # fmt: skip
         if self.ended is not None and not allow_ended:
             raise LocalProtocolError(say(N_("the match is over")))
         if self._flight.deferred and not allow_ended:  # what comes next depends on its place
@@ -482,7 +482,7 @@ class MatchSession(Referee):
             self._handle(signed, raw)
         except Refusal as refusal:
             error = refusal.error
-            raise LocalProtocolError(error.told, seat=self.seat) from None
+            raise LocalProtocolError(error.reason, seat=self.seat) from None
         except RemoteProtocolError as error:
             self._stop(error, None)
             raise

@@ -81,7 +81,7 @@ class Proposal:
         try:
             game_named(game).options(seats, options)
         except EngineError as error:
-            raise LocalProtocolError(error.told) from None
+            raise LocalProtocolError(error.reason) from None
         for name, value in ((N_("the start time"), start_time),
                             (N_("the time limit"), time_limit_ms)):  # fmt: skip
             if type(value) is not int or not 0 <= value <= MAX_TIME:
@@ -160,7 +160,7 @@ class Proposal:
             proposal.engine_options()
         except EngineError as error:
             raise MalformedMessage(Clause.of(N_("the proposal is not a valid match: {error}"),
-                                             error=error.told)) from None  # fmt: skip
+                                             error=error.reason)) from None  # fmt: skip
         return proposal
 
 
@@ -327,7 +327,7 @@ class MatchSetup:
         try:
             setup.check()
         except LocalProtocolError as error:
-            raise MalformedMessage(error.told) from None
+            raise MalformedMessage(error.reason) from None
         return setup
 
 

@@ -183,7 +183,7 @@ def verify_contents(contents: LogContents, *, between: Callable[[], None] = _go_
         turns=session.turns,
         throws=session.throw_index,
         records=len(session.records),
-        problem=None if error is None else error.whole,
+        problem=None if error is None else error.message,
         bad_record=None if error is None else error.record,
         proven=proven,
         sha256=contents.sha256.hex(),
@@ -297,7 +297,7 @@ def result_clause(
     if ended is None:
         return say(N_("unfinished"))
     if ended.reason == "stopped":
-        return say(N_("stopped: {error}"), error="" if ended.error is None else ended.error.whole)
+        return say(N_("stopped: {error}"), error="" if ended.error is None else ended.error.message)
     if ended.reason == "resigned" and ended.seat is not None:
         return say(N_("{who} resigned"), who=names[ended.seat])
     if ended.reason == "abandoned" and ended.seat is not None:

@@ -19,6 +19,7 @@ from typing import Any
 from relay import rules
 from relay.config import RelayConfig
 from relay.envelope import WATCHING_SEAT, PresenceEvent, message_parts, presence_parts
+from relay.fault import Fault
 from relay.rooms import Holder, RoomState, Seat
 from relay.shared import Append, Event
 
@@ -95,8 +96,11 @@ def append_keys(room_id: str) -> tuple[str, str, str]:
 # --- the library -----------------------------------------------------------------------------
 
 
-class LibraryConflict(Exception):
-    """Redis holds another version's function library: its relay processes may still run."""
+class LibraryConflict(RuntimeError):
+    """Redis holds another version's function library: its relay processes may still run.
+    The deployment's fault (``fault``: the relay's), its operator's to settle."""
+
+    fault = Fault.RELAY
 
     def __init__(self, other: str) -> None:
         super().__init__(

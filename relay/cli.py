@@ -19,7 +19,7 @@ from relay.config import (
     Words,
     config_from,
 )
-from relay.core import Log
+from relay.outputs import Log
 from relay.server import CertificateError, RelayServer
 
 Reason = Callable[[OSError], str]

@@ -25,6 +25,7 @@ from relay.envelope import (
     Create,
     Created,
     Error,
+    ErrorCode,
     Join,
     Notice,
     RelayMessage,
@@ -33,16 +34,61 @@ from relay.envelope import (
     decode_relay_frame,
     encode,
 )
+from relay.fault import Fault
 from relay.stream import Event, MemberStream, StreamError
 
 
-class RelayError(Exception):
-    """The relay refused something; ``code`` is stable, ``text`` is for people."""
+class RelayError(ConnectionError):
+    """The relay refused something (a connection-level refusal, as ConnectionRefusedError
+    is the system's); ``code`` is stable, ``text`` is for people, ``fault`` says whose it is
+    (:data:`FAULTS`; a code this client does not know, or its own ``unexpected`` and
+    ``bad_sequence`` when the relay broke the envelope's rules: the relay's).
+
+    >>> RelayError("bad_token", "That token opens no seat.").fault
+    <Fault.INPUT: 'input'>
+    >>> str(RelayError("bad_sequence", "event 3 after event 5"))
+    'event 3 after event 5 (bad_sequence)'
+    """
 
     def __init__(self, code: str, text: str) -> None:
         super().__init__(f"{text} ({code})")
         self.code = code
         self.text = text
+        self.fault = FAULTS.get(code, Fault.RELAY)
+
+
+FAULTS: dict[str, Fault] = {
+    # What this client sent the relay refuses: a bug of ours.
+    ErrorCode.BAD_ENVELOPE: Fault.OURS,
+    ErrorCode.TEXT_FRAME: Fault.OURS,
+    ErrorCode.FRAME_TOO_LARGE: Fault.OURS,
+    ErrorCode.RATE_LIMITED: Fault.OURS,
+    ErrorCode.TOO_SLOW: Fault.OURS,
+    ErrorCode.HANDSHAKE_TIMEOUT: Fault.OURS,
+    ErrorCode.BAD_RESUME: Fault.OURS,
+    ErrorCode.NOT_JOINED: Fault.OURS,
+    ErrorCode.ALREADY_JOINED: Fault.OURS,
+    ErrorCode.SPECTATOR_CANNOT_SEND: Fault.OURS,
+    # What the person did or gave: his other connections, the invite, the name, the seat
+    # count, the seat held elsewhere.
+    ErrorCode.TOO_MANY_CONNECTIONS: Fault.INPUT,
+    ErrorCode.TOO_MANY_FAILURES: Fault.INPUT,
+    ErrorCode.BAD_SEATS: Fault.INPUT,
+    ErrorCode.BAD_NAME: Fault.INPUT,
+    ErrorCode.NAME_TAKEN: Fault.INPUT,
+    ErrorCode.UNKNOWN_ROOM: Fault.INPUT,
+    ErrorCode.BAD_TOKEN: Fault.INPUT,
+    ErrorCode.SEAT_EXPIRED: Fault.INPUT,
+    ErrorCode.ROOM_FULL: Fault.INPUT,
+    ErrorCode.SPECTATORS_FULL: Fault.INPUT,
+    ErrorCode.REPLACED: Fault.INPUT,
+    # The relay cannot serve: full, unavailable, or of another version.
+    ErrorCode.UNSUPPORTED_VERSION: Fault.RELAY,
+    ErrorCode.TOO_MANY_ROOMS: Fault.RELAY,
+    ErrorCode.UNAVAILABLE: Fault.RELAY,
+}
+"""Whose fault each of the relay's refusal codes is, seen from the client it refuses
+(tests/relay/test_faults.py holds that every :class:`~relay.envelope.ErrorCode` has one)."""
 
 
 async def _open(url: str, tls: ssl.SSLContext | None) -> ClientConnection:

@@ -32,7 +32,7 @@ from relay.limits import (
 )
 
 if TYPE_CHECKING:
-    from relay.core import Output
+    from relay.outputs import Output
     from relay.server import RelayServer
 
 

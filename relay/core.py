@@ -3,15 +3,19 @@
 :class:`RelayCore` holds every room and connection and decides everything: who may join,
 what gets stamped and forwarded, what is refused and why, what expires. It never touches a
 socket or a clock; the websockets shell (:mod:`relay.server`) feeds it events with the time
-and carries out the :data:`Output` it returns, in order.
+and carries out the :data:`~relay.outputs.Output` it returns, in order.
+
+Three pieces of it have a module each: what it returns (:mod:`relay.outputs`), the ledger of
+what each address and seat may still spend (:mod:`relay.budgets`), and, with a backplane,
+its side of the rooms the backplane holds (:mod:`relay.shared_core`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
 
+from relay.budgets import Budgets
 from relay.config import RelayConfig
 from relay.envelope import (
     WATCHING_SEAT,
@@ -34,8 +38,9 @@ from relay.envelope import (
     packed_send_payload,
     stamp,
 )
-from relay.limits import REPLAYED_FRAMES_PER_JOIN, WATCHING_EVERY, TokenBucket
-from relay.refusals import CLOSE_SERVICE_RESTART, REFUSALS
+from relay.limits import WATCHING_EVERY, TokenBucket
+from relay.outputs import Close, Log, Output, Transmit, joined
+from relay.refusals import REFUSALS
 from relay.rooms import ConnId, Room, Seat, new_room, room_id_for, token_hash
 from relay.rules import (
     Admitted,
@@ -49,50 +54,13 @@ from relay.rules import (
 from relay.shared import (
     Bring,
     BringResult,
-    Check,
     Enter,
     EnterResult,
     Event,
-    Full,
     Hosted,
-    Leave,
     LocalRoom,
-    Request,
 )
-
-
-class Transmit(NamedTuple):
-    """Send these bytes, as one binary frame, to each of these connections.
-
-    A named tuple rather than a frozen dataclass: one is made per message forwarded, and a
-    tuple is built in a fraction of the time."""
-
-    to: tuple[ConnId, ...]
-    data: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Close:
-    conn: ConnId
-    code: int
-    reason: str
-    # The close frame written and the TCP connection closed behind it, without waiting for
-    # the client's close frame: for one refused for the number it holds, which must not keep
-    # holding one (nor a proxy's two) for the close timeout.
-    at_once: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Log:
-    """Something an operator should see: one line per connection event or refusal."""
-
-    conn: ConnId | None  # None for room events with no connection behind them
-    event: str
-    details: dict[str, str | int]
-
-
-Output = Transmit | Close | Log | Request
-
+from relay.shared_core import SharedRooms
 
 _NOT_THIS_ROOM = (
     "Those tokens are not the ones this room was created with: a room comes back only with "
@@ -143,24 +111,11 @@ class RelayCore:
         self.config = config
         self.process = process
         self.rooms: dict[str, Room] = {}
-        self.shared: dict[str, LocalRoom] = {}
+        self.backplane = SharedRooms(self)  # its answers, about the rooms it holds
+        self.shared = self.backplane.rooms  # (with a backplane) this process's view of each
         self.sessions: dict[ConnId, Session] = {}
         self.stats = Stats()
-        self._per_ip: Counter[str] = Counter()
-        self._upgrading_per_ip: Counter[str] = Counter()  # connections not upgraded yet
-        self._upgrading = 0  # all of them, from every address
-        self._rooms_per_ip: Counter[str] = Counter()  # live rooms, by the creator's address
-        self._failures: dict[str, TokenBucket] = {}
-        self._joins: dict[str, TokenBucket] = {}  # by address (--joins-per-minute)
-        # By address (--max-bytes-per-ip): with a backplane, what one address's messages
-        # make Redis publish to a relay process is bounded by it, so a stall of that process
-        # fills Redis's output buffer for it (32 MB, then cut) only after a stated time.
-        self._sending: dict[str, TokenBucket] = {}
-        # Each seat's send bucket, (room id, seat index): a player's sends are paced by his
-        # seat, not his connection, so that reclaiming the seat from a new connection (a
-        # fresh, full bucket) does not reset them; each reclaim costs a token of it too.
-        # Dropped once full (a full bucket is a fresh one): at most one per seat held here.
-        self._seat_buckets: dict[tuple[str, int], TokenBucket] = {}
+        self.budgets = Budgets(config)  # what each address and each seat may still spend
         # The rate a welcome announces: rounded down, so a client keeping to it keeps to ours.
         self._rate_per_minute = max(1, int(config.rate * 60))
 
@@ -193,17 +148,9 @@ class RelayCore:
         which holds the slow clients itself: only the global count applies, and
         :meth:`open` counts each client's address once its upgrade names it.
         """
-        config = self.config
-        if self._upgrading >= config.max_half_open:
-            return self._refused_at_accept(ip, "half_open")
-        if per_address:
-            if self._upgrading_per_ip[ip] + self._per_ip[ip] > config.max_connections_per_ip:
-                return self._refused_at_accept(ip, "address")
-            self._upgrading_per_ip[ip] += 1
-        self._upgrading += 1
-        return None
-
-    def _refused_at_accept(self, ip: str, why: str) -> Log:
+        why = self.budgets.admit(ip, per_address=per_address)
+        if why is None:
+            return None
         self.stats.refusals[ErrorCode.TOO_MANY_CONNECTIONS] += 1
         details: dict[str, str | int] = {"code": ErrorCode.TOO_MANY_CONNECTIONS, "ip": ip}
         details["why"] = why
@@ -218,28 +165,19 @@ class RelayCore:
     def upgraded_or_gone(self, ip: str, *, per_address: bool = True) -> None:
         """An admitted connection finished its upgrade (it is counted by :meth:`open` from now
         on) or closed before it."""
-        self._upgrading -= 1
-        if per_address:
-            self._upgrading_per_ip[ip] -= 1
-            if self._upgrading_per_ip[ip] <= 0:
-                del self._upgrading_per_ip[ip]
+        self.budgets.upgraded_or_gone(ip, per_address=per_address)
 
     def open(self, conn: ConnId, ip: str, now: float) -> list[Output]:
         """A websocket connection completed its HTTP handshake."""
-        config = self.config
-        sending = self._sending.get(ip)
-        if sending is None and config.max_bytes_per_ip:
-            most = config.max_bytes_per_ip
-            sending = self._sending[ip] = TokenBucket(most, most, now)
+        config, sending = self.config, self.budgets.opened(ip, now)
         session = Session(conn, ip, now, TokenBucket(config.rate, config.burst, now), sending)
         self.sessions[conn] = session
-        self._per_ip[ip] += 1
         self.stats.connections_total += 1
         out: list[Output] = [Log(conn, "open", {"ip": ip})]
         # The one over the cap that admit lets through to be told why (behind a proxy, each
         # one over: the proxy's connections are not counted per address at admission).
-        if self._per_ip[ip] > self.config.max_connections_per_ip:
-            out += self._refuse(
+        if self.budgets.over(ip):
+            out += self.refuse(
                 session, ErrorCode.TOO_MANY_CONNECTIONS, why="address", at_once=True
             )
         return out
@@ -250,29 +188,29 @@ class RelayCore:
         if session is None or session.closing:
             return []
         if not session.bucket.take(now):
-            return self._refuse(session, ErrorCode.RATE_LIMITED)
+            return self.refuse(session, ErrorCode.RATE_LIMITED)
         if session.sending is not None and not session.sending.spend(now, len(data)):
             text = (
                 "Your address sent more bytes than this relay allows, so it closed this connection."
             )
-            return self._refuse(session, ErrorCode.RATE_LIMITED, text, why="address")
+            return self.refuse(session, ErrorCode.RATE_LIMITED, text, why="address")
         packed = packed_send_payload(data) if len(data) <= self.config.max_frame else None
         if packed is not None:
             return self._forward(session, packed, tell=data[2] == Kind.SEND_TELL)
         try:
             message = decode_client_frame(data, self.config.max_frame)
         except EnvelopeError as exc:
-            return self._refuse(session, exc.code, exc.text)
+            return self.refuse(session, exc.code, exc.text)
         if isinstance(message, Send):
             return self._forward(session, pack_payload(message.payload), tell=message.tell)
         if session.room is not None or session.waiting:
-            return self._refuse(session, ErrorCode.ALREADY_JOINED)
+            return self.refuse(session, ErrorCode.ALREADY_JOINED)
         if isinstance(message, Join):
             return self._join(session, message, now)
         if session.created:
             # One create a connection (relay.client.create_room opens one for each): else one
             # connection could re-create a room over and over, each a line and a reply.
-            return self._refuse(session, ErrorCode.ALREADY_JOINED, _CREATED_ALREADY)
+            return self.refuse(session, ErrorCode.ALREADY_JOINED, _CREATED_ALREADY)
         session.created = True
         return self._create(session, message, now)
 
@@ -282,7 +220,7 @@ class RelayCore:
         session = self.sessions.get(conn)
         if session is None or session.closing or session.bucket.take(now):
             return []
-        return self._refuse(session, ErrorCode.RATE_LIMITED, why="control")
+        return self.refuse(session, ErrorCode.RATE_LIMITED, why="control")
 
     def receive_too_early(self, conn: ConnId) -> list[Output]:
         """More frames came before the connection was open than the shell holds
@@ -290,13 +228,13 @@ class RelayCore:
         session = self.sessions.get(conn)
         if session is None or session.closing:
             return []
-        return self._refuse(session, ErrorCode.RATE_LIMITED, why="early")
+        return self.refuse(session, ErrorCode.RATE_LIMITED, why="early")
 
     def receive_text(self, conn: ConnId) -> list[Output]:
         session = self.sessions.get(conn)
         if session is None or session.closing:
             return []
-        return self._refuse(session, ErrorCode.TEXT_FRAME)
+        return self.refuse(session, ErrorCode.TEXT_FRAME)
 
     def receive_fragment(self, conn: ConnId) -> list[Output]:
         """A fragment of a message: an envelope is always one whole binary frame."""
@@ -304,7 +242,7 @@ class RelayCore:
         if session is None or session.closing:
             return []
         text = "An envelope is one binary frame; fragmented messages are refused."
-        return self._refuse(session, ErrorCode.BAD_ENVELOPE, text)
+        return self.refuse(session, ErrorCode.BAD_ENVELOPE, text)
 
     def refused_by_transport(self, conn: ConnId, code: ErrorCode) -> list[Output]:
         """The shell refused without the core: the websocket layer closed on an oversized
@@ -318,9 +256,7 @@ class RelayCore:
         session = self.sessions.pop(conn, None)
         if session is None:
             return []
-        self._per_ip[session.ip] -= 1
-        if self._per_ip[session.ip] <= 0:
-            del self._per_ip[session.ip]
+        self.budgets.closed(session.ip)
         out: list[Output] = [Log(conn, "close", {"ip": session.ip})]
         if session.room is None:
             return out
@@ -341,23 +277,11 @@ class RelayCore:
         deadline = now - self.config.handshake_timeout
         for session in list(self.sessions.values()):
             if session.room is None and not session.closing and session.opened_at <= deadline:
-                out += self._refuse(session, ErrorCode.HANDSHAKE_TIMEOUT)
+                out += self.refuse(session, ErrorCode.HANDSHAKE_TIMEOUT)
         for room in list(self.rooms.values()):
             out += self._expire_room(room, now)
-        for buckets in (self._failures, self._joins, self._sending):
-            for ip, bucket in list(buckets.items()):
-                if bucket.full(now) and (buckets is not self._sending or ip not in self._per_ip):
-                    del buckets[ip]
-        for key, seat_bucket in list(self._seat_buckets.items()):
-            if seat_bucket.full(now):
-                del self._seat_buckets[key]
-        for local in self.shared.values():
-            due = [seat for seat, at in local.away.items() if at <= now]
-            for seat in due:  # asked again each second until the seat expires or is taken
-                local.away[seat] = now + 1.0
-            if due:
-                out.append(Check(local.id))
-        return out
+        self.budgets.forget_quiet(now)
+        return [*out, *self.backplane.due(now)]
 
     def shutdown(self) -> list[Output]:
         """Tell everyone the relay is going away, so clients reconnect later or elsewhere."""
@@ -367,153 +291,38 @@ class RelayCore:
         )
         return [Transmit(tuple(self.sessions), encode(notice))]
 
-    # --- what a backplane answers ----------------------------------------------------------
+    # --- what a backplane answers (relay.shared_core) ----------------------------------------
 
     def entered(self, conn: ConnId, result: EnterResult, now: float) -> list[Output]:
         """The backplane decided an :class:`~relay.shared.Enter`."""
-        session = self.sessions.get(conn)
-        if session is None or session.closing:
-            # It went while the backplane let it in: its closing found no room to leave, so
-            # what the room gave it (a seat, a spectator's place) is given back now.
-            if isinstance(result, ErrorCode):
-                return []
-            return [Leave(result.room_id, self.holder(conn))]
-        session.waiting = False
-        if isinstance(result, ErrorCode):
-            return self._refuse(session, result)
-        out: list[Output] = []
-        local = self.shared.get(result.room_id)
-        if local is not None and local.epoch != result.epoch:
-            out += self.resync(result.room_id)  # the room's numbering started anew meanwhile
-            local = None
-        if local is None:
-            local = LocalRoom(result.room_id, result.epoch, self.config.backlog_bytes)
-            self.shared[result.room_id] = local
-        admitted = result.admitted
-        # The connection his seat replaces (one of ours, still open) goes once he is counted
-        # among the room's members here: were it the last, the room would go with it, and
-        # with it the events this process keeps for arrivals.
-        replaced = self.local_conn(admitted.replaced)
-        session.room, session.seat = local, admitted.seat
-        self._sit(session, result.room_id, now)
-        welcome = self._welcome(admitted, result.capacity, result.next_seq, result.epoch)
-        out.append(Log(conn, "joined", _joined(result.room_id, admitted, session.ip)))
-        out.append(Transmit((conn,), encode(replace(welcome, resync=result.resync))))
-        out.extend(Transmit((conn,), frame) for frame in result.events)
-        start = result.start + len(result.events)
-        caught = local.catch_up(start)
-        if caught is None:  # the stream moved on further than this process kept: resume
-            return [*out, Close(conn, CLOSE_SERVICE_RESTART, "resume"), *self._replace(replaced)]
-        out.extend(Transmit((conn,), frame) for frame in caught)
-        self._charge_replay(session, len(result.events) + len(caught), now)
-        local.expects[conn] = start + len(caught)
-        if admitted.seat is not None:
-            local.seat_of[conn] = admitted.seat.index
-        for seat, seconds_ago in result.away:
-            local.away[seat] = now + max(0.0, self.config.seat_grace - seconds_ago)
-        return [*out, *self._replace(replaced)]
+        return self.backplane.entered(conn, result, now)
 
     def brought(self, conn: ConnId, result: BringResult) -> list[Output]:
         """The backplane decided a :class:`~relay.shared.Bring`."""
-        session = self.sessions.get(conn)
-        if session is None or session.closing:
-            return []
-        session.waiting = False
-        if isinstance(result, Full):
-            text = self.rooms_per_ip_text() if result.why == "address" else None
-            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, text, why=result.why)
-        if isinstance(result, ErrorCode):
-            return self._refuse(session, result)
-        created = result.created
-        event = "recreated" if result.again else "created"
-        return [
-            Log(
-                conn, event, {"room": created.room_id[:8], "seats": result.seats, "ip": session.ip}
-            ),
-            Transmit((conn,), encode(created)),
-        ]
+        return self.backplane.brought(conn, result)
 
     def delivered(self, room_id: str, events: list[Event], now: float) -> list[Output]:
         """The backplane's reader read these events of a shared room, in order."""
-        local = self.shared.get(room_id)
-        if local is None:
-            return []
-        out: list[Output] = []
-        expects = local.expects
-        for event in events:
-            if event.epoch != local.epoch:
-                # Its stream was lost and numbered anew (the backplane restarted): what each
-                # member saw may be gone, so each resumes, and is told to resync if so.
-                return [*out, *self.resync(room_id)]
-            local.remember(event.seq, event.frame)
-            if event.presence == PresenceEvent.WATCHING:
-                sender = None  # news for the players; no seat changed
-            elif event.presence is not None:
-                # First who no longer holds his seat here (he gets the refusal, not the news).
-                out += self._seat_changed(local, event, now)
-                if local.id not in self.shared:
-                    break  # its last member here was let go
-                sender = None
-            else:
-                sender = self.local_conn(event.holder)
-            to, behind = [], []
-            for conn, seq in expects.items():
-                if seq == event.seq and conn != sender:
-                    to.append(conn)
-                elif seq < event.seq:
-                    behind.append(conn)
-            for conn in to:
-                expects[conn] = event.seq + 1
-            for conn in behind:  # it would miss events (never seen): it resumes instead
-                out += self._let_go(local, conn, "resume")
-                if local.id not in self.shared:
-                    return out
-            if sender is not None and expects.get(sender) == event.seq:
-                expects[sender] = event.seq + 1
-                asked = local.tells.get(sender)
-                if asked and asked.popleft():  # its appends come back in the order it made them
-                    out.append(Transmit((sender,), encode(Stamped(event.seq))))
-            if to:
-                out.append(Transmit(tuple(to), event.frame))
-                if event.presence is None:
-                    self.stats.messages_forwarded += len(to)
-                    self.stats.bytes_forwarded += len(event.frame) * len(to)
-        return out
+        return self.backplane.delivered(room_id, events, now)
 
     def lost_backplane(self, reason: str) -> list[Output]:
-        """The backplane cannot be reached: every member of a shared room here reconnects
-        later (joins are refused with ``unavailable`` until it is back)."""
-        out: list[Output] = [Log(None, "backplane_down", {"reason": reason})]
-        for room_id in list(self.shared):
-            out += self.resync(room_id)
-        return out
+        """The backplane cannot be reached (:meth:`SharedRooms.lost_backplane
+        <relay.shared_core.SharedRooms.lost_backplane>`)."""
+        return self.backplane.lost_backplane(reason)
 
     def let_go(self, room_id: str, holder: str, reason: str) -> list[Output]:
-        """The backplane did not number this member's message (``reason``: his seat was let
-        go while this process could not hear it, or Redis refused or cannot be reached): he
-        reconnects (1012) and resumes, and his app sends again what was not numbered. The
-        backplane hears that he left, so that a seat he no longer comes back to expires."""
-        local = self.shared.get(room_id)
-        conn = self.local_conn(holder)
-        if local is None or conn is None or conn not in local.expects:
-            return []  # gone already
-        log = Log(conn, "let_go", {"room": room_id[:8], "reason": reason})
-        return [log, *self._let_go(local, conn, reason), Leave(room_id, holder)]
+        """The backplane did not number this member's message (:meth:`SharedRooms.let_go
+        <relay.shared_core.SharedRooms.let_go>`)."""
+        return self.backplane.let_go(room_id, holder, reason)
 
     def resync(self, room_id: str) -> list[Output]:
-        """Every member here of this room reconnects (close 1012) and resumes, because the
-        backplane may have lost events they saw; the room is forgotten here until then."""
-        local = self.shared.pop(room_id, None)
-        if local is None:
-            return []
-        out: list[Output] = [Log(None, "resync", {"room": room_id[:8]})]
-        for conn in list(local.expects):
-            session = self.sessions.get(conn)
-            if session is not None and not session.closing:
-                session.closing = True
-                session.room = session.seat = None
-                out.append(Close(conn, CLOSE_SERVICE_RESTART, "resync"))
-        return out
+        """Every member here of this room reconnects and resumes (:meth:`SharedRooms.resync
+        <relay.shared_core.SharedRooms.resync>`)."""
+        return self.backplane.resync(room_id)
+
+    def forget_member(self, local: LocalRoom, conn: ConnId) -> None:
+        """A member of a shared room is no longer one here (:class:`relay.shared.Host`)."""
+        self.backplane.forget_member(local, conn)
 
     # --- what clients ask ----------------------------------------------------------------
 
@@ -522,9 +331,9 @@ class RelayCore:
         asked to be told the number at once (:attr:`relay.envelope.Send.tell`)."""
         room, seat = session.room, session.seat
         if room is None:
-            return self._refuse(session, ErrorCode.NOT_JOINED)
+            return self.refuse(session, ErrorCode.NOT_JOINED)
         if seat is None:
-            return self._refuse(session, ErrorCode.SPECTATOR_CANNOT_SEND)
+            return self.refuse(session, ErrorCode.SPECTATOR_CANNOT_SEND)
         # Numbered here (forward_here), or by the backplane and delivered by its reader.
         return room.forward(self, session.conn, seat.index, packed_payload, tell)
 
@@ -552,7 +361,7 @@ class RelayCore:
     def _create(self, session: Session, message: Create, now: float) -> list[Output]:
         if not 1 <= message.seats <= self.config.max_seats:
             text = REFUSALS[ErrorCode.BAD_SEATS][1].format(max=self.config.max_seats)
-            return self._refuse(session, ErrorCode.BAD_SEATS, text)
+            return self.refuse(session, ErrorCode.BAD_SEATS, text)
         again = message.again
         if again is not None and again.room_id != room_id_for(
             message.seats, again.player_token, again.spectator_token
@@ -561,7 +370,7 @@ class RelayCore:
             # knowing a room's id (as a spectator or anyone shown an invite's id does) is not
             # enough to take it over. Checking needs no relay state and tells a failed prover
             # nothing he could not compute himself, so it is not counted as a guess.
-            return self._refuse(session, ErrorCode.BAD_TOKEN, _NOT_THIS_ROOM, room=again.room_id)
+            return self.refuse(session, ErrorCode.BAD_TOKEN, _NOT_THIS_ROOM, room=again.room_id)
         # A re-created room (one this relay lost in a restart) keeps its old secrets.
         created = again or new_room(message.seats)
         if self.process is not None:
@@ -577,10 +386,10 @@ class RelayCore:
             log = Log(session.conn, "recreated", details)
             return [log, Transmit((session.conn,), encode(created))]
         if len(self.rooms) >= self.config.max_rooms:
-            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, why="rooms")
-        if self._rooms_per_ip[session.ip] >= self.config.max_rooms_per_ip:
+            return self.refuse(session, ErrorCode.TOO_MANY_ROOMS, why="rooms")
+        if not self.budgets.may_create(session.ip):
             text = self.rooms_per_ip_text()
-            return self._refuse(session, ErrorCode.TOO_MANY_ROOMS, text, why="address")
+            return self.refuse(session, ErrorCode.TOO_MANY_ROOMS, text, why="address")
         room_id = created.room_id
         self.rooms[room_id] = Room(
             room_id,
@@ -593,7 +402,7 @@ class RelayCore:
             creator=session.ip,
             recreated=again is not None,
         )
-        self._rooms_per_ip[session.ip] += 1
+        self.budgets.created(session.ip)
         event = "created" if again is None else "recreated"
         return [
             Log(
@@ -608,51 +417,34 @@ class RelayCore:
             "relay; finish a game or wait for an empty room to expire."
         )
 
-    def _joins_of(self, ip: str, now: float) -> TokenBucket:
-        rate = self.config.joins_per_minute
-        return self._joins.setdefault(ip, TokenBucket(rate / 60.0, rate, now))
-
-    def _charge_replay(self, session: Session, frames: int, now: float) -> None:
-        """A replay costs its address's joins after the fact (relay.limits
-        .REPLAYED_FRAMES_PER_JOIN): its next joins wait until the tokens are back."""
-        if frames:
-            self._joins_of(session.ip, now).charge(now, frames / REPLAYED_FRAMES_PER_JOIN)
-
-    def _sit(self, session: Session, room_id: str, now: float) -> None:
+    def sit(self, session: Session, room_id: str, now: float) -> None:
         """A player took his seat: from now on his sends are paced by the seat's bucket
-        (the one his connection brought, if the seat has none yet); a seat reclaimed costs
-        a token of it, so that a loop of reclaims and sends keeps to the seat's rate."""
-        if session.seat is None:
-            return
-        key = (room_id, session.seat.index)
-        bucket = self._seat_buckets.get(key)
-        if bucket is None:
-            self._seat_buckets[key] = session.bucket
-        elif bucket is not session.bucket:
-            bucket.take(now)  # the reclaim, counted (none left: his first send is refused)
-            session.bucket = bucket
+        (:meth:`relay.budgets.Budgets.sit`)."""
+        if session.seat is not None:
+            seat = session.seat.index
+            session.bucket = self.budgets.sit(room_id, seat, session.bucket, now)
 
     def _join(self, session: Session, message: Join, now: float) -> list[Output]:
         # Every join costs its address, first: a crowd of joins, even failing ones, each
         # loading a room (from Redis, with a backplane) and replaying it, is refused here.
-        if not self._joins_of(session.ip, now).take(now):
+        if not self.budgets.join(session.ip, now):
             text = "Too many joins from your address; wait a moment and try again."
-            return self._refuse(session, ErrorCode.TOO_MANY_CONNECTIONS, text, why="joins")
+            return self.refuse(session, ErrorCode.TOO_MANY_CONNECTIONS, text, why="joins")
         if self.process is not None:  # the backplane counts failures, across processes
             name = display_name(message.name)
             if name is None:
-                return self._refuse(session, ErrorCode.BAD_NAME)
+                return self.refuse(session, ErrorCode.BAD_NAME)
             session.waiting = True
             holder = self.holder(session.conn)
             return [Enter(session.conn, holder, session.ip, message, name)]
-        if self._throttled(session, now):
-            return self._refuse(session, ErrorCode.TOO_MANY_FAILURES)
+        if self.budgets.throttled(session.ip, now):
+            return self.refuse(session, ErrorCode.TOO_MANY_FAILURES)
         # The name before the room, as with a backplane: a bad name's refusal says nothing of
         # whether the room exists (after the lookup it told a live room from an unknown one,
         # uncounted: a free probe).
         name = display_name(message.name)
         if name is None:
-            return self._refuse(session, ErrorCode.BAD_NAME)
+            return self.refuse(session, ErrorCode.BAD_NAME)
         room = self.rooms.get(message.room_id)
         if room is None:
             return self._failed_join(session, ErrorCode.UNKNOWN_ROOM, now, message.room_id)
@@ -662,30 +454,28 @@ class RelayCore:
             message.resume_from, message.epoch, room.epoch, 0, room.next_seq
         )
         if isinstance(replayable, ErrorCode):
-            return self._refuse(session, replayable)
+            return self.refuse(session, replayable)
         # The roster and next_seq the newcomer gets describe the room just before its own
         # arrival, which reaches it (and everyone) as the presence event numbered next_seq.
         next_seq = room.next_seq
         reclaimed = room.seat_by_token.get(token_hash(message.token))
-        if reclaimed is not None:
-            # A reclaim costs a token of the seat's send bucket (_sit): with none left it is
-            # refused before the seat changes hands, so that a loop of reclaims cannot make
-            # the room's members hear a departure and a return each time, past the rate.
-            bucket = self._seat_buckets.get((room.id, reclaimed.index))
-            if bucket is not None and not bucket.ready(now):
-                return self._refuse(session, ErrorCode.RATE_LIMITED, why="reclaim")
+        # A reclaim costs a token of the seat's send bucket (sit): with none left it is
+        # refused before the seat changes hands, so that a loop of reclaims cannot make the
+        # room's members hear a departure and a return each time, past the rate.
+        if reclaimed is not None and not self.budgets.may_reclaim(room.id, reclaimed.index, now):
+            return self.refuse(session, ErrorCode.RATE_LIMITED, why="reclaim")
         admitted = admit(
             room, message.token, name, session.conn, max_spectators=self.config.max_spectators
         )
         if admitted == ErrorCode.BAD_TOKEN:
             return self._failed_join(session, ErrorCode.BAD_TOKEN, now, message.room_id)
         if isinstance(admitted, ErrorCode):
-            return self._refuse(session, admitted)
+            return self.refuse(session, admitted)
         out: list[Output] = []
         if isinstance(admitted.replaced, int):
-            out += self._replace(admitted.replaced)
+            out += self.drop_replaced(admitted.replaced)
         session.room, session.seat = room, admitted.seat
-        self._sit(session, room.id, now)
+        self.sit(session, room.id, now)
         replay = None
         if message.resume_from is not None and replayable:
             replay = room.backlog_since(message.resume_from)
@@ -693,12 +483,12 @@ class RelayCore:
             # A spectator new to a re-created room: what it kept starts after the match did
             # (players fill each other in; he is announced, and one of them sends it).
             replay = None
-        welcome = self._welcome(admitted, room.capacity, next_seq, room.epoch)
+        welcome = self.welcome(admitted, room.capacity, next_seq, room.epoch)
         welcome = replace(welcome, resync=message.resume_from is not None and replay is None)
-        out.append(Log(session.conn, "joined", _joined(room.id, admitted, session.ip)))
+        out.append(Log(session.conn, "joined", joined(room.id, admitted, session.ip)))
         out.append(Transmit((session.conn,), encode(welcome)))
         out.extend(Transmit((session.conn,), frame) for frame in replay or ())
-        self._charge_replay(session, len(replay or ()), now)
+        self.budgets.charge_replay(session.ip, len(replay or ()), now)
         room.refresh_audience(now)
         if admitted.seat is not None and admitted.event is not None:
             out += self._presence(room, admitted.seat, admitted.event)
@@ -716,7 +506,7 @@ class RelayCore:
         room.watch_at = now + WATCHING_EVERY
         return self._stamp_presence(room, WATCHING_SEAT, PresenceEvent.WATCHING, name)
 
-    def _welcome(self, admitted: Admitted, capacity: int, next_seq: int, epoch: int) -> Welcome:
+    def welcome(self, admitted: Admitted, capacity: int, next_seq: int, epoch: int) -> Welcome:
         seat = admitted.seat
         return Welcome(
             seat=None if seat is None else seat.index,
@@ -730,68 +520,24 @@ class RelayCore:
             burst=self.config.burst,
         )
 
-    def _throttled(self, session: Session, now: float) -> bool:
-        failures = self._failures.get(session.ip)
-        return failures is not None and not failures.ready(now)
-
     def _failed_join(
         self, session: Session, code: ErrorCode, now: float, room_id: str
     ) -> list[Output]:
         """Count failures per address, so guessing room ids or tokens stays hopeless."""
-        rate = self.config.join_failures_per_minute
-        bucket = self._failures.setdefault(session.ip, TokenBucket(rate / 60.0, rate, now))
-        bucket.take(now)
-        return self._refuse(session, code, room=room_id)
+        self.budgets.failed(session.ip, now)
+        return self.refuse(session, code, room=room_id)
 
-    def _replace(self, old_conn: ConnId | None) -> list[Output]:
+    def drop_replaced(self, old_conn: ConnId | None) -> list[Output]:
         """A player reconnected while its old connection still looked alive: drop the old one
         (if it is one of ours, still open)."""
         old = None if old_conn is None else self.sessions.get(old_conn)
         if old is None:
             return []
-        out = [] if old.closing else self._refuse(old, ErrorCode.REPLACED)
+        out = [] if old.closing else self.refuse(old, ErrorCode.REPLACED)
         if old.room is not None:
             old.room.drop(self, old.conn)
         old.room = old.seat = None
         return out
-
-    def forget_member(self, local: LocalRoom, conn: ConnId) -> None:
-        """A member of a shared room is no longer one here (:class:`relay.shared.Host`)."""
-        local.expects.pop(conn, None)
-        local.seat_of.pop(conn, None)
-        local.tells.pop(conn, None)
-        if not local.expects:  # nobody here is in it any more: the reader lets it go
-            del self.shared[local.id]
-
-    def _seat_changed(self, local: LocalRoom, event: Event, now: float) -> list[Output]:
-        """A presence event of a shared room: note which seats are away (to ask when they
-        expire), and drop a member of ours that no longer holds the seat it holds here."""
-        if event.presence == PresenceEvent.LEFT:
-            local.away[event.seat] = now + self.config.seat_grace
-        else:
-            local.away.pop(event.seat, None)
-        out: list[Output] = []
-        for conn, index in list(local.seat_of.items()):
-            if index != event.seat:
-                continue
-            arrived = event.presence in (PresenceEvent.JOINED, PresenceEvent.RECONNECTED)
-            if arrived and event.holder == self.holder(conn):
-                continue  # its own arrival
-            if event.presence == PresenceEvent.RECONNECTED:
-                out += self._replace(conn)  # its player came back through another process
-            else:  # let go while still here (this process's lease lapsed): it reconnects
-                out += self._let_go(local, conn, "seat_lost")
-        return out
-
-    def _let_go(self, local: LocalRoom, conn: ConnId, reason: str) -> list[Output]:
-        """Close a member with 1012: it reconnects and resumes (or resyncs) by itself."""
-        self.forget_member(local, conn)
-        session = self.sessions.get(conn)
-        if session is None or session.closing:
-            return []
-        session.room = session.seat = None
-        session.closing = True
-        return [Close(conn, CLOSE_SERVICE_RESTART, reason)]
 
     # --- expiry --------------------------------------------------------------------------
 
@@ -802,9 +548,7 @@ class RelayCore:
             out += self._presence(room, seat, PresenceEvent.SEAT_EXPIRED)
         if room.empty_since is not None and room.empty_since + self.config.room_idle <= now:
             del self.rooms[room.id]
-            self._rooms_per_ip[room.creator] -= 1
-            if self._rooms_per_ip[room.creator] <= 0:
-                del self._rooms_per_ip[room.creator]
+            self.budgets.expired(room.creator)
             out.append(Log(None, "room_expired", {"room": room.id[:8]}))
         return out
 
@@ -819,7 +563,7 @@ class RelayCore:
         frame = room.stamp(lambda seq: encode(Presence(seq, index, event, name)))
         return [Transmit(room.audience, frame)] if room.audience else []
 
-    def _refuse(
+    def refuse(
         self,
         session: Session,
         code: ErrorCode,
@@ -847,10 +591,3 @@ class RelayCore:
             session.closing = True
             out.append(Close(session.conn, close_code, code, at_once))
         return out
-
-
-def _joined(room_id: str, admitted: Admitted, ip: str) -> dict[str, str | int]:
-    # The address too: every line a client's doing causes is paced by it (relay.logs).
-    if admitted.seat is None:
-        return {"room": room_id[:8], "as": "spectator", "ip": ip}
-    return {"room": room_id[:8], "as": "player", "seat": admitted.seat.index, "ip": ip}

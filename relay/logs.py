@@ -21,7 +21,7 @@ import logging
 import time
 from collections import Counter
 
-from relay.core import Log
+from relay.outputs import Log
 
 logger = logging.getLogger("tablier.relay")
 

@@ -82,8 +82,8 @@ from relay.backplane_rooms import (
 )
 from relay.backplane_rooms import room_bytes as room_bytes  # where the docs cite it
 from relay.config import BackplaneURLError, RelayConfig
-from relay.core import Log
 from relay.envelope import stamp
+from relay.outputs import Log
 from relay.redis_changes import CONCURRENT_CHANGES, RoomChanges
 from relay.redis_library import VERSION_KEY
 from relay.redis_link import RedisLink, Waiting, pack, tls_context

@@ -16,7 +16,7 @@ import msgpack  # type: ignore[import-untyped]
 from relay.envelope import Created, Member
 
 if TYPE_CHECKING:
-    from relay.core import Output
+    from relay.outputs import Output
     from relay.shared import Host
 
 ConnId = int

@@ -31,8 +31,10 @@ from websockets.protocol import State
 from relay import logs, metrics
 from relay.config import RelayConfig
 from relay.connection import RelayConnection, TLSGate
-from relay.core import Close, Log, Output, RelayCore, Transmit
+from relay.core import RelayCore
 from relay.envelope import ErrorCode
+from relay.fault import Fault
+from relay.outputs import Close, Log, Output, Transmit
 from relay.shared import Append, Bring, Check, Enter, Event, Leave
 
 if TYPE_CHECKING:
@@ -44,9 +46,12 @@ SLOW_READER_FRAMES = 64
 _WEBSOCKETS_LOGGER = logging.getLogger("websockets.server")
 
 
-class CertificateError(Exception):
-    """The TLS certificate or key cannot be used; the message says which and why.
+class CertificateError(ValueError):
+    """The TLS certificate or key the operator gave cannot be used (bad values from a
+    file: the operator's input, ``fault``); the message says which and why.
     ``unreadable``: the system's refusal to read them (None: read, but not a PEM pair)."""
+
+    fault = Fault.INPUT
 
     def __init__(self, message: str, unreadable: OSError | None = None) -> None:
         super().__init__(message)
@@ -370,7 +375,7 @@ class RelayServer:
 
 def _close_at_once(websocket: ServerConnection, close: Close) -> None:
     """The close frame after what was written, then the TCP connection closed once that is
-    sent (relay.core.Close.at_once): the client's close is not waited for."""
+    sent (relay.outputs.Close.at_once): the client's close is not waited for."""
     if websocket.protocol.state is State.OPEN:
         websocket.protocol.send_close(close.code, close.reason)
         websocket.send_data()

@@ -23,7 +23,7 @@ from relay.rooms import ConnId, Holder
 from relay.rules import Admitted
 
 if TYPE_CHECKING:
-    from relay.core import Output
+    from relay.outputs import Output
     from relay.rooms import Room
 
 # Events a process keeps per room for members who arrive while its reader moves on: at most
@@ -61,7 +61,7 @@ class Bring:
 class Append(NamedTuple):
     """Number this member's payload in its room's stream (it arrives back through
     :meth:`RelayCore.delivered`, like everyone's). A named tuple, as
-    :class:`relay.core.Transmit`: one is made per message."""
+    :class:`relay.outputs.Transmit`: one is made per message."""
 
     room_id: str
     holder: str

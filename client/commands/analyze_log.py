@@ -17,7 +17,7 @@ from typing import Any
 
 from client.game.budget import MAX_JUDGED_TURNS
 from client.game.jacquet_turns import indexed_jacquet_turns
-from client.i18n import _, path_shown, said, say
+from client.i18n import _, path_shown, say, say_error
 from engine.bot.analysis import MatchAnalysis, analyse_turn, summarise
 from engine.bot.netsearch import NetLimits
 from engine.goose import events as goose
@@ -25,12 +25,16 @@ from protocol.errors import CorruptLog, LogError, NotALog
 from protocol.logfile import LogContents, parse_log, read_log_bytes
 from protocol.session import MatchSession
 from protocol.verify import replay
+from relay.fault import Fault
 
 Progress = Callable[[int, int], None]
 
 
-class LogRefused(Exception):
-    """The log cannot be analysed; the message says why. ``not_a_log``: not a match log."""
+class LogRefused(ValueError):
+    """The log cannot be analysed (bad values from the file the person named: ``fault``,
+    theirs to change); the message says why. ``not_a_log``: not a match log."""
+
+    fault = Fault.INPUT
 
     def __init__(self, message: str, *, not_a_log: bool = False) -> None:
         super().__init__(message)
@@ -77,10 +81,10 @@ def read(path: Path) -> tuple[bytes, LogContents]:
         data = read_log_bytes(path)  # a regular file, at most MAX_LOG_BYTES, or NotALog
         return data, parse_log(data, name=path_shown(path))
     except NotALog as error:
-        raise LogRefused(said(error), not_a_log=True) from None
+        raise LogRefused(say_error(error), not_a_log=True) from None
     except LogError as error:
         raise LogRefused(
-            _("{path}: {reason}").format(path=path_shown(path), reason=said(error))
+            _("{path}: {reason}").format(path=path_shown(path), reason=say_error(error))
         ) from None
 
 
@@ -95,8 +99,7 @@ def _replayed(contents: LogContents, path: Path) -> tuple[list[tuple[Any, Any]],
             steps.append((before, step))
             before = step.state
     except CorruptLog as error:  # its cause is the record's fault (the record is said here)
-        what = error.what
-        why = said(error.cause) if error.cause else what if isinstance(what, str) else say(what)
+        why = say_error(error.cause) if error.cause else say(error.what)
         raise LogRefused(
             _(
                 "{path} fails verification at record {record}: {error}; run tablier verify for "

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from client.i18n import _, os_reason_of, path_shown, printable, said
+from client.i18n import _, os_reason_of, path_shown, printable, say_error
 
 if TYPE_CHECKING:
     import argparse
@@ -82,18 +82,18 @@ class LogGate:
         from protocol.errors import NotALog
 
         if isinstance(error, NotALog):  # its sentence names the file already
-            self.say(said(error))
+            self.say(say_error(error))
             return EXIT_NOT_A_LOG
         if isinstance(error, OSError):  # not the log's: the output's (a closed pipe, a disk)
             self.say(os_reason_of(error))
             return EXIT_INVALID
         damage = self.damage(error)
         if self.path is None:
-            self.say(said(damage))
+            self.say(say_error(damage))
         else:
             print(_("tablier {command}: {log}: {error}").format(command=self.command,
                                                                 log=path_shown(self.path),
-                                                                error=printable(said(damage))),
+                                                                error=printable(say_error(damage))),
                   file=sys.stderr)  # fmt: skip
         return EXIT_INVALID
 

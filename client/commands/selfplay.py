@@ -9,7 +9,7 @@ from typing import Any
 
 from client.commands.argparse_words import integer
 from client.commands.paths import check_new_file
-from client.i18n import _, format_number, ngettext, path_shown, said, say
+from client.i18n import _, format_number, ngettext, path_shown, say, say_error
 from client.setup import (
     GOOSE_DEFAULT_ANTE,
     GOOSE_DEFAULT_FEE,
@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         return 130
     except ValueError as error:  # the engine's or the protocol's refusal of the options
-        print(_("tablier {command}: {error}").format(command="selfplay", error=said(error)),
+        print(_("tablier {command}: {error}").format(command="selfplay", error=say_error(error)),
               file=sys.stderr)  # fmt: skip
         return 2
     session = match.sessions[0]

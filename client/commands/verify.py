@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from client.commands.log_gate import EXIT_INVALID, LogGate, reads_logs
-from client.i18n import _, path_shown, printable, said, words
+from client.i18n import _, path_shown, printable, say_error, words
 
 EXIT_VALID, EXIT_UNPROVEN = 0, 3  # 1 and 2: a bad log and no log, as every log command
 
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
             read = gate.read(path)
         except CorruptLog as error:  # a log whose header is damaged or of an unknown version
             print(_("tablier verify: {path}: INVALID: {error}").format(path=path_shown(path),
-                                                                        error=printable(said(error))),
+                                                                        error=printable(say_error(error))),
                   file=sys.stderr)  # fmt: skip
             return EXIT_INVALID
         contents.append(read)

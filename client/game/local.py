@@ -23,7 +23,7 @@ from client.game.queued import QueuedTurns
 from client.game.score import RunningScore
 from client.game.turn import NotYourTurnError, Turn, TurnEvent, TurnQueue
 from client.game.turn_cutter import TurnCutter
-from client.i18n import _, os_reason_of, said
+from client.i18n import _, os_reason_of, say_error
 from client.setup import (
     GameSetup,
     JacquetSetup,
@@ -153,13 +153,13 @@ class LocalGame(QueuedTurns):
             )
         except (LocalSeatsError, NotALog) as problem:
             raise ResumeRefused(_("This game cannot be taken up again: {problem}.").format(
-                problem=said(problem))) from None  # fmt: skip
+                problem=say_error(problem))) from None  # fmt: skip
         except LogInUse:
             raise ResumeRefused(_("This game is being played in another terminal: a game is "
                                   "played from one terminal at a time.")) from None  # fmt: skip
         except ProtocolError as problem:  # the log was changed, or is another game's
             refusal = _("Its log fails verification, so the game cannot be taken up again: "
-                        "{problem}.").format(problem=said(problem))  # fmt: skip
+                        "{problem}.").format(problem=say_error(problem))  # fmt: skip
             raise ResumeRefused(refusal) from None
         except SetupError as problem:
             raise ResumeRefused(_("This game cannot be taken up again: {problem}.").format(

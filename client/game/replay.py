@@ -18,7 +18,7 @@ from client.game.budget import Cancelled
 from client.game.driver import Extras, Listener, ScreenAwaiting, SeatRole
 from client.game.story import tell
 from client.game.turn import GameState, NotYourTurnError, Turn, TurnEvent, TurnQueue
-from client.i18n import _, said
+from client.i18n import _, say_error
 from client.setup import GameSetup, setup_for_match
 from engine.awaiting import Finished
 from engine.jacquet import Play
@@ -84,7 +84,7 @@ def load_replay(path: Path, *, between: Callable[[], None] = lambda: None) -> Ma
     try:
         contents = read_log(path)
     except NotALog as error:
-        raise NotALogFile(said(error)) from None
+        raise NotALogFile(say_error(error)) from None
     except LogError as error:  # its header
         raise ReplayRefused(_fails(error)) from None
     try:
@@ -96,7 +96,7 @@ def load_replay(path: Path, *, between: Callable[[], None] = lambda: None) -> Ma
 
 
 def _fails(error: LogError) -> str:
-    return _("this log fails verification: {error}").format(error=said(error))
+    return _("this log fails verification: {error}").format(error=say_error(error))
 
 
 def replay_contents(
@@ -126,7 +126,7 @@ def replay_contents(
     if contents.problem is not None:
         # The problem's own message already names the record and the byte.
         warning = _("The log is damaged: {problem}; replaying up to its last good record.").format(
-            problem=said(contents.problem)
+            problem=say_error(contents.problem)
         )
     options = dict(setup.proposal.options)
     return MatchReplay(setup.game, names, options, tuple(frames), warning, session.ended)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from client.game.turn import TurnEvent
-from client.i18n import _, words
+from client.i18n import _, say
 from engine.jacquet import Moved, format_play
 from protocol.narrate import narrate, narrate_turns
 
@@ -15,7 +15,7 @@ def tell(game: str, events: Iterable[TurnEvent], names: Sequence[str]) -> list[s
     """One sentence per thing worth a line: a Goose throw and all it led to, a Jacquet
     play (its moves told together), a game won, the match's end."""
     if game == "goose":
-        return [sentence.say(words()) for sentence in narrate_turns(events, names)]
+        return [say(sentence) for sentence in narrate_turns(events, names)]
     return _tell_jacquet(events, names)
 
 
@@ -36,6 +36,6 @@ def _tell_jacquet(events: Iterable[TurnEvent], names: Sequence[str]) -> list[str
         flush()
         clause = narrate(event, names)
         if clause is not None:
-            sentences.append(_("{sentence}.").format(sentence=clause.say(words())))
+            sentences.append(_("{sentence}.").format(sentence=say(clause)))
     flush()
     return sentences

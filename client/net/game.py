@@ -37,7 +37,7 @@ from client.game.driver import (
 from client.game.link_status import LinkStatus
 from client.game.queued import QueuedTurns
 from client.game.turn import NotYourTurnError, TurnQueue
-from client.i18n import _, reason_of
+from client.i18n import _, say
 from client.net.link import RelayLink
 from client.net.match import NetMatch
 from client.setup import GameSetup, SessionSettings, setup_for_match
@@ -248,14 +248,14 @@ class NetworkGame(QueuedTurns):
         try:
             self.match.ask_rematch(self.settings.clock())
         except LocalProtocolError as error:
-            raise NotYourTurnError(reason_of(error)) from None
+            raise NotYourTurnError(say(error.reason)) from None
         self.link.flush()
 
     def withdraw_rematch(self) -> None:
         try:
             self.match.withdraw_rematch()
         except LocalProtocolError as error:
-            raise NotYourTurnError(reason_of(error)) from None
+            raise NotYourTurnError(say(error.reason)) from None
         self.link.flush()
 
     @property
@@ -319,7 +319,7 @@ class NetworkGame(QueuedTurns):
         try:
             self.match.act(action)
         except LocalProtocolError as error:
-            raise NotYourTurnError(reason_of(error)) from None
+            raise NotYourTurnError(say(error.reason)) from None
         except Exception as error:  # on what peers said before: named, never a crash
             self.link.stop_for(self.match.cannot_handle(None, error, own=True))
             return

@@ -63,6 +63,7 @@ from relay.envelope import (
     PresenceEvent,
     Welcome,
 )
+from relay.fault import Fault
 from relay.limits import TokenBucket
 
 _PRESENCE: dict[PresenceEvent, PresenceChange] = {
@@ -85,8 +86,14 @@ _FATAL = {
 }
 
 
-class LinkFailed(Exception):
-    """The relay refused us for good (a mistyped invite, a full room); ``str`` says why."""
+class LinkFailed(ConnectionError):
+    """The link to the room failed for good: the relay refused us (a mistyped invite, a
+    full room), or the match it carried stopped; ``str`` says why, ``fault`` whose it is
+    (the person's invite, the relay, a peer, or this app)."""
+
+    def __init__(self, text: str, fault: Fault) -> None:
+        super().__init__(text)
+        self.fault = fault
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +159,8 @@ class RelayLink:
         self._ready = asyncio.Event()  # the outbox has something
         self._may_send = asyncio.Event()  # the connection's replay is over
         self._closing = False
-        self._refused: str | None = None  # mid-stream, for good ("replaced", a bad frame)
+        # Mid-stream, for good ("replaced", a bad frame): why, and whose fault.
+        self._refused: tuple[str, Fault] | None = None
         self.connect_timeout = connect_timeout
         self.deadline: float | None = None  # monotonic: when trying to connect stops
         self.ever_connected = False
@@ -196,7 +204,7 @@ class RelayLink:
         except (LinkFailed, asyncio.CancelledError):
             raise
         except Exception as error:  # the relay's welcome, say, which the match took in
-            self._fail(self.match.cannot_handle(None, error))
+            self._fail(self.match.cannot_handle(None, error), Fault.RELAY)
 
     async def _run(self) -> None:
         attempt = 0
@@ -205,7 +213,7 @@ class RelayLink:
             self.deadline = time.monotonic() + self.connect_timeout
         while not self._closing:
             if self._refused is not None:  # the match stopped between two connections
-                self._fail(self._refused)
+                self._fail(*self._refused)
             limit = asyncio.timeout_at(self._loop_deadline())
             try:
                 async with limit:
@@ -214,29 +222,29 @@ class RelayLink:
                 if error.code in _FATAL or (
                     error.code in ("unknown_room", "bad_token") and self._next_seq is None
                 ):
-                    self._fail(refusal(error))
+                    self._fail(refusal(error), error.fault)
                 detail = error.text if isinstance(error, _RoomLost) else refusal(error)
             except EnvelopeError as error:
                 if error.code == ErrorCode.UNSUPPORTED_VERSION:  # no retry will cure it
                     self._fail(_("the relay cannot be used: {reason}").format(
-                        reason=garbled(error)))  # fmt: skip
+                        reason=garbled(error)), Fault.RELAY)  # fmt: skip
                 detail = _describe(error)
             except RelayMisbehaved as error:
-                self._fail(str(error))
+                self._fail(str(error), Fault.RELAY)
             except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as error:
                 if not (limit.expired() and detail):  # cut short by the deadline: say the last
                     detail = _describe(error)
             except InvalidURI:
                 self._fail(_("{url} is not a relay address (ws://HOST:PORT/ or wss://…)").format(
                     url=shown(self.url)
-                ))
+                ), Fault.INPUT)  # fmt: skip
             else:
                 attempt = 0
                 self.ever_connected = True
                 self.deadline = None
                 await self._pump(connection)
                 if self._refused is not None:
-                    self._fail(self._refused)
+                    self._fail(*self._refused)
                 if self._closing:
                     break
                 self.reconnections += 1
@@ -253,7 +261,7 @@ class RelayLink:
                     self._fail(_("no relay answered at {url} in {seconds} s ({tries})").format(
                         url=shown(self.url), seconds=format_number(self.connect_timeout),
                         tries=tries,
-                    ))
+                    ), Fault.RELAY)  # fmt: skip
                 delay = min(delay, self.deadline - time.monotonic())
             self._set(LinkStatus("reconnecting", attempt, time.monotonic() + delay, detail))
             with contextlib.suppress(TimeoutError):  # (cut short if the match stops)
@@ -266,15 +274,16 @@ class RelayLink:
             return None
         return asyncio.get_running_loop().time() + (self.deadline - time.monotonic())
 
-    def _fail(self, text: str) -> NoReturn:
+    def _fail(self, text: str, fault: Fault) -> NoReturn:
         self._set(LinkStatus("failed", detail=text, joined=self.ever_connected))
-        raise LinkFailed(text)
+        raise LinkFailed(text, fault)
 
     def stop_for(self, text: str) -> None:
-        """The match cannot go on here (:meth:`NetMatch.cannot_handle` says why): leave the
-        room, failed with *text*, rather than stay connected following nothing."""
+        """The match cannot go on here (:meth:`NetMatch.cannot_handle` says why, and whose
+        fault it is): leave the room, failed with *text*, rather than stay connected
+        following nothing."""
         if self._refused is None:
-            self._refused = text
+            self._refused = (text, self.match.fault or Fault.OURS)
         self._stopped.set()
         self._drop.set()
 
@@ -398,13 +407,14 @@ class RelayLink:
                     self._caught_up()
         except RelayError as error:
             if error.code in _FATAL:  # the app in another terminal took this seat back
-                self._refused = refusal(error)
+                self._refused = (refusal(error), error.fault)
         except RelayMisbehaved as error:
-            self._refused = str(error)
+            self._refused = (str(error), Fault.RELAY)
         except Exception as error:
             if taking or not isinstance(error, ConnectionClosed | EnvelopeError | OSError):
                 # Not the connection: what another machine sent broke the match.
-                self._refused = self.match.cannot_handle(sender, error)
+                self._refused = (self.match.cannot_handle(sender, error),
+                                 self.match.fault or Fault.RELAY)  # fmt: skip
                 self._stopped.set()
         finally:
             self.connected.clear()

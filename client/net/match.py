@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Literal
 
 from client.game.score import RunningScore
-from client.i18n import _, os_reason_of, path_shown, said
+from client.i18n import _, os_reason_of, path_shown, say_error
 from client.net import wire
 from client.net.durable import MatchLogs
 from client.net.meeting import Meeting
@@ -55,6 +55,7 @@ from protocol.logfile import LogContents
 from protocol.messages import Chat, decode_message
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup, Proposal
+from relay.fault import Fault
 
 Role = Literal["host", "player", "spectator"]
 Listener = Callable[[], None]
@@ -114,6 +115,7 @@ class NetMatch(MatchView):
         # :meth:`cannot_handle`), or its own join turned away (a name taken before it).
         # Nothing more is taken once it is said; the link leaves the room on it.
         self.broken: str | None = None
+        self.fault: Fault | None = None  # whose fault it is that the match stopped
         self._asked_setup = False  # back with no match, we asked the host for its setup
 
     @classmethod
@@ -157,7 +159,7 @@ class NetMatch(MatchView):
                         record=record, error=type(error).__name__
                     )
                 )
-            why = _("the match log does not replay: {error}").format(error=said(error))
+            why = _("the match log does not replay: {error}").format(error=say_error(error))
             raise ValueError(why) from None
         assert match.session is not None
         # What the stopped program signed, each before it sent it: made again, byte for byte.
@@ -212,9 +214,10 @@ class NetMatch(MatchView):
                         self.broken = _("the match stopped: {who}: {reason}").format(
                             who=self.play.who(relay_seat), reason=text
                         )
+                        self.fault = Fault.PEER
                 case TurnedAway(text):  # this client stops here; the link leaves on it
-                    if self.broken is None:
-                        self.broken = text
+                    if self.broken is None:  # (its cure is the person's: another name)
+                        self.broken, self.fault = text, Fault.INPUT
 
     def _new_chain(self, secret: bytes) -> None:
         """This seat's chain, from a secret the seat file keeps (renewals come from it too)."""
@@ -326,6 +329,7 @@ class NetMatch(MatchView):
             self.broken = _("the match stopped: {who}: {reason}").format(
                 who=offence.named, reason=offence.text
             )
+            self.fault = Fault.OURS if own else Fault.RELAY if relay_seat is None else Fault.PEER
             self._changed()
         return self.broken
 
@@ -353,7 +357,7 @@ class NetMatch(MatchView):
         except RemoteProtocolError as error:
             self.play.remote_error(relay_seat, error)
         except LocalProtocolError as error:  # e.g. traffic for a match that was stopped
-            self.play.blame(relay_seat, said(error), fatal=False)
+            self.play.blame(relay_seat, say_error(error), fatal=False)
         self.play.grown()
         self.play.cut_turn()
         self._settled(now)
@@ -414,9 +418,10 @@ class NetMatch(MatchView):
         """This app cannot write the log of the match beginning (a full disk, a data
         folder it may not write in, a file taken meanwhile): a local stop, said as ours —
         never blamed on whoever sent the message that began the match."""
-        reason = os_reason_of(error) if isinstance(error, OSError) else said(error)
+        reason = os_reason_of(error) if isinstance(error, OSError) else say_error(error)
         where = path_shown(self.logs.path) if self.logs.path is not None else "?"
         if self.broken is None:
+            self.fault = Fault.OURS
             self.broken = _("the match stopped: this app cannot write your log of it "
                             "({path}: {reason})").format(path=where, reason=reason)  # fmt: skip
             self._changed()

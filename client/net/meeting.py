@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from client.i18n import _
 from protocol.names import name_key
 from protocol.setup import Join, MatchSetup, Proposal
+from relay.fault import Fault
 
 HOST_RELAY_SEAT = 0
 """The relay seat of the room's host: he creates the room and joins it before he hands out
@@ -26,8 +27,13 @@ it makes a room's first proposal (a rematch's is its match seat's, :data:`HOST_S
 NO_SENDER = -1  # a join's sender who has since left the room for good
 
 
-class Refused(Exception):
-    """A meeting message the meeting does not take; ``str`` says what its sender did."""
+class Refused(ValueError):
+    """A meeting message the meeting does not take (a bad value from a peer, as
+    :class:`~protocol.errors.RemoteProtocolError` is); ``str`` says what its sender did,
+    ``fault`` whose it is: its sender's, unless the message was this client's own
+    (:class:`~client.net.meetings.Meetings` tells, and turns itself away then)."""
+
+    fault = Fault.PEER
 
 
 class Unseated(Refused):
@@ -37,8 +43,11 @@ class Unseated(Refused):
 
 class NameClash(Refused):
     """A join whose name reads as that of a player who joined before (``taken``, as he
-    joined): the meeting keeps the first. Who is at fault is not always its sender
+    joined): the meeting keeps the first. The name was its joiner's choice (``fault``); he
+    is to blame only when he signed another name than the room knows him by
     (:meth:`client.net.meetings.Meetings.joined` decides)."""
+
+    fault = Fault.INPUT
 
     def __init__(self, text: str, taken: str) -> None:
         super().__init__(text)

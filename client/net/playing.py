@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from client.game.driver import Offence
 from client.game.turn import Turn
 from client.game.turn_cutter import TurnCutter
-from client.i18n import _, reason_of
+from client.i18n import _, say
 from client.net import wire
 from client.net.catchup import CatchUp, hello_holds, sign_hello
 from client.net.roster import Roster
@@ -334,7 +334,7 @@ class Playing:
         else:
             who = _("a peer")
         stopped = session is not None and session.stopped is not None
-        self.offences.append(Offence(who, reason_of(error), fatal=stopped, seat=seat))
+        self.offences.append(Offence(who, say(error.reason), fatal=stopped, seat=seat))
         if session is not None and session.ended is not None and self._cutter is not None:
             self.take([])
             if not self._cutter.has_end():

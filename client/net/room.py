@@ -22,7 +22,7 @@ from websockets.exceptions import WebSocketException
 
 from client.game.driver import Offence, RoomInvites
 from client.game.link_status import LinkStatus
-from client.i18n import N_, _, os_reason_of, path_shown, reason_of, said
+from client.i18n import N_, _, os_reason_of, path_shown, say, say_error
 from client.net.failures import RoomError, listen_failure, relay_failure
 from client.net.game import NetworkGame
 from client.net.invite import Invite
@@ -45,6 +45,7 @@ from protocol.logfile import LogInUse, log_in_use, read_log
 from protocol.setup import DEFAULT_TIME_LIMIT_MS, MatchSetup, Proposal, check_start
 from relay.client import RelayError
 from relay.envelope import Created, EnvelopeError
+from relay.fault import Fault
 
 TICK_S = 1.0
 """How often a room's timers are looked at (their limits are in minutes)."""
@@ -58,7 +59,8 @@ class Room:
     link: RelayLink
     invite: Invite
     spectator_invite: Invite | None = None
-    failure: str | None = None
+    failure: str | None = None  # why the link failed for good (LinkFailed's words)
+    fault: Fault | None = None  # and whose fault it was
     task: asyncio.Task[None] | None = None
     ticker: asyncio.Task[None] | None = None
     # Also stopped with the room: an embedded relay, say.
@@ -132,7 +134,7 @@ class Room:
         try:
             await self.link.run()
         except LinkFailed as error:
-            self.failure = str(error)
+            self.failure, self.fault = str(error), error.fault
             self.match.notify()
 
     def _status(self, _status: LinkStatus) -> None:
@@ -151,7 +153,7 @@ class Room:
                 match = self.match  # (a late spectator: once the match so far came)
                 while not (match.started and match.in_relay_step and match.arrival is None):
                     if self.failure is not None:
-                        raise LinkFailed(self.failure)
+                        raise LinkFailed(self.failure, self.fault or Fault.OURS)
                     changed.clear()
                     await changed.wait()
         finally:
@@ -330,7 +332,7 @@ async def join_room(
             raise RoomError(_in_use(name)) from None
         except (ValueError, OSError) as problem:  # OSError: its log cannot be reopened
             notice = _("Your saved seat in this room cannot be used: {problem}. Joining anew.")
-            notice = notice.format(problem=said(problem))
+            notice = notice.format(problem=say_error(problem))
             unusable = problem.path if isinstance(problem, _Unusable) else None
             if found is not None:
                 unusable = found[1]
@@ -452,7 +454,7 @@ async def _resume_room(
     )
     if log.problem is not None:  # the stop cut a record short: it comes back from the others
         room.notice += " " + _("Its damaged end was cut ({reason}).").format(
-            reason=reason_of(log.problem)
+            reason=say(log.problem.reason)
         )
     link.flush()  # dice reveals made again by the replay, not back from the relay yet
     room.start()

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from client.i18n import _, ngettext, reason_of, say
+from client.i18n import _, ngettext, say
 from client.net import wire
 from client.net.catchup import transcript
 from client.net.playing import Playing
@@ -280,7 +280,7 @@ class Arrival:
             setup = MatchSetup.decode(offer.setup)
             check_start(setup.proposal, now)  # its deadlines within reach of our clock
         except ProtocolError as error:
-            playing.blame(relay_seat, self.bad_setup(reason_of(error)), fatal=True)
+            playing.blame(relay_seat, self.bad_setup(say(error.reason)), fatal=True)
             return
         if playing.session is None or setup != playing.session.setup:
             begin(setup, now)
@@ -312,7 +312,7 @@ class Arrival:
                 playing.remote_error(None, error)
                 return True
             # not signed by the seat it names, as it came: the sender's doing
-            return self._refuse(relay_seat, self.false(reason_of(error)), playing)
+            return self._refuse(relay_seat, self.false(say(error.reason)), playing)
         playing.cut_turn()
         return False
 

@@ -15,7 +15,7 @@ from textual.widgets import Button, Label
 
 from client.game.driver import RematchOffer, seated
 from client.game.turn import GameState, NotYourTurnError
-from client.i18n import N_, _, path_shown, reason_of
+from client.i18n import N_, _, path_shown, say
 from client.lifecycle import closing
 from client.widgets.footer import KeysFooter
 from protocol.events import MatchEnded
@@ -45,7 +45,7 @@ def ending_summary(
     stopped on a peer's fault, resigned, or abandoned past the time limit."""
     if ended.reason == "stopped":
         who = seated(names[ended.seat], ended.seat) if ended.seat is not None else _("a peer")
-        reason = reason_of(ended.error) if ended.error else ""
+        reason = say(ended.error.reason) if ended.error else ""
         said = (
             _("{who}: {reason}").format(who=who, reason=reason),
             _("Everything accepted before it is in the log."),

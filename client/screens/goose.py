@@ -21,7 +21,7 @@ from client import help_topics
 from client.game.driver import GameDriver, catching_up_refusal
 from client.game.story import tell
 from client.game.turn import GameState, Turn
-from client.i18n import N_, _, ngettext, words
+from client.i18n import N_, _, ngettext, say
 from client.lifecycle import closing
 from client.screens.end import GameSummary
 from client.screens.game import GameScreen, as_sentence
@@ -196,7 +196,7 @@ class GooseScreen(GameScreen):
             clause = narrate(event, self.game.names)
             seat = getattr(event, "seat", None)
             if clause and not self._skipped.is_set() and isinstance(seat, int):
-                mover, said = self.game.names[seat], clause.say(words())
+                mover, said = self.game.names[seat], say(clause)
                 named = dict(clause.fields).get("who") == mover
                 self.say(said if named else _("{name}: {clause}").format(name=mover, clause=said))
             for squares_now, highlight, seconds in self._frames(event, squares):

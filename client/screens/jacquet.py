@@ -28,7 +28,7 @@ from client import help_topics
 from client.game.driver import GameDriver
 from client.game.story import tell
 from client.game.turn import GameState, Turn
-from client.i18n import N_, _, reason_of
+from client.i18n import N_, _, say
 from client.lifecycle import closing
 from client.screens.confirm import ConfirmScreen
 from client.screens.end import GameSummary
@@ -520,7 +520,7 @@ class JacquetScreen(GameScreen):
         try:
             refusal = entry.enter_typed(parse_spans(text))
         except NotationError as error:
-            refusal = reason_of(error)
+            refusal = say(error.reason)
         if refusal is not None:
             self.say(refusal, refusal=True)
             return

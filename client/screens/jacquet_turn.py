@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from client.i18n import _, ngettext, reason_of, say
+from client.i18n import _, ngettext, say
 from engine.errors import IllegalMoveError
 from engine.jacquet import OFF, Move, Play, Position, explain_illegal
 from engine.jacquet.bearoff import BearOff
@@ -231,7 +231,7 @@ class TurnEntry:
             try:
                 move = Move(point, target)
             except IllegalMoveError as error:
-                reasons.append(reason_of(error))
+                reasons.append(say(error.reason))
                 continue
             reasons.append(self._engine_reason((move,)))
         if not reasons:

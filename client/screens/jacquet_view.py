@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from client.i18n import _, ngettext, words
+from client.i18n import _, ngettext, say
 from client.screens.end import GameSummary
 from client.widgets.jacquet_board import BoardView
 from client.widgets.jacquet_status import JacquetStatusView, SeatLine
@@ -91,7 +91,7 @@ def game_summary(
     """What the end-of-game screen says: the protocol's one-line result, how the last game
     was won (*last_game*, told: its value, simple to quadruple, and its points) and the
     score."""
-    title = result_clause(JACQUET, ended, tuple(names), state).say(words())
+    title = say(result_clause(JACQUET, ended, tuple(names), state))
     white, black = JACQUET.final_score(state, ended) or state.score
     lines = [] if last_game is None else [last_game]
     lines.append(_("Final score: {white} {white_points}, {black} {black_points}.").format(

@@ -112,8 +112,8 @@ def _damaged(error: LogError) -> str:
     """ "damaged: record 8 — why" (or its header)."""
     from protocol.errors import CorruptLog
 
-    what = error.what if isinstance(error, CorruptLog) else error.told
-    reason = shown(what if isinstance(what, str) else say(what))  # it may quote the log
+    what = error.what if isinstance(error, CorruptLog) else error.reason
+    reason = shown(say(what))  # it may quote the log
     if isinstance(error, CorruptLog) and error.record is not None:
         return _(DAMAGED_RECORD).format(record=error.record, reason=reason)
     return _(DAMAGED_HEADER).format(reason=reason)

@@ -33,7 +33,7 @@ from client.game.budget import MAX_JUDGED_TURNS, Cancelled
 from client.game.driver import ReplayControl
 from client.game.jacquet_turns import indexed_jacquet_turns
 from client.game.marks import MARK_NAMES
-from client.i18n import N_, _, decimal_symbol, ngettext, said
+from client.i18n import N_, _, decimal_symbol, ngettext, say_error
 from client.lifecycle import stop_if_cancelled
 from engine.bot.analysis import (
     Judgement,
@@ -147,7 +147,7 @@ class CoachPanel(Static):
         except Cancelled:
             return
         except ValueError as error:  # a play the engine refuses: the log was verified, so a bug
-            why = _("The plays could not be judged: {error}").format(error=said(error))
+            why = _("The plays could not be judged: {error}").format(error=say_error(error))
             self.app.call_from_thread(self.update, why)
             return
         finally:

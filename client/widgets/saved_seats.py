@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import Label, OptionList
 
 from client.folder_listing import Listed, files_in
-from client.i18n import N_, _, format_moment, path_shown, said
+from client.i18n import N_, _, format_moment, path_shown, say_error
 from client.lifecycle import closing
 from client.net.invite import Invite
 from client.net.untrusted import shown
@@ -67,7 +67,7 @@ def _describe(entry: Listed) -> SavedSeat | None:
         setup = read_log(seat.log_path).setup
     except (SeatFileError, ValueError, OSError) as problem:
         named = _("{path}: {reason}").format(path=path_shown(path), reason="")
-        why = said(problem).removeprefix(named)  # the entry already names it
+        why = say_error(problem).removeprefix(named)  # the entry already names it
         title = _("{file}… ({left}) cannot be resumed: {why}").format(
             file=path_shown(path.name[:8]), left=left, why=shown(why)
         )

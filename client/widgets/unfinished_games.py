@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widgets import Label, OptionList
 
 from client.folder_listing import Listed, files_in
-from client.i18n import N_, _, format_moment, path_shown, said
+from client.i18n import N_, _, format_moment, path_shown, say_error
 from client.lifecycle import closing
 from client.net.untrusted import shown
 
@@ -57,7 +57,7 @@ def _describe(entry: Listed) -> UnfinishedGame | None:
         seats = load_local_seats(path)
         contents = read_log(seats.log_path)
     except Exception as problem:  # whatever its type (LocalSeatsError, LogError, OSError…)
-        why = shown(said(problem))
+        why = shown(say_error(problem))
         title = _("{file}… ({left}) cannot be resumed: {why}").format(
             file=path_shown(path.name[:8]), left=left, why=why
         )

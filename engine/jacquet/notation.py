@@ -81,9 +81,8 @@ def _one_die(span: Span, text: str) -> Move:
     try:
         return Move(*span)
     except IllegalMoveError as error:
-        reason = error.clause if error.clause is not None else str(error)
         raise NotationError(Clause.of(N_("{text}: {reason}"), text=repr(text),
-                                      reason=reason)) from None  # fmt: skip
+                                      reason=error.reason)) from None  # fmt: skip
 
 
 def format_play(play: Play) -> str:

@@ -151,7 +151,7 @@ def test_the_engines_reasons_are_said_in_the_players_language() -> None:
         assert str(why) == "1/5 needs a 4; the dice left are 6 and 5"
         with pytest.raises(NotationError) as mistyped:
             parse_spans("1/7 7/30")
-        assert i18n.reason_of(mistyped.value) == (
+        assert i18n.say(mistyped.value.reason) == (
             f"'7/30'{nbsp}: un mouvement arrive sur une flèche de 1 à 24 ou dehors (off), pas "
             "sur 30"
         )

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from relay.client import create_room
 from relay.config import RelayConfig
 from relay.server import RelayServer
 from tests.client.terminal import CTRL_Q, environment, run_in_terminal
+from tests.network.conftest import RelayProcess
 from tests.relay.test_live import _self_signed  # a certificate for 127.0.0.1
 
 ROOM, TOKEN = "R" * 22, "T" * 43
@@ -55,6 +57,45 @@ def test_a_relay_that_does_not_answer_is_named_and_the_host_exits_1(
     assert done.code == 1
     assert f"tablier host: no relay answers at {url} (nothing listens there)" in done.words
     assert "Errno" not in done.output
+    assert written(tmp_path) == []
+
+
+@pytest.fixture
+def one_room_relay() -> Iterator[RelayProcess]:
+    """A relay process that holds one room at most, and holds one already."""
+    relay = RelayProcess.spawn(0, "--max-rooms", "1")
+    try:
+        asyncio.run(create_room(relay.url, 2))
+        yield relay
+    finally:
+        relay.kill()
+
+
+def test_a_relay_that_refuses_the_room_is_named_with_its_reason_and_the_host_exits_1(
+    tmp_path: Path, one_room_relay: RelayProcess
+) -> None:
+    """The relay's refusal (relay.client.RelayError, a ConnectionError) is said as the
+    relay's refusal, not as a connection that failed."""
+    url = one_room_relay.url
+    done = run_in_terminal(["host", "goose", "--relay", url], env=environment(tmp_path))
+    assert done.code == 1
+    assert (f"tablier host: the relay at {url} refused: The relay holds as many rooms as it "
+            "may (from your address or in all); try again later or use another relay."
+            ) in done.words  # fmt: skip
+    assert "no relay answers" not in done.output
+    assert written(tmp_path) == []
+
+
+def test_an_invite_to_a_room_the_relay_does_not_hold_is_refused_and_the_join_exits_1(
+    tmp_path: Path, one_room_relay: RelayProcess
+) -> None:
+    """The link given up for good (client.net.link.LinkFailed, a ConnectionError) on the
+    relay's refusal: said in the relay's words as Tablier knows them."""
+    invite = f"tablier://127.0.0.1:{one_room_relay.port}/{ROOM}?player={TOKEN}"
+    done = run_in_terminal(["join", invite, "--name", "Bob"], env=environment(tmp_path))
+    assert done.code == 1
+    assert ("tablier join: There is no such room on this relay: it may have expired, or the "
+            "invite is mistyped.") in done.words  # fmt: skip
     assert written(tmp_path) == []
 
 

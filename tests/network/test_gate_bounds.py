@@ -23,6 +23,7 @@ from protocol.identity import Identity, seeded_source
 from protocol.setup import Join, Proposal
 from relay.client import RoomConnection, create_room
 from relay.envelope import Message, Presence, PresenceEvent, RelayMessage
+from relay.fault import Fault
 from relay.server import RelayServer
 from tests.network.conftest import QUICK, PlayersClock
 from tests.network.lying_relay import LyingRelay
@@ -144,6 +145,7 @@ async def test_a_second_ada_is_refused_by_the_relay(
             await other.wait_started(TIMEOUT)
         assert str(failed.value) == ("Someone in this room already goes by that name (or one "
                                      "that reads the same); choose another.")  # fmt: skip
+        assert failed.value.fault is Fault.INPUT  # the name chosen: another is the cure
         assert [member.name for member in ada.match.members.values()] == ["Ada"]
     finally:
         await asyncio.gather(other.close(), ada.close())
@@ -171,6 +173,7 @@ async def test_a_relay_that_lets_a_second_ada_in_is_not_believed(
                 f"the relay at {liar.url} let a second member in as 'ADA', a name another "
                 "member has: it is not a Tablier relay, or it is hostile"
             )
+            assert failed.value.fault is Fault.RELAY
             assert "ADA" not in [member.name for member in ada.match.members.values()]
         finally:
             await asyncio.gather(bob.close(), ada.close())

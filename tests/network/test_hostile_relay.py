@@ -18,6 +18,7 @@ from client.net.room import Room, host_room, join_room
 from client.net.untrusted import RelayMisbehaved
 from client.setup import SessionSettings
 from relay.envelope import Created, Error, Presence, RelayMessage, Welcome
+from relay.fault import Fault
 from relay.server import RelayServer
 from tests.client.terminal import environment, run_in_terminal
 from tests.network.conftest import QUICK
@@ -152,6 +153,9 @@ async def test_a_welcome_or_presence_out_of_shape_stops_the_join_naming_the_rela
         await asyncio.gather(*(room.close() for room in rooms))
     text = str(failed.value)
     assert said in text and "\x1b" not in text and "\n" not in text
+    # A refusal is taken at its word (a full room: the invite's); a malformed answer is the
+    # relay's own fault.
+    assert failed.value.fault is (Fault.INPUT if said.startswith("Every seat") else Fault.RELAY)
     if "malformed" in said:
         assert text.startswith(f"the relay at {liar.url} ")
     assert rooms[1].link.status.state == "failed"

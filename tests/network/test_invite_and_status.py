@@ -24,6 +24,7 @@ from client.setup import SessionSettings
 from client.widgets.connection import describe_link, describe_peers
 from protocol.clock import MIN_TIME_LIMIT_MS
 from relay.envelope import VERSION
+from relay.fault import Fault
 from relay.server import RelayServer
 from tests.network.conftest import QUICK, PlayersClock
 from tests.network.players import TIMEOUT
@@ -186,6 +187,7 @@ async def test_an_older_relay_is_named_and_not_retried(
         await room.close()
     expected = f"speaks version 1 of the relay protocol and Tablier version {VERSION}"
     assert expected in str(failed.value)
+    assert failed.value.fault is Fault.RELAY  # the relay of another version: not the invite
     assert joins == 1
 
 

@@ -14,6 +14,7 @@ import pytest
 from client.net.link import LinkFailed
 from client.net.room import host_room, join_room
 from client.setup import SessionSettings
+from relay.fault import Fault
 from relay.server import RelayServer
 from tests.network.conftest import QUICK
 from tests.network.players import TIMEOUT
@@ -56,6 +57,7 @@ async def test_a_log_this_app_cannot_write_stops_the_match_as_its_own(
         said = str(failed.value)
         assert said.startswith("the match stopped: this app cannot write your log of it"), said
         assert "Ann" not in said and bob.match.offences == []
+        assert failed.value.fault is Fault.OURS  # this machine's disk: nobody else's fault
     finally:
         await bob.close()
         await ann.close()

@@ -87,7 +87,7 @@ async def test_a_hello_loop_gets_one_transcript_and_the_victim_s_own_records_go_
     # The relay paces a reclaim loop itself (each reclaim costs the seat a token of its send
     # rate: tests/relay/test_seat_rate.py); here the victim's client is under test, so the
     # relay lets Mallory's reclaims through uncharged, as a relay of before did.
-    monkeypatch.setattr(RelayCore, "_sit", lambda self, session, room_id, now: None)
+    monkeypatch.setattr(RelayCore, "sit", lambda self, session, room_id, now: None)
     async with RelayServer(SLOW) as relay:
         ada, mallory = await started(relay, settings)
         try:

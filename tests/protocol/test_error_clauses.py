@@ -30,7 +30,7 @@ ERRORS = {
 
 def words_given(call: ast.Call) -> ast.expr | None:
     """The reason *call* gives its error, if it gives one as words (a literal, an f-string,
-    ``str(...)``, an error's English ``.reason``)."""
+    ``str(...)``: an error's English)."""
     if not call.args:
         return None
     reason = call.args[0]
@@ -39,8 +39,6 @@ def words_given(call: ast.Call) -> ast.expr | None:
     if isinstance(reason, ast.JoinedStr | ast.BinOp):
         return reason
     if isinstance(reason, ast.Call) and getattr(reason.func, "id", None) == "str":
-        return reason
-    if isinstance(reason, ast.Attribute) and reason.attr == "reason":
         return reason
     return None
 
@@ -73,10 +71,10 @@ def test_every_error_the_protocol_raises_gives_a_clause() -> None:
 def test_the_scan_finds_an_error_given_in_words() -> None:
     source = ('raise BadShare(f"a share for throw {n}", seat=1)\n'
               'raise MalformedMessage("not a message")\n'
-              'raise type(error)(error.reason, seat=sender)\n'
+              'raise type(error)(str(error), seat=sender)\n'
               'raise NotALog(str(error))\n'
               'raise IllegalPlay(Clause.of(N_("{name} played"), name=name), seat=1)\n'
-              'raise type(error)(error.told, seat=sender)\n')  # fmt: skip
+              'raise type(error)(error.reason, seat=sender)\n')  # fmt: skip
     assert len(raised_in_words(source)) == 4
 
 
@@ -104,11 +102,11 @@ def test_a_peer_s_bad_message_is_said_in_the_reader_s_language_and_str_stays_eng
     with pytest.raises(ProtocolError) as raised:  # the same match, before the throw
         new_match("clauses").sessions[1].receive_bytes(bytes(forged), 1_000, sender=0)
     error = raised.value
-    assert isinstance(error.whole, Clause)
-    assert str(error) == error.whole.say() == (
+    assert isinstance(error.message, Clause)
+    assert str(error) == error.message.say() == (
         "seat 0: a message from Ann claiming to be Ann's is not signed by their key"
     )
-    assert error.whole.say(Bracketed()) == (
+    assert error.message.say(Bracketed()) == (
         "[seat 0: [a message from {sender} claiming to be {seat}'s is not signed by their "
         "key]]".format(sender="Ann", seat="Ann")
     )
@@ -118,10 +116,10 @@ def test_a_damaged_log_says_where_in_the_reader_s_language() -> None:
     match = new_match("damaged")
     match.throw(0, now=1_000)
     problem = parse_log(match.log_bytes() + b"\xc1").problem
-    assert isinstance(problem, CorruptLog) and isinstance(problem.whole, Clause)
+    assert isinstance(problem, CorruptLog) and isinstance(problem.message, Clause)
     where = f"record {problem.record} (byte {problem.offset})"
     assert str(problem) == f"{where}: garbled bytes, not a record"
-    assert problem.whole.say(Bracketed()) == f"[{where}: [garbled bytes, not a record]]"
+    assert problem.message.say(Bracketed()) == f"[{where}: [garbled bytes, not a record]]"
 
 
 def test_a_system_error_is_worded_not_quoted() -> None:

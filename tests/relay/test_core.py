@@ -9,7 +9,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from relay.config import RelayConfig
-from relay.core import Close, Log, Output, RelayCore, Transmit
+from relay.core import RelayCore
 from relay.envelope import (
     VERSION,
     Create,
@@ -28,6 +28,7 @@ from relay.envelope import (
     decode_relay_frame,
     encode,
 )
+from relay.outputs import Close, Log, Output, Transmit
 from relay.rooms import room_id_for
 
 CONFIG = RelayConfig(seat_grace=10.0, room_idle=60.0, handshake_timeout=5.0, backlog=8)

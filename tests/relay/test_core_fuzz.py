@@ -27,7 +27,6 @@ import msgpack  # type: ignore[import-untyped]
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from relay.core import Close, Log, Output, Transmit
 from relay.envelope import (
     VERSION,
     Create,
@@ -40,6 +39,7 @@ from relay.envelope import (
     decode_relay_frame,
     encode,
 )
+from relay.outputs import Close, Log, Output, Transmit
 from tests.relay.test_core import CONFIG, Harness
 
 EXAMPLES = int(os.environ.get("TABLIER_FUZZ_EXAMPLES", "120"))

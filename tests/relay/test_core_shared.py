@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from relay.config import RelayConfig
-from relay.core import Output, RelayCore, Transmit
+from relay.core import RelayCore
 from relay.envelope import (
     Error,
     ErrorCode,
@@ -19,6 +19,7 @@ from relay.envelope import (
     decode_relay_frame,
     encode,
 )
+from relay.outputs import Output, Transmit
 from relay.refusals import REFUSALS
 from relay.rooms import Seat
 from relay.rules import Admitted

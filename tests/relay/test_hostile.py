@@ -250,7 +250,7 @@ async def test_half_open_and_upgraded_connections_count_together_per_address() -
         for reader, writer in half_open:  # each one the relay held finishes its upgrade
             assert await _upgrade(reader, writer) == b"HTTP/1.1 101 Switching Protocols\r\n"
         # Eight upgraded: the ninth is the one over, told why and closed at once behind its
-        # refusal (relay.core.Close.at_once), so the next is again let through to be told.
+        # refusal (relay.outputs.Close.at_once), so the next is again let through to be told.
         reader, writer = await asyncio.open_connection(*_address(relay.url))
         writer.write(b"GET / HTTP/1.1\r\nHost: relay\r\n")
         assert await _upgrade(reader, writer) == b"HTTP/1.1 101 Switching Protocols\r\n"

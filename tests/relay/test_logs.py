@@ -10,8 +10,8 @@ import pytest
 
 import relay.logs
 import relay.rooms
-from relay.core import Log
 from relay.logs import OTHERS, OTHERS_NAMED, LogPacer, escaped, render
+from relay.outputs import Log
 
 HOSTILE = [
     "\n2026-11-30 12:00:00,000 relay joined conn=1",  # a line of its own

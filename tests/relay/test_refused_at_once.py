@@ -1,5 +1,5 @@
 """A connection refused for the number its address holds is closed at once behind its refusal
-(relay.core.Close.at_once): the relay does not wait for the client's close frame, so that
+(relay.outputs.Close.at_once): the relay does not wait for the client's close frame, so that
 neither the relay nor, behind --trust-proxy, nginx's two connections stay held for the close
 timeout by a client that never answers."""
 

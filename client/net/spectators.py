@@ -375,6 +375,11 @@ class Arrival:
         ).format(index=index + 1)
 
     @staticmethod
+    def short() -> str:
+        """Its own record, after its catch-up, does not follow it: the catch-up was short."""
+        return _("sent a catch-up short of the match: a record of theirs since does not follow it")
+
+    @staticmethod
     def skipped(start: int, records: int) -> str:
         return _(
             "sent a catch-up that skips records (it went on at record {start}, after {records})"

@@ -70,7 +70,8 @@ def next_digest(digest: bytes, record: bytes) -> bytes:
 
 class Refusal(Exception):
     """A game record that cannot stand where it is, without proving its seat cheated: the
-    session drops it (``error``, naming the seat) and the match goes on."""
+    session drops it (``error``, naming the seat, or nobody when the record is only out of
+    place: :class:`~protocol.errors.OutOfPlace`) and the match goes on."""
 
     def __init__(self, error: RemoteProtocolError) -> None:
         super().__init__(error.reason)
@@ -80,8 +81,10 @@ class Refusal(Exception):
 @dataclass(slots=True)
 class Progress:
     """One match's progress: see the module's docstring. Methods named ``try_*`` accept a
-    record (returning its events), return None when it may be acceptable later, and raise a
-    :class:`~protocol.errors.RemoteProtocolError` when its signer broke the rules."""
+    record (returning its events), return None when it may be acceptable later, raise a
+    :class:`Refusal` when it is out of place (it may follow records not held here), and a
+    :class:`~protocol.errors.RemoteProtocolError` when its signer broke the rules (which
+    is which: :mod:`protocol.errors`)."""
 
     setup: MatchSetup
     state: EngineState

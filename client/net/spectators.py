@@ -88,9 +88,10 @@ def misplaced(progress: Progress, record: bytes) -> bool:
 
     Every game record is signed over the digest of the records before it, so a record moved,
     or one whose predecessors were left out, says so before anything else is checked: that
-    is the catch-up sender's doing, not the record's signer's. (Checked in the order a live
-    record is, a share "far ahead" of the throw would blame its honest signer.) Chat lines
-    commit to no history; a record that cannot be read is the session's to refuse.
+    is the catch-up sender's doing, not the record's signer's, and the spectator names him
+    with the record's place (the session would refuse it too, as out of place, naming
+    nobody: :class:`~protocol.errors.OutOfPlace`). Chat lines commit to no history; a
+    record that cannot be read is the session's to refuse.
     """
     try:
         message = decode_message(record)

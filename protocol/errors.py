@@ -12,6 +12,21 @@ is the whole of it (the culprit's seat, then the reason), ``str()`` its English,
 and the JSON interfaces. Only the client's own errors (words it has already said in its
 reader's language) come as a string. The client says either with ``client.i18n.say``.
 
+What is fatal, once for the whole protocol: **a signed record that breaks the rules where
+the receiver can judge it.** A share for a throw the receiver has reached, or a play for a
+throw it has rolled, is judged on what the game records it holds decide — the signer's
+committed chain, the game state, whose turn it is, what is legal: a link off the chain, a
+state that differs, an out-of-turn, illegal or unawaited play proves the fault. Anything
+else (a time, a ``seen``, a claim, a resignation) is judged at its place: signed over the
+receiver's own history there. A second, different record for a place already taken
+(equivocation) proves it too. Such a record stops the match, naming its signer. A record
+that is only out of place — numbered ahead of what the receiver holds, or signed over a
+history it does not hold — proves nothing against its signer: the receiver may lack
+records (a log that lost its tail, a spectator given a short catch-up). It is an
+:class:`OutOfPlace` refusal, never fatal, naming nobody, and may be asked for again and
+taken later; delivered in a transcript or a catch-up, it is the deliverer's fault (what he
+sent does not follow what it says it follows).
+
 >>> error = BadShare(Clause.of(N_("the dice share does not follow from the previous one")),
 ...                  seat=2)
 >>> isinstance(error, RemoteProtocolError), isinstance(error, ValueError), error.seat
@@ -80,6 +95,16 @@ class BadSignature(RemoteProtocolError):
 
 class BadShare(RemoteProtocolError):
     """A dice share that does not hash to that seat's previous link, or is out of place."""
+
+
+class OutOfPlace(RemoteProtocolError):
+    """A signed record that does not stand where the receiver's match is: numbered ahead of
+    it, or signed over a history it does not hold. The receiver may lack records, so it
+    proves nothing against its signer: never fatal, and ``seat`` is None (who delivered it,
+    in a transcript or a catch-up, is to blame for that)."""
+
+    def __init__(self, message: str | Clause) -> None:
+        super().__init__(message, seat=None, fatal=False)
 
 
 class IllegalPlay(RemoteProtocolError):

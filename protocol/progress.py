@@ -46,6 +46,7 @@ from protocol.errors import (
     Desync,
     IllegalPlay,
     MalformedMessage,
+    OutOfPlace,
     RemoteProtocolError,
 )
 from protocol.events import DiceRolled, Event, PlayMade, ShareRevealed
@@ -69,7 +70,8 @@ def next_digest(digest: bytes, record: bytes) -> bytes:
 
 class Refusal(Exception):
     """A game record that cannot stand where it is, without proving its seat cheated: the
-    session drops it (``error``, naming the seat) and the match goes on."""
+    session drops it (``error``, naming the seat, or nobody when the record is only out of
+    place: :class:`~protocol.errors.OutOfPlace`) and the match goes on."""
 
     def __init__(self, error: RemoteProtocolError) -> None:
         super().__init__(str(error.reason))
@@ -79,8 +81,10 @@ class Refusal(Exception):
 @dataclass(slots=True)
 class Progress:
     """One match's progress: see the module's docstring. Methods named ``try_*`` accept a
-    record (returning its events), return None when it may be acceptable later, and raise a
-    :class:`~protocol.errors.RemoteProtocolError` when its signer broke the rules."""
+    record (returning its events), return None when it may be acceptable later, raise a
+    :class:`Refusal` when it is out of place (it may follow records not held here), and a
+    :class:`~protocol.errors.RemoteProtocolError` when its signer broke the rules (which
+    is which: :mod:`protocol.errors`)."""
 
     setup: MatchSetup
     state: EngineState
@@ -212,16 +216,18 @@ class Progress:
         if share.n < self.throw_index:
             raise BadShare(_say(N_("a share for throw {throw}, which is already over"),
                                throw=share.n), seat=share.seat)  # fmt: skip
+        name = self.setup.names[share.seat]
         if share.n > self.throw_index + 1:
-            raise BadShare(_say(N_("a share for throw {throw}, far ahead of {current}"),
-                               throw=share.n, current=self.throw_index),
-                           seat=share.seat)  # fmt: skip
+            raise _ahead(_say(N_("{name}'s dice share for throw {throw}"), name=name,
+                              throw=share.n), self.throw_index)  # fmt: skip
         if share.n != self.throw_index or not isinstance(awaiting, ThrowDice):
             return None
         order = self.share_order(awaiting.seat)
         if order[len(self.links)] != share.seat:
             return None
-        name = self.setup.names[share.seat]
+        # Its throw is reached here: we hold every game record its link and the game state
+        # depend on (its signer's earlier shares, every throw and play before), so these
+        # two prove a fault wherever its history says it stands.
         if not link_follows(share.link, self.expected[share.seat]):
             raise BadShare(_say(N_("{name}'s dice share for throw {throw} does not follow from "
                                   "their committed chain (a forged or replayed share)"),
@@ -233,8 +239,8 @@ class Progress:
         if not first and share.state is not None:
             raise MalformedMessage(_say(N_("only the thrower's share states the game")),
                                    seat=share.seat)  # fmt: skip
+        self._check_place(share.seat, share.history, self.share_history())
         self._check_time(share.seat, share.time, self.floors[self.mark] if not first else None)
-        self._check_history(share.seat, share.history, self.share_history())
         self.expected[share.seat] = share.renew if share.renew is not None else share.link
         self.links[share.seat] = share.link
         self._append(raw, share.time)
@@ -256,10 +262,16 @@ class Progress:
                                   game=_say(game.title)), seat=play.seat)  # fmt: skip
         if play.n == self.throw_index and isinstance(awaiting, ThrowDice):
             return None  # its dice are not all revealed here yet
+        if play.n >= self.throw_index:  # after a throw not rolled here: we may lack records
+            raise _ahead(_say(N_("{name}'s play for throw {throw}"), name=name, throw=play.n),
+                         self.throw_index)  # fmt: skip
+        # A throw rolled here: we hold all that says whose play it awaits (or awaited).
         if play.n != self.throw_index - 1 or not isinstance(awaiting, ChoosePlay):
             raise IllegalPlay(_say(N_("{name} sent a play for throw {throw}, which is not "
                                      "awaited"), name=name, throw=play.n),
                               seat=play.seat)  # fmt: skip
+        # Its throw is rolled here: whose play it awaits, which plays are legal and the state
+        # each reaches depend on game records we hold, whatever ``seen`` we may lack.
         if awaiting.seat != play.seat:
             raise IllegalPlay(_say(N_("{name} played out of turn"), name=name), seat=play.seat)
         try:
@@ -271,8 +283,8 @@ class Progress:
         if self.state_digest(transition.state) != play.state_hash:
             raise Desync(_say(N_("after {name}'s play {play} their game state differs from ours"),
                              name=name, play=repr(play.notation)), seat=play.seat)  # fmt: skip
+        self._check_place(play.seat, play.history, self.digest)
         self._check_time(play.seat, play.time, None)
-        self._check_history(play.seat, play.history, self.digest)
         self._append(raw, play.time)
         return [PlayMade(play.seat, play.notation), *self._apply(transition)]
 
@@ -281,6 +293,7 @@ class Progress:
         :class:`Refusal` when it cannot stand at all."""
         if not self._placed(seen):
             return False
+        self._check_place(seen.seat, seen.history, self.digest)
         name = self.setup.names[seen.seat]
         if self.human_turn() != seen.seat:
             raise _refuse(_say(N_("{name} says it is their turn, and it is not"), name=name),
@@ -293,7 +306,6 @@ class Progress:
         if behind_by(seen.time, floor=self.floor) is not None:
             raise _refuse(_say(N_("{name} dates seeing their turn before it came"), name=name),
                           seen.seat)  # fmt: skip
-        self._check_history(seen.seat, seen.history, self.digest)
         return True
 
     def take_seen(self, raw: bytes, time: int) -> None:
@@ -305,15 +317,16 @@ class Progress:
         it may come after records its seat had not seen, and counts there)."""
         name = self.setup.names[resign.seat]
         if resign.n > self.position:
-            raise _refuse(_say(N_("{name} resigned after record {record}, not reached"),
-                              name=name, record=resign.n), resign.seat)  # fmt: skip
+            raise Refusal(OutOfPlace(_say(N_("{name} resigned after record {record}, not "
+                                             "reached here"), name=name,
+                                          record=resign.n)))  # fmt: skip
+        self._check_place(resign.seat, resign.history, self.digests[resign.n])
         if self.position - resign.n > 2 * self.setup.seats:
             raise _refuse(_say(N_("{name} resigned from record {record}, long gone"), name=name,
                               record=resign.n), resign.seat)  # fmt: skip
         if behind_by(resign.time, floor=self.floors[resign.n]) is not None:
             raise _refuse(_say(N_("{name}'s resignation is dated before what it follows"),
                               name=name), resign.seat)  # fmt: skip
-        self._check_history(resign.seat, resign.history, self.digests[resign.n])
 
     def check_claim(self, claim: Claim) -> bool:
         """Whether *claim* stands here (False: the match moved on since it was made — the
@@ -322,6 +335,7 @@ class Progress:
         claimant = names[claim.seat]
         if not self._placed(claim):
             return False
+        self._check_place(claim.seat, claim.history, self.digest)
         if claim.accused >= seats or claim.accused == claim.seat:
             raise _refuse(_say(N_("{claimant} claimed seat {seat} abandoned"), claimant=claimant,
                               seat=claim.accused), claim.seat)  # fmt: skip
@@ -334,7 +348,6 @@ class Progress:
                                  "limit"), claimant=claimant, accused=names[claim.accused],
                               left=duration(self.deadline() - claim.time)),
                           claim.seat)  # fmt: skip
-        self._check_history(claim.seat, claim.history, self.digest)
         return True
 
     def take_ending(self, raw: bytes, time: int) -> None:
@@ -347,8 +360,9 @@ class Progress:
         """Whether *message* names this position (False: an earlier one); Refusal if later."""
         if message.n > self.position:
             name = self.setup.names[message.seat]
-            raise _refuse(_say(N_("{name} wrote after record {record}, not reached"), name=name,
-                              record=message.n), message.seat)  # fmt: skip
+            raise Refusal(OutOfPlace(_say(N_("{name} wrote after record {record}, not reached "
+                                             "here"), name=name,
+                                          record=message.n)))  # fmt: skip
         return message.n == self.position
 
     def _append(self, raw: bytes, time: int) -> None:
@@ -371,11 +385,15 @@ class Progress:
                               name=self.setup.names[seat], behind=duration(behind)),
                           seat=seat)  # fmt: skip
 
-    def _check_history(self, seat: int, history: bytes, expected: bytes) -> None:
+    def _check_place(self, seat: int, history: bytes, expected: bytes) -> None:
+        """A record signed over another history than ours where it would stand is not at
+        its place here: we may lack records before it (or its signer, or the relay, made
+        another match of it: nothing here proves which). Refused, blaming nobody: it is
+        checked against the rules only where it stands (:mod:`protocol.errors`)."""
         if history != expected:
-            raise Desync(_say(N_("{name} saw another match than ours up to record {record}"),
-                             name=self.setup.names[seat], record=self.position),
-                         seat=seat)  # fmt: skip
+            raise Refusal(OutOfPlace(_say(N_("{name}'s record does not follow the {records} "
+                                             "records held here"), name=self.setup.names[seat],
+                                          records=self.position)))  # fmt: skip
 
     def _roll(self, awaiting: ThrowDice) -> list[Event]:
         links = [self.links[seat] for seat in range(self.setup.seats)]
@@ -407,6 +425,13 @@ def _share_orders(seats: int) -> tuple[tuple[int, ...], ...]:
     return tuple(
         (thrower, *(seat for seat in range(seats) if seat != thrower)) for thrower in range(seats)
     )
+
+
+def _ahead(what: Clause, current: int) -> Refusal:
+    """*what* is numbered after a throw not rolled here (*current*: the throws rolled): we
+    may lack the records before it, so it proves nothing against its signer."""
+    return Refusal(OutOfPlace(_say(N_("{what}, ahead of the {current} throws held here"),
+                                   what=what, current=current)))  # fmt: skip
 
 
 def _refuse(text: Clause, seat: int) -> Refusal:

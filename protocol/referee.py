@@ -28,7 +28,14 @@ from typing import Protocol
 
 from engine.clause import N_, Clause
 from protocol.bounds import CHAT_AHEAD, HELD_PER_SEAT
-from protocol.errors import BadShare, IllegalPlay, ProtocolError, RemoteProtocolError, TimedOut
+from protocol.errors import (
+    BadShare,
+    IllegalPlay,
+    OutOfPlace,
+    ProtocolError,
+    RemoteProtocolError,
+    TimedOut,
+)
 from protocol.events import ChatReceived, Event, Ignored, MatchEnded
 from protocol.games import EngineState, Transition
 from protocol.messages import Chat, Claim, GameMessage, Play, Resign, Seen, Share
@@ -67,8 +74,9 @@ class Referee:
         self._seen: dict[tuple[int, int, int], bytes] = {}  # shares, plays, chat lines taken
         self._pending: list[tuple[GameMessage, bytes]] = []
         self._held: set[bytes] = set()  # the bytes of every record taken or waiting
-        # Records refused because they could not wait (:meth:`_room_for`): the client asks
-        # the others for what it lacks again when this grows.
+        # Records refused because they could not wait (:meth:`_room_for`) or were out of
+        # place (they may follow records we lack): the client asks the others for what it
+        # lacks again when this grows.
         self.refused = 0
         self._events: list[Event] = []
         self._flight = InFlight(self._write)
@@ -151,7 +159,12 @@ class Referee:
             return
         self._seen[key] = raw
         self._held.add(raw)
-        if not self._try(message, raw):
+        try:
+            taken = self._try(message, raw)
+        except Refusal as refusal:
+            self._forget(key, raw, refusal)
+            raise
+        if not taken:
             if self._strict:
                 raise _out_of_order(message, self)
             room = self._room_for(message)
@@ -163,6 +176,14 @@ class Referee:
             self._pending.append((message, raw))
             return
         self._drain_pending()
+
+    def _forget(self, key: tuple[int, int, int], raw: bytes, refusal: Refusal) -> None:
+        """A record refused where it came is not held: it may come again, and be taken then
+        (one out of place may follow records we lack: the client asks for them again)."""
+        del self._seen[key]
+        self._held.discard(raw)
+        if isinstance(refusal.error, OutOfPlace):
+            self.refused += 1
 
     def _room_for(self, message: GameMessage) -> RemoteProtocolError | None:
         """Why *message*, which cannot be taken yet, may not wait either (None: it may).
@@ -191,7 +212,14 @@ class Referee:
         while progress and self._pending and self.ended is None:
             progress = False
             for item in list(self._pending):
-                if self._try(*item):
+                try:
+                    taken = self._try(*item)
+                except Refusal as refusal:  # it waited for its turn, and is not at its place
+                    self._pending.remove(item)
+                    message, raw = item
+                    self._forget((message.KIND, message.seat, message.n), raw, refusal)
+                    continue
+                if taken:
                     if item in self._pending:  # not cleared by the end of the match
                         self._pending.remove(item)
                     progress = True
@@ -242,6 +270,11 @@ class Referee:
             self.progress = self._flight.before_own() or current
         try:
             stands = self._stands(message)
+        except Refusal as refusal:
+            self.progress = current
+            if isinstance(refusal.error, OutOfPlace):
+                self.refused += 1  # it may follow records we lack: asked for again
+            raise
         except BaseException:
             self.progress = current
             raise

@@ -48,6 +48,7 @@ from protocol.codec import pack, unpack_transcript
 from protocol.errors import (
     LocalProtocolError,
     MalformedMessage,
+    OutOfPlace,
     RemoteProtocolError,
 )
 from protocol.events import Event, Ignored
@@ -278,8 +279,10 @@ class MatchSession(Referee):
         are not a message, a signature that does not verify, a message signed for a seat
         other than its sender's, a time ahead of *now* by more than the clock tolerance — is
         dropped: the error raised is not ``fatal``, names the sender (``seat``) and the match
-        goes on. A signed message that breaks the rules stops the match (:attr:`stopped`),
-        naming the seat that signed it.
+        goes on. A signed message that breaks the rules at its place stops the match
+        (:attr:`stopped`), naming the seat that signed it; one out of place (it follows
+        records we lack, maybe) is refused, an :class:`~protocol.errors.OutOfPlace` naming
+        nobody, and counted in :attr:`refused` (see :mod:`protocol.errors`).
         """
         if self.stopped is not None:
             raise LocalProtocolError(Clause.of(N_("the match was stopped: {error}"),
@@ -389,7 +392,9 @@ class MatchSession(Referee):
         ends the reading, so that a transcript costs at most one signature check that took
         nothing. *sender* is the seat that sent the transcript: a record in it that
         proves nothing against the seat it names (not a message, not signed by that seat, or
-        one that cannot stand) drops the rest of the transcript, naming *sender*.
+        one that cannot stand, or one out of its place after the records before it: we
+        may lack nothing, the transcript says we do not) drops the rest of the transcript,
+        naming *sender*, never the record's signer.
         """
         try:
             records = unpack_transcript(data)
@@ -406,10 +411,13 @@ class MatchSession(Referee):
             try:
                 received = self.receive_bytes(record, now)
             except RemoteProtocolError as error:
-                if error.fatal:  # a signed fault: its signer is to blame
+                if error.fatal:  # a signed fault at its place: its signer is to blame
                     raise
-                raise type(error)(Clause.of(N_("in a transcript: {error}"), error=error.reason),
-                                  seat=sender, fatal=False) from None  # fmt: skip
+                # Unsigned, or not at its place after the records before it: whoever sent
+                # the transcript put it there (an honest one holds what we lack, in order).
+                kind = RemoteProtocolError if isinstance(error, OutOfPlace) else type(error)
+                raise kind(Clause.of(N_("in a transcript: {error}"), error=error.reason),
+                           seat=sender, fatal=False) from None  # fmt: skip
             kept: list[Event] = [e for e in received if not isinstance(e, Ignored)]
             if each is not None:
                 each(kept)

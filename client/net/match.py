@@ -48,7 +48,7 @@ from client.net.seatfile import chain_source
 from client.net.spectators import Arrival, Offers, chosen
 from client.net.view import MatchView
 from protocol.chain import HashChain
-from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.errors import LocalProtocolError, OutOfPlace, ProtocolError, RemoteProtocolError
 from protocol.events import Event
 from protocol.identity import KEY_BYTES, Identity, RandomSource
 from protocol.logfile import LogContents
@@ -104,6 +104,7 @@ class NetMatch(MatchView):
         self.resumable = False
         self.offers = Offers()  # a player's catch-ups for late spectators
         self.arrival: Arrival | None = None  # a late spectator's, until its catch-up came
+        self._caught_up_from: int | None = None  # the relay seat whose catch-up he took
         self.unfollowed = False  # a late spectator given a false catch-up: he stops there
         self.resumed = False  # rebuilt from a seat file (see resume)
         # Resumed: the relay replays the room from its start, earlier matches included; what
@@ -354,6 +355,8 @@ class NetMatch(MatchView):
             return
         try:
             self._dispatch(relay_seat, payload, now)
+        except OutOfPlace:
+            self._out_of_place(relay_seat)
         except RemoteProtocolError as error:
             self.play.remote_error(relay_seat, error)
         except LocalProtocolError as error:  # e.g. traffic for a match that was stopped
@@ -399,6 +402,7 @@ class NetMatch(MatchView):
         log's readers do (see :meth:`protocol.progress.Progress.claim_deadline`)."""
         if self.session is not None:
             self._leave_match()
+        self._caught_up_from = None  # a new match: followed live from its setup
         self.meetings.begun(setup)
         try:
             log = self.logs.open(setup, path=log_path, resume_at=resume_at)
@@ -449,8 +453,28 @@ class NetMatch(MatchView):
         if arrival.refused:
             self.unfollowed = True
             return
+        self._caught_up_from = arrival.source
         for relay_seat, data in arrival.held:
             self.receive(relay_seat, data, now)
+
+    def _out_of_place(self, relay_seat: int) -> None:
+        """A live record from *relay_seat* does not follow the match as we hold it: we may
+        lack records before it, so it proves nothing against its signer, and nobody is named.
+        A player asks the others for them (the session counted it refused). A late spectator
+        cannot ask: he holds what his catch-up gave him and all the room said since, so a
+        record its sender delivers or signed that does not follow is that sender's own
+        word against his catch-up — short of the match: refused, naming him, and the
+        spectator follows the room no further. Another's record names nobody (its signer may
+        have signed another match: that proves nothing either)."""
+        source, session = self._caught_up_from, self.session
+        if self.seat is not None or source is None or session is None:
+            return
+        record = session.last_message
+        signer = None if record is None else record.seat
+        if relay_seat != source and self.roster.seat_of_member.get(source, -1) != signer:
+            return
+        self.play.blame(source, Arrival.short(), fatal=True)
+        self.unfollowed = True
 
     # ----------------------------------------------------------------- the rematch
 

@@ -88,9 +88,10 @@ def misplaced(progress: Progress, record: bytes) -> bool:
 
     Every game record is signed over the digest of the records before it, so a record moved,
     or one whose predecessors were left out, says so before anything else is checked: that
-    is the catch-up sender's doing, not the record's signer's. (Checked in the order a live
-    record is, a share "far ahead" of the throw would blame its honest signer.) Chat lines
-    commit to no history; a record that cannot be read is the session's to refuse.
+    is the catch-up sender's doing, not the record's signer's, and the spectator names him
+    with the record's place (the session would refuse it too, as out of place, naming
+    nobody: :class:`~protocol.errors.OutOfPlace`). Chat lines commit to no history; a
+    record that cannot be read is the session's to refuse.
     """
     try:
         message = decode_message(record)
@@ -373,6 +374,11 @@ class Arrival:
             "sent a false catch-up: its record {index} does not follow the ones before it "
             "(records left out, or out of their order)"
         ).format(index=index + 1)
+
+    @staticmethod
+    def short() -> str:
+        """Its own record, after its catch-up, does not follow it: the catch-up was short."""
+        return _("sent a catch-up short of the match: a record of theirs since does not follow it")
 
     @staticmethod
     def skipped(start: int, records: int) -> str:

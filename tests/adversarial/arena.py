@@ -283,7 +283,8 @@ class Arena:
     def _blamed(self, seat: int | None, error: RemoteProtocolError, what: str) -> None:
         if seat is None or seat == self.attacker:
             return  # the attacker's own session may refuse what it likes
-        if error.seat != self.attacker:
+        nobody = error.seat is None and not error.fatal  # out of place: we may lack records
+        if error.seat != self.attacker and not nobody:
             raise broken(2, f"honest seat {seat} blamed seat {error.seat} for {what}: {error}")
         stopped = self.sessions[seat].stopped
         if stopped is not None and stopped.seat != self.attacker:

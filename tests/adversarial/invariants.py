@@ -6,7 +6,8 @@
    an offence on screen, never a dead task).
 2. **Blame the real sender.** Every honest client either goes on, or stops with a fault that
    names the attacker (the seat that signed, or the relay seat that sent it): an error, an
-   offence or a stop never names an honest seat.
+   offence or a stop never names an honest seat (a record refused as out of place names
+   nobody: the receiver may lack what it follows).
 3. **A claim is always there.** Once the attacker stalls, a claim against him is available
    at the latest :data:`CLAIM_SLACK_MS` after the time limit past the last moment this
    honest client accepted a record (its own clock), and every honest peer accepts it.

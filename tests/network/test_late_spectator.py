@@ -15,7 +15,9 @@ import pytest
 
 from client.net import wire
 from client.net.match import NetMatch
+from client.net.outbox import ANSWER, Outgoing
 from client.net.room import Room, host_room, join_room
+from client.net.spectators import catch_up
 from client.setup import SessionSettings
 from relay.server import RelayServer
 from tests.network.conftest import QUICK, PlayersClock, RelayProcess
@@ -100,6 +102,49 @@ async def test_a_player_who_sends_a_forged_catch_up_is_named_by_the_spectator(
         [offence] = watcher.match.offences
         assert offence.who == "Ada" and offence.fatal
         assert offence.text.startswith("sent a false catch-up:"), offence.text
+    finally:
+        await asyncio.gather(*(room.close() for room in [*rooms, *([watcher] if watcher else [])]))
+
+
+SHORT_BY = 3  # records Ada keeps back at the end of her catch-up
+
+
+def short_offer(match: NetMatch) -> None:
+    """Ada's catch-up, every record genuine and in its place, announced and sent without
+    the match's last SHORT_BY records."""
+    session = match.session
+    assert session is not None
+    records = session.records[: len(session.records) - SHORT_BY]
+    payloads = [wire.encode(payload) for payload in catch_up(session.setup.encode(), records)]
+    match.offers.sent(payloads[0], payloads[-1])
+    match.outbox.extend(Outgoing(data, lane=ANSWER, follows=index > 0)
+                        for index, data in enumerate(payloads))  # fmt: skip
+
+
+async def test_a_catch_up_short_of_the_match_names_its_sender_not_an_honest_player(
+    short_memory_relay: RelayProcess, settings: Callable[[str], SessionSettings]
+) -> None:
+    """Stop36 09 through a real relay: Ada's catch-up stops a few records short, each one
+    genuine and in place; the live records of Bob and Cy that follow the missing ones used
+    to stop Eve's match, naming Cy ("far ahead"). Eve now names Ada, once Ada's own next
+    record does not follow her catch-up, and never an honest player; the match goes on."""
+    rooms = await a_few_turns_in(short_memory_relay, settings)
+    ada = rooms[0].match
+    ada._offer = types.MethodType(short_offer, ada)  # type: ignore[method-assign]
+    games = [room.game(settings(name)) for room, name in zip(rooms, NAMES, strict=True)]
+    watcher = None
+    try:
+        watcher = await watch(rooms, settings)
+        assert watcher.link._resync  # the relay could not replay the match to him
+        eve = watcher.match
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(*(autoplay(game, stop_after=6) for game in games))
+        await settled(lambda: bool(eve.offences))
+        [offence] = eve.offences
+        assert offence.who == "Ada" and offence.fatal, offence
+        assert offence.text.startswith("sent a catch-up short of the match"), offence.text
+        assert eve.session is not None and eve.session.stopped is None and eve.unfollowed
+        assert all(not room.match.offences for room in rooms)
     finally:
         await asyncio.gather(*(room.close() for room in [*rooms, *([watcher] if watcher else [])]))
 

@@ -19,6 +19,7 @@ from protocol.errors import (
     IllegalPlay,
     LocalProtocolError,
     MalformedMessage,
+    OutOfPlace,
     RemoteProtocolError,
 )
 from protocol.events import DiceRolled
@@ -110,16 +111,19 @@ def test_a_record_dated_before_the_one_it_follows_is_refused_in_play_and_in_veri
 def test_a_resignation_or_claim_must_name_a_place_the_match_reached() -> None:
     """Resign and Claim used to accept any index (999,999 was accepted): now they name the
     position (how many game records came before) and one the match has not reached is
-    dropped, naming its sender."""
+    dropped: it may follow records this member lacks, so it names nobody, and is counted
+    among the refused (the client asks the others for what it lacks)."""
     setup, (ann, _), keys = seats("goose", 2)
     history = ann.progress.digest
     for message in (Resign(1, 999_999, 1_000, b"", history),
                     Claim(1, 999_999, 100_000, 0, b"", history)):  # fmt: skip
         signed = seal(message, keys[1], setup.match_id).encode()
-        with pytest.raises(IllegalPlay, match="after record 999999, not reached") as caught:
+        refused = ann.refused
+        with pytest.raises(OutOfPlace, match="after record 999999, not reached") as caught:
             ann.receive_bytes(signed, 100_000, sender=1)
-        assert caught.value.seat == 1 and not caught.value.fatal
-        with pytest.raises(IllegalPlay, match="not reached"):  # and a log holding one is bad
+        assert caught.value.seat is None and not caught.value.fatal
+        assert ann.refused == refused + 1
+        with pytest.raises(OutOfPlace, match="not reached"):  # and a log holding one is bad
             MatchSession(setup, seat=None, strict=True).receive_bytes(signed, 0)
     assert ann.ended is None and ann.records == []
     ann.resign(2_000)  # a real resignation names the position it was made at

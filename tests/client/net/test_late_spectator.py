@@ -243,3 +243,42 @@ def test_a_spectator_announced_while_a_rematch_is_set_up_gets_the_rematch(
     play_out(trio)
     contents = logs([*trio.matches, eve])
     assert all(data == contents[0] for data in contents), "Eve's log differs from the players'"
+
+
+def cut_short(offer: list[Outgoing], kept_back: int) -> list[Outgoing]:
+    """Ada's catch-up as a lying sender makes it: all genuine, in place, announced as what it
+    holds — the match minus its last *kept_back* records."""
+    header = wire.decode(offer[0].data)
+    assert isinstance(header, wire.Spectate)
+    whole = tampered(offer, lambda records: records)
+    part = wire.decode(whole[1].data)
+    assert isinstance(part, wire.Transcript)
+    records = msgpack.unpackb(part.data)[:-kept_back]
+    packed = msgpack.packb(records, use_bin_type=True)
+    short = wire.Spectate(header.setup, len(records))
+    return [Outgoing(wire.encode(short)), Outgoing(wire.encode(wire.Transcript(0, packed)))]
+
+
+@pytest.mark.parametrize("kept_back", [1, 3, 5])
+def test_a_catch_up_short_of_the_match_names_its_sender_never_an_honest_signer(
+    trio: LoopRoom, tmp_path: Path, kept_back: int
+) -> None:
+    """Stop36 09: every record of Ada's catch-up is genuine and in place, but the last ones
+    are kept back. The live records that follow them used to stop Eve's match, naming Cy
+    ("a share for throw 5, far ahead of 3"). Now nobody is named for records Eve may lack
+    but Ada: her own record after her catch-up does not follow it."""
+    for _ in range(4):
+        throw(trio)
+    eve = trio.watch_late("Eve", tmp_path, pump=False)
+    ada = trio.matches[0]
+    ada.outbox[:] = cut_short(ada.outbox, kept_back)
+    trio.pump()
+    assert eve.in_step and not eve.offences  # the catch-up alone cannot tell
+    for _ in range(6):
+        throw(trio)
+    assert eve.session is not None and eve.session.stopped is None
+    [offence] = eve.offences
+    assert offence.who == "Ada" and offence.fatal, offence
+    assert offence.text.startswith("sent a catch-up short of the match"), offence.text
+    assert eve.unfollowed
+    assert all(not match.offences for match in trio.matches)  # the players saw nothing amiss

@@ -15,9 +15,11 @@ from client.net.catchup import transcript
 from client.net.match import NetMatch
 from client.net.playing import Playing
 from client.net.roster import Roster
+from protocol.codec import pack
 from protocol.errors import LocalProtocolError, RemoteProtocolError
 from protocol.identity import Identity, seeded_source
-from protocol.logfile import read_log
+from protocol.logfile import encode_log, read_log
+from protocol.messages import Share, decode_message
 from protocol.setup import MatchSetup
 from tests.client.net.loop import TOKEN, LoopRoom
 
@@ -240,3 +242,50 @@ def test_a_transcript_of_several_turns_is_handed_to_the_screen_turn_by_turn(
     assert [(turn.seat, turn.before, turn.after) for turn in eve.play.turns] == [
         (turn.seat, turn.before, turn.after) for turn in live
     ]
+
+
+def test_a_transcript_holding_an_honest_record_far_ahead_names_its_sender_and_play_goes_on(
+    tmp_path: Path,
+) -> None:
+    """Stop36 10, through the client: Bob is back from a log that lost its last throws;
+    before anyone answers him, Mallory sends him a transcript of one genuine record, Ada's
+    latest share. It used to stop Bob's match, naming Ada ("far ahead"). Now Mallory is
+    named, as a warning, and Ada's answer to his hello brings him where the match is."""
+    room = LoopRoom.meet(tmp_path, ["Ada", "Bob", "Mallory"])
+    try:
+        throws(room, 6)
+        ada, bob = room.matches[0], room.matches[1]
+        assert ada.session is not None and bob.logs.path is not None
+        assert bob.chain_secret is not None
+        bob.close()
+        contents = read_log(bob.logs.path)
+        bob.logs.path.write_bytes(encode_log(contents.setup, contents.records[:-7]))
+        back = NetMatch.resume(
+            "player", "Bob", identity=bob.identity, chain_secret=bob.chain_secret,
+            spectator_token=TOKEN, log=read_log(bob.logs.path), log_path=bob.logs.path,
+            random_source=seeded_source("back"), now=room.now, data_dir=tmp_path / "back",
+        )  # fmt: skip
+        try:
+            assert back.session is not None
+            assert ada.session.throw_index - back.session.throw_index >= 2
+            roster = [(0, "Ada", True), (2, "Mallory", True)]
+            back.welcomed(1, roster, room.now)
+            back.caught_up(room.now, complete=False)
+            back.outbox.clear()
+            share = next(raw for raw in reversed(ada.session.records)
+                         if isinstance(m := decode_message(raw), Share)
+                         and m.seat == 0)  # fmt: skip
+            lie = wire.Transcript(0, pack([share]))
+            back.receive(2, wire.encode(lie), room.now)
+            assert back.session.stopped is None and back.broken is None
+            [offence] = back.offences
+            assert offence.who == "Mallory" and not offence.fatal, offence
+            assert "in a transcript" in offence.text, offence.text
+            have = len(back.session.records)
+            [answer] = transcript(list(ada.session.records), have)
+            back.receive(0, wire.encode(answer), room.now)
+            assert back.session.records == ada.session.records and back.offences == [offence]
+        finally:
+            back.close()
+    finally:
+        room.close()

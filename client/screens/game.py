@@ -18,14 +18,16 @@ The Goose and Jacquet screens subclass it and fill in how their game is drawn:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import replace
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -55,6 +57,12 @@ from client.widgets.connection import ConnectionBar
 from client.widgets.replay_bar import ReplayBar, StoryList
 from engine.awaiting import ChoosePlay, ThrowDice
 from engine.jacquet import JacquetState
+
+MAX_OFFENCE_TOASTS: Final = 2
+"""Toasts telling a peer's offences, up at once (each another sender or reason; a repeat is
+counted on its own toast): two of them, a dozen lines, leave most of an 80x24 board seen."""
+OFFENCE_SECONDS: Final = 15
+"""How long an offence's toast stays up after its last repeat."""
 
 
 class GameScreen(Screen[None]):
@@ -109,6 +117,8 @@ class GameScreen(Screen[None]):
         self._unsubscribe: Callable[[], None] | None = None
         self._held_shown = False  # the prompt last said the board is catching up
         self._released: asyncio.Event | None = None  # set once the board caught up
+        # The offence toasts up, the oldest first: (who, reason, fatal) -> (toast, times).
+        self._offence_toasts: dict[tuple[str, str, bool], tuple[Notification, int]] = {}
 
     @property
     def extras(self) -> Extras:
@@ -478,14 +488,37 @@ class GameScreen(Screen[None]):
             self.post_message(OpenGame(self.extras.rematch.next_game(), replacing=self))
 
     def _tell_offence(self, who: str, text: str, *, fatal: bool) -> None:
+        """One toast per sender and reason, its repeats counted on it (times 12), and at most
+        :data:`MAX_OFFENCE_TOASTS` up at once (a new reason takes the oldest's place): a
+        peer sending junk many times a second never covers the board."""
         for bar in self.query(ConnectionBar):
             bar.refresh_status()
-        self.notify(
-            _("{who}: {reason}").format(who=who, reason=text),
-            title=_("Match stopped") if fatal else _("Ignored"),
-            severity="error" if fatal else "warning",
-            timeout=15,
-        )
+        key = (who, text, fatal)
+        told = self._offence_toasts.pop(key, None)
+        count = 1 if told is None else told[1] + 1
+        if told is not None:
+            self._withdraw(told[0])
+        while len(self._offence_toasts) >= MAX_OFFENCE_TOASTS:  # the oldest told gives way
+            oldest = next(iter(self._offence_toasts))
+            self._withdraw(self._offence_toasts.pop(oldest)[0])
+        message = _("{who}: {reason}").format(who=who, reason=text)
+        if count > 1:
+            message = _("{told} (×{count})").format(told=message, count=count)  # noqa: RUF001
+        title = _("Match stopped") if fatal else _("Ignored")
+        severity: SeverityLevel = "error" if fatal else "warning"
+        notification = Notification(message, title, severity, OFFENCE_SECONDS, markup=False)
+        self.app.post_message(Notify(notification))
+        self._offence_toasts[key] = (notification, count)
+
+    def _withdraw(self, notification: Notification) -> None:
+        """Take a toast down, if it is still up (it may have timed out, or been cleared):
+        after the app took it in (its Notify is ahead in the app's queue)."""
+
+        def withdraw() -> None:
+            with contextlib.suppress(KeyError):
+                self.app._unnotify(notification)  # Textual's own way (a toast clicked away)
+
+        self.app.call_later(withdraw)
 
     # -- the end --------------------------------------------------------------------------
 

@@ -105,37 +105,75 @@ class LogInUse(LocalProtocolError):
     """The log is being written by another program (a game open in another terminal)."""
 
 
+MAX_LOCK_TRIES: Final = 10_000
+"""How many times a writer tries its log's lock while only probes hold it. A probe
+(:func:`log_in_use`) holds a *shared* lock between two system calls, which an exclusive one
+must wait out; the writer gives up the processor between tries (``sched_yield``: no clock
+here), so a probe that was itself put aside between its two calls gets to finish. One
+that holds it through ten thousand tries is no probe but a program keeping the log open
+and locked, and the writer says the log is in use rather than wait for it."""
+
+
 def _lock(file: BinaryIO, path: Path) -> None:
     """Hold *file*'s log as its one writer: an exclusive lock on the open file, which the
     system lets go when this program ends in any way (a crash included), so a stopped
     writer never keeps a game from being taken up again. Raise :class:`LogInUse` when
-    another program holds it (and close *file*)."""
-    try:
-        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        file.close()
-        raise LogInUse(Clause.of(N_("{path} is being played in another Tablier (another "
-                                    "terminal): a log has one writer at a time"),
-                                 path=str(path))) from None  # fmt: skip
+    another program holds it (and close *file*).
+
+    A probe (:func:`log_in_use`, another Tablier listing its seats) holds a shared lock for
+    a moment, which the exclusive one cannot be taken beside: when the exclusive lock is
+    refused but a shared one is granted, nobody holds the exclusive one, so only probes are
+    in the way, and the writer tries again (at most :data:`MAX_LOCK_TRIES` times). A probe
+    never makes a writer fail; another writer does at once."""
+    descriptor = file.fileno()
+    for _try in range(MAX_LOCK_TRIES):
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            break  # an exclusive holder: another writer
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+        os.sched_yield()  # the probes' moment: two system calls
+    file.close()
+    raise LogInUse(Clause.of(N_("{path} is being played in another Tablier (another "
+                                "terminal): a log has one writer at a time"),
+                             path=str(path))) from None  # fmt: skip
 
 
 def log_in_use(path: Path) -> bool:
     """Whether another program (or another writer of this one) writes the log at *path*
     now. False when there is no such file; a moment's answer, for what a list shows: the
-    writer's own lock is what keeps two writers apart."""
+    writer's own lock is what keeps two writers apart. :class:`NotALog` when *path* is not
+    a regular file (a FIFO, a device, a link: nobody writes it as a log), said as
+    :func:`read_log` says it.
+
+    It never waits (the file is opened as :func:`read_regular` opens one, and not through a
+    link), and never makes a writer fail: it takes a *shared* lock, which a writer's
+    exclusive one refuses (so: in use), and which the writer waits out (:func:`_lock`).
+
+    >>> try:
+    ...     log_in_use(Path("/dev/zero"))
+    ... except NotALog as error:
+    ...     print(error)
+    /dev/zero is not a regular file: not a match log
+    """
     try:
-        file = open(path, "rb")  # noqa: SIM115 - closed below
-    except OSError:
+        descriptor = _open_regular(Path(path), follow=False)
+    except FileNotFoundError:
         return False
-    with file:
-        try:
-            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        except OSError:  # a file that takes no lock (a FIFO, a device): nobody writes it as a log
-            return False
-        fcntl.flock(file.fileno(), fcntl.LOCK_UN)
-        return False
+    except (OSError, ValueError) as error:
+        raise _not_a_log(Path(path), error) from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(descriptor)  # which lets go of the shared lock
+    return False
 
 
 class LogWriter:
@@ -308,13 +346,9 @@ def read_regular(path: Path, limit: int) -> bytes:
     ...     print("refused")
     refused
     """
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise NotRegular(str(path))
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    fd = _open_regular(path, follow=True)
     try:
         status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):  # what was opened: the path may have changed
-            raise NotRegular(str(path))
         if status.st_size > limit:
             raise TooLarge(str(path))
         chunks = [os.read(fd, min(status.st_size, limit) + 1)]
@@ -342,19 +376,45 @@ def read_log_bytes(path: Path) -> bytes:
     path = Path(path)
     try:
         return read_regular(path, MAX_LOG_BYTES)
-    except NotRegular:
-        raise NotALog(Clause.of(N_("{path} is not a regular file: not a match log"),
-                                path=str(path))) from None  # fmt: skip
-    except TooLarge:
-        raise NotALog(Clause.of(N_("{path} is over {size} bytes: too large to be a match log"),
-                                path=str(path), size=MAX_LOG_BYTES)) from None  # fmt: skip
-    except OSError as error:
-        raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=str(path),
-                                reason=os_reason(error))) from None  # fmt: skip
-    except ValueError:  # a NUL in the path: no file is named so
-        raise NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=repr(str(path)),
-                                reason=Clause.of(N_("a file's name holds no NUL character"))),
-                      ) from None  # fmt: skip
+    except (OSError, ValueError) as error:
+        raise _not_a_log(path, error) from None
+
+
+def _open_regular(path: Path, *, follow: bool) -> int:
+    """A descriptor open for reading on the regular file at *path*, opened without waiting
+    (the one way :func:`read_regular` and :func:`log_in_use` open a file anyone may have put
+    there): the path is looked at first, so no device is even opened, and what was opened
+    is looked at again (the path may have changed in between). With *follow* False, a link
+    is refused too. Raises :class:`NotRegular`, :class:`OSError`, or :class:`ValueError` (a
+    NUL in the path)."""
+    if not stat.S_ISREG(os.stat(path, follow_symlinks=follow).st_mode):
+        raise NotRegular(str(path))
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+    fd = os.open(path, flags if follow else flags | os.O_NOFOLLOW)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # what was opened
+            raise NotRegular(str(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _not_a_log(path: Path, error: OSError | ValueError) -> NotALog:
+    """Why the file at *path* cannot be a log, as :func:`read_log` says it: *error* from
+    :func:`read_regular` or :func:`_open_regular`."""
+    if isinstance(error, NotRegular):
+        return NotALog(Clause.of(N_("{path} is not a regular file: not a match log"),
+                                 path=str(path)))  # fmt: skip
+    if isinstance(error, TooLarge):
+        return NotALog(Clause.of(N_("{path} is over {size} bytes: too large to be a match log"),
+                                 path=str(path), size=MAX_LOG_BYTES))  # fmt: skip
+    if isinstance(error, OSError):
+        return NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=str(path),
+                                 reason=os_reason(error)))  # fmt: skip
+    no_nul = Clause.of(N_("a file's name holds no NUL character"))  # what a ValueError is here
+    return NotALog(Clause.of(N_("cannot read {path}: {reason}"), path=repr(str(path)),
+                             reason=no_nul))  # fmt: skip
 
 
 def parse_log(data: bytes, *, name: str | None = None) -> LogContents:

@@ -35,7 +35,7 @@ from typing import Final
 
 from engine.awaiting import ChoosePlay, Finished, MissTurn, ThrowDice
 from engine.canonical import state_hash
-from engine.clause import N_, Clause
+from engine.clause import N_, Clause, plural
 from engine.errors import EngineError
 from protocol.chain import link_follows
 from protocol.clock import behind_by, duration
@@ -391,8 +391,9 @@ class Progress:
         another match of it: nothing here proves which). Refused, blaming nobody: it is
         checked against the rules only where it stands (:mod:`protocol.errors`)."""
         if history != expected:
-            raise Refusal(OutOfPlace(_say(N_("{name}'s record does not follow the {records} "
-                                             "records held here"), name=self.setup.names[seat],
+            held = plural("{name}'s record does not follow the {records} record held here",
+                          "{name}'s record does not follow the {records} records held here")
+            raise Refusal(OutOfPlace(_say(held, self.position, name=self.setup.names[seat],
                                           records=self.position)))  # fmt: skip
 
     def _roll(self, awaiting: ThrowDice) -> list[Event]:

@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import Self
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidURI
 
 from relay.envelope import (
     Create,
@@ -92,10 +93,18 @@ FAULTS: dict[str, Fault] = {
 
 
 async def _open(url: str, tls: ssl.SSLContext | None) -> ClientConnection:
+    """A connection to the relay at *url*; :class:`InvalidURI` when *url* cannot name one
+    (the resolver's ``UnicodeError`` for a host such as ``a..b``: no relay was reached, so
+    none is blamed)."""
     # A relay that stopped answering should not hold up a reconnection for long.
-    if tls is None:  # websockets' own default: for wss://, the system's trust (ssl=None fails)
-        return await connect(url, compression=None, open_timeout=10, close_timeout=2)
-    return await connect(url, compression=None, ssl=tls, open_timeout=10, close_timeout=2)
+    try:
+        if tls is None:  # websockets' own default: for wss://, the system's trust (None fails)
+            return await connect(url, compression=None, open_timeout=10, close_timeout=2)
+        return await connect(url, compression=None, ssl=tls, open_timeout=10, close_timeout=2)
+    except OSError:  # a certificate refused is a ValueError too, but the relay's doing
+        raise
+    except ValueError as error:  # UnicodeError included: the address, before any relay
+        raise InvalidURI(url, f"not an address to connect to ({type(error).__name__})") from None
 
 
 async def _read(websocket: ClientConnection) -> RelayMessage:

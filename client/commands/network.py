@@ -114,13 +114,22 @@ def parse_listen(text: str) -> tuple[str, int]:
 
 
 def relay_url(text: str) -> str:
+    """``--relay``'s address, through the one gate of relays' addresses (an invite's too)."""
+    from client.net.invite import RelayAddressError, check_relay_url
+
     if not text.startswith(("ws://", "wss://")):
         raise argparse.ArgumentTypeError(
             _("--relay takes the relay's address, ws://HOST:PORT/ or wss://…, not {text!r}").format(
                 text=text
             )
         )
-    return text
+    try:
+        return check_relay_url(text)
+    except RelayAddressError as error:
+        raise argparse.ArgumentTypeError(
+            _("--relay takes the relay's address, ws://HOST:PORT/ or wss://…: {text!r} is not "
+              "one ({why})").format(text=text, why=error)
+        ) from None  # fmt: skip
 
 
 def run(

@@ -29,11 +29,13 @@ the invite holds characters no invite has
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from dataclasses import dataclass
 from typing import Final, Literal
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
-from client.i18n import _
+from client.i18n import _, format_number, ngettext
 from client.net.untrusted import is_secret
 
 Role = Literal["player", "watch"]
@@ -45,6 +47,95 @@ TOKEN_CHARS: Final = 43
 _SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 _SCHEMES = {"tablier": "ws", "tabliers": "wss"}
+
+MAX_URL_CHARS: Final = 2_048
+"""A relay's address, as an invite, ``--relay`` and a seat file give it (all ASCII: one byte a
+character): far more than any host name (at most 253 characters) and path."""
+MAX_LABEL_CHARS: Final = 63
+"""One label of a host name (between two dots), as DNS bounds it."""
+MAX_HOST_CHARS: Final = 253
+"""A whole host name, as DNS bounds it."""
+_HOST_NAME: Final = re.compile(r"(?:[a-z0-9_-]{1,63}\.)*[a-z0-9_-]{1,63}\.?", re.IGNORECASE)
+"""A host name in its ASCII form: letters, digits, hyphens (and the underscores some local
+networks use), in labels of 1 to 63 characters."""
+_PATH_SAFE: Final = "/%:@!$&'()*+,;=~"
+"""What a relay's path keeps as it is; anything else (a space, an accent) is %-escaped."""
+
+
+class RelayAddressError(ValueError):
+    """A ``ws://``/``wss://`` address no relay can have; the message says why."""
+
+
+def check_relay_url(url: str) -> str:
+    """*url* as Tablier connects to it: a ``ws://`` or ``wss://`` address whose host is an IP
+    address or a host name — in its ASCII form (IDNA), as the system's resolver takes it —
+    and whose path is %-escaped ASCII, at most :data:`MAX_URL_CHARS` characters in all. The
+    one gate for a relay's address (an invite, ``--relay``): what passes can be connected
+    to, and saved in a seat file that reads back. :class:`RelayAddressError` otherwise.
+
+    >>> check_relay_url("ws://Relay.Example.org:8765/tablier/")
+    'ws://relay.example.org:8765/tablier/'
+    >>> check_relay_url("wss://bücher.example/salle 1/")
+    'wss://xn--bcher-kva.example/salle%201/'
+    >>> check_relay_url("ws://[::1]:9/")
+    'ws://[::1]:9/'
+    >>> long_label, long_path = "ws://" + "a" * 64 + ".org/", "ws://h/" + "p" * 2100
+    >>> for bad in ("ws://a..b:1/", long_label, "ws://%68/", long_path):
+    ...     try:
+    ...         check_relay_url(bad)
+    ...     except RelayAddressError as error:
+    ...         print(str(error)[:75])
+    'a..b' is not a host name (a label between two dots is empty, or over 63 ch
+    'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.org' is n
+    '%68' is not a host name (a label between two dots is empty, or over 63 cha
+    it is 2,107 characters long: a relay's address has at most 2,048
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:  # a bracket left open, a port that is no number from 0 to 65535
+        raise RelayAddressError(_("its host or its port is not valid")) from None
+    if parts.scheme not in ("ws", "wss"):
+        raise RelayAddressError(_("it does not start with ws:// or wss://"))
+    host = _relay_host(parts.hostname or "")
+    path = quote(parts.path, safe=_PATH_SAFE) or "/"
+    checked = f"{parts.scheme}://{host}{'' if port is None else f':{port}'}{path}"
+    if len(checked) > MAX_URL_CHARS:
+        raise RelayAddressError(
+            ngettext(
+                "it is {length} character long: a relay's address has at most {most}",
+                "it is {length} characters long: a relay's address has at most {most}",
+                len(checked),
+            ).format(length=format_number(len(checked)), most=format_number(MAX_URL_CHARS))
+        )
+    return checked
+
+
+def _relay_host(host: str) -> str:
+    """*host* (as :func:`urlsplit` gives it: lower case, an IPv6 address unbracketed) as a
+    URL names it, or :class:`RelayAddressError`."""
+    if not host:
+        raise RelayAddressError(_("it names no host"))
+    if ":" in host:
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise RelayAddressError(
+                _("{host} is not an IPv6 address").format(host=repr(host))
+            ) from None
+        return f"[{host}]"
+    try:
+        name = host.encode("idna").decode("ascii")  # as the resolver will: UnicodeError there
+    except UnicodeError:
+        name = ""
+    if len(name) > MAX_HOST_CHARS or not _HOST_NAME.fullmatch(name):
+        raise RelayAddressError(
+            _("{host} is not a host name (a label between two dots is empty, or over "
+              "{most} characters, or holds other than letters, digits and hyphens)").format(
+                host=repr(host), most=MAX_LABEL_CHARS
+            )
+        )  # fmt: skip
+    return name
 
 
 class InviteError(ValueError):
@@ -162,5 +253,11 @@ def parse_invite(text: str, expected: Role = "player") -> Invite:
         raise InviteError(_("the invite's token is mistyped: copy the whole invite"))
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     netloc = host if port is None else f"{host}:{port}"
+    try:
+        url = check_relay_url(f"{_SCHEMES[parts.scheme]}://{netloc}{path}/")
+    except RelayAddressError as error:
+        raise InviteError(
+            _("the invite's relay address is not valid: {why}").format(why=error)
+        ) from None
     role: Role = "player" if roles[0] == "player" else "watch"
-    return Invite(f"{_SCHEMES[parts.scheme]}://{netloc}{path}/", room_id, token, role)
+    return Invite(url, room_id, token, role)

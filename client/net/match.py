@@ -352,6 +352,7 @@ class NetMatch(MatchView):
         except wire.WireError as error:
             sent = _("sent something that is not Tablier traffic ({error})").format(error=error)
             self.play.blame(relay_seat, sent)
+            self._changed()  # told now, not with whatever changes next
             return
         try:
             self._dispatch(relay_seat, payload, now)

@@ -39,6 +39,7 @@ from client.net.seatfile import (
 from client.net.tasks import stop
 from client.net.untrusted import RelayMisbehaved, check_secret, shown
 from client.setup import SessionSettings
+from protocol.errors import LogError
 from protocol.games import OptionValue
 from protocol.identity import Identity
 from protocol.logfile import LogInUse, log_in_use, read_log
@@ -379,7 +380,12 @@ def _seat_to_take_back(
             raise _Unusable(str(problem), path) from None
         if seat is None:  # gone since it was listed: the match ended meanwhile
             continue
-        if log_in_use(seat.log_path):
+        try:  # read first: its log may be no file to open (a FIFO would hold the loop)
+            read_log(seat.log_path)
+            in_use = log_in_use(seat.log_path)  # (never waits, whatever is there by now)
+        except LogError as problem:
+            raise _Unusable(str(problem), path) from None
+        if in_use:
             busy.append(seat.name)
         else:
             free.append((seat, path))

@@ -38,6 +38,7 @@ from typing import Final, Literal
 from urllib.parse import urlsplit
 
 from client.i18n import _, os_reason_of
+from client.net.invite import MAX_URL_CHARS  # what an invite may give: a seat file keeps it
 from client.net.untrusted import is_secret
 from client.private_file import write_private
 from protocol.codec import pack, unpack_untrusted
@@ -48,7 +49,6 @@ from protocol.logfile import NotRegular, TooLarge, default_data_dir, parse_log_p
 SEAT_FORMAT: Final = "tablier-seat"
 SEAT_VERSION: Final = 1
 MAX_SEAT_BYTES: Final = 8 * 1024
-MAX_URL_CHARS: Final = 2_048  # a relay's address: far more than any host name and path
 
 Role = Literal["host", "player"]
 

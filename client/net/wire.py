@@ -30,6 +30,7 @@ Hello(seat=1, have=42, relay_seat=3, epoch=140737488355328)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, is_dataclass
 from dataclasses import fields as dataclass_fields
@@ -38,7 +39,7 @@ from typing import get_type_hints as type_hints
 
 import msgpack  # type: ignore[import-untyped]
 
-from client.i18n import N_, _
+from client.i18n import N_, _, ngettext
 from protocol.codec import MAX_MESSAGE_BYTES
 
 GAME, PROPOSAL, JOIN, SETUP, HELLO, TRANSCRIPT, REMATCH, WITHDRAW, SPECTATE, ASK = range(10)
@@ -212,6 +213,16 @@ class _Field:
     size: Size | None  # a byte string's
 
 
+def _kind_name(cls: type[Kinded]) -> str:
+    """A payload kind as a sentence names it: its class's name in words (the protocol's
+    word, the same in every language).
+
+    >>> _kind_name(Hello), _kind_name(SetupAsk)
+    ('hello', 'setup ask')
+    """
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", cls.__name__).lower()
+
+
 def _shape(cls: type[Kinded]) -> tuple[_Field, ...]:
     """The fields of payload class *cls*, as its dataclass declares them."""
     if not is_dataclass(cls):
@@ -280,8 +291,15 @@ class Payloads(Generic[P]):
             raise WireError(_("a payload of an unknown shape"))
         shape = self._shapes.get(value[0])
         fields: list[Any] = value[1:]
-        if shape is None or len(fields) != len(shape):
+        if shape is None:
             raise WireError(_("a payload of unknown kind {kind}").format(kind=value[0]))
+        if len(fields) != len(shape):  # an older client's hello, say: a kind we know
+            raise WireError(
+                ngettext("a {kind} payload of the wrong shape ({count} field)",
+                         "a {kind} payload of the wrong shape ({count} fields)",
+                         len(fields)).format(kind=_kind_name(self._by_kind[value[0]]),
+                                             count=len(fields))
+            )  # fmt: skip
         if any(type(f) is not spec.type for f, spec in zip(fields, shape, strict=True)):
             raise WireError(_("a payload with fields of the wrong types"))
         if any(spec.below is not None and not 0 <= f < spec.below

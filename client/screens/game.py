@@ -18,14 +18,16 @@ The Goose and Jacquet screens subclass it and fill in how their game is drawn:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
-from dataclasses import replace
-from typing import ClassVar
+from dataclasses import dataclass, replace
+from typing import ClassVar, Final
 
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
@@ -56,6 +58,26 @@ from client.widgets.replay_bar import ReplayBar, StoryList
 from engine.awaiting import ChoosePlay, ThrowDice
 from engine.jacquet import JacquetState
 from protocol.games import game_named
+
+MAX_OFFENCE_TOASTS: Final = 2
+"""Toasts telling a peer's offences, up at once (each another sender or reason; a repeat is
+counted on its own toast): two of them, a dozen lines, leave most of an 80x24 board seen."""
+OFFENCE_SECONDS: Final = 15
+"""How long an offence's toast stays up after its last repeat."""
+
+
+OFFENCE_REDRAW_SECONDS: Final = 1.0
+"""A repeated offence's count is drawn at most this often (each toast its own)."""
+
+
+@dataclass(slots=True)
+class _Told:
+    """An offence told on a toast: the toast up (None: not yet), how many times it came, and
+    whether a redraw of its count is due."""
+
+    notification: Notification | None = None
+    count: int = 1
+    redraw_due: bool = False
 
 
 class GameScreen(Screen[None]):
@@ -110,6 +132,9 @@ class GameScreen(Screen[None]):
         self._unsubscribe: Callable[[], None] | None = None
         self._held_shown = False  # the prompt last said the board is catching up
         self._released: asyncio.Event | None = None  # set once the board caught up
+        # The offences told, the oldest first (at most MAX_OFFENCE_TOASTS): (who, reason,
+        # fatal) -> its toast and count.
+        self._offence_toasts: dict[tuple[str, str, bool], _Told] = {}
 
     @property
     def extras(self) -> Extras:
@@ -505,14 +530,55 @@ class GameScreen(Screen[None]):
             self.post_message(OpenGame(self.extras.rematch.next_game(), replacing=self))
 
     def _tell_offence(self, who: str, text: str, *, fatal: bool) -> None:
+        """One toast per sender and reason, its repeats counted on it (times 12), and at most
+        :data:`MAX_OFFENCE_TOASTS` up at once (a new reason takes the oldest's place): a
+        peer sending junk many times a second never covers the board. A repeat's count is
+        drawn at most once every :data:`OFFENCE_REDRAW_SECONDS` (a toast redrawn is
+        widgets mounted again: twenty a second were most of a core)."""
         for bar in self.query(ConnectionBar):
             bar.refresh_status()
-        self.notify(
-            _("{who}: {reason}").format(who=who, reason=text),
-            title=_("Match stopped") if fatal else _("Ignored"),
-            severity="error" if fatal else "warning",
-            timeout=15,
-        )
+        key = (who, text, fatal)
+        told = self._offence_toasts.pop(key, None)
+        if told is not None:  # a repeat: counted now, drawn soon
+            self._offence_toasts[key] = told  # the newest told now
+            told.count += 1
+            if not told.redraw_due:
+                told.redraw_due = True
+                self.set_timer(OFFENCE_REDRAW_SECONDS, lambda: self._show_offence(key))
+            return
+        while len(self._offence_toasts) >= MAX_OFFENCE_TOASTS:  # the oldest told gives way
+            oldest = self._offence_toasts.pop(next(iter(self._offence_toasts)))
+            if oldest.notification is not None:
+                self._withdraw(oldest.notification)
+        self._offence_toasts[key] = _Told()
+        self._show_offence(key)
+
+    def _show_offence(self, key: tuple[str, str, bool]) -> None:
+        """Put up offence *key*'s toast with its count (in place of the one it had)."""
+        told = self._offence_toasts.get(key)
+        if told is None:  # it gave way to newer ones meanwhile
+            return
+        who, text, fatal = key
+        told.redraw_due = False
+        if told.notification is not None:
+            self._withdraw(told.notification)
+        message = _("{who}: {reason}").format(who=who, reason=text)
+        if told.count > 1:
+            message = _("{told} (×{count})").format(told=message, count=told.count)  # noqa: RUF001
+        title = _("Match stopped") if fatal else _("Ignored")
+        severity: SeverityLevel = "error" if fatal else "warning"
+        told.notification = Notification(message, title, severity, OFFENCE_SECONDS, markup=False)
+        self.app.post_message(Notify(told.notification))
+
+    def _withdraw(self, notification: Notification) -> None:
+        """Take a toast down, if it is still up (it may have timed out, or been cleared):
+        after the app took it in (its Notify is ahead in the app's queue)."""
+
+        def withdraw() -> None:
+            with contextlib.suppress(KeyError):
+                self.app._unnotify(notification)  # Textual's own way (a toast clicked away)
+
+        self.app.call_later(withdraw)
 
     # -- the end --------------------------------------------------------------------------
 

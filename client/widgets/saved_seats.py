@@ -65,6 +65,7 @@ def _describe(entry: Listed) -> SavedSeat | None:
         if seat is None:
             return None
         setup = read_log(seat.log_path).setup
+        in_use = log_in_use(seat.log_path)  # after the read: what is there is a log
     except (SeatFileError, ValueError, OSError) as problem:
         named = _("{path}: {reason}").format(path=path_shown(path), reason="")
         why = say_error(problem).removeprefix(named)  # the entry already names it
@@ -74,7 +75,7 @@ def _describe(entry: Listed) -> SavedSeat | None:
         return SavedSeat(path, None, title)
     game = setup.proposal.rules.proper_name
     others = [name for name in setup.names if name != seat.name]
-    if log_in_use(seat.log_path):  # its log has one writer: that terminal's
+    if in_use:  # its log has one writer: that terminal's
         title = _("{game} with {players}, as {name}: being played in another terminal").format(
             game=game, players=", ".join(others), name=seat.name
         )

@@ -56,6 +56,7 @@ def _describe(entry: Listed) -> UnfinishedGame | None:
     try:
         seats = load_local_seats(path)
         contents = read_log(seats.log_path)
+        in_use = log_in_use(seats.log_path)  # after the read: what is there is a log
     except Exception as problem:  # whatever its type (LocalSeatsError, LogError, OSError…)
         why = shown(say_error(problem))
         title = _("{file}… ({left}) cannot be resumed: {why}").format(
@@ -67,7 +68,7 @@ def _describe(entry: Listed) -> UnfinishedGame | None:
     setup = contents.setup
     players = shown(", ".join(setup.names))
     game = setup.proposal.rules.proper_name
-    if log_in_use(seats.log_path):  # its log has one writer: that terminal's
+    if in_use:  # its log has one writer: that terminal's
         title = _("{game}: {players} — being played in another terminal").format(
             game=game, players=players
         )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
@@ -16,9 +18,10 @@ from websockets.asyncio.server import ServerConnection, serve
 from client.game.link_status import LinkStatus
 from client.game.turn import NotYourTurnError
 from client.net import wire
+from client.net.failures import RoomError
 from client.net.invite import Invite, InviteError, parse_invite
 from client.net.link import LinkFailed
-from client.net.room import host_room, join_room
+from client.net.room import host_room, join_room, open_hosted_room
 from client.screens.end import EndScreen, GameSummary
 from client.setup import SessionSettings
 from client.widgets.connection import describe_link, describe_peers
@@ -65,11 +68,79 @@ def test_invites_round_trip(text: str, invite: Invite) -> None:
         (f"tablier://h/{ROOM}?wat", "cut short: it should be 84 characters, not 38"),
         (f"tablier://h/{ROOM}", "cut short: it should be 85 characters, not 34"),
         (f"tablier://h/{ROOM[:5]}", "cut short: it should be 85 characters, not 17"),
+        # A host no resolver takes (Python's raises UnicodeError, no OSError, for the first
+        # two), and an address longer than a seat file keeps: refused here, where it is read.
+        (f"tablier://a..b:8765/{ROOM}?player={TOKEN}",
+         "relay address is not valid: 'a..b' is not a host name"),
+        (f"tablier://{'a' * 64}.example.org/{ROOM}?player={TOKEN}", "label between two dots"),
+        (f"tablier://%68:8765/{ROOM}?player={TOKEN}", "'%68' is not a host name"),
+        (f"tablier://h/{'p' * 2100}/{ROOM}?player={TOKEN}",
+         "it is 2,108 characters long: a relay's address has at most 2,048"),
     ],
-)
+)  # fmt: skip
 def test_a_bad_invite_says_what_is_wrong(text: str, problem: str) -> None:
     with pytest.raises(InviteError, match=problem):
         parse_invite(text)
+
+
+def test_an_invite_as_long_as_may_be_saves_a_seat_that_reads_back(tmp_path: Path) -> None:
+    """The bound on a relay's address is the seat file's: an invite at it (accents in its
+    path, escaped as the relay is asked for them) is taken, and its seat file reads back;
+    one character more and the invite is refused where it is pasted."""
+    from client.net.invite import MAX_URL_CHARS
+    from client.net.seatfile import Seat, load_seat, save_seat
+
+    prefix = "ws://h/"
+    escaped = "%C3%A9"  # é, as its path holds it
+    fill = MAX_URL_CHARS - len(prefix) - 1  # the path's last slash
+    path = "é" * (fill // len(escaped)) + "p" * (fill % len(escaped))
+    invite = parse_invite(f"tablier://h/{path}/{ROOM}?player={TOKEN}")
+    assert len(invite.relay_url) == MAX_URL_CHARS and invite.relay_url.isascii()
+    seat = Seat(invite.relay_url, ROOM, TOKEN, TOKEN, None, "Bob", "player",
+                tmp_path / "m.tablier", bytes(32), bytes(32))  # fmt: skip
+    save_seat(tmp_path / "seat", seat)
+    assert load_seat(tmp_path / "seat") == seat
+    with pytest.raises(InviteError, match="at most 2,048"):
+        parse_invite(f"tablier://h/p{path}/{ROOM}?player={TOKEN}")
+
+
+async def test_a_host_that_slips_past_the_gate_is_no_relay_address(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    """A relay's address that reaches the network unchecked (from an older seat file, say):
+    the resolver's UnicodeError says the address is no relay's, and blames no relay, which
+    was never reached: for a join (the link's failure) and for a host (the room's)."""
+    bob = await join_room(Invite("ws://a..b:8765/", ROOM, TOKEN, "player"), name="Bob",
+                          settings=settings("Bob"), backoff=QUICK)  # fmt: skip
+    try:
+        with pytest.raises(LinkFailed) as failed:
+            await bob.wait_started(TIMEOUT)
+    finally:
+        await bob.close()
+    assert (
+        str(failed.value) == "ws://a..b:8765/ is not a relay address (ws://HOST:PORT/ or wss://…)"
+    )
+    with pytest.raises(RoomError) as refused:
+        await open_hosted_room("goose", {}, seats=2, name="Ada", settings=settings("Ada"),
+                               relay_url="ws://a..b:1/", listen=("127.0.0.1", 0))  # fmt: skip
+    assert (
+        str(refused.value) == "ws://a..b:1/ is not a relay address (ws://HOST:PORT/ or wss://HOST/)"
+    )
+
+
+@pytest.mark.parametrize("relay", ["ws://a..b:1/", f"ws://{'a' * 64}.example.org/"])
+def test_tablier_host_refuses_a_relay_host_no_resolver_takes(relay: str, tmp_path: Path) -> None:
+    """The real command: one line saying why, status 2, no traceback (it was a Rich one)."""
+    from tests.client.terminal import ROOT, TABLIER, environment
+
+    done = subprocess.run([*TABLIER, "host", "goose", "--relay", relay], capture_output=True,
+                          text=True, env=environment(tmp_path), cwd=ROOT, timeout=60,
+                          stdin=subprocess.DEVNULL)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "UnicodeError" not in done.stderr
+    said = (f"--relay takes the relay's address, ws://HOST:PORT/ or wss://…: {relay!r} is "
+            f"not one ({relay[5:-1].split(':')[0]!r} is not a host name")  # fmt: skip
+    assert said in done.stderr, done.stderr
 
 
 @given(st.binary(max_size=200))

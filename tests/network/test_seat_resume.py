@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import doctest
+import os
 import stat
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -222,26 +223,34 @@ async def test_back_after_the_relay_restarted(
     await crash_and_come_back(relay_process[0].url, settings, restart)
 
 
-@pytest.mark.parametrize("damage", ["garbage", "another log"])
+@pytest.mark.parametrize("damage", ["garbage", "another log", "fifo"])
 async def test_an_unusable_seat_file_is_named_and_the_join_goes_on(
     relay: RelayServer, settings: Callable[[str], SessionSettings], tmp_path: Path, damage: str
 ) -> None:
+    """A seat file that cannot be read, one whose log is another match's, one whose log is
+    a FIFO nobody writes (opening it to read would wait for ever, the app's loop with it):
+    each is named in a sentence, and Bob joins anew."""
     host = await host_room(relay.url, "jacquet", {}, seats=2, name="Ada",
                            settings=settings("Ada"), backoff=QUICK)  # fmt: skip
     path = seats_folder(settings("Bob").data_dir) / host.invite.room_id  # an older version's name
     if damage == "garbage":
         path.parent.mkdir(parents=True)
         path.write_bytes(b"\x93not a seat")
-    else:  # a well-formed seat whose log is some other match's
+    else:  # a well-formed seat whose log is some other match's, or no file at all
         other = tmp_path / "other.tablier"
-        LocalMatch.create("jacquet", {}, names=("X", "Y"), now=0, log_path=other,
-                          random_source=seeded_source("other")).close()  # fmt: skip
+        if damage == "fifo":
+            os.mkfifo(other)
+        else:
+            LocalMatch.create("jacquet", {}, names=("X", "Y"), now=0, log_path=other,
+                              random_source=seeded_source("other")).close()  # fmt: skip
         secret = seeded_source("secret")(32)
         save_seat(path, Seat(relay.url, host.invite.room_id, host.invite.token, "S" * 43, None,
                              "Bob", "player", other, secret, secret))  # fmt: skip
     bob = await join_room(host.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
     try:
         assert bob.notice is not None and "saved seat in this room cannot be used" in bob.notice
+        if damage == "fifo":
+            assert "other.tablier is not a regular file: not a match log" in bob.notice
         async with asyncio.timeout(TIMEOUT):
             await asyncio.gather(host.wait_started(), bob.wait_started())
         seat = load_seat(path)  # the new seat replaced the unusable file

@@ -59,7 +59,9 @@ def test_a_payload_kind_defined_in_a_test_round_trips_and_is_handled() -> None:
         ([99, 1, b"1234567", ""], "a ping whose nonce is not 8 bytes"),
         ([99, 1, "12345678", ""], "a payload with fields of the wrong types"),
         ([99, True, b"12345678", ""], "a payload with fields of the wrong types"),
-        ([99, 1, b"12345678"], "a payload of unknown kind 99"),
+        ([99, 1, b"12345678"], "a ping payload of the wrong shape (2 fields)"),
+        ([99], "a ping payload of the wrong shape (0 fields)"),
+        ([98, 1, b"12345678", ""], "a payload of unknown kind 98"),
     ],
 )
 def test_a_test_kind_s_fields_are_held_to_their_declared_bounds(
@@ -68,6 +70,17 @@ def test_a_test_kind_s_fields_are_held_to_their_declared_bounds(
     with pytest.raises(WireError) as refused:
         KNOWN.decode(msgpack.packb(fields, use_bin_type=True))
     assert str(refused.value) == said
+
+
+def test_a_known_kind_of_the_wrong_shape_is_named_as_such() -> None:
+    """An older client's hello (``[HELLO, seat, have]``, issue 28) is a hello of the wrong
+    shape, not a payload of some unknown kind."""
+    with pytest.raises(WireError) as refused:
+        wire.decode(msgpack.packb([wire.HELLO, 1, 2]))
+    assert str(refused.value) == "a hello payload of the wrong shape (2 fields)"
+    with pytest.raises(WireError) as refused:
+        wire.decode(msgpack.packb([wire.TRANSCRIPT, 1]))
+    assert str(refused.value) == "a transcript payload of the wrong shape (1 field)"
 
 
 def test_the_clients_own_payloads_do_not_know_a_test_kind() -> None:

@@ -27,8 +27,8 @@ until it holds them: its board is not where the match stands, so it acts on none
 
 Whoever says so, catching up is bounded, and never turned against the one catching up:
 
-- behind one peer's word for at most :data:`BEHIND_LIMIT_MS` in all until a game record
-  signed by another seat moves the match on (:meth:`CatchUp.give_up`): a claim met by the
+- behind one peer's word for at most :data:`BEHIND_LIMIT_MS` in all until a share or a
+  play signed by another seat moves the match on (:meth:`CatchUp.give_up`): a claim met by the
   claimant's own chat line or record, then made again, spends the same budget. A peer
   whose claims use it up is named (it said it holds records it never sent), and its word
   holds this seat back no more until the match moves on;
@@ -75,7 +75,7 @@ asking in a loop gets, per spacing, the match once — as a late spectator's cat
 spaced (:data:`client.net.spectators.CATCH_UP_SPACING_MS`)."""
 BEHIND_LIMIT_MS = 2 * ANSWER_SPACING_MS
 """20 s: the longest a seat stays behind one peer's word that it holds more records (its
-hellos), counted in all from the last game record another seat signed — the claim met by
+hellos), counted in all from the last share or play another seat signed — the claim met by
 the claimant's own chat line or record, then made again, goes on counting — and the
 longest a resumed seat waits for the others' word. An honest peer's transcript comes within
 one :data:`ANSWER_SPACING_MS` (an answer owed is sent once it has passed): twice that leaves
@@ -92,7 +92,7 @@ assert BEHIND_LIMIT_MS + ACT_MARGIN_MS <= MIN_TIME_LIMIT_MS
 @dataclass(slots=True)
 class _Spent:
     """What one peer's word that it holds more records cost this seat since another seat's
-    game record last moved the match on: ``spent`` ms before ``since`` (ms: behind its
+    share or play last moved the match on: ``spent`` ms before ``since`` (ms: behind its
     claim from then; None: no claim of it held); ``out``: it spent all, its word holds this
     seat back no more until the match moves on."""
 
@@ -313,9 +313,9 @@ class CatchUp:
 
     def grown(self, have: int, now: int, *, moved_by: Iterable[int] = ()) -> None:
         """We hold *have* records now: the seats that said they held no more are heard
-        (and we are behind them no more). *moved_by*: the seats that signed the game
-        records among those that came — the match moved on, for every other seat's word a
-        new budget (chat lines, and a seat's own records, renew none: see
+        (and we are behind them no more). *moved_by*: the seats that signed the shares and
+        plays among those that came — the match moved on, for every other seat's word a
+        new budget (chat lines, a ``seen``, and a seat's own records renew none: see
         :data:`BEHIND_LIMIT_MS`)."""
         for seat, claim in list(self._claims.items()):
             if claim <= have:

@@ -32,7 +32,7 @@ from protocol.clock import duration
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ChatReceived, Event
 from protocol.identity import Identity, RandomSource
-from protocol.messages import Chat, decode_message
+from protocol.messages import Play, Share, decode_message
 from protocol.referee import RecordSink
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup
@@ -269,7 +269,7 @@ class Playing:
 
     def grown(self, now: int) -> None:
         """The session took what came: the seats that said they held no more are heard,
-        and a game record moves the match on for the others' word (see
+        and a share or a play moves the match on for the others' word (see
         :data:`~client.net.catchup.BEHIND_LIMIT_MS`)."""
         session = self.session
         if session is not None:
@@ -277,7 +277,7 @@ class Playing:
             moved_by = set()
             for raw in records[self._counted :]:  # (each checked by the session already)
                 message = decode_message(raw)
-                if not isinstance(message, Chat):
+                if isinstance(message, Share | Play):  # (a seen, a chat line: not moved on)
                     moved_by.add(message.seat)
             self._counted = len(records)
             self.catch_up.grown(len(records), now, moved_by=moved_by)

@@ -100,7 +100,7 @@ class MatchView:
         spectator's catch-up came. Never an endless catching up, nor one turned against the
         seat catching up (:mod:`client.net.catchup`, :meth:`Playing.tick`): behind one
         peer's word :data:`~client.net.catchup.BEHIND_LIMIT_MS` (20 s) at most in all until
-        another seat's game record moves the match on (its chat lines and its own records
+        another seat's share or play moves the match on (its chat lines and its own records
         renew nothing); a resumed seat waits that long at most; neither takes the last
         :data:`~client.net.catchup.ACT_MARGIN_MS` (10 s) of this seat's own time limit; and
         a claim of abandonment is refused only in the 20 s after a catch-up the relay could

@@ -80,7 +80,11 @@ async def test_a_resumed_seat_whose_peer_never_answers_acts_before_its_own_limit
             if awaited(ada) == 0:  # (a goose square: Ada throws again)
                 await throw(ada, clock, [bob])
             assert awaited(ada) == awaited(bob) == 1  # Bob's turn: its limit runs from here
-            ada.match.play.hello = lambda *args, **kwargs: None  # type: ignore[method-assign]
+
+            def deaf(relay_seat: int, said: wire.Hello, now: int, *, rematching: bool) -> None:
+                """Ada never answers Bob's hello."""
+
+            ada.match.play.hello = deaf  # type: ignore[method-assign]
             clock.advance(3_000)
             await crash(bob)  # Bob's app dies 3 s into his turn
             for n in range(10):  # what Ada says meanwhile pushes his gap out of the backlog

@@ -193,8 +193,12 @@ class NetworkGame(QueuedTurns):
         return lines
 
     def claimable(self, now_ms: int) -> int | None:
+        """The seat this one may claim abandoned now (past its time limit), catching up or
+        not (see :meth:`MatchView.may_claim <client.net.view.MatchView.may_claim>`)."""
         session = self._live_session()
         if session is None or self.local_seat is None or now_ms < session.claim_deadline():
+            return None
+        if self.catching_up and not self.match.may_claim(now_ms):
             return None
         return next((s for s in session.awaited_seats() if s != self.local_seat), None)
 
@@ -214,7 +218,8 @@ class NetworkGame(QueuedTurns):
         return tuple(self.names[seat] for seat in absent), session.claim_deadline() - now_ms
 
     def claim_abandonment(self, seat: int) -> None:
-        self._in_step()
+        if self.catching_up and not self.match.may_claim(self.settings.clock()):
+            raise NotYourTurnError(catching_up_refusal())
         self._act(lambda session: session.claim_abandonment(seat, self.settings.clock()))
 
     @property

@@ -266,7 +266,7 @@ class NetMatch(MatchView):
         if self.role == "spectator" and announced and self.arrival is None:
             self.arrival = Arrival(now)
         if session is not None and not self.rematching:
-            self.play.caught_up(now, wait_for=wait_for)
+            self.play.caught_up(now, wait_for=wait_for, complete=complete)
         if not complete and not self.meetings.meeting.begun:
             # Part of the meeting passed us by: its setup may seat joins we never heard, and
             # the host offers it again to those who may have missed it (us among them).
@@ -362,7 +362,7 @@ class NetMatch(MatchView):
             self.play.remote_error(relay_seat, error)
         except LocalProtocolError as error:  # e.g. traffic for a match that was stopped
             self.play.blame(relay_seat, say_error(error), fatal=False)
-        self.play.grown()
+        self.play.grown(now)
         self.play.cut_turn()
         self._settled(now)
         self._changed()

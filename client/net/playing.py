@@ -23,14 +23,16 @@ from collections.abc import Callable, Sequence
 from client.game.driver import Offence
 from client.game.turn import Turn
 from client.game.turn_cutter import TurnCutter
-from client.i18n import _, say
+from client.i18n import _, ngettext, say
 from client.net import wire
-from client.net.catchup import CatchUp, hello_holds, sign_hello
+from client.net.catchup import ACT_MARGIN_MS, BEHIND_LIMIT_MS, CatchUp, hello_holds, sign_hello
 from client.net.roster import Roster
 from protocol.chain import HashChain
+from protocol.clock import duration
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ChatReceived, Event
 from protocol.identity import Identity, RandomSource
+from protocol.messages import Play, Share, decode_message
 from protocol.referee import RecordSink
 from protocol.session import MatchSession
 from protocol.setup import Join, MatchSetup
@@ -53,6 +55,7 @@ class Playing:
         self._identity: Identity | None = None  # this seat's: it signs our hellos
         self._refused_at: int | None = None  # records held when one was refused for room
         self._sent: RecordSink | None = None  # the sent file (see client.net.durable)
+        self._counted = 0  # records whose signers the catch-up was told of
 
     def begin(
         self,
@@ -121,6 +124,7 @@ class Playing:
         self.offences.clear()
         self.catch_up = CatchUp()
         self._refused_at = None
+        self._counted = 0
         return session
 
     def who(self, relay_seat: int) -> str:
@@ -238,6 +242,7 @@ class Playing:
         answer = self.catch_up.heard(
             relay_seat, seat=said.seat, have=said.have, my_seat=session.seat,
             records=session.records, heard_by=self.roster.connected(), now=now,
+            act_by=self._act_by(),
         )  # fmt: skip
         if answer and session.seat is not None:
             # Our messages that wait on one it was missing reach it in no transcript: again
@@ -245,14 +250,15 @@ class Playing:
             answer.extend(wire.Game(raw) for raw in session.held(session.seat))
         self._send_all(answer)
 
-    def caught_up(self, now: int, *, wait_for: set[int]) -> None:
+    def caught_up(self, now: int, *, wait_for: set[int], complete: bool = True) -> None:
         """The relay replayed all it kept: say how far we are, so peers fill any gap
-        (*wait_for*: the match seats whose word a resumed seat needs before it acts)."""
+        (*wait_for*: the match seats whose word a resumed seat needs before it acts;
+        ``complete``: the relay kept all this connection missed)."""
         session = self.session
         assert session is not None
         self._send_all(self.catch_up.caught_up(
             session.seat, len(session.records), heard_by=self.roster.connected(),
-            wait_for=wait_for, now=now,
+            wait_for=wait_for, complete=complete, now=now,
         ))  # fmt: skip
 
     def paced(self, now: int) -> None:
@@ -261,11 +267,20 @@ class Playing:
         if session is not None and session.stopped is None:
             self._send_all(self.catch_up.due(session.records, now))
 
-    def grown(self) -> None:
-        """The session took what came: the seats that said they held no more are heard."""
+    def grown(self, now: int) -> None:
+        """The session took what came: the seats that said they held no more are heard,
+        and a share or a play moves the match on for the others' word (see
+        :data:`~client.net.catchup.BEHIND_LIMIT_MS`)."""
         session = self.session
         if session is not None:
-            self.catch_up.grown(len(session.records))
+            records = session.records
+            moved_by = set()
+            for raw in records[self._counted :]:  # (each checked by the session already)
+                message = decode_message(raw)
+                if isinstance(message, Share | Play):  # (a seen, a chat line: not moved on)
+                    moved_by.add(message.seat)
+            self._counted = len(records)
+            self.catch_up.grown(len(records), now, moved_by=moved_by)
             if self._refused_at is not None and len(session.records) > self._refused_at:
                 self._ask_again(session, refused=False)  # what it refused follows these
 
@@ -279,23 +294,45 @@ class Playing:
 
     def tick(self, now: int) -> bool:
         """True if this seat may act now, having waited long enough: resumed, for the
-        others' word (the time limit); behind, for records a peer said it holds
-        (:data:`~client.net.catchup.BEHIND_LIMIT_MS`)."""
-        waiting, session = self.catch_up.waiting(), self.session
+        others' word; behind, for records a peer said it holds (each bounded by
+        :data:`~client.net.catchup.BEHIND_LIMIT_MS`, and by
+        :data:`~client.net.catchup.ACT_MARGIN_MS` before this seat's own time limit runs
+        out). A peer whose word held it back for the whole bound is named."""
+        session = self.session
         if session is None:
             return False
-        limit = session.setup.proposal.time_limit_ms
-        if waiting is not None and now - waiting.since >= limit:
-            self.catch_up.stop_waiting()
-            return True
-        return waiting is None and self.catch_up.give_up(len(session.records), now)
+        act_by = self._act_by()
+        waiting = self.catch_up.waiting(act_by)
+        stopped = waiting is not None and now >= waiting.until
+        if stopped:
+            self.catch_up.stop_waiting(now)
+        changed, named = self.catch_up.give_up(now, act_by=act_by)
+        for seat, claimed in named:
+            text = ngettext(
+                "said it holds {claimed} record and never sent those past the {held} here: "
+                "waited {waited} for them, going on without",
+                "said it holds {claimed} records and never sent those past the {held} here: "
+                "waited {waited} for them, going on without",
+                claimed,
+            ).format(claimed=claimed, held=len(session.records),
+                     waited=say(duration(BEHIND_LIMIT_MS)))  # fmt: skip
+            self.offences.append(Offence(session.setup.names[seat], text, False, seat))
+        return stopped or changed
+
+    def _act_by(self) -> int | None:
+        """When this seat acts whatever it still waits for: its own time limit, less
+        :data:`~client.net.catchup.ACT_MARGIN_MS`, when the match awaits it (else None)."""
+        session = self.session
+        if session is None or session.seat is None or session.seat not in session.awaited_seats():
+            return None
+        return session.deadline() - ACT_MARGIN_MS
 
     def waiting_note(self, now: int) -> str | None:
         """Resumed and waiting for the others' word: whom for, how long, what can be done."""
-        waiting, session = self.catch_up.waiting(), self.session
+        waiting, session = self.catch_up.waiting(self._act_by()), self.session
         if waiting is None or session is None:
             return None
-        return waiting.note(session.setup.names, session.setup.proposal.time_limit_ms, now)
+        return waiting.note(session.setup.names, now)
 
     def sender(self, relay_seat: int) -> int | None:
         """The match seat of the relay member who sent a payload (None: not known), so

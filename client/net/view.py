@@ -97,14 +97,29 @@ class MatchView:
         from its log heard every other seat's word (:attr:`CatchUp.unheard
         <client.net.catchup.CatchUp.unheard>`); this seat holds every record a peer said it
         holds (:attr:`CatchUp.behind <client.net.catchup.CatchUp.behind>`); a late
-        spectator's catch-up came. The waits end at the latest at the match's time limit or
-        :data:`~client.net.catchup.BEHIND_LIMIT_MS` (:meth:`Playing.tick`), the spectator's
-        when its catch-up comes or cannot (:class:`~client.net.spectators.Arrival`): never
-        an endless catching up. A stopped match has nothing more to catch up with."""
+        spectator's catch-up came. Never an endless catching up, nor one turned against the
+        seat catching up (:mod:`client.net.catchup`, :meth:`Playing.tick`): behind one
+        peer's word :data:`~client.net.catchup.BEHIND_LIMIT_MS` (20 s) at most in all until
+        another seat's share or play moves the match on (its chat lines and its own records
+        renew nothing); a resumed seat waits that long at most; neither takes the last
+        :data:`~client.net.catchup.ACT_MARGIN_MS` (10 s) of this seat's own time limit; and
+        a claim of abandonment is refused only in the 20 s after a catch-up the relay could
+        not make whole (:meth:`may_claim`). A late spectator waits until its catch-up comes
+        or cannot (:class:`~client.net.spectators.Arrival`). A stopped match has nothing
+        more to catch up with."""
         session = self.session
         if session is None or session.stopped is not None or self.broken is not None:
             return False
         return self.replaying or not self.in_step
+
+    def may_claim(self, now: int) -> bool:
+        """Whether a claim of abandonment may be made *now*, catching up or not: a claim is
+        judged where the relay places it, on signed records and times, so a board behind a
+        peer's word only may claim (see :meth:`CatchUp.may_claim
+        <client.net.catchup.CatchUp.may_claim>`); not while the relay replays, nor as a
+        late spectator."""
+        return (not self.replaying and self.in_relay_step and self.arrival is None
+                and self.catch_up.may_claim(now))  # fmt: skip
 
     @property
     def names(self) -> tuple[str, ...]:

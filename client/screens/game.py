@@ -435,10 +435,10 @@ class GameScreen(Screen[None]):
         self.set_focus(board if board.focusable else None)
 
     def action_claim(self) -> None:
-        if self._refused_while_catching_up():
-            return
-        link = self.extras.link
+        link = self.extras.link  # (a claim is judged on signed times: catching up, it may)
         seat = None if link is None else link.claimable(self.settings.clock())
+        if (link is None or seat is None) and self._refused_while_catching_up():
+            return
         if link is None or seat is None:
             self.notify(_("Nobody is past the time limit."), title=_("Nothing to claim"))
             return

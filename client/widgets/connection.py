@@ -106,8 +106,12 @@ class ConnectionBar(Static):
             line = Text(_("✖ left the room"), style="bold red")
         else:
             line = describe_link(link.status)
-        if not fatal and link.catching_up:  # nothing to claim on a board not known to be current
+        if not fatal and link.catching_up:  # nothing to wait for on a board not yet current…
             line.append("  " + _("catching up…"), style="bold yellow")
+            claimable = link.claimable(now_ms)  # …but a claim is judged on signed times
+            if claimable is not None:
+                past = _("{name} is past the time limit: c claims the match")
+                line.append("  " + past.format(name=self.names[claimable]), style="bold magenta")
             if link.watching:
                 line.append("  " + _("watching"), style="italic")
             line.append_text(describe_peers(link.describe_peers()))

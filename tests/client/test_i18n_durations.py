@@ -41,7 +41,7 @@ def test_a_duration_is_said_in_the_language_in_use(ms: int, english: str, french
 
 
 def test_a_resumed_seat_says_how_long_it_waited_in_french() -> None:
-    note = Waiting(seats=(1,), since=0).note(("Ada", "Bob"), DAY_MS, now=DAY_MS + 61_000)
+    note = Waiting(seats=(1,), since=0, until=3 * DAY_MS).note(("Ada", "Bob"), now=DAY_MS + 61_000)
     assert "plus d'un jour" in note
     assert "more than a day" not in note
 

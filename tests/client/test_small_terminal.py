@@ -420,3 +420,32 @@ async def test_at_the_minimum_the_claim_timer_is_on_the_connection_line(lang: st
         first = lines(pilot)[0]
         timer = "réclamable dans 1:23" if lang == "fr" else "claim possible in 1:23"
         assert timer in first, first
+
+
+class CatchingUpLink(AwaitedLink):
+    """A board catching up (a peer said it holds records this seat lacks) while the seat
+    the match awaits is past its time limit: a claim is judged on signed times."""
+
+    catching_up = True
+
+    def claimable(self, now_ms: int) -> int | None:
+        return 1
+
+    def waiting_for(self, now_ms: int) -> tuple[tuple[str, ...], int] | None:
+        return None
+
+
+async def test_catching_up_the_connection_line_still_offers_the_claim_of_a_seat_past_its_limit(
+    lang: str,
+) -> None:
+    """stop36/02: the line hid the claim while the board caught up, and the accused kept it
+    catching up by claiming records he never sent."""
+    app = OneConnectionLine(CatchingUpLink(("Mallory",)))
+    async with app.run_test(size=MINIMUM) as pilot:
+        await pilot.pause()
+        first = lines(pilot)[0]
+        past = i18n._("{name} is past the time limit: c claims the match")
+        shown = (i18n._("catching up…"), past.format(name="Mallory"))  # (the line's language)
+        assert all(text in first for text in shown), first
+        if lang != "fr":
+            assert "catching up…" in first and "Mallory is past the time limit" in first

@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from client.net import wire
+from client.net.catchup import sign_hello
 from client.net.match import NetMatch, Role
+from client.net.outbox import Outgoing
 from protocol.identity import seeded_source
 from protocol.setup import Proposal
 from tests.client.conftest import FIXED_TIME_MS
@@ -36,9 +38,11 @@ class LoopRoom:
         names: Sequence[str],
         game: str = "goose",
         options: Mapping[str, int | str] | None = None,
+        *,
+        time_limit_ms: int | None = None,
     ) -> LoopRoom:
-        """The host (the first name) proposes (``options``, or each game's plain ones);
-        everyone joins; the match begins."""
+        """The host (the first name) proposes (``options``, or each game's plain ones;
+        ``time_limit_ms``, or the default limit); everyone joins; the match begins."""
         matches = [
             NetMatch(_role(seat), name, random_source=seeded_source(f"loop-{name}"),
                      data_dir=tmp_path / name)
@@ -47,8 +51,10 @@ class LoopRoom:
         room = cls(matches)
         if options is None:
             options = {"rules": "daumont"} if game == "goose" else {"match_to": 1}
+        limit = {} if time_limit_ms is None else {"time_limit_ms": time_limit_ms}
         proposal = Proposal.create(game, options, seats=len(names), start_time=room.now,
-                                   random_source=seeded_source("loop-proposal"))  # fmt: skip
+                                   random_source=seeded_source("loop-proposal"),
+                                   **limit)  # fmt: skip
         matches[0].propose(proposal, TOKEN)
         room.pump()
         assert all(match.started for match in matches)
@@ -113,6 +119,16 @@ class LoopRoom:
         self.now += ms
         for match in self.matches:
             match.tick(self.now)
+        self.pump()
+
+    def hello(self, seat: int, have: int) -> None:
+        """*seat* says, signed by its own key as a true hello is, that it holds *have*
+        records (whatever it holds), and the relay delivers it."""
+        match = self.matches[seat]
+        assert match.session is not None and match.seat is not None
+        said = sign_hello(wire.Hello(match.seat, have), match.identity, match.session.setup,
+                          relay_seat=seat, epoch=match.roster.epoch)  # fmt: skip
+        match.outbox.append(Outgoing(wire.encode(said)))
         self.pump()
 
     def said(self, kind: type, since: int = 0) -> list[int]:

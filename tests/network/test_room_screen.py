@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.widgets import Static
+from textual.widgets._footer import FooterKey
 
+from client import i18n
 from client.app import NetworkApp, TablierApp
 from client.net.plan import HostPlan, JoinPlan
 from client.net.room import join_room
@@ -93,6 +95,37 @@ async def test_at_80_columns_an_invite_scrolls_sideways_instead_of_breaking(
         await pilot.press("end")  # scrolled to its end, the invite's end shows on its row
         await until(pilot, lambda: screen_lines(app)[starts[0]].rstrip().endswith(text[-40:]),
                     "the invite's end")  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_at_80_columns_the_footer_shows_every_key_of_the_room_in_both_languages(
+    settings: Callable[[str], SessionSettings], language: str
+) -> None:
+    """The host's room offers copy, copy for spectators, leave and help: each is in the
+    footer whole at 80x24, in French too (issue 29: its longer words pushed Échap out)."""
+    i18n.use(language)
+    try:
+        app = embedded_host(settings("Ada"))
+        async with app.run_test(size=SIZE) as pilot:
+            await hosted_room(pilot, app)
+            screen = app.screen
+
+            def drawn() -> list[FooterKey]:
+                return list(screen.query(FooterKey))
+
+            offered = {binding.key for _, binding, enabled, _ in
+                       screen.active_bindings.values() if binding.show and enabled}  # fmt: skip
+            assert {"c", "w", "escape", "f1"} <= offered
+            await until(pilot, lambda: {key.key for key in drawn()} >= offered, "every key")
+            await pilot.pause()
+            width = SIZE[0]
+            assert all(0 < key.region.right <= width for key in drawn() if key.key in offered)
+            footer = screen_lines(app)[-1]
+            for key in drawn():  # each key's name and words, as the terminal shows them
+                if key.key in offered:
+                    assert f"{key.key_display} {key.description}" in footer, footer
+    finally:
+        i18n.use("en")
 
 
 async def test_copying_where_no_clipboard_answers_does_not_claim_it_worked(

@@ -151,7 +151,11 @@ class ReplayForm(Vertical):
     def refresh_logs(self) -> None:
         """List the latest logs again (a game played since wrote one), then their results."""
         self.logs = recent_logs(self.data_dir)
-        title = _("Latest games (enter opens one):") if self.logs else _("No recorded games yet.")
+        # Each entry is a log, a whole match (for Jacquet, of several games): the headings say
+        # "match", as the glossary has it (docs/glossary-fr.md; tests/client/test_glossary.py).
+        title = (
+            _("Latest matches (enter opens one):") if self.logs else _("No recorded matches yet.")
+        )
         self.query_one("#recent-title", Label).update(title)
         listed = self.query_one("#recent-logs", OptionList)
         listed.clear_options()
@@ -301,5 +305,5 @@ class ReplayForm(Vertical):
             if forget:
                 self.query_one(UnfinishedGames).forget(event.game)
 
-        question = forget_question(_("Forget this game?"), event.game.title)
+        question = forget_question(_("Forget this match?"), event.game.title)
         self.app.push_screen(question, answered)

@@ -80,7 +80,7 @@ class UnfinishedGames(Vertical):
     """The local games left in progress: enter goes back in, delete forgets one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("delete", "forget", N_("Forget"), tooltip=N_("Forget the selected game")),
+        Binding("delete", "forget", N_("Forget"), tooltip=N_("Forget the selected match")),
     ]
 
     class Resume(Message):
@@ -104,7 +104,7 @@ class UnfinishedGames(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label(
-            _("Unfinished games (enter goes back in, delete forgets one):"),
+            _("Unfinished matches (enter goes back in, delete forgets one):"),
             classes="option-label list-title",
             markup=False,
         )

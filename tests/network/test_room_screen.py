@@ -36,6 +36,8 @@ from tests.network.test_ui_games import (
     until,
 )
 
+NBSP = "\u00a0"
+
 
 def screen_lines(app: App[None]) -> list[str]:
     """The text of every row of the screen, as the terminal shows it."""
@@ -71,6 +73,7 @@ async def test_at_100_columns_each_invite_is_one_unbroken_line(
             assert any(invite.encode() in line for line in lines), "\n".join(lines)
         # The copy keys, offered once there is an invite to copy (not while it opens).
         await until(pilot, lambda: "c Copy invite" in " ".join(screen_lines(app)), "the keys")
+        assert "Invite a player (c copies it):" in " ".join(lines)  # whole: nothing to say
 
 
 async def test_at_80_columns_an_invite_scrolls_sideways_instead_of_breaking(
@@ -124,6 +127,48 @@ async def test_at_80_columns_the_footer_shows_every_key_of_the_room_in_both_lang
             for key in drawn():  # each key's name and words, as the terminal shows them
                 if key.key in offered:
                     assert f"{key.key_display} {key.description}" in footer, footer
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize(
+    ("language", "player_heading", "watch_heading"),
+    [
+        ("en", "Invite a player (c copies it whole; → shows the rest):",
+         "Invite spectators (w copies it whole; tab then → shows the rest):"),
+        ("fr", "Inviter un joueur (c la copie entière ; → montre la suite) :",
+         "Inviter des spectateurs (w la copie entière ; tab puis → montre la suite) :"),
+    ],
+)  # fmt: skip
+async def test_at_80_columns_a_cut_invite_says_so_and_how_to_see_the_rest(
+    settings: Callable[[str], SessionSettings],
+    language: str,
+    player_heading: str,
+    watch_heading: str,
+) -> None:
+    """An invite longer than the screen is scrolled, not broken: its heading says it goes on
+    past the edge and which keys show the rest (issue 29: it looked whole, cut at 80x24),
+    and those keys do, for the spectators' invite too."""
+    i18n.use(language)
+    try:
+        app = embedded_host(settings("Ada"))
+        async with app.run_test(size=SIZE) as pilot:
+            room = await hosted_room(pilot, app)
+            spectators = room.spectator_invite
+            assert spectators is not None
+            text = spectators.encode()
+
+            def headings() -> list[str]:  # (French puts a no-break space before ; and :)
+                return [line.strip().replace(NBSP, " ") for line in screen_lines(app)]
+
+            await until(pilot, lambda: watch_heading in headings(), "the hint")
+            lines = headings()
+            assert player_heading in lines and watch_heading in lines, "\n".join(lines)
+            row = next(n for n, line in enumerate(screen_lines(app)) if text[:60] in line)
+            assert text[-12:] not in screen_lines(app)[row]  # cut indeed
+            await pilot.press("tab", "end")  # as the heading says
+            await until(pilot, lambda: screen_lines(app)[row].rstrip().endswith(text[-40:]),
+                        "the spectators' invite's end")  # fmt: skip
     finally:
         i18n.use("en")
 

@@ -27,7 +27,7 @@ from client.lifecycle import closing, stop_if_cancelled
 from client.messages import OpenGame
 from client.net.untrusted import shown
 from client.setup import SessionSettings
-from client.widgets.file_list import show_list
+from client.widgets.file_list import OneScan, show_list
 from client.widgets.unfinished_games import UnfinishedGames
 
 if TYPE_CHECKING:
@@ -137,6 +137,8 @@ class ReplayForm(Vertical):
         self.results: dict[Path, tuple[Stamp | None, str]] = {}
         # The logs listed, with their stamps: a re-scan that finds them so changes nothing.
         self.listed: list[tuple[Path, Stamp | None]] | None = None
+        # One reading at a time, of the latest list (client/widgets/file_list.py).
+        self.result_scans = OneScan(lambda: self._read_results(self.listed or []))
 
     def on_mount(self) -> None:
         if not closing(self):
@@ -146,6 +148,8 @@ class ReplayForm(Vertical):
         """List the latest logs again (a game played, left or killed since changed them),
         then the results of those that changed; the unfinished games too. Nothing is drawn
         again, nor read, when the logs are as they were (the lobby asks every few seconds)."""
+        if not self.query(UnfinishedGames):  # not composed yet: its mount lists them
+            return
         self.query_one(UnfinishedGames).refresh_games()
         logs = recent_logs(self.data_dir)
         listed = [(log, stamp_of(log)) for log in logs]
@@ -163,7 +167,7 @@ class ReplayForm(Vertical):
         options.display = bool(self.logs)
         if self.logs and self.reading != listed:
             self.reading = listed
-            self._read_results(listed)
+            self.result_scans.ask()
 
     def _prompt(self, log: Path, stamp: Stamp | None) -> str:
         """The log's line: its name, and its result if known for the log as it is."""
@@ -172,11 +176,11 @@ class ReplayForm(Vertical):
             return path_shown(log.name)
         return f"{path_shown(log.name)}  ·  {known[1]}"
 
-    @work(thread=True, exclusive=True, group="recorded-results")
+    @work(thread=True, group="recorded-results")
     def _read_results(self, listed: list[tuple[Path, Stamp | None]]) -> None:
         """In a thread: each log is verified to tell its result (a moment for a long one),
-        unless known for the log as it is; stopped between two records when cancelled (a
-        newer list, the lobby gone, a quit)."""
+        unless known for the log as it is; stopped between two records when cancelled (the
+        lobby gone, a quit). A newer list is read once this one is (:class:`OneScan`)."""
         logs = [log for log, _ in listed]
         try:
             for index, log in enumerate(logs):
@@ -267,6 +271,9 @@ class ReplayForm(Vertical):
     @on(Worker.StateChanged)
     def _loaded(self, event: Worker.StateChanged) -> None:
         worker = event.worker
+        if worker.group == "recorded-results" and worker.is_finished:
+            self.result_scans.done()
+            return
         if worker.group != "replay" or event.state != WorkerState.SUCCESS:
             return
         result = worker.result

@@ -23,7 +23,7 @@ from client.i18n import N_, _, format_moment, path_shown, said
 from client.lifecycle import closing
 from client.net.invite import Invite
 from client.net.untrusted import shown
-from client.widgets.file_list import show_list
+from client.widgets.file_list import OneScan, show_list
 
 if TYPE_CHECKING:
     from client.net.seatfile import Seat
@@ -124,6 +124,7 @@ class SavedSeats(Vertical):
         self.data_dir = data_dir
         self.seats: list[SavedSeat] = []
         self.known: SeatFiles[SavedSeat] = SeatFiles(_describe, _log_of)  # read when changed
+        self.scans = OneScan(lambda: self.run_worker(self._scan, thread=True, group="saved-seats"))
 
     def compose(self) -> ComposeResult:
         yield Label(
@@ -148,13 +149,14 @@ class SavedSeats(Vertical):
     def refresh_seats(self) -> None:
         """Read the seat files again (a match may have ended or been left since), in a
         thread: each entry reads its match log's header, and the lobby must not wait."""
-        self.run_worker(self._scan, thread=True, exclusive=True, group="saved-seats")
+        self.scans.ask()
 
     def _scan(self) -> None:
         seats = saved_seats(self.data_dir, self.known)
         self.app.call_from_thread(self._show, seats)
 
     def _show(self, seats: list[SavedSeat]) -> None:
+        self.scans.done()
         if closing(self) or seats == self.seats:  # as shown: the highlight stays put
             return
         before = [saved.path for saved in self.seats]

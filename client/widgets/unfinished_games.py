@@ -23,7 +23,7 @@ from client.folder_listing import Listed, SeatFiles, files_in
 from client.i18n import N_, _, format_moment, path_shown, said
 from client.lifecycle import closing
 from client.net.untrusted import shown
-from client.widgets.file_list import show_list
+from client.widgets.file_list import OneScan, show_list
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +114,9 @@ class UnfinishedGames(Vertical):
         self.data_dir = data_dir
         self.games: list[UnfinishedGame] = []
         self.known: SeatFiles[UnfinishedGame] = SeatFiles(_describe, _log_of)  # when changed
+        self.scans = OneScan(
+            lambda: self.run_worker(self._scan, thread=True, group="unfinished-games")
+        )
 
     def compose(self) -> ComposeResult:
         yield Label(
@@ -129,13 +132,14 @@ class UnfinishedGames(Vertical):
     def refresh_games(self) -> None:
         """Read the seat files again (a game may have ended or been left since), in a
         thread: each entry reads its log's header, and the lobby must not wait."""
-        self.run_worker(self._scan, thread=True, exclusive=True, group="unfinished-games")
+        self.scans.ask()
 
     def _scan(self) -> None:
         games = unfinished_games(self.data_dir, self.known)
         self.app.call_from_thread(self._show, games)
 
     def _show(self, games: list[UnfinishedGame]) -> None:
+        self.scans.done()
         if closing(self) or games == self.games:  # as shown: the highlight stays put
             return
         before = [game.path for game in self.games]

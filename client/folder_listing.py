@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,3 +58,96 @@ def files_in(folder: Path, *, suffix: str = "", but: str | None = None) -> list[
             found.append(Listed(path, status.st_mtime))
     found.sort(key=lambda listed: listed.mtime, reverse=True)
     return found
+
+
+Stamp = tuple[int, int]
+"""A file's size and modification time in nanoseconds: changed by any write to it."""
+
+
+def stamp_of(path: Path) -> Stamp | None:
+    """*path*'s :data:`Stamp`, or None when it cannot be looked at (gone, unreadable…)."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return status.st_size, status.st_mtime_ns
+
+
+T = TypeVar("T")
+
+
+def log_state(path: Path) -> tuple[Stamp | None, bool]:
+    """What of a log tells a list that it changed: its :data:`Stamp`, and whether a
+    program writes it now (its writer's lock: released when that program ends, even
+    killed, with no change to the file)."""
+    from protocol.logfile import log_in_use
+
+    return stamp_of(path), log_in_use(path)
+
+
+@dataclass(frozen=True, slots=True)
+class _Known(Generic[T]):
+    """What a seat file was described as, and what that description was read from."""
+
+    seat: Stamp | None
+    log: Path | None
+    log_state: object
+    value: T | None
+
+
+class SeatFiles(Generic[T]):
+    """The seat files of a folder, each described once, and again only when it or the log
+    it names changed — in size, in time, or in whether a program writes it now (a game
+    left, finished or killed in another terminal): a list shown on screen can be read
+    again every few seconds, reading no log that is as it was.
+
+    *describe* gives an entry's value (None: not listed) and the log it read, if any;
+    *log_of* the log a seat file names (a small file: read again when it is new or changed),
+    whose :func:`log_state` is read before the entry is described, so that a change while
+    it is read is seen at the next scan.
+    """
+
+    def __init__(
+        self,
+        describe: Callable[[Listed], tuple[T | None, Path | None]],
+        log_of: Callable[[Path], Path | None],
+    ) -> None:
+        self._describe = describe
+        self._log_of = log_of
+        self._log_state = log_state
+        self._known: dict[Path, _Known[T]] = {}
+        self.described = 0  # entries described (their logs read) so far, for the tests
+
+    def scan(self, listed: list[Listed]) -> list[T]:
+        """The values of *listed*, in its order, read again only where something changed.
+        (Called by one worker at a time; a cancelled one still running may describe an
+        entry twice, never wrongly: each entry is replaced whole.)"""
+        found: list[T] = []
+        known: dict[Path, _Known[T]] = {}
+        for entry in listed:
+            seat = stamp_of(entry.path)
+            before = self._known.get(entry.path)
+            if (
+                before is not None and seat is not None and before.seat == seat
+                and (before.log is None or before.log_state == self._log_state(before.log))
+            ):  # fmt: skip
+                now = before
+            else:
+                now = self._read(entry, seat, before)
+            known[entry.path] = now
+            if now.value is not None:
+                found.append(now.value)
+        self._known = known  # the files gone since are forgotten
+        return found
+
+    def _read(self, entry: Listed, seat: Stamp | None, before: _Known[T] | None) -> _Known[T]:
+        try:
+            log = self._log_of(entry.path)
+        except Exception:  # whatever its type: described as it is (saying why) below
+            log = None
+        state = self._log_state(log) if log is not None else None  # first: see the class
+        value, read = self._describe(entry)
+        self.described += 1
+        if read != log:  # the seat file changed since: read again at the next scan
+            seat = None
+        return _Known(seat, read, state, value)

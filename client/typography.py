@@ -7,10 +7,11 @@ character, these included (both use ``\\s``): :func:`keep_no_break_spaces` makes
 at the breakable ones only. ``argparse``'s help wraps with :mod:`textwrap`, which already
 breaks at ASCII whitespace only.
 
-A path (a match log's, on the end screen and in the quit question) is one long word: Rich
-folds it wherever the line ends, mid-name. Here a line may also break after a ``/`` — one
-that does not follow a digit, so that a Jacquet play (``1/7``, ``21/off``) and a date
-(``30/11/2025``) stay whole.
+A path (a match log's, on the end screen, in the quit question, in a notice) is one long
+word: Rich folds it wherever the line ends, mid-name. Here a line may also break after a
+``/`` — one that does not follow a digit, so that a Jacquet play (``1/7``, ``21/off``) and a
+date (``30/11/2025``) stay whole — and, in a file's name too long for the line, after a
+hyphen between letters.
 
 >>> keep_no_break_spaces()
 >>> from rich._wrap import divide_line
@@ -18,6 +19,14 @@ that does not follow a digit, so that a Jacquet play (``1/7``, ``21/off``) and a
 >>> cuts = [0, *divide_line(text, 30), len(text)]
 >>> [text[start:end] for start, end in zip(cuts, cuts[1:])]
 ['saved to /home/someone/.local/', 'share/tablier/matches/', '2026-11-30T1434.tablier']
+>>> text = "your log is /data/matches/2026-12-07T201215-jacquet-elise-francois.tablier."
+>>> cuts = [0, *divide_line(text, 30), len(text)]
+>>> [text[start:end] for start, end in zip(cuts, cuts[1:])]
+['your log is /data/matches/', '2026-12-07T201215-jacquet-', 'elise-francois.tablier.']
+>>> text = "start with --invite-file PATH, peut-être"
+>>> cuts = [0, *divide_line(text, 18), len(text)]
+>>> [text[start:end] for start, end in zip(cuts, cuts[1:])]
+['start with ', '--invite-file ', 'PATH, peut-être']
 >>> text = "Noir plays 1/6 6/8 21/off on 30/11/2025"
 >>> cuts = [0, *divide_line(text, 12), len(text)]
 >>> [text[start:end] for start, end in zip(cuts, cuts[1:])]
@@ -39,8 +48,14 @@ SPACE = rf"[^\S{NO_BREAK}]"
 """A whitespace character a line may break at."""
 WORD = rf"(?:\S|[{NO_BREAK}])"
 """A character a line may not break at."""
-PIECE = rf"(?:(?:[^\s/]|[{NO_BREAK}]|(?<=\d)/)+/*|/+)"
-"""What a line may not break inside: a word, up to and with a ``/`` that follows no digit."""
+NAME_HYPHEN = r"(?<=[^\W\d_])-(?=[^\W\d_]\S*\.\w)"
+"""A hyphen between two letters of a file's name (a dot and its extension follow in the same
+word): a match log's name, ``…T201215-jacquet-elise-francois.tablier``, is wider than a
+notice at 80 columns and breaks there rather than mid-name. A date's hyphens (after a digit),
+an option's (``--invite-file``: no extension follows) and a word's (*peut-être*) stay whole."""
+PIECE = rf"(?:(?:(?!{NAME_HYPHEN})(?:[^\s/]|[{NO_BREAK}]|(?<=\d)/))+(?:/+|-)?|/+)"
+"""What a line may not break inside: a word, up to and with a ``/`` that follows no digit or a
+file name's :data:`NAME_HYPHEN`."""
 
 PATTERNS = {
     # Textual's (8.2) wrapping of TextArea's lines: a word and the spaces after it, or spaces.

@@ -15,7 +15,13 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from client.i18n import LANGUAGES, _
+from client.i18n import LANGUAGES, N_, _
+
+LANG_HELP = N_(
+    "the language to speak (default: TABLIER_LANG, then the language last chosen in the "
+    "lobby, then the locale); --lang is for this run only: the lobby's choice stays"
+)
+"""``--lang``'s help, in the order :func:`client.i18n.choose` follows."""
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -32,7 +38,9 @@ class OneLineErrorParser(argparse.ArgumentParser):
             "--lang",
             choices=LANGUAGES,
             default=argparse.SUPPRESS,
-            help=_("the language to speak (default: TABLIER_LANG, then the locale)"),
+            # The lobby's Language list is saved for the next start: the help says where it
+            # stands among the others (client.i18n.choose), and that --lang leaves it as is.
+            help=_(LANG_HELP),
         )
 
     def error(self, message: str) -> NoReturn:

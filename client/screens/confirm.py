@@ -74,7 +74,7 @@ def yes_key() -> str:
 
 def forget_question(question: str, title: str) -> ConfirmScreen:
     """Asked before a match left in progress is forgotten (its seat file goes, its log stays):
-    *question* names it ("Forget this game?"), *title* is how the list shows it."""
+    *question* names it ("Forget this match?"), *title* is how the list shows it."""
     return ConfirmScreen(
         question,
         detail=title + "\n" + _("You could not go back into it; its log stays."),

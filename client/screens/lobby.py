@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -175,6 +175,12 @@ class JacquetForm(Vertical):
             yield Static("", id="jacquet-error", classes="error", markup=False)
 
 
+LIST_REFRESH_SECONDS: Final = 2.0
+"""How often the lobby, while it is the screen shown, reads its lists' folders again: a match
+left, finished or killed in another terminal, or a new log, shows within this. Each time
+costs a listing of the folders and a look at each file's size and time and at its log's
+lock; a log or seat file is read again only once changed (client/folder_listing.py)."""
+
 TABS = Binding.Group(N_("Tabs"))
 LANGUAGE_CHOICES = (("English", "en"), ("Français", "fr"))
 """The languages the lobby offers, each named in itself."""
@@ -346,6 +352,20 @@ class LobbyScreen(Screen[None]):
         else:
             self._start(tab)
 
+    def on_mount(self) -> None:
+        self.set_interval(LIST_REFRESH_SECONDS, self._rescan)
+
+    def _rescan(self) -> None:
+        """The lists kept current while the lobby is shown (not under a game or a room)."""
+        if self._resumed and self.app.screen is self:
+            self._refresh_lists()
+
+    def _refresh_lists(self) -> None:
+        for seats in self.query(SavedSeats):  # (none while the lobby is drawn again)
+            seats.refresh_seats()
+        for form in self.query(ReplayForm):  # (mounted after the first paint)
+            form.refresh_logs()
+
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Back from a game: a match left or finished since changes the lists.
 
@@ -358,9 +378,7 @@ class LobbyScreen(Screen[None]):
             self._resumed = True
             event.refresh_styles = False
             return
-        self.query_one(SavedSeats).refresh_seats()
-        for form in self.query(ReplayForm):  # (mounted after the first paint)
-            form.refresh_logs()
+        self._refresh_lists()
 
     @on(SavedSeats.Resume)
     def _resume(self, event: SavedSeats.Resume) -> None:

@@ -20,13 +20,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.worker import Worker, WorkerState
 
-from client.folder_listing import files_in
+from client.folder_listing import Stamp, files_in, stamp_of
 from client.game.budget import Cancelled
 from client.i18n import N_, _, path_shown, say
 from client.lifecycle import closing, stop_if_cancelled
 from client.messages import OpenGame
 from client.net.untrusted import shown
 from client.setup import SessionSettings
+from client.widgets.file_list import OneScan, show_list
 from client.widgets.unfinished_games import UnfinishedGames
 
 if TYPE_CHECKING:
@@ -99,15 +100,6 @@ def recorded_result(path: Path) -> str:
     return _(FORGED).format(record=report.bad_record)
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
-    """The file's size and modification time (changed when a game appends to it), or None."""
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return status.st_size, status.st_mtime_ns
-
-
 def _damaged(error: LogError) -> str:
     """ "damaged: record 8 — why" (or its header)."""
     from protocol.errors import CorruptLog
@@ -138,37 +130,61 @@ class ReplayForm(Vertical):
         # The logs a worker is reading now, and the path one is verifying to open: asked for
         # again meanwhile (each return to the lobby lists the logs again), they are not read
         # twice at once. Set on the UI thread, cleared by the worker when it ends.
-        self.reading: list[Path] | None = None
+        self.reading: list[tuple[Path, Stamp | None]] | None = None
         self.opening: Path | None = None
         # Each log's result, by the file's size and time: back in the lobby, a log left
         # as it was is not verified again.
-        self.results: dict[Path, tuple[tuple[int, int] | None, str]] = {}
+        self.results: dict[Path, tuple[Stamp | None, str]] = {}
+        # The logs listed, with their stamps: a re-scan that finds them so changes nothing.
+        self.listed: list[tuple[Path, Stamp | None]] | None = None
+        # One reading at a time, of the latest list (client/widgets/file_list.py).
+        self.result_scans = OneScan(lambda: self._read_results(self.listed or []))
 
     def on_mount(self) -> None:
         if not closing(self):
             self.refresh_logs()
 
     def refresh_logs(self) -> None:
-        """List the latest logs again (a game played since wrote one), then their results."""
-        self.logs = recent_logs(self.data_dir)
-        title = _("Latest games (enter opens one):") if self.logs else _("No recorded games yet.")
-        self.query_one("#recent-title", Label).update(title)
-        listed = self.query_one("#recent-logs", OptionList)
-        listed.clear_options()
-        listed.add_options([path_shown(log.name) for log in self.logs])
-        listed.display = bool(self.logs)
+        """List the latest logs again (a game played, left or killed since changed them),
+        then the results of those that changed; the unfinished games too. Nothing is drawn
+        again, nor read, when the logs are as they were (the lobby asks every few seconds)."""
+        if not self.query(UnfinishedGames):  # not composed yet: its mount lists them
+            return
         self.query_one(UnfinishedGames).refresh_games()
-        if self.logs and self.reading != self.logs:
-            self.reading = list(self.logs)
-            self._read_results(self.reading)
+        logs = recent_logs(self.data_dir)
+        listed = [(log, stamp_of(log)) for log in logs]
+        if listed == self.listed:
+            return
+        self.listed, before, self.logs = listed, self.logs, logs
+        # Each entry is a log, a whole match (for Jacquet, of several games): the headings say
+        # "match", as the glossary has it (docs/glossary-fr.md; tests/client/test_glossary.py).
+        title = (
+            _("Latest matches (enter opens one):") if self.logs else _("No recorded matches yet.")
+        )
+        self.query_one("#recent-title", Label).update(title)
+        options = self.query_one("#recent-logs", OptionList)
+        show_list(options, [(log, self._prompt(log, stamp)) for log, stamp in listed], before)
+        options.display = bool(self.logs)
+        if self.logs and self.reading != listed:
+            self.reading = listed
+            self.result_scans.ask()
 
-    @work(thread=True, exclusive=True, group="recorded-results")
-    def _read_results(self, logs: list[Path]) -> None:
-        """In a thread: each log is verified to tell its result (a moment for a long one);
-        stopped between two records when cancelled (a newer list, the lobby gone, a quit)."""
+    def _prompt(self, log: Path, stamp: Stamp | None) -> str:
+        """The log's line: its name, and its result if known for the log as it is."""
+        known = self.results.get(log)
+        if known is None or known[0] != stamp or stamp is None:
+            return path_shown(log.name)
+        return f"{path_shown(log.name)}  ·  {known[1]}"
+
+    @work(thread=True, group="recorded-results")
+    def _read_results(self, listed: list[tuple[Path, Stamp | None]]) -> None:
+        """In a thread: each log is verified to tell its result (a moment for a long one),
+        unless known for the log as it is; stopped between two records when cancelled (the
+        lobby gone, a quit). A newer list is read once this one is (:class:`OneScan`)."""
+        logs = [log for log, _ in listed]
         try:
             for index, log in enumerate(logs):
-                stamp = _stamp(log)
+                stamp = stamp_of(log)
                 known = self.results.get(log)
                 if known is None or known[0] != stamp or stamp is None:
                     known = (stamp, recorded_result(log))
@@ -179,7 +195,7 @@ class ReplayForm(Vertical):
         except Cancelled:
             pass
         finally:
-            if self.reading is logs:
+            if self.reading is listed:
                 self.reading = None
 
     def _show_result(self, logs: list[Path], index: int, prompt: str) -> None:
@@ -255,6 +271,9 @@ class ReplayForm(Vertical):
     @on(Worker.StateChanged)
     def _loaded(self, event: Worker.StateChanged) -> None:
         worker = event.worker
+        if worker.group == "recorded-results" and worker.is_finished:
+            self.result_scans.done()
+            return
         if worker.group != "replay" or event.state != WorkerState.SUCCESS:
             return
         result = worker.result
@@ -301,5 +320,5 @@ class ReplayForm(Vertical):
             if forget:
                 self.query_one(UnfinishedGames).forget(event.game)
 
-        question = forget_question(_("Forget this game?"), event.game.title)
+        question = forget_question(_("Forget this match?"), event.game.title)
         self.app.push_screen(question, answered)

@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -40,6 +41,16 @@ from protocol.games import OptionValue, game_named, said_options
 if TYPE_CHECKING:
     from client.net.room import Room
     from client.setup import SessionSettings
+
+
+INVITE_LABELS: dict[str, tuple[str, str]] = {
+    "player": (N_("Invite a player (c copies it):"),
+               N_("Invite a player (c copies it whole; → shows the rest):")),
+    "watch": (N_("Invite spectators (w copies it):"),
+              N_("Invite spectators (w copies it whole; tab then → shows the rest):")),
+}  # fmt: skip
+"""Each invite's heading: whole on its line, or longer than the line (at 80 columns an
+invite is some 100 characters), which the heading then says, with the keys to the rest."""
 
 
 class InviteLine(HorizontalScroll):
@@ -86,9 +97,9 @@ class RoomScreen(Screen[None]):
         with Vertical(id="room"):
             yield Static(self._title(), id="room-title", markup=False)
             with Vertical(id="room-invites"):
-                for role, label in (("player", _("Invite a player (c copies it):")),
-                                    ("watch", _("Invite spectators (w copies it):"))):  # fmt: skip
-                    yield Label(label, classes="invite-label", markup=False)
+                for role, (whole, _cut) in INVITE_LABELS.items():
+                    yield Label(_(whole), classes="invite-label", id=f"invite-label-{role}",
+                                markup=False)  # fmt: skip
                     # One line, scrolled sideways when the terminal is narrower than the
                     # invite: a mouse selection of it is then never cut by a line break.
                     with InviteLine(classes="invite-line", id=f"invite-line-{role}"):
@@ -261,6 +272,14 @@ class RoomScreen(Screen[None]):
             line = self.query_one(f"#invite-{role}", Static)
             if str(line.render()) != text:
                 line.update(text)
+            # Scrolled sideways rather than broken (a selection keeps it whole): the heading
+            # says when it goes on past the edge, read again as the screen is resized.
+            room_for = self.query_one(f"#invite-line-{role}", InviteLine).size.width
+            cut = room_for > 0 and line.styles.padding.left + cell_len(text) > room_for
+            label = self.query_one(f"#invite-label-{role}", Label)
+            heading = _(INVITE_LABELS[role][cut])
+            if str(label.render()) != heading:
+                label.update(heading)
 
     def _status(self, room: Room) -> Text:
         from client.widgets.connection import describe_link

@@ -219,3 +219,49 @@ def test_a_count_that_decides_a_noun_goes_through_ngettext(side: str) -> None:
         if field not in NEVER_ONE
     ]
     assert fixed == []
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_the_lobbys_lists_of_logs_call_their_entries_matches(
+    language: str, tmp_path: Path
+) -> None:
+    """Every entry of the lobby's lists is one log or one seat in one, a whole match: each
+    list's heading calls them so, with the glossary's word for a match and none it rules
+    out (issue 29: "Parties inachevées" above "Matchs quittés avant la fin", and "Dernières
+    parties", named logs of whole matches as their games). The catalogue check above cannot
+    see this: those headings said "games" in English too."""
+    from textual.widgets import Label
+
+    from client import i18n
+    from client.app import TablierApp
+    from client.screens.confirm import yes_key
+    from client.screens.lobby import LobbyScreen
+    from client.setup import GooseSetup
+    from tests.client.conftest import seeded_settings, until
+
+    (match,) = [term for term in glossary() if "match" in term.english]
+    said, never = pattern(match.french), pattern(match.never)
+    if language == "en":
+        said, never = pattern(match.english), pattern(("game", "games"))
+    i18n.use(language)
+    try:
+        # A game begun and left: an unfinished match, and its log among the latest.
+        app = TablierApp(GooseSetup(("Ada", "Bob")), seeded_settings(tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("space", "space")
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+            if not isinstance(app.screen, LobbyScreen):
+                await pilot.press(yes_key())  # "Leave this game for the lobby?"
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = app.screen
+            await pilot.press("f4")
+            await until(pilot, lambda: len(lobby.query(".list-title")) == 3, "every list")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            titles = [str(label.render()) for label in lobby.query(".list-title").results(Label)]
+    finally:
+        i18n.use("en")
+    assert len(titles) == 3 and all(titles), titles  # unfinished, latest, network seats
+    assert [title for title in titles if not said.search(title) or never.search(title)] == []

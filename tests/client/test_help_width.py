@@ -5,6 +5,7 @@ newcomer's first screens were cut at the edge): argparse wraps the options' help
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -43,3 +44,24 @@ def test_every_help_fits_eighty_columns(language: str, monkeypatch: pytest.Monke
         i18n.use("en")
     assert len(found) > 15  # every command, the engine's subcommands included
     assert not too_wide, "\n".join(too_wide)
+
+
+@pytest.mark.parametrize(("language", "lobby"), [("en", "lobby"), ("fr", "salon")])
+def test_lang_says_where_the_lobbys_choice_stands(
+    language: str, lobby: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lobby's Language list is saved for the next start (issue 29): every command's
+    ``--lang`` help names it among the defaults, and says --lang leaves it as it is."""
+    monkeypatch.setenv("COLUMNS", str(WIDTH))
+    i18n.use(language)
+    try:
+        helps = {
+            " ".join(path): " ".join(parser.format_help().split())
+            for path, parser in commands(build_parser())
+        }
+    finally:
+        i18n.use("en")
+    said = re.compile(rf"--lang {{en,fr}} (.*?TABLIER_LANG.*?{lobby}.*?--lang.*?{lobby}.*?)"
+                      rf"(?: -|$)")  # fmt: skip
+    missing = [path for path, text in helps.items() if not said.search(text)]
+    assert not missing, missing

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.widgets import Static
+from textual.widgets._footer import FooterKey
 
+from client import i18n
 from client.app import NetworkApp, TablierApp
 from client.net.plan import HostPlan, JoinPlan
 from client.net.room import join_room
@@ -33,6 +35,8 @@ from tests.network.test_ui_games import (
     shows_game,
     until,
 )
+
+NBSP = "\u00a0"
 
 
 def screen_lines(app: App[None]) -> list[str]:
@@ -69,6 +73,7 @@ async def test_at_100_columns_each_invite_is_one_unbroken_line(
             assert any(invite.encode() in line for line in lines), "\n".join(lines)
         # The copy keys, offered once there is an invite to copy (not while it opens).
         await until(pilot, lambda: "c Copy invite" in " ".join(screen_lines(app)), "the keys")
+        assert "Invite a player (c copies it):" in " ".join(lines)  # whole: nothing to say
 
 
 async def test_at_80_columns_an_invite_scrolls_sideways_instead_of_breaking(
@@ -93,6 +98,85 @@ async def test_at_80_columns_an_invite_scrolls_sideways_instead_of_breaking(
         await pilot.press("end")  # scrolled to its end, the invite's end shows on its row
         await until(pilot, lambda: screen_lines(app)[starts[0]].rstrip().endswith(text[-40:]),
                     "the invite's end")  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_at_80_columns_the_footer_shows_every_key_of_the_room_in_both_languages(
+    settings: Callable[[str], SessionSettings], language: str
+) -> None:
+    """The host's room offers copy, copy for spectators, leave and help: each is in the
+    footer whole at 80x24, in French too (issue 29: its longer words pushed Échap out)."""
+    i18n.use(language)
+    try:
+        app = embedded_host(settings("Ada"))
+        async with app.run_test(size=SIZE) as pilot:
+            await hosted_room(pilot, app)
+            screen = app.screen
+
+            def drawn() -> list[FooterKey]:
+                return list(screen.query(FooterKey))
+
+            offered = {binding.key for _, binding, enabled, _ in
+                       screen.active_bindings.values() if binding.show and enabled}  # fmt: skip
+            assert {"c", "w", "escape", "f1"} <= offered
+            width = SIZE[0]
+
+            def laid_out() -> bool:  # every offered key drawn, whole, within the width
+                keys = [key for key in drawn() if key.key in offered]
+                return {key.key for key in keys} >= offered and all(
+                    0 < key.region.right <= width for key in keys
+                )
+
+            await until(pilot, laid_out, "every key laid out")  # (the footer re-fits once)
+            await pilot.pause()
+            footer = screen_lines(app)[-1]
+            for key in drawn():  # each key's name and words, as the terminal shows them
+                if key.key in offered:
+                    assert f"{key.key_display} {key.description}" in footer, footer
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize(
+    ("language", "player_heading", "watch_heading"),
+    [
+        ("en", "Invite a player (c copies it whole; → shows the rest):",
+         "Invite spectators (w copies it whole; tab then → shows the rest):"),
+        ("fr", "Inviter un joueur (c la copie entière ; → montre la suite) :",
+         "Inviter des spectateurs (w la copie entière ; tab puis → montre la suite) :"),
+    ],
+)  # fmt: skip
+async def test_at_80_columns_a_cut_invite_says_so_and_how_to_see_the_rest(
+    settings: Callable[[str], SessionSettings],
+    language: str,
+    player_heading: str,
+    watch_heading: str,
+) -> None:
+    """An invite longer than the screen is scrolled, not broken: its heading says it goes on
+    past the edge and which keys show the rest (issue 29: it looked whole, cut at 80x24),
+    and those keys do, for the spectators' invite too."""
+    i18n.use(language)
+    try:
+        app = embedded_host(settings("Ada"))
+        async with app.run_test(size=SIZE) as pilot:
+            room = await hosted_room(pilot, app)
+            spectators = room.spectator_invite
+            assert spectators is not None
+            text = spectators.encode()
+
+            def headings() -> list[str]:  # (French puts a no-break space before ; and :)
+                return [line.strip().replace(NBSP, " ") for line in screen_lines(app)]
+
+            await until(pilot, lambda: watch_heading in headings(), "the hint")
+            lines = headings()
+            assert player_heading in lines and watch_heading in lines, "\n".join(lines)
+            row = next(n for n, line in enumerate(screen_lines(app)) if text[:60] in line)
+            assert text[-12:] not in screen_lines(app)[row]  # cut indeed
+            await pilot.press("tab", "end")  # as the heading says
+            await until(pilot, lambda: screen_lines(app)[row].rstrip().endswith(text[-40:]),
+                        "the spectators' invite's end")  # fmt: skip
+    finally:
+        i18n.use("en")
 
 
 async def test_copying_where_no_clipboard_answers_does_not_claim_it_worked(

@@ -5,35 +5,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from client.app import NetworkApp
-from client.net.plan import HostPlan, JoinPlan
 from client.setup import SessionSettings
 from engine.awaiting import ThrowDice
 from relay.server import RelayServer
 from tests.client.test_footer_offers import footer_keys, help_keys
-from tests.network.test_ui_games import SIZE, hosted_room, playing, shows_game, until
+from tests.network.test_ui_games import GOOSE, host_and_guest, playing, until
 
 
 async def test_only_the_player_to_throw_is_offered_the_throw(
     relay: RelayServer, settings: Callable[[str], SessionSettings]
 ) -> None:
-    plan = HostPlan(
-        "goose", {"rules": "daumont", "ante": 4, "fee": 1}, 2, "Ada", relay_url=relay.url
-    )
-    host = NetworkApp(plan, settings("Ada"))
-    async with host.run_test(size=SIZE) as ada:
-        room = await hosted_room(ada, host)
-        guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
-        async with guest.run_test(size=SIZE) as bob:
-            for app, pilot in ((host, ada), (guest, bob)):
-                await until(pilot, shows_game(app), "a game screen")
-            awaiting = playing(host).game.awaiting
-            assert isinstance(awaiting, ThrowDice) and awaiting.seat == 0  # Ada throws first
-            await until(ada, lambda: "space" in footer_keys(host), "Ada offered the throw")
-            await until(bob, lambda: playing(guest).held_back() is None, "Bob's board current")
-            await bob.pause()
-            assert "space" not in footer_keys(guest)  # Ada's turn: nothing for Bob to throw
-            assert "Throw" in help_keys(guest)  # F1 still lists it
-            await ada.press("space")  # Ada throws for the lots: Bob's turn
-            await until(bob, lambda: "space" in footer_keys(guest), "Bob offered the throw")
-            await until(ada, lambda: "space" not in footer_keys(host), "Ada's throw gone")
+    async with host_and_guest(relay.url, "goose", GOOSE, settings) as (host, ada, guest, bob):
+        awaiting = playing(host).game.awaiting
+        assert isinstance(awaiting, ThrowDice) and awaiting.seat == 0  # Ada throws first
+        await until(ada, lambda: "space" in footer_keys(host), "Ada offered the throw")
+        await until(bob, lambda: playing(guest).held_back() is None, "Bob's board current")
+        await bob.pause()
+        assert "space" not in footer_keys(guest)  # Ada's turn: nothing for Bob to throw
+        assert "Throw" in help_keys(guest)  # F1 still lists it
+        await ada.press("space")  # Ada throws for the lots: Bob's turn
+        await until(bob, lambda: "space" in footer_keys(guest), "Bob offered the throw")
+        await until(ada, lambda: "space" not in footer_keys(host), "Ada's throw gone")

@@ -80,6 +80,28 @@ async def hosted_room(pilot: Pilot[None], host: NetworkApp) -> Room:
     return room
 
 
+GOOSE = {"rules": "daumont", "ante": 4, "fee": 1}
+
+
+@contextlib.asynccontextmanager
+async def host_and_guest(
+    relay_url: str,
+    game: str,
+    options: dict[str, int | str],
+    settings: Callable[[str], SessionSettings],
+) -> AsyncIterator[tuple[NetworkApp, Pilot[None], NetworkApp, Pilot[None]]]:
+    """Ada hosts *game* on the relay, Bob joins with her invite: both apps, each with its
+    pilot, once each shows the game."""
+    host = NetworkApp(HostPlan(game, options, 2, "Ada", relay_url=relay_url), settings("Ada"))
+    async with host.run_test(size=SIZE) as ada:
+        room = await hosted_room(ada, host)
+        guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
+        async with guest.run_test(size=SIZE) as bob:
+            for app, pilot in ((host, ada), (guest, bob)):
+                await until(pilot, shows_game(app), "a game screen")
+            yield host, ada, guest, bob
+
+
 def game_screen(app: NetworkApp) -> GameScreen | None:
     """The game screen, once shown: pushed and composed (it is on the stack a moment before
     its widgets are, and a test reading them then failed on a busy machine)."""

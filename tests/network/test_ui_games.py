@@ -347,25 +347,19 @@ async def test_quitting_while_reconnecting_closes_cleanly(
 ) -> None:
     """The relay is gone and both apps try again and again: quitting then leaves no
     traceback, no task behind, and does not wait for a relay that will not answer."""
-    plan = HostPlan("jacquet", {"match_to": 3}, 2, "Ada", relay_url=relay.url)
-    host = NetworkApp(plan, settings("Ada"))
-    async with host.run_test(size=SIZE) as ada:
-        room = await hosted_room(ada, host)
-        guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
-        async with guest.run_test(size=SIZE) as bob:
-            for app, pilot in ((host, ada), (guest, bob)):
-                await until(pilot, shows_game(app), "a game screen")
-            await relay.close()
-            games = [network_game(app) for app in (host, guest)]
-            await until(
-                bob,
-                lambda: all(game.status.state == "reconnecting" for game in games),
-                "both apps reconnecting",
-            )
-            guest.exit()
-            await bob.pause()
-        assert guest.closings_cut_short == 0  # its room closed by itself, not cut at the bound
-    assert host.closings_cut_short == 0
+    opened = host_and_guest(relay.url, "jacquet", {"match_to": 3}, settings)
+    async with opened as (host, _, guest, bob):
+        await relay.close()
+        games = [network_game(app) for app in (host, guest)]
+        await until(
+            bob,
+            lambda: all(game.status.state == "reconnecting" for game in games),
+            "both apps reconnecting",
+        )
+        guest.exit()
+        await bob.pause()
+    # Each room closed by itself, not cut at the bound.
+    assert guest.closings_cut_short == 0 and host.closings_cut_short == 0
 
 
 async def test_a_player_resigns_during_the_others_turn_and_both_see_the_end(

@@ -76,13 +76,18 @@ def stamp_of(path: Path) -> Stamp | None:
 T = TypeVar("T")
 
 
-def log_state(path: Path) -> tuple[Stamp | None, bool]:
+def log_state(path: Path) -> tuple[Stamp | None, bool | None]:
     """What of a log tells a list that it changed: its :data:`Stamp`, and whether a
     program writes it now (its writer's lock: released when that program ends, even
-    killed, with no change to the file)."""
+    killed, with no change to the file); None when it cannot be looked at (no regular
+    file, a link, unreadable): the entry's description says why."""
     from protocol.logfile import log_in_use
 
-    return stamp_of(path), log_in_use(path)
+    try:
+        in_use: bool | None = log_in_use(path)
+    except (OSError, ValueError):  # NotALog is a ValueError: a list never stops on a file
+        in_use = None
+    return stamp_of(path), in_use
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ every :data:`~client.screens.lobby.LIST_REFRESH_SECONDS`, and only the files tha
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -194,3 +195,28 @@ async def test_a_rescan_reads_no_file_that_did_not_change_and_keeps_the_highligh
         await app.workers.wait_for_complete()
         assert set(reads) == {other}
         assert latest.highlighted == 1 and _titles(latest) == shown  # the same file, result
+
+
+@pytest.mark.parametrize("kind", ["link", "fifo"])
+async def test_a_seat_whose_log_is_no_regular_file_is_listed_as_such(
+    tmp_path: Path, left_matches: Path, kind: str
+) -> None:
+    """A seat file whose log was replaced by a link (a dotfile manager, a synced folder) or
+    a FIFO: the lobby lists it as not resumable, saying why, and goes on (attack
+    stop36b/05: the list's worker raised, and the app ended at every start)."""
+    real = left_matches.with_name("elsewhere.tablier")
+    left_matches.rename(real)
+    if kind == "link":
+        left_matches.symlink_to(real)
+    else:
+        os.mkfifo(left_matches)
+    app = TablierApp(settings=seeded_settings(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        lobby = app.screen
+        await until(pilot, lambda: bool(lobby.query("#saved-seats-list")), "the seats list")
+        network = lobby.query_one("#saved-seats-list", OptionList)
+        await until(pilot, lambda: bool(_titles(network)), "the seat listed")
+        assert "cannot be resumed" in _titles(network)[0]
+        assert "not a regular file" in _titles(network)[0]
+        assert app.is_running and app.screen is lobby  # (the scan looks at the log first)

@@ -118,6 +118,10 @@ def _relay_host(host: str) -> str:
         raise RelayAddressError(_("it names no host"))
     if ":" in host:
         try:
+            # (No zone id: ``ipaddress`` takes anything after a ``%``, control characters
+            # too, and a zone names an interface of one machine: no relay's address.)
+            if "%" in host:
+                raise ValueError(host)
             ipaddress.IPv6Address(host)
         except ValueError:
             raise RelayAddressError(

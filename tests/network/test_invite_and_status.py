@@ -19,7 +19,13 @@ from client.game.link_status import LinkStatus
 from client.game.turn import NotYourTurnError
 from client.net import wire
 from client.net.failures import RoomError
-from client.net.invite import Invite, InviteError, parse_invite
+from client.net.invite import (
+    Invite,
+    InviteError,
+    RelayAddressError,
+    check_relay_url,
+    parse_invite,
+)
 from client.net.link import LinkFailed
 from client.net.room import host_room, join_room, open_hosted_room
 from client.screens.end import EndScreen, GameSummary
@@ -271,3 +277,13 @@ def test_the_lengths_an_invite_is_measured_by_are_the_relays() -> None:
     player, spectator = new_token(), new_token()
     assert len(player) == TOKEN_CHARS
     assert len(room_id_for(2, player, spectator)) == ROOM_ID_CHARS
+
+
+@pytest.mark.parametrize("zone", ["eth0", "\x1b[2J", "\u202e", "été"])
+def test_a_relay_address_with_an_ipv6_zone_is_refused(zone: str) -> None:
+    """A zone id names an interface of one machine, and ``ipaddress`` takes anything after
+    the ``%`` (attack stop36b/08: an escape sequence passed the gate into --relay and the
+    seat file)."""
+    with pytest.raises(RelayAddressError, match="is not an IPv6 address"):
+        check_relay_url(f"ws://[fe80::1%{zone}]:9000/")
+    assert check_relay_url("ws://[fe80::1]:9000/") == "ws://[fe80::1]:9000/"

@@ -181,8 +181,9 @@ class NetworkGame(QueuedTurns):
                 continue
             name = seated(plain, seat)
             member = self.match.member_for_seat(seat)
-            if member is None:
-                lines.append(PeerLine(name, "unknown"))
+            if member is None:  # given up (his seat expired), or not heard of here yet
+                gone = seat in self.match.roster.given_up
+                lines.append(PeerLine(name, "gone" if gone else "unknown"))
             elif member.connected:
                 lines.append(PeerLine(name, "here"))
             elif member.expired:

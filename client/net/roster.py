@@ -19,8 +19,10 @@ may say what he said is the match's business.
 >>> roster.who(0, ("Ada", "Bobby")), roster.who(5, None)
 ('Bobby', 'the player in seat 6')
 >>> roster.presence(0, "expired", "Bob", now=3_000)  # given up: the binding goes with it
->>> roster.bind(1, 1)
-True
+>>> roster.member_for_seat(1), roster.given_up
+(None, {1})
+>>> roster.bind(1, 1), roster.given_up
+(True, set())
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class Roster:
         self.name = name  # ours, as the relay shows it to the others
         self.members: dict[int, Member] = {}
         self.seat_of_member: dict[int, int] = {}  # relay seat -> match seat
+        self.given_up: set[int] = set()  # match seats whose relay seat expired, none since
         self.me: int | None = None  # our relay seat (None: a spectator, or not in yet)
         self.epoch = 0  # the relay's numbering of the room's seats and events (its welcome)
 
@@ -87,7 +90,9 @@ class Roster:
         member.expired = change == "expired"
         member.since = now
         if change in ("expired", "joined"):  # someone else may hold this relay seat now
-            self.seat_of_member.pop(relay_seat, None)
+            seat = self.seat_of_member.pop(relay_seat, None)
+            if change == "expired" and seat is not None:
+                self.given_up.add(seat)  # shown as given up, not as a player unheard of
 
     def bind(self, relay_seat: int, seat: int) -> bool:
         """Signed data says relay seat *relay_seat* plays match seat *seat*: recorded unless
@@ -95,6 +100,7 @@ class Roster:
         if relay_seat in self.seat_of_member or seat in self.seat_of_member.values():
             return False
         self.seat_of_member[relay_seat] = seat
+        self.given_up.discard(seat)
         return True
 
     def rebind(self, relay_seat: int, seat: int) -> None:
@@ -104,6 +110,7 @@ class Roster:
             if bound == seat:
                 del self.seat_of_member[other]
         self.seat_of_member[relay_seat] = seat
+        self.given_up.discard(seat)
 
     def member_for_seat(self, seat: int) -> Member | None:
         """The relay member who plays match seat *seat* (None: not known, or gone)."""

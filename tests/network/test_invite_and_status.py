@@ -32,6 +32,7 @@ from client.screens.end import EndScreen, GameSummary
 from client.setup import SessionSettings
 from client.widgets.connection import describe_link, describe_peers
 from protocol.clock import MIN_TIME_LIMIT_MS
+from relay.config import RelayConfig
 from relay.envelope import VERSION
 from relay.fault import Fault
 from relay.server import RelayServer
@@ -287,3 +288,28 @@ def test_a_relay_address_with_an_ipv6_zone_is_refused(zone: str) -> None:
     with pytest.raises(RelayAddressError, match="is not an IPv6 address"):
         check_relay_url(f"ws://[fe80::1%{zone}]:9000/")
     assert check_relay_url("ws://[fe80::1]:9000/") == "ws://[fe80::1]:9000/"
+
+
+async def test_a_peer_whose_seat_expired_is_shown_gone_not_here(
+    settings: Callable[[str], SessionSettings],
+) -> None:
+    """Bob's app is gone past the relay's grace: his seat is given up, and Ada's connection
+    line says so (the trial saw "Bob (seat 2) ✓" beside a claim against him: the seat's
+    binding went with the expiry, and a player unheard of was drawn as here)."""
+    config = RelayConfig(port=0, seat_grace=0.2)
+    async with RelayServer(config) as relay:
+        ada = await host_room(relay.url, "jacquet", {}, seats=2, name="Ada",
+                              settings=settings("Ada"), backoff=QUICK)  # fmt: skip
+        bob = await join_room(ada.invite, name="Bob", settings=settings("Bob"), backoff=QUICK)
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                await asyncio.gather(ada.wait_started(), bob.wait_started())
+                game = ada.game(settings("Ada"))
+                await bob.close()
+                while "Bob (seat 2): seat given up" not in str(
+                    describe_peers(game.describe_peers())
+                ):
+                    await asyncio.sleep(0.02)
+            assert "✓" not in str(describe_peers(game.describe_peers()))
+        finally:
+            await ada.close()

@@ -36,8 +36,9 @@ def register(subparsers: Any) -> None:
             "rating from Awful! to Supernatural, the luck of his dice and a luck-adjusted "
             "result. A Goose log gets a luck summary. The log is verified first and never "
             "changed: the report is written beside it (LOG.analysis.txt or .json) or to --out. "
-            "Exit status: 0 done, 1 the log fails verification, 2 not a match log, 3 the "
-            "report cannot be written."
+            "Exit status: 0 done, 1 the log fails verification (a damaged tail: what precedes "
+            "it is analysed, and the report written), 2 not a match log, 3 the report cannot "
+            "be written."
         ),
     )
     parser.add_argument("log", type=Path, metavar=_("LOG"), help=_("the match log (.tablier file)"))
@@ -110,13 +111,17 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
     except LogRefused as refusal:
         gate.say(str(refusal))
         return EXIT_NOT_A_LOG if refusal.not_a_log else EXIT_INVALID
+    # A damaged tail fails verification, as `tablier verify` says: the report of what
+    # precedes it is still written, and the status says the log is not whole.
+    status = EXIT_OK
     if analysed.warning:
         print(_("tablier analyze: warning: {warning}").format(warning=analysed.warning),
               file=sys.stderr)  # fmt: skip
+        status = EXIT_INVALID
     text = format_report(analysed, args.format)
     if out is None:
         sys.stdout.write(text)
-        return EXIT_OK
+        return status
     try:
         _write_atomically(out, text)
     except OSError as error:
@@ -124,7 +129,7 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
         return EXIT_CANNOT_WRITE
     print(_("{log}: analysis written to {out}").format(log=path_shown(args.log),
                                                        out=path_shown(out)))  # fmt: skip
-    return EXIT_OK
+    return status
 
 
 def _cannot_write(out: Path, error: OSError) -> None:

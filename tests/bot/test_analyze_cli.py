@@ -192,3 +192,19 @@ def test_json_reports_write_c1_controls_of_a_file_name_as_escapes(
     assert all(c.isprintable() or c == "\n" for c in result.stdout)
     assert "\\u0085\\u009b31m\\u200bb.tablier" in result.stdout
     assert json.loads(result.stdout)["log"]["file"] == name  # the same text to a JSON reader
+
+
+def test_a_damaged_tail_is_analysed_up_to_it_and_exits_as_verify_does(
+    logs: Path, tmp_path: Path
+) -> None:
+    """A log cut inside a record (a copy stopped short): the report of what precedes the
+    damage is written, with a warning, and the status is verify's 1, as the help says (the
+    trial saw `verify` exit 1 and `analyze` 0 on the same file)."""
+    data = (logs / "jacquet.tablier").read_bytes()
+    cut = tmp_path / "cut.tablier"
+    cut.write_bytes(data[: len(data) - 25])
+    verified = tablier("verify", str(cut))
+    analysed = tablier("analyze", str(cut), "--plies", "1")
+    assert verified.returncode == analysed.returncode == 1, analysed.stderr
+    assert "warning: the log's tail is damaged" in analysed.stderr
+    assert (tmp_path / "cut.tablier.analysis.txt").read_text(encoding="utf-8").strip()

@@ -80,8 +80,8 @@ def test_a_fifo_put_in_a_files_place_after_it_was_looked_at_is_refused_unread(
     os.mkfifo(fifo)
     real_stat = os.stat
 
-    def said_regular(path: Path) -> os.stat_result:
-        status = list(real_stat(path))
+    def said_regular(path: Path, *, follow_symlinks: bool = True) -> os.stat_result:
+        status = list(real_stat(path, follow_symlinks=follow_symlinks))
         status[0] = stat.S_IFREG | 0o600  # st_mode: a regular file when it was looked at
         return os.stat_result(status)
 

@@ -72,7 +72,7 @@ def test_a_seat_file_gone_since_it_was_listed_is_skipped(tmp_path: Path) -> None
     (folder / ("R" * 22)).write_bytes(b"x")
     [entry] = files_in(folder)
     entry.path.unlink()
-    assert _describe(entry) is None
+    assert _describe(entry) == (None, None)  # not listed, and no log read
 
 
 def test_a_seat_file_swapped_for_a_fifo_is_refused_at_once(tmp_path: Path) -> None:

@@ -62,8 +62,9 @@ async def until(
 
 
 def ended(app: NetworkApp) -> bool:
-    """The end-of-game screen is up and drawn."""
-    return isinstance(app.screen, EndScreen) and bool(app.screen.query("#again"))
+    """The end-of-game screen is up and drawn (its Lobby button: Play again is offered
+    only where a rematch can be had)."""
+    return isinstance(app.screen, EndScreen) and bool(app.screen.query("#lobby"))
 
 
 def room_of(app: NetworkApp) -> RoomScreen:

@@ -115,8 +115,8 @@ def run(args: argparse.Namespace, gate: LogGate) -> int:
     # precedes it is still written, and the status says the log is not whole.
     status = EXIT_OK
     if analysed.warning:
-        print(_("tablier analyze: warning: {warning}").format(warning=analysed.warning),
-              file=sys.stderr)  # fmt: skip
+        print(_("tablier analyze: {log}: warning: {warning}").format(
+            log=path_shown(args.log), warning=analysed.warning), file=sys.stderr)  # fmt: skip
         status = EXIT_INVALID
     text = format_report(analysed, args.format)
     if out is None:

@@ -206,5 +206,5 @@ def test_a_damaged_tail_is_analysed_up_to_it_and_exits_as_verify_does(
     verified = tablier("verify", str(cut))
     analysed = tablier("analyze", str(cut), "--plies", "1")
     assert verified.returncode == analysed.returncode == 1, analysed.stderr
-    assert "warning: the log's tail is damaged" in analysed.stderr
+    assert f"{cut}: warning: the log's tail is damaged" in analysed.stderr  # names the file
     assert (tmp_path / "cut.tablier.analysis.txt").read_text(encoding="utf-8").strip()

@@ -368,27 +368,21 @@ async def test_a_player_resigns_during_the_others_turn_and_both_see_the_end(
 ) -> None:
     """ctrl+r asks, then ends the match for both: Bob's screen was waiting for Ada's throw,
     Ada's was waiting for her own key, and both must show the end."""
-    plan = HostPlan("jacquet", {"match_to": 3}, 2, "Ada", relay_url=relay.url)
-    host = NetworkApp(plan, settings("Ada"))
-    async with host.run_test(size=SIZE) as ada:
-        room = await hosted_room(ada, host)
-        guest = NetworkApp(JoinPlan(room.invite, "Bob"), settings("Bob"))
-        async with guest.run_test(size=SIZE) as bob:
-            for app, pilot in ((host, ada), (guest, bob)):
-                await until(pilot, shows_game(app), "a game screen")
-            games = [network_game(app) for app in (host, guest)]
-            await bob.press("ctrl+r")
-            await bob.press("n")  # asked first: no, and nothing happened
-            assert games[1].ended is None and not isinstance(guest.screen, EndScreen)
-            await bob.press("ctrl+r")
-            await bob.press("y")
-            for app, pilot in ((host, ada), (guest, bob)):
-                await until(pilot, shows_end(app), "the end screen")
-                assert "Bob resigned: Ada wins the match." in str(
-                    app.screen.query_one("#title").render()
-                )
-            assert all(game.ended and game.ended.reason == "resigned" for game in games)
-            await assert_same_verified_logs(games)
+    opened = host_and_guest(relay.url, "jacquet", {"match_to": 3}, settings)
+    async with opened as (host, ada, guest, bob):
+        games = [network_game(app) for app in (host, guest)]
+        await bob.press("ctrl+r")
+        await bob.press("n")  # asked first: no, and nothing happened
+        assert games[1].ended is None and not isinstance(guest.screen, EndScreen)
+        await bob.press("ctrl+r")
+        await bob.press("y")
+        for app, pilot in ((host, ada), (guest, bob)):
+            await until(pilot, shows_end(app), "the end screen")
+            assert "Bob resigned: Ada wins the match." in str(
+                app.screen.query_one("#title").render()
+            )
+        assert all(game.ended and game.ended.reason == "resigned" for game in games)
+        await assert_same_verified_logs(games)
 
 
 async def test_escape_while_join_is_still_connecting_ends_the_command(

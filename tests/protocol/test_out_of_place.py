@@ -124,17 +124,25 @@ def test_a_play_for_a_throw_not_rolled_here_is_out_of_place_not_illegal() -> Non
     assert eve.records == records
 
 
-def test_a_share_at_its_throw_signed_over_another_history_is_refused_not_a_desync() -> None:
-    """The receiver lacks a record that moves no throw (a ``seen``, say): the next share
-    names the current throw but was signed over a history the receiver does not hold. It
-    used to be a fatal Desync ("saw another match than ours")."""
+def _before_the_third_share() -> tuple[LocalMatch, list[bytes], MatchSession, Share]:
+    """A two-seat Goose match, a spectator holding its first two records, and its third
+    record: a thrower's share."""
     match = played("goose", 2, 4)
     records = match.sessions[0].records
     eve = MatchSession(match.setup, seat=None)
     for record in records[:2]:
         eve.receive_bytes(record, NOW)
     thrower = decode_message(records[2])
-    assert isinstance(thrower, Share) and thrower.state is not None
+    assert isinstance(thrower, Share)
+    return match, records, eve, thrower
+
+
+def test_a_share_at_its_throw_signed_over_another_history_is_refused_not_a_desync() -> None:
+    """The receiver lacks a record that moves no throw (a ``seen``, say): the next share
+    names the current throw but was signed over a history the receiver does not hold. It
+    used to be a fatal Desync ("saw another match than ours")."""
+    match, records, eve, thrower = _before_the_third_share()
+    assert thrower.state is not None
     # The thrower's share as its signer would sign it over a history the receiver lacks.
     elsewhere = Share(thrower.seat, thrower.n, thrower.time, thrower.link, thrower.renew, b"",
                       thrower.state, bytes(32))  # fmt: skip
@@ -150,13 +158,7 @@ def test_a_share_at_its_throw_signed_over_another_history_is_refused_not_a_desyn
 def test_a_forged_link_at_a_throw_reached_stays_fatal_whatever_history_it_names() -> None:
     """What the receiver can judge from what it holds still proves the fault: a share off
     its signer's chain stops the match, naming him, even signed over a history it lacks."""
-    match = played("goose", 2, 4)
-    records = match.sessions[0].records
-    eve = MatchSession(match.setup, seat=None)
-    for record in records[:2]:
-        eve.receive_bytes(record, NOW)
-    thrower = decode_message(records[2])
-    assert isinstance(thrower, Share)
+    match, _, eve, thrower = _before_the_third_share()
     forged = Share(thrower.seat, thrower.n, thrower.time, bytes(32), None, b"", thrower.state,
                    bytes(32))  # fmt: skip
     sealed = seal(forged, match.identities[thrower.seat], match.setup.match_id)
